@@ -1,0 +1,209 @@
+"""Fake models that ship with the package: a function plays the model, or a script is replayed.
+
+They are real AutoGen ``ChatCompletionClient``s, so they exercise the same code paths as a
+remote model, and they see the seed, response format and tools of each call.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from autogen_core import CancellationToken, FunctionCall
+from autogen_core.models import (
+    ChatCompletionClient,
+    CreateResult,
+    LLMMessage,
+    ModelCapabilities,  # type: ignore[attr-defined]
+    ModelFamily,
+    ModelInfo,
+    RequestUsage,
+)
+from autogen_core.tools import Tool, ToolSchema
+from pydantic import BaseModel
+
+from cogarch.models.messages import as_pairs
+from cogarch.tokens import count_tokens
+
+
+@dataclass(frozen=True)
+class CallInfo:
+    """What a fake sees about a call besides the messages."""
+
+    index: int
+    seed: int | None
+    response_format: Mapping[str, Any] | None
+    tools: tuple[str, ...]
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FakeReply:
+    """A scripted answer with optional reasoning and native tool calls."""
+
+    content: str = ""
+    thought: str | None = None
+    tool_calls: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+
+Reply = str | FakeReply
+ReplyFn = Callable[[Sequence[LLMMessage], CallInfo], Reply | Awaitable[Reply]]
+
+_INFO: ModelInfo = {
+    "vision": False,
+    "function_calling": True,
+    "json_output": True,
+    "family": ModelFamily.UNKNOWN,
+    "structured_output": True,
+    "multiple_system_messages": True,
+}
+
+
+class FakeChatClient(ChatCompletionClient):
+    """Base of the fakes: turns a reply into a ``CreateResult`` with estimated usage."""
+
+    is_fake = True
+
+    def __init__(self) -> None:
+        self.calls: list[list[LLMMessage]] = []
+        self._usage = RequestUsage(prompt_tokens=0, completion_tokens=0)
+
+    async def _reply(self, messages: Sequence[LLMMessage], info: CallInfo) -> Reply:
+        raise NotImplementedError
+
+    async def create(
+        self,
+        messages: Sequence[LLMMessage],
+        *,
+        tools: Sequence[Tool | ToolSchema] = [],
+        tool_choice: Tool | Literal["auto", "required", "none"] = "auto",
+        json_output: bool | type[BaseModel] | None = None,
+        extra_create_args: Mapping[str, Any] = {},
+        cancellation_token: CancellationToken | None = None,
+    ) -> CreateResult:
+        info = CallInfo(
+            index=len(self.calls),
+            seed=extra_create_args.get("seed"),
+            response_format=extra_create_args.get("response_format"),
+            tools=tuple(t.name if isinstance(t, Tool) else t["name"] for t in tools),
+            args=dict(extra_create_args),
+        )
+        self.calls.append(list(messages))
+        reply = await self._reply(messages, info)
+        if isinstance(reply, str):
+            reply = FakeReply(content=reply)
+        prompt = sum(count_tokens(text) for _, text in as_pairs(messages))
+        completion = count_tokens(reply.content) + count_tokens(reply.thought)
+        usage = RequestUsage(prompt_tokens=prompt, completion_tokens=completion)
+        self._usage = RequestUsage(
+            prompt_tokens=self._usage.prompt_tokens + prompt,
+            completion_tokens=self._usage.completion_tokens + completion,
+        )
+        if reply.tool_calls:
+            calls = [
+                FunctionCall(id=f"call_{info.index}_{i}", name=name, arguments=json.dumps(args))
+                for i, (name, args) in enumerate(reply.tool_calls)
+            ]
+            return CreateResult(
+                finish_reason="function_calls",
+                content=calls,
+                usage=usage,
+                cached=False,
+                thought=reply.content or reply.thought,
+            )
+        return CreateResult(
+            finish_reason="stop", content=reply.content, usage=usage, cached=False, thought=reply.thought
+        )
+
+    def create_stream(
+        self,
+        messages: Sequence[LLMMessage],
+        *,
+        tools: Sequence[Tool | ToolSchema] = [],
+        tool_choice: Tool | Literal["auto", "required", "none"] = "auto",
+        json_output: bool | type[BaseModel] | None = None,
+        extra_create_args: Mapping[str, Any] = {},
+        cancellation_token: CancellationToken | None = None,
+    ) -> AsyncGenerator[str | CreateResult, None]:
+        async def stream() -> AsyncGenerator[str | CreateResult, None]:
+            result = await self.create(
+                messages, tools=tools, json_output=json_output, extra_create_args=extra_create_args
+            )
+            if isinstance(result.content, str):
+                yield result.content
+            yield result
+
+        return stream()
+
+    async def close(self) -> None:
+        return None
+
+    def actual_usage(self) -> RequestUsage:
+        return self._usage
+
+    def total_usage(self) -> RequestUsage:
+        return self._usage
+
+    def count_tokens(self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = []) -> int:
+        return sum(count_tokens(text) for _, text in as_pairs(messages))
+
+    def remaining_tokens(
+        self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = []
+    ) -> int:
+        return 1_000_000 - self.count_tokens(messages)
+
+    @property
+    def capabilities(self) -> ModelCapabilities:  # type: ignore[override]
+        return {"vision": False, "function_calling": True, "json_output": True}  # type: ignore[typeddict-item]
+
+    @property
+    def model_info(self) -> ModelInfo:
+        return _INFO
+
+
+class FunctionModel(FakeChatClient):
+    """A Python function plays the model: ``fn(messages, info) -> str | FakeReply``."""
+
+    def __init__(self, fn: ReplyFn) -> None:
+        super().__init__()
+        self.fn = fn
+
+    async def _reply(self, messages: Sequence[LLMMessage], info: CallInfo) -> Reply:
+        reply = self.fn(messages, info)
+        if inspect.isawaitable(reply):
+            reply = await reply
+        return reply
+
+
+class ScriptExhaustedError(RuntimeError):
+    pass
+
+
+class ScriptedModel(FakeChatClient):
+    """Replays a fixed list of replies in order; running past the end is an error."""
+
+    def __init__(self, replies: Sequence[Reply]) -> None:
+        super().__init__()
+        self.replies = list(replies)
+
+    async def _reply(self, messages: Sequence[LLMMessage], info: CallInfo) -> Reply:
+        if info.index >= len(self.replies):
+            raise ScriptExhaustedError(
+                f"the script has {len(self.replies)} replies but call {info.index + 1} was made"
+            )
+        return self.replies[info.index]
+
+
+PairsFn = Callable[[Sequence[tuple[str, str]], int], str]
+
+
+def pairs_model(fn: PairsFn) -> FunctionModel:
+    """Wrap a plain ``(pairs, seed) -> text`` function (the scripted hosts and patients)."""
+
+    def reply(messages: Sequence[LLMMessage], info: CallInfo) -> str:
+        return fn(as_pairs(messages), info.seed if info.seed is not None else 0)
+
+    return FunctionModel(reply)

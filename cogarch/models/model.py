@@ -1,0 +1,245 @@
+"""The model boundary: one ``complete`` call with retries, metering, caching and reasoning split."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
+
+from autogen_core import FunctionCall
+from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
+from autogen_core.tools import ToolSchema
+from pydantic import BaseModel
+
+from cogarch.errors import ModelCallError, RealModelBlockedError
+from cogarch.models import metering
+from cogarch.models.cache import ResponseCache, cache_key
+from cogarch.models.guard import model_requests_allowed
+from cogarch.models.retry import RetryPolicy, is_transient
+from cogarch.models.types import Completion, ToolCall, Usage
+from cogarch.tokens import count_tokens
+
+ReasoningMode = Literal["auto", "field", "think_tags", "none"]
+"""How reasoning arrives: a separate field (``reasoning_content``), ``<think>`` tags in the
+content, either (``auto``), or never (``none``)."""
+
+_THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.DOTALL | re.IGNORECASE)
+
+
+def split_reasoning(content: str, thought: str | None, mode: ReasoningMode) -> tuple[str, str | None]:
+    """Move reasoning out of the public content; return ``(content, thought)``."""
+    if mode == "none":
+        return content, None
+    if mode in ("auto", "think_tags") and "<think>" in content.lower():
+        parts = [m.strip() for m in _THINK.findall(content)]
+        content = _THINK.sub("", content).strip()
+        tagged = "\n".join(p for p in parts if p)
+        thought = "\n".join(t for t in (thought, tagged) if t) or None
+    return content, thought
+
+
+class Model:
+    """A named provider's model, used by every specialist and memory module.
+
+    ``client`` is any AutoGen ``ChatCompletionClient`` (or a factory that builds one on first
+    use, so an embedded server only starts when a call needs it).
+    """
+
+    def __init__(
+        self,
+        client: ChatCompletionClient | Callable[[], ChatCompletionClient],
+        *,
+        provider: str,
+        model: str,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+        extra_body: Mapping[str, Any] | None = None,
+        reasoning: ReasoningMode = "auto",
+        retry: RetryPolicy | None = None,
+        cache: ResponseCache | None = None,
+        endpoint: str | None = None,
+        fake: bool = False,
+    ) -> None:
+        self._client = client if isinstance(client, ChatCompletionClient) else None
+        self._factory = None if isinstance(client, ChatCompletionClient) else client
+        self._client_lock = asyncio.Lock()
+        self.provider = provider
+        self.model = model
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.extra_body = dict(extra_body or {})
+        self.reasoning: ReasoningMode = reasoning
+        self.retry = retry or RetryPolicy()
+        self.cache = cache
+        self.endpoint = endpoint
+        self.fake = fake
+        self._rng = random.Random()
+
+    def __repr__(self) -> str:
+        return f"Model(provider={self.provider!r}, model={self.model!r})"
+
+    async def client(self) -> ChatCompletionClient:
+        if self._client is None:
+            async with self._client_lock:
+                if self._client is None:
+                    assert self._factory is not None
+                    self._client = await asyncio.to_thread(self._factory)
+        return self._client
+
+    async def complete(
+        self,
+        messages: Sequence[LLMMessage],
+        *,
+        caller: str,
+        seed: int | None = None,
+        response_schema: type[BaseModel] | Mapping[str, Any] | None = None,
+        tools: Sequence[ToolSchema] = (),
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+    ) -> Completion:
+        """Ask the model once (retrying transient failures) and meter the call.
+
+        Calls with a ``seed`` are cached when a cache is configured; calls without one never
+        are, so unseeded samples stay independent.
+        """
+        args: dict[str, Any] = {}
+        temp = self.temperature if temperature is None else temperature
+        limit = self.max_tokens if max_tokens is None else max_tokens
+        if temp is not None:
+            args["temperature"] = temp
+        if limit is not None:
+            args["max_tokens"] = limit
+        if seed is not None:
+            args["seed"] = seed
+        if self.extra_body:
+            args["extra_body"] = dict(self.extra_body)
+        if response_schema is not None:
+            args["response_format"] = response_format_for(response_schema)
+
+        key = None
+        if self.cache is not None and seed is not None:
+            key = cache_key(
+                {
+                    "model": self.model,
+                    "endpoint": self.endpoint,
+                    "args": args,
+                    "messages": [m.model_dump(mode="json") for m in messages],
+                    "tools": list(tools),
+                    "reasoning": self.reasoning,
+                }
+            )
+            hit = self.cache.get(key)
+            if hit is not None:
+                completion = self._from_cache(hit, caller)
+                metering.record(completion.usage)
+                return completion
+
+        if not self.fake and not model_requests_allowed():
+            raise RealModelBlockedError(
+                f"provider '{self.provider}' would call a real model, but model requests are "
+                "switched off (the test suite does this); use a fake provider, or mark the test "
+                "e2e and run pytest with --e2e"
+            )
+        result, attempts, latency = await self._create_with_retries(messages, tools, args)
+        completion = self._to_completion(result, caller, attempts, latency)
+        metering.record(completion.usage)
+        if key is not None and self.cache is not None:
+            self.cache.put(key, _to_cache(completion))
+        return completion
+
+    async def _create_with_retries(
+        self, messages: Sequence[LLMMessage], tools: Sequence[ToolSchema], args: dict[str, Any]
+    ) -> tuple[CreateResult, int, float]:
+        client = await self.client()
+        where = f"provider '{self.provider}' (model {self.model}" + (
+            f" at {self.endpoint})" if self.endpoint else ")"
+        )
+        for attempt in range(self.retry.max_attempts):
+            start = time.perf_counter()
+            try:
+                result = await client.create(list(messages), tools=list(tools), extra_create_args=args)
+                return result, attempt + 1, time.perf_counter() - start
+            except Exception as exc:
+                if not is_transient(exc):
+                    raise ModelCallError(f"{where} rejected the request: {exc}") from exc
+                if attempt + 1 >= self.retry.max_attempts:
+                    raise ModelCallError(
+                        f"{where} failed after {attempt + 1} attempts; last error: "
+                        f"{type(exc).__name__}: {exc}. Check that the endpoint is up and "
+                        "reachable, or raise the provider's retry settings."
+                    ) from exc
+                await asyncio.sleep(self.retry.delay(attempt, self._rng))
+        raise AssertionError("unreachable")
+
+    def _to_completion(
+        self, result: CreateResult, caller: str, attempts: int, latency: float
+    ) -> Completion:
+        calls: list[ToolCall] = []
+        if isinstance(result.content, list):
+            content = ""
+            for item in result.content:
+                if isinstance(item, FunctionCall):
+                    calls.append(ToolCall(item.name, _parse_arguments(item.arguments), item.id))
+        else:
+            content = result.content
+        content, thought = split_reasoning(content, result.thought, self.reasoning)
+        usage = Usage(
+            caller=caller,
+            provider=self.provider,
+            model=self.model,
+            prompt_tokens=result.usage.prompt_tokens,
+            completion_tokens=result.usage.completion_tokens,
+            reasoning_tokens=count_tokens(thought),
+            latency_s=round(latency, 6),
+            cached=False,
+            attempts=attempts,
+        )
+        return Completion(content, usage, thought, tuple(calls), str(result.finish_reason))
+
+    def _from_cache(self, data: dict[str, Any], caller: str) -> Completion:
+        usage = Usage(
+            caller=caller,
+            provider=self.provider,
+            model=self.model,
+            prompt_tokens=int(data.get("prompt_tokens", 0)),
+            completion_tokens=int(data.get("completion_tokens", 0)),
+            reasoning_tokens=int(data.get("reasoning_tokens", 0)),
+            cached=True,
+            attempts=0,
+        )
+        calls = tuple(ToolCall(c["name"], c["arguments"], c.get("id", "")) for c in data["tool_calls"])
+        return Completion(data["content"], usage, data.get("thought"), calls, data["finish_reason"])
+
+
+def response_format_for(schema: type[BaseModel] | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        name, body = schema.__name__, schema.model_json_schema()
+    else:
+        body = dict(schema)
+        name = str(body.get("title", "response"))
+    safe = re.sub(r"[^A-Za-z0-9_-]", "_", name)[:64] or "response"
+    return {"type": "json_schema", "json_schema": {"name": safe, "schema": body}}
+
+
+def _parse_arguments(raw: str) -> dict[str, Any] | str:
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw
+    return value if isinstance(value, dict) else raw
+
+
+def _to_cache(c: Completion) -> dict[str, Any]:
+    return {
+        "content": c.content,
+        "thought": c.thought,
+        "tool_calls": [{"name": t.name, "arguments": t.arguments, "id": t.id} for t in c.tool_calls],
+        "finish_reason": c.finish_reason,
+        "prompt_tokens": c.usage.prompt_tokens,
+        "completion_tokens": c.usage.completion_tokens,
+        "reasoning_tokens": c.usage.reasoning_tokens,
+    }

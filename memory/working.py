@@ -1,0 +1,45 @@
+"""The private working memory module: a three-section text edited only through its tools."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from memory.base import MemoryModule, truncate_to_budget
+
+Strategy = Literal["overwrite", "append_delete", "patch_replace"]
+
+
+class WorkingMemory(MemoryModule):
+    """Private text state; ``strategy`` decides which edit tools may change it."""
+
+    kind: ClassVar[str] = "working_memory"
+
+    class Params(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        strategy: Strategy = "overwrite"
+        initial: str | None = None
+
+    def __init__(self, params: Params | None = None) -> None:
+        from memory.working_memory import INITIAL_MEMORY
+
+        params = params or self.Params()
+        self.strategy: Strategy = params.strategy
+        self.text: str = params.initial if params.initial is not None else INITIAL_MEMORY
+        self.edits: list[dict[str, Any]] = []
+
+    def apply(self, name: str, arguments: dict[str, Any]) -> Any:
+        """Run one tool call; on ``MemoryToolError`` the text is left exactly as it was."""
+        from memory.tool_specs import STRATEGIES, apply_tool_call
+
+        result = apply_tool_call(self.text, name, arguments, allowed=STRATEGIES[self.strategy])
+        self.text = result.new_memory
+        self.edits.append({"tool": name, "meta": result.to_dict()["meta"]})
+        return result
+
+    def render(self, budget_tokens: int | None = None) -> str:
+        return truncate_to_budget(self.text, budget_tokens)
+
+    def private_text(self) -> str:
+        return self.text

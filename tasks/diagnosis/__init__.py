@@ -1,0 +1,89 @@
+"""The Diagnosis Simulator of the Self-Consistency Test: DDXPlus catalogue, player, candidates.
+
+The agent plays a patient with a hidden condition; a seeded player asks yes/no questions about
+DDXPlus evidences; at the fork the candidates are the conditions still consistent with the
+answers. Everything here is deterministic code; only the agent under test is a model.
+"""
+
+from tasks.diagnosis.candidates import (
+    CandidateSet,
+    CandidateSource,
+    Proposer,
+    RejectedProposal,
+    build_candidates,
+    consistent_conditions,
+)
+from tasks.diagnosis.catalogue import (
+    DEFAULT_EXCLUDED_GROUPS,
+    Catalogue,
+    Condition,
+    Evidence,
+    EvidenceGroup,
+    load_catalogue,
+)
+from tasks.diagnosis.matching import (
+    condition_forms,
+    is_near_duplicate,
+    match_condition,
+    mentions_condition,
+)
+from tasks.diagnosis.patients import (
+    MEMORY_UPDATER_MARKER,
+    PATIENT_KINDS,
+    PATIENTS,
+    PatientFn,
+    PatientKind,
+    ScriptedPatient,
+    hidden_condition,
+)
+from tasks.diagnosis.player import Answer, AnswerParser, DiagnosisPlayer, QuestionScore
+from tasks.diagnosis.prompts import (
+    CANDIDATE_GENERATION_TEMPLATE,
+    OPENER,
+    QUESTION_TEMPLATE,
+    REVEAL_REQUEST,
+    VERIFICATION_TEMPLATE,
+    candidate_generation_prompt,
+    parse_proposals,
+    question_prompt,
+    verification_prompt,
+)
+
+__all__ = [
+    "CANDIDATE_GENERATION_TEMPLATE",
+    "DEFAULT_EXCLUDED_GROUPS",
+    "MEMORY_UPDATER_MARKER",
+    "OPENER",
+    "PATIENTS",
+    "PATIENT_KINDS",
+    "QUESTION_TEMPLATE",
+    "REVEAL_REQUEST",
+    "VERIFICATION_TEMPLATE",
+    "Answer",
+    "AnswerParser",
+    "CandidateSet",
+    "CandidateSource",
+    "Catalogue",
+    "Condition",
+    "DiagnosisPlayer",
+    "Evidence",
+    "EvidenceGroup",
+    "PatientFn",
+    "PatientKind",
+    "Proposer",
+    "QuestionScore",
+    "RejectedProposal",
+    "ScriptedPatient",
+    "build_candidates",
+    "candidate_generation_prompt",
+    "condition_forms",
+    "consistent_conditions",
+    "hidden_condition",
+    "is_near_duplicate",
+    "load_catalogue",
+    "match_condition",
+    "mentions_condition",
+    "parse_proposals",
+    "question_prompt",
+    "verification_prompt",
+]

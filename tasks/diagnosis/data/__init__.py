@@ -1,0 +1,1 @@
+"""DDXPlus knowledge-base files shipped with the Diagnosis Simulator (see SOURCE.md)."""

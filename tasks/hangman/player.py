@@ -1,0 +1,115 @@
+"""The scripted Hangman player: the opener, then seeded single-letter guesses.
+
+Letter policy (the paper's, section 3): letters are drawn without replacement; each remaining
+letter has weight ``(1 - T) + T * f(letter)``, where ``f`` is the English letter frequency
+normalised to sum to 1 and ``T`` (the temperature, 0.8 by default) moves the policy from
+uniform exploration (``T = 0``) towards frequency-weighted guessing (``T = 1``).
+
+The frequency table is the widely reproduced one from R. Lewand, *Cryptological Mathematics*
+(Mathematical Association of America, 2000), in percent; it is normalised when used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from tasks.hangman.prompts import OPENER_PROMPT, format_guess
+
+__all__ = ["LETTER_FREQUENCY", "HangmanPlayer", "derive_seed", "letter_weights"]
+
+LETTER_FREQUENCY: dict[str, float] = {
+    "a": 8.167, "b": 1.492, "c": 2.782, "d": 4.253, "e": 12.702, "f": 2.228, "g": 2.015,
+    "h": 6.094, "i": 6.966, "j": 0.153, "k": 0.772, "l": 4.025, "m": 2.406, "n": 6.749,
+    "o": 7.507, "p": 1.929, "q": 0.095, "r": 5.987, "s": 6.327, "t": 9.056, "u": 2.758,
+    "v": 0.978, "w": 2.360, "x": 0.150, "y": 1.974, "z": 0.074,
+}  # fmt: skip
+"""English letter frequencies in percent (Lewand 2000); see the module docstring."""
+
+_SEED_MASK = (1 << 63) - 1
+
+
+def derive_seed(run_seed: int, trial_index: int) -> int:
+    """The seed of one trial, from the run's seed and the trial's index.
+
+    Rule: SHA-256 of the ASCII text ``f"{run_seed}:{trial_index}"``, first 8 bytes read as a
+    big-endian unsigned integer, masked to 63 bits. It is the same in every process and
+    Python version (unlike ``hash()``), and a trial's seed does not depend on which other
+    trials ran or failed.
+    """
+    for name, value in (("run_seed", run_seed), ("trial_index", trial_index)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an int, got {value!r}")
+    if trial_index < 0:
+        raise ValueError(f"trial_index must be >= 0, got {trial_index}")
+    digest = hashlib.sha256(f"{run_seed}:{trial_index}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big") & _SEED_MASK
+
+
+def letter_weights(temperature: float) -> dict[str, float]:
+    """The unnormalised sampling weight of every letter at ``temperature``."""
+    _check_temperature(temperature)
+    total = sum(LETTER_FREQUENCY.values())
+    return {
+        letter: (1.0 - temperature) + temperature * percent / total
+        for letter, percent in LETTER_FREQUENCY.items()
+    }
+
+
+def _check_temperature(temperature: float) -> None:
+    if isinstance(temperature, bool) or not isinstance(temperature, int | float):
+        raise TypeError(f"temperature must be a number in [0, 1], got {temperature!r}")
+    if not 0.0 <= temperature <= 1.0:
+        raise ValueError(
+            f"temperature must be in [0, 1] (0 = uniform, 1 = letter frequency), "
+            f"got {temperature}"
+        )
+
+
+class HangmanPlayer:
+    """A deterministic Hangman player: same seed and temperature, same guesses.
+
+    ``guessed`` lists the letters guessed so far in order; ``last_letter`` is the latest one
+    (None before the first guess). Each player owns a ``random.Random(seed)``; no global
+    random state is touched.
+    """
+
+    def __init__(self, seed: int, temperature: float = 0.8) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an int, got {seed!r}")
+        _check_temperature(temperature)
+        self.seed = seed
+        self.temperature = float(temperature)
+        self._weights = letter_weights(self.temperature)
+        self._rng = random.Random(seed)
+        self.guessed: list[str] = []
+        self.last_letter: str | None = None
+
+    def opener(self) -> str:
+        """The first message of the game (Appendix F.1 "Player Opener")."""
+        return OPENER_PROMPT
+
+    def next_guess(self) -> str:
+        """Draw the next letter and return the guess prompt for it."""
+        remaining = [letter for letter in self._weights if letter not in self.guessed]
+        if not remaining:
+            raise RuntimeError(
+                "all 26 letters have been guessed; end the game before asking for another guess"
+            )
+        threshold = self._rng.random() * sum(self._weights[letter] for letter in remaining)
+        choice = remaining[-1]
+        cumulative = 0.0
+        for letter in remaining:
+            cumulative += self._weights[letter]
+            if threshold < cumulative:
+                choice = letter
+                break
+        self.guessed.append(choice)
+        self.last_letter = choice
+        return format_guess(choice)
+
+    def reset(self) -> None:
+        """Start over: the same seed gives the same guesses again."""
+        self._rng = random.Random(self.seed)
+        self.guessed = []
+        self.last_letter = None

@@ -1,0 +1,1 @@
+"""Tests of the Diagnosis Simulator task (tasks.diagnosis)."""

@@ -1,0 +1,135 @@
+"""An agent: a transition graph of specialists over one workspace and its memory modules."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cogarch.errors import CogarchError
+from cogarch.models.metering import Meter
+from cogarch.models.model import Model
+from cogarch.tokens import count_tokens
+from memory.base import MemoryModule, TurnRecord
+from workspace.graph import TransitionGraph
+from workspace.router import Router
+from workspace.specialist import Specialist, StepContext
+from workspace.trace import StepRecord, Trace, Transition
+from workspace.workspace import Workspace
+
+
+class TurnError(CogarchError):
+    """A turn could not produce a public reply."""
+
+
+@dataclass
+class Agent:
+    """Send user text to ``respond``; only the responder's final text comes back.
+
+    Specialists hold configuration only; everything that changes during a dialogue lives in
+    ``workspace``, ``memory`` and ``trace``, so ``fork`` can copy it all.
+    """
+
+    name: str
+    graph: TransitionGraph
+    specialists: dict[str, Specialist]
+    models: Callable[[str], Model]
+    memory: dict[str, MemoryModule] = field(default_factory=dict)
+    workspace: Workspace = field(default_factory=Workspace)
+    trace: Trace = field(default_factory=Trace)
+    seed: int | None = None
+    state_sizes: list[int] = field(default_factory=list)
+    """Private-state size in tokens after each turn."""
+    router: Router = field(default_factory=Router)
+
+    def context(self) -> StepContext:
+        return StepContext(self.name, self.models, self.memory, self.trace, self.seed)
+
+    async def respond(self, text: str) -> str:
+        ws = self.workspace
+        ws.begin_turn(text)
+        ctx = self.context()
+        node = self.graph.entry
+        self.trace.add(Transition(ws.turn, 0, "<input>", node, "entry"))
+        budget = self.graph.step_budget
+        steps = 0
+        while True:
+            steps += 1
+            await self._run(node, ws, ctx, steps)
+            if budget is not None and steps >= budget:
+                if ws.reply is None and node != self.graph.responder:
+                    self.trace.add(Transition(ws.turn, steps, node, self.graph.responder, "budget"))
+                    steps += 1
+                    await self._run(self.graph.responder, ws, ctx, steps)
+                break
+            choice = await self.router.choose(self.graph, node, ws, ctx)
+            if choice.target is None:
+                break
+            self.trace.add(
+                Transition(ws.turn, steps, node, choice.target, choice.how, proposal=choice.proposal)
+            )
+            node = choice.target
+        if ws.reply is None:
+            raise TurnError(
+                f"agent '{self.name}' ended turn {ws.turn} at '{node}' without a reply; make sure "
+                f"every path through the graph passes the responder '{self.graph.responder}'"
+            )
+        record = TurnRecord(ws.turn, text, ws.reply, ws.thought)
+        ws.private.setdefault("turns", []).append(record)
+        ws.end_turn()
+        self.state_sizes.append(self.private_state_tokens())
+        return ws.reply
+
+    async def _run(self, node: str, ws: Workspace, ctx: StepContext, step: int) -> None:
+        meter = Meter()
+        start = time.perf_counter()
+        with meter.active():
+            await self.specialists[node].step(ws, ctx)
+        summary = meter.summary()
+        self.trace.steps.append(
+            StepRecord(
+                ws.turn,
+                step,
+                node,
+                elapsed_s=round(time.perf_counter() - start, 6),
+                model_calls=summary["model_calls"],
+                tokens=summary["prompt_tokens"] + summary["completion_tokens"],
+            )
+        )
+
+    def private_state(self) -> str:
+        """Everything the agent keeps hidden, as text: memory modules and private reasoning."""
+        parts = [m.private_text() for m in self.memory.values()]
+        reasoning = self.workspace.private.get("reasoning")
+        if reasoning:
+            parts.append("\n".join(str(r) for r in reasoning))
+        return "\n\n".join(p for p in parts if p)
+
+    def private_state_tokens(self) -> int:
+        return count_tokens(self.private_state())
+
+    def fork(self) -> Agent:
+        """An independent branch: nothing mutable is shared with the original."""
+        return Agent(
+            name=self.name,
+            graph=self.graph,
+            specialists=self.specialists,
+            models=self.models,
+            memory={k: m.fork() for k, m in self.memory.items()},
+            workspace=self.workspace.copy(),
+            trace=self.trace.copy(),
+            seed=self.seed,
+            state_sizes=list(self.state_sizes),
+            router=self.router,
+        )
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "entry": self.graph.entry,
+            "responder": self.graph.responder,
+            "specialists": {k: s.describe() for k, s in self.specialists.items()},
+            "memory": {k: m.kind for k, m in self.memory.items()},
+            "edges": [list(e) for e in self.graph.graph.edges],
+        }

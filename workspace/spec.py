@@ -1,0 +1,167 @@
+"""Agent specs: YAML that names specialists, memory modules, edges and routing."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from string import Template
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from cogarch.config import read_yaml, validate_mapping
+from cogarch.errors import ConfigError, UnknownNameError
+from cogarch.models.model import Model
+from memory.registry import build_memory
+from workspace.agent import Agent
+from workspace.graph import Edge, NodeRouting, TransitionGraph
+from workspace.registry import SPECIALISTS, ready_made_agents
+
+_ARROW = re.compile(r"^\s*([\w.-]+)\s*->\s*([\w.-]+)\s*(?:\[\s*when\s*[:=]\s*([\w.:-]+)\s*\])?\s*$")
+
+
+class ComponentSpec(BaseModel):
+    """``kind`` plus the component's own parameters (validated by the component)."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: str
+    provider: str | None = None
+
+    def params(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class EdgeSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    source: str = Field(alias="from")
+    target: str = Field(alias="to")
+    when: str | None = None
+
+
+class RoutingSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    default: str | None = None
+    chooser: str | None = Field(
+        default=None, description="Provider that picks among successors; 'agent' = the agent's."
+    )
+    describe: str = ""
+
+
+class AgentSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    description: str = ""
+    provider: str | None = Field(default=None, description="Default provider of the specialists.")
+    params: dict[str, Any] = Field(default_factory=dict)
+    memory: dict[str, ComponentSpec] = Field(default_factory=dict)
+    specialists: dict[str, ComponentSpec]
+    edges: list[EdgeSpec] = Field(default_factory=list)
+    entry: str
+    responder: str = "responder"
+    routing: dict[str, RoutingSpec] = Field(default_factory=dict)
+    step_budget: int | None = Field(default=12, ge=1)
+
+    @field_validator("edges", mode="before")
+    @classmethod
+    def _arrows(cls, value: Any) -> Any:
+        if not isinstance(value, list):
+            return value
+        out = []
+        for item in value:
+            if isinstance(item, str):
+                match = _ARROW.match(item)
+                if not match:
+                    raise ValueError(f"edge '{item}' must look like 'a -> b' or 'a -> b [when: c]'")
+                out.append({"from": match[1], "to": match[2], "when": match[3]})
+            else:
+                out.append(item)
+        return out
+
+
+def load_agent_spec(
+    name_or_path: str | os.PathLike[str], params: Mapping[str, Any] | None = None
+) -> AgentSpec:
+    """A ready-made spec by name or a YAML file, with ``${param}`` placeholders substituted."""
+    path = Path(name_or_path)
+    ready = ready_made_agents()
+    if str(name_or_path) in ready:
+        path = ready[str(name_or_path)]
+    elif not path.suffix or not path.exists():
+        raise UnknownNameError(
+            f"unknown agent '{name_or_path}'; ready-made agents: {', '.join(ready)} "
+            "(or a path to an agent spec YAML file)"
+        )
+    raw = read_yaml(path)
+    if not isinstance(raw, dict):
+        raise ConfigError(f"agent spec '{path}' must be a mapping")
+    values = {**raw.get("params", {}), **dict(params or {})}
+    unknown = set(params or {}) - set(raw.get("params", {}))
+    if unknown:
+        raise ConfigError(
+            f"agent '{raw.get('name', path.stem)}' has no parameter(s) {', '.join(sorted(unknown))}; "
+            f"its parameters: {', '.join(sorted(raw.get('params', {}))) or 'none'}"
+        )
+    if values:
+        text = Template(path.read_text(encoding="utf-8")).safe_substitute(
+            {k: str(v) for k, v in values.items()}
+        )
+        raw = yaml.safe_load(text)
+        raw["params"] = values
+    return validate_mapping(AgentSpec, raw, source=str(path))
+
+
+def build_agent(
+    spec: AgentSpec,
+    models: Callable[[str], Model],
+    *,
+    name: str | None = None,
+    provider: str | None = None,
+    seed: int | None = None,
+) -> Agent:
+    """Instantiate a spec. ``provider`` replaces the spec's default provider."""
+    default_provider = provider or spec.provider
+    memory = {
+        key: build_memory(c.kind, c.params(), where=f"memory.{key}") for key, c in spec.memory.items()
+    }
+    specialists = {}
+    for key, c in spec.specialists.items():
+        cls = SPECIALISTS.get(c.kind)
+        param_model = getattr(cls, "Params", None)
+        params = (
+            validate_mapping(param_model, c.params(), where=f"specialists.{key}")
+            if param_model is not None
+            else None
+        )
+        if param_model is None and c.params():
+            raise ConfigError(
+                f"specialists.{key}: a '{c.kind}' takes no parameters (got {', '.join(c.params())})"
+            )
+        specialists[key] = cls(key, c.provider or default_provider, params)  # type: ignore[call-arg]
+    routing = {
+        node: NodeRouting(
+            default=r.default,
+            chooser=default_provider if r.chooser == "agent" else r.chooser,
+            describe=r.describe,
+        )
+        for node, r in spec.routing.items()
+    }
+    graph = TransitionGraph.build(
+        specialists,
+        [Edge(e.source, e.target, e.when) for e in spec.edges],
+        entry=spec.entry,
+        responder=spec.responder,
+        step_budget=spec.step_budget,
+        routing=routing,
+    )
+    return Agent(
+        name=name or spec.name,
+        graph=graph,
+        specialists=specialists,
+        models=models,
+        memory=memory,
+        seed=seed,
+    )

@@ -1,0 +1,1 @@
+"""Specialist types, each in its own module; see ``workspace.registry.SPECIALISTS``."""

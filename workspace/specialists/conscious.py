@@ -1,0 +1,27 @@
+"""The conscious node of a routed agent: it gathers the turn's broadcasts; the router then asks
+its chooser model which specialist acts next."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from workspace.specialist import Specialist, StepContext
+from workspace.workspace import Workspace
+
+
+class Conscious(Specialist):
+    kind: ClassVar[str] = "conscious"
+    reads = ("current_input", "broadcasts")
+    writes = ("broadcasts.conscious",)
+
+    def __init__(self, name: str, provider: str | None, params: object | None = None) -> None:
+        super().__init__(name, provider)
+
+    async def step(self, ws: Workspace, ctx: StepContext) -> None:
+        visits = ws.broadcasts.get("_visits", {})
+        visits[self.name] = visits.get(self.name, 0) + 1
+        ws.broadcasts["_visits"] = visits
+        heard = [k for k, v in ws.broadcasts.items() if isinstance(v, str) and k != self.name]
+        ws.broadcasts[self.name] = (
+            f"visit {visits[self.name]} this turn; broadcasts so far: {', '.join(heard) or 'none'}"
+        )

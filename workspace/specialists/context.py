@@ -1,0 +1,65 @@
+"""Building a model's view of the dialogue: each earlier turn once, in order."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from autogen_core.models import LLMMessage
+
+from cogarch.models.messages import assistant, system, user
+from workspace.prompts import fill, placeholders, resolve_prompt
+from workspace.specialist import StepContext
+from workspace.workspace import Workspace
+
+
+def prompt_values(ws: Workspace, ctx: StepContext, budget: int | None = None) -> dict[str, str]:
+    """Placeholder values: every memory module's rendering by name, then string broadcasts."""
+    values = {name: module.render(budget) for name, module in ctx.memory.items()}
+    values.update({k: v for k, v in ws.broadcasts.items() if isinstance(v, str)})
+    return values
+
+
+def system_prompt(template: str, ws: Workspace, ctx: StepContext, budget: int | None = None) -> str:
+    """The template with its placeholders filled; a placeholder with no value this turn is
+    left empty (a routed agent's optional broadcasts)."""
+    text = resolve_prompt(template)
+    values = prompt_values(ws, ctx, budget)
+    for name in placeholders(text):
+        values.setdefault(name, "")
+    return fill(text, values)
+
+
+def dialogue_messages(
+    ws: Workspace, window: int | None = None, thoughts: Mapping[int, Any] | None = None
+) -> list[LLMMessage]:
+    """The public history (last ``window`` messages) then the current input.
+
+    With ``thoughts`` (turn number -> private reasoning), each earlier assistant message is
+    shown with its own reasoning in ``<think>`` tags, as the model's own earlier thoughts.
+    """
+    history = ws.history(window)
+    offset = len(ws.dialogue) - len(history)
+    messages: list[LLMMessage] = []
+    for i, message in enumerate(history):
+        if message.role == "user":
+            messages.append(user(message.content))
+            continue
+        turn = (offset + i) // 2 + 1
+        thought = (thoughts or {}).get(turn)
+        text = f"<think>\n{thought}\n</think>\n{message.content}" if thought else message.content
+        messages.append(assistant(text))
+    messages.append(user(ws.current_input))
+    return messages
+
+
+def transcript_text(ws: Workspace, window: int | None = None, include_current: bool = True) -> str:
+    lines = [f"{m.role.capitalize()}: {m.content}" for m in ws.history(window)]
+    if include_current:
+        lines.append(f"User: {ws.current_input}")
+        if ws.reply is not None:
+            lines.append(f"Assistant: {ws.reply}")
+    return "\n".join(lines)
+
+
+__all__ = ["dialogue_messages", "prompt_values", "system", "system_prompt", "transcript_text"]

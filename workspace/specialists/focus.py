@@ -1,0 +1,25 @@
+"""The focus node: re-grounds the workspace on the user's latest input."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from workspace.specialist import Specialist, StepContext
+from workspace.workspace import Workspace
+
+
+class Focus(Specialist):
+    kind: ClassVar[str] = "focus"
+    reads = ("current_input", "dialogue")
+    writes = ("broadcasts.focus",)
+
+    def __init__(self, name: str, provider: str | None, params: object | None = None) -> None:
+        super().__init__(name, provider)
+
+    async def step(self, ws: Workspace, ctx: StepContext) -> None:
+        previous = ws.dialogue[-1].content if ws.dialogue else ""
+        note = f"Focus on the user's latest message: {ws.current_input.strip()}"
+        if previous:
+            note += f"\n(Your previous reply was: {previous.strip()[:300]})"
+        ws.broadcasts[self.name] = note
+        ws.private["focus_count"] = int(ws.private.get("focus_count", 0)) + 1

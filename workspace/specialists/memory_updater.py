@@ -1,0 +1,112 @@
+"""The memory updater: edits a working memory through its tools after the public reply."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cogarch.errors import ConfigError
+from cogarch.models.messages import assistant, system, user
+from memory.working import WorkingMemory
+from workspace.prompts import fill, resolve_prompt
+from workspace.specialist import Specialist, StepContext
+from workspace.specialists.context import transcript_text
+from workspace.workspace import Workspace
+
+UPDATE_REQUEST = "Update the working memory now. Return ONLY the JSON tool call(s)."
+
+
+def tool_call_schema(tool_schemas: list[dict[str, Any]]) -> dict[str, Any]:
+    """A JSON schema allowing one call of any of the given tools (for constrained decoding)."""
+    options = []
+    for tool in tool_schemas:
+        fn = tool.get("function", tool)
+        options.append(
+            {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "enum": [fn["name"]]},
+                    "arguments": fn.get("parameters", {"type": "object"}),
+                },
+                "required": ["name", "arguments"],
+            }
+        )
+    body: dict[str, Any] = options[0] if len(options) == 1 else {"anyOf": options}
+    return {"title": "MemoryToolCall", **body}
+
+
+class MemoryUpdater(Specialist):
+    """Asks for tool-call JSON; an invalid answer or a failing tool is shown back and retried.
+
+    All calls of one answer are applied to a scratch copy first, so a failure part-way leaves
+    the memory exactly as it was.
+    """
+
+    kind: ClassVar[str] = "memory_updater"
+    reads = ("dialogue", "current_input", "reply", "thought", "memory")
+    writes = ("memory",)
+
+    class Params(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        memory: str = "working_memory"
+        prompt: str = "workflow_updater"
+        dialogue_window: int | None = Field(default=6, ge=0)
+        max_attempts: int = Field(default=3, ge=1, le=10)
+        constrained: bool = Field(
+            default=True, description="Send the tool-call JSON schema as the response format."
+        )
+        max_tokens: int | None = Field(default=None, ge=1)
+
+    def __init__(self, name: str, provider: str | None, params: Params | None = None) -> None:
+        super().__init__(name, provider)
+        self.params = params or self.Params()
+
+    async def step(self, ws: Workspace, ctx: StepContext) -> None:
+        from memory.tool_specs import MemoryToolError, parse_tool_calls, tool_guide, tool_schemas
+
+        p = self.params
+        module = ctx.memory_module(p.memory)
+        if not isinstance(module, WorkingMemory):
+            raise ConfigError(
+                f"memory_updater '{self.name}' edits a working memory, but '{p.memory}' is a "
+                f"'{module.kind}' module"
+            )
+        prompt = fill(
+            resolve_prompt(p.prompt),
+            {
+                "tool_guide": tool_guide(module.strategy),
+                "working_memory": module.text,
+                "dialogue": transcript_text(ws, p.dialogue_window, include_current=False),
+                "thinking": ws.thought or "",
+                "response": ws.reply or "",
+            },
+        )
+        messages = [system(prompt), user(f"User: {ws.current_input}\n\n{UPDATE_REQUEST}")]
+        schema = tool_call_schema(tool_schemas(module.strategy)) if p.constrained else None
+        errors: list[str] = []
+        for _ in range(p.max_attempts):
+            completion = await self.model(ctx).complete(
+                messages, caller=self.name, seed=ctx.seed, response_schema=schema,
+                max_tokens=p.max_tokens,
+            )
+            try:
+                calls = [(c.name, c.arguments) for c in completion.tool_calls] or [
+                    (c.name, c.arguments) for c in parse_tool_calls(completion.content)
+                ]
+                scratch = module.fork()
+                for name, arguments in calls:
+                    if not isinstance(arguments, dict):
+                        raise MemoryToolError(f"arguments of '{name}' must be a JSON object")
+                    scratch.apply(name, arguments)
+            except MemoryToolError as exc:
+                errors.append(str(exc))
+                messages += [
+                    assistant(completion.content or "(no content)"),
+                    user(f"The tool call failed: {exc}\nFix it and return ONLY the JSON."),
+                ]
+                continue
+            module.text, module.edits = scratch.text, scratch.edits
+            ws.broadcasts[self.name] = {"applied": len(calls), "errors": errors}
+            return
+        ws.broadcasts[self.name] = {"applied": 0, "errors": errors}

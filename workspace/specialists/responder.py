@@ -1,0 +1,67 @@
+"""The responder: the only specialist whose text reaches the user."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cogarch.models.messages import system
+from workspace.prompts import ELICIT_REASONING
+from workspace.sanitize import public_text
+from workspace.specialist import Specialist, StepContext
+from workspace.specialists.context import dialogue_messages, system_prompt
+from workspace.workspace import Workspace
+
+
+class Responder(Specialist):
+    """Answers the current input from the system prompt, memory placeholders and history.
+
+    ``reasoning`` decides what happens to the model's reasoning trace: ``discard`` (vanilla),
+    ``private`` (kept across turns and shown back as the model's own earlier thoughts), or
+    ``public`` (prepended to the reply, as public chain of thought).
+    """
+
+    kind: ClassVar[str] = "responder"
+    reads = ("dialogue", "current_input", "memory", "broadcasts")
+    writes = ("reply", "thought")
+
+    class Params(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        prompt: str = Field(default="vanilla", description="A prompt name or the prompt text.")
+        reasoning: Literal["discard", "private", "public"] = "discard"
+        elicit_reasoning: bool = Field(
+            default=False, description="Ask a non-reasoning model to think in <think> tags."
+        )
+        history: int | None = Field(default=None, ge=0, description="Last m public messages.")
+        memory_budget: int | None = Field(default=None, ge=1)
+        max_tokens: int | None = Field(default=None, ge=1)
+
+    def __init__(self, name: str, provider: str | None, params: Params | None = None) -> None:
+        super().__init__(name, provider)
+        self.params = params or self.Params()
+
+    async def step(self, ws: Workspace, ctx: StepContext) -> None:
+        p = self.params
+        prompt = system_prompt(p.prompt, ws, ctx, p.memory_budget)
+        if p.elicit_reasoning or p.reasoning == "public":
+            prompt += ELICIT_REASONING
+        thoughts = None
+        if p.reasoning == "private":
+            thoughts = dict(enumerate(ws.private.get("reasoning", []), start=1))
+        messages = [system(prompt), *dialogue_messages(ws, p.history, thoughts)]
+        completion = await self.model(ctx).complete(
+            messages, caller=self.name, seed=ctx.seed, max_tokens=p.max_tokens
+        )
+        thought = completion.thought
+        reply = public_text(completion.content)
+        if p.reasoning == "public" and thought:
+            reply = f"{public_text(thought)}\n\n{reply}".strip()
+        if p.reasoning == "private":
+            ws.private.setdefault("reasoning", []).append(thought or "")
+        ws.thought = thought
+        ws.reply = reply
+        ws.broadcasts[self.name] = reply
+
+    def describe(self) -> dict[str, object]:
+        return {**super().describe(), **self.params.model_dump(exclude_defaults=True)}

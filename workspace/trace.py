@@ -1,0 +1,56 @@
+"""Every transition an agent's router takes, with timing, usage and fallbacks."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+How = Literal["entry", "single", "condition", "model", "fallback", "budget", "end"]
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    """One specialist step: how long it took and what its model calls cost."""
+
+    turn: int
+    step: int
+    node: str
+    elapsed_s: float
+    model_calls: int = 0
+    tokens: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    turn: int
+    step: int
+    source: str
+    target: str
+    how: How
+    proposal: str | None = None
+    """What a model proposed when the choice fell back (illegal or unparsable)."""
+
+
+@dataclass
+class Trace:
+    transitions: list[Transition] = field(default_factory=list)
+    steps: list[StepRecord] = field(default_factory=list)
+
+    def add(self, transition: Transition) -> None:
+        self.transitions.append(transition)
+
+    def copy(self) -> Trace:
+        return Trace(list(self.transitions), list(self.steps))
+
+    def counts(self) -> Counter[tuple[str, str]]:
+        return Counter((t.source, t.target) for t in self.transitions if t.how != "entry")
+
+    def fallbacks(self) -> list[Transition]:
+        return [t for t in self.transitions if t.how == "fallback"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "transitions": [asdict(t) for t in self.transitions],
+            "steps": [asdict(s) for s in self.steps],
+        }

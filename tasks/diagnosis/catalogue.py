@@ -116,13 +116,13 @@ class Catalogue:
         evidences: Mapping[str, Mapping[str, Any]],
         *,
         include_non_binary: bool = False,
-        excluded_groups: Iterable[str] = DEFAULT_EXCLUDED_GROUPS,
+        excluded_groups: Iterable[str] | None = None,
     ) -> Catalogue:
         """Build a catalogue from records laid out like ``release_*.json``.
 
         Only binary groups are askable unless ``include_non_binary`` is set, in which case other
         groups are asked through their root question as well. ``excluded_groups`` are never
-        asked.
+        asked; ``None`` stands for :data:`DEFAULT_EXCLUDED_GROUPS` (those the records have).
         """
         evidence_map = {code: _evidence(code, record) for code, record in evidences.items()}
         groups = _groups(evidence_map)
@@ -131,6 +131,8 @@ class Catalogue:
         ]
         if not condition_list:
             raise ValueError("the catalogue needs at least one condition; `conditions` is empty")
+        if excluded_groups is None:
+            excluded_groups = [code for code in DEFAULT_EXCLUDED_GROUPS if code in groups]
         excluded = frozenset(excluded_groups)
         unknown = sorted(excluded - groups.keys())
         if unknown:
@@ -258,7 +260,7 @@ def _raw_records() -> tuple[dict[str, Any], dict[str, Any]]:
 def load_catalogue(
     *,
     include_non_binary: bool = False,
-    excluded_groups: tuple[str, ...] = DEFAULT_EXCLUDED_GROUPS,
+    excluded_groups: tuple[str, ...] | None = None,
 ) -> Catalogue:
     """The packaged DDXPlus catalogue (read on first use, then cached per option set)."""
     conditions, evidences = _raw_records()

@@ -61,8 +61,7 @@ def _check_temperature(temperature: float) -> None:
         raise TypeError(f"temperature must be a number in [0, 1], got {temperature!r}")
     if not 0.0 <= temperature <= 1.0:
         raise ValueError(
-            f"temperature must be in [0, 1] (0 = uniform, 1 = letter frequency), "
-            f"got {temperature}"
+            f"temperature must be in [0, 1] (0 = uniform, 1 = letter frequency), got {temperature}"
         )
 
 

@@ -36,7 +36,10 @@ Outcome = Literal["hit", "miss"]
 
 
 def reveal_pattern(secret: str, guessed_letters: Iterable[str]) -> str:
-    """The compact board for ``secret`` after ``guessed_letters``: ``("apple", "pe")`` -> ``"_pp_e"``."""
+    """The compact board for ``secret`` after ``guessed_letters``.
+
+    ``reveal_pattern("apple", "pe")`` is ``"_pp_e"``.
+    """
     word = secret.strip().lower()
     if not word or any(ch not in ALPHABET for ch in word):
         raise ValueError(f"a secret must be a word of letters a-z, got {secret!r}")
@@ -64,6 +67,8 @@ _LABEL_BEFORE = re.compile(
 )
 _WORD_LABEL_BEFORE = re.compile(r"\b(?:pattern|word)\b[^A-Za-z]{0,8}\Z", re.IGNORECASE)
 _PROSE_LETTERS = frozenset({"a", "i"})  # one-letter English words that may touch a pattern
+_PROSE_BEFORE = re.compile(r"[A-Za-z'’]{2,}[ \t\u00a0]+\Z")  # a word just before, same line
+_PROSE_AFTER = re.compile(r"[ \t\u00a0]+[A-Za-z]{2,}")  # a word just after, same line
 
 
 @dataclass(frozen=True)
@@ -102,10 +107,12 @@ def _sightings(text: str) -> list[_Sighting]:
             continue
         labelled = _labelled(text, start, strict=False)
         found.append(_Sighting("".join(tokens).lower(), start, labelled, False, True))
-        # Variants without a touching "a" / "I" ("It's a _ _ _ _ _"), for the scorer to prefer
-        # only when the length or the guessed letters say so.
-        for lead in range(3):
-            for tail in range(3):
+        # Variants without an "a" / "I" that belongs to the surrounding prose ("It's a _ _ _"),
+        # for the scorer to prefer only when the length or the guessed letters say so.
+        max_lead = 0 if labelled or not _PROSE_BEFORE.search(text, 0, start) else 2
+        max_tail = 2 if _PROSE_AFTER.match(text, match.end()) else 0
+        for lead in range(max_lead + 1):
+            for tail in range(max_tail + 1):
                 if lead == tail == 0 or lead + tail >= len(tokens):
                     continue
                 edges = tokens[:lead] + tokens[len(tokens) - tail :]
@@ -266,9 +273,7 @@ class Constraints:
         if not unplaced:
             return vocab.consistent(self.pattern, self.absent, limit)
         words = [
-            word
-            for word in vocab.consistent(self.pattern, self.absent)
-            if unplaced <= set(word)
+            word for word in vocab.consistent(self.pattern, self.absent) if unplaced <= set(word)
         ]
         return words if limit is None else words[:limit]
 

@@ -224,7 +224,9 @@ class Vocabulary:
         for length in self._lengths():
             self._index(length)
 
-    def consistent(self, pattern: str, absent: Iterable[str], limit: int | None = None) -> list[str]:
+    def consistent(
+        self, pattern: str, absent: Iterable[str], limit: int | None = None
+    ) -> list[str]:
         """Words that fit the board, most frequent first; see :func:`consistent_words`."""
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
             raise TypeError(f"limit must be an int or None, got {limit!r}")
@@ -241,8 +243,8 @@ class Vocabulary:
         for position, shown in enumerate(query.pattern):
             bits = index.at[position]
             if shown == BLANK:
-                for letter in revealed:
-                    mask &= ~bits[letter]
+                for code in revealed:
+                    mask &= ~bits[code]
             else:
                 mask &= bits[ord(shown) - 97]
             if not mask:

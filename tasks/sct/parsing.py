@@ -119,8 +119,7 @@ def parse_reveal_word(text: str) -> str | None:
     """
     body = strip_reasoning(text)
     marked = [
-        next(group for group in match.groups() if group)
-        for match in _MARKED_WORD.finditer(body)
+        next(group for group in match.groups() if group) for match in _MARKED_WORD.finditer(body)
     ]
     marked = [word for word in marked if word.lower() not in _FILLER]
     if marked:

@@ -166,8 +166,7 @@ def test_server_reports_its_model_and_health(server: LocalServer) -> None:
 def test_shared_server_is_reused(server: LocalServer) -> None:
     found: list[LocalServer] = []
     threads = [
-        threading.Thread(target=lambda: found.append(get_local_server(SETTINGS)))
-        for _ in range(3)
+        threading.Thread(target=lambda: found.append(get_local_server(SETTINGS))) for _ in range(3)
     ]
     for thread in threads:
         thread.start()

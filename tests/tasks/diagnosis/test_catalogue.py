@@ -55,7 +55,9 @@ def test_load_catalogue_is_cached() -> None:
 
 def test_groups_reproduce_the_papers_processed_conditions_csv() -> None:
     catalogue = load_catalogue()
-    rows = list(csv.DictReader(io.StringIO(read_data_file("hangman_diagnosis_simulator_conditions.csv"))))
+    rows = list(
+        csv.DictReader(io.StringIO(read_data_file("hangman_diagnosis_simulator_conditions.csv")))
+    )
     assert [row["condition_name"] for row in rows] == [c.name for c in catalogue.conditions]
     for row, condition in zip(rows, catalogue.conditions, strict=True):
         related = set(ast.literal_eval(row["related"]))
@@ -64,7 +66,9 @@ def test_groups_reproduce_the_papers_processed_conditions_csv() -> None:
 
 def test_group_questions_match_the_papers_evidences_csv() -> None:
     catalogue = load_catalogue()
-    rows = list(csv.DictReader(io.StringIO(read_data_file("hangman_diagnosis_simulator_evidences.csv"))))
+    rows = list(
+        csv.DictReader(io.StringIO(read_data_file("hangman_diagnosis_simulator_evidences.csv")))
+    )
     questions = {row["code_question"]: row["question_en"] for row in rows}
     assert set(questions) == set(catalogue.askable)
     for code, question in questions.items():

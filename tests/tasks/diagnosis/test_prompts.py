@@ -58,7 +58,7 @@ def test_candidate_generation_prompt() -> None:
     [
         ('["Lyme disease", "Pneumonia"]', ["Lyme disease", "Pneumonia"]),
         ('```json\n["Asthma", 3, " "]\n```', ["Asthma"]),
-        ("Sure! Here: [\"GERD\"] hope it helps", ["GERD"]),
+        ('Sure! Here: ["GERD"] hope it helps', ["GERD"]),
         ("no array here", []),
         ('["unterminated', []),
         ('{"a": [1]}', []),

@@ -1,0 +1,5 @@
+import sys
+
+from cogarch.cli import main
+
+sys.exit(main())

@@ -1,0 +1,168 @@
+"""The ``cogarch`` command: run experiments, check providers, chat with a model, build reports."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from cogarch.errors import CogarchError
+
+
+def _providers(config: str | None):  # type: ignore[no-untyped-def]
+    from cogarch.models.providers import Providers, load_providers_yaml
+
+    if config is None:
+        return Providers()
+    from cogarch.config import read_yaml
+
+    data = read_yaml(config)
+    section = data.get("providers", data) if isinstance(data, dict) else {}
+    return Providers(load_providers_yaml(section or {}))
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from experiments.config import load_run_config
+    from experiments.runner import Runner
+
+    config = load_run_config(args.config)
+    updates: dict[str, object] = {}
+    if args.trials is not None:
+        updates["trials"] = args.trials
+    if args.results_dir is not None:
+        updates["results_dir"] = Path(args.results_dir)
+    if args.concurrency is not None:
+        updates["concurrency"] = args.concurrency
+    if updates:
+        config = config.model_validate({**config.model_dump(), **updates})
+    runner = Runner(config, progress=not args.quiet)
+    report = asyncio.run(runner.run())
+    print(f"\n{config.name}: {report.ran} trials run, {report.skipped} already complete, "
+          f"{report.failed} failed; results in {report.results_dir}")
+    for problem in report.corrupt:
+        print(f"corrupt: {problem}")
+    print(report.table())
+    return 0
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from cogarch.models.messages import user
+
+    providers = _providers(args.config)
+    failures = 0
+    for name in providers.names():
+        cfg = providers.config(name)
+        where = cfg.base_url or ("embedded llama.cpp" if cfg.kind == "local" else cfg.kind)
+        line = f"{name:<20} {cfg.kind:<7} {cfg.model or cfg.fake or 'qwen2.5-coder-1.5b-q4_k_m'} ({where})"
+        if args.no_check:
+            print(line)
+            continue
+        start = time.perf_counter()
+        try:
+            completion = asyncio.run(
+                providers.get(name).complete(
+                    [user("Reply with the single word: ready")], caller="cli:models", max_tokens=8
+                )
+            )
+            answer = completion.content.strip().replace("\n", " ")[:40]
+            print(f"{line}  ok {time.perf_counter() - start:.1f}s: {answer!r}")
+        except Exception as exc:  # report every provider, then fail
+            failures += 1
+            print(f"{line}  FAILED: {exc}")
+    return 1 if failures else 0
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    from cogarch.models.messages import LLMMessage, assistant, system, user
+
+    model = _providers(args.config).get(args.provider)
+    history: list[LLMMessage] = [system(args.system)]
+    print(f"chatting with '{args.provider}' (empty line or Ctrl-D to quit)")
+    while True:
+        try:
+            text = input("you> ").strip()
+        except EOFError:
+            break
+        if not text:
+            break
+        history.append(user(text))
+        completion = asyncio.run(model.complete(history, caller="cli:chat"))
+        if completion.thought and args.show_thought:
+            print(f"(thought) {completion.thought}")
+        print(f"model> {completion.content}")
+        history.append(assistant(completion.content))
+    return 0
+
+
+def cmd_agents(args: argparse.Namespace) -> int:
+    from workspace.registry import ready_made_agents
+    from workspace.spec import load_agent_spec
+
+    for name in ready_made_agents():
+        spec = load_agent_spec(name)
+        params = ", ".join(f"{k}={v}" for k, v in spec.params.items())
+        print(f"{name:<14} {spec.description.strip().splitlines()[0] if spec.description else ''}"
+              + (f" [params: {params}]" if params else ""))
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from experiments.report import build_report
+
+    paths = build_report(Path(args.run_dir), Path(args.out) if args.out else None)
+    for path in paths:
+        print(path)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cogarch", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="run an experiment config (resumes where it stopped)")
+    run.add_argument("config", help="a run config YAML, e.g. experiments/hangman_sct_fakes.yaml")
+    run.add_argument("--trials", type=int, help="override the number of trials")
+    run.add_argument("--results-dir", help="override where trial files go")
+    run.add_argument("--concurrency", type=int, help="override the number of trials at once")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.set_defaults(fn=cmd_run)
+
+    models = sub.add_parser("models", help="list providers and check that each answers")
+    models.add_argument("--config", help="a YAML file with a 'providers:' section")
+    models.add_argument("--no-check", action="store_true", help="list without calling")
+    models.set_defaults(fn=cmd_models)
+
+    chat = sub.add_parser("chat", help="talk to a model")
+    chat.add_argument("--provider", default="local")
+    chat.add_argument("--config", help="a YAML file with a 'providers:' section")
+    chat.add_argument("--system", default="You are a helpful assistant.")
+    chat.add_argument("--show-thought", action="store_true")
+    chat.set_defaults(fn=cmd_chat)
+
+    agents = sub.add_parser("agents", help="list the ready-made agents")
+    agents.set_defaults(fn=cmd_agents)
+
+    report = sub.add_parser("report", help="write an HTML and Markdown report of a run")
+    report.add_argument("run_dir")
+    report.add_argument("--out", help="output folder (default: RUN_DIR/report)")
+    report.set_defaults(fn=cmd_report)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.fn(args))
+    except CogarchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted; rerun the same command to resume", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""The run config: which task, which agents on which providers, how many trials."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from cogarch.config import load_yaml_model
+from cogarch.models.providers import ProviderConfig
+
+
+class AgentEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    agent: str = Field(description="A ready-made agent name or a path to an agent spec YAML.")
+    name: str | None = Field(default=None, description="Name in results (default: agent).")
+    provider: str | None = Field(default=None, description="Provider of its specialists.")
+    params: dict[str, Any] = Field(default_factory=dict, description="Agent spec parameters.")
+
+    @property
+    def label(self) -> str:
+        return self.name or self.agent
+
+
+class TaskEntry(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    kind: str
+
+    def params(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class RunConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    task: TaskEntry
+    agents: list[AgentEntry] = Field(min_length=1)
+    trials: int = Field(default=5, ge=1, le=100_000)
+    seed: int = Field(default=1337, ge=0)
+    concurrency: int = Field(default=2, ge=1, le=512)
+    results_dir: Path | None = Field(default=None, description="Default: runs/<name>.")
+    helper_provider: str | None = Field(
+        default=None, description="Provider for the task's own calls (default: the agent's)."
+    )
+    cache: bool = Field(default=True, description="Cache seeded model calls under results_dir.")
+    providers: dict[str, ProviderConfig] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> RunConfig:
+        labels = [a.label for a in self.agents]
+        dupes = sorted({x for x in labels if labels.count(x) > 1})
+        if dupes:
+            raise ValueError(f"agent names must be unique; repeated: {', '.join(dupes)}")
+        return self
+
+    def output_dir(self) -> Path:
+        return self.results_dir or Path("runs") / self.name
+
+    def digest(self) -> str:
+        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
+    return load_yaml_model(RunConfig, path)

@@ -1,0 +1,82 @@
+"""The end-of-run table: outcomes and self-consistency per agent, with a 95% interval."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from experiments.results import TrialResult
+
+OUTCOME_COLUMNS = (
+    "self_consistent",
+    "over_confirmation",
+    "state_substitution",
+    "all_denial",
+    "leakage",
+)
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 0.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class AgentRow:
+    agent: str
+    trials: int = 0
+    complete: int = 0
+    failed: int = 0
+    outcomes: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def self_consistency(self) -> float | None:
+        return self.outcomes["self_consistent"] / self.complete if self.complete else None
+
+
+def summarize(results: Sequence[TrialResult], corrupt: int = 0) -> list[AgentRow]:
+    rows: dict[str, AgentRow] = {}
+    for r in results:
+        row = rows.setdefault(r.agent, AgentRow(r.agent))
+        row.trials += 1
+        if r.status == "complete":
+            row.complete += 1
+            outcome = r.evaluation.get("outcome")
+            if outcome:
+                row.outcomes[str(outcome)] += 1
+        else:
+            row.failed += 1
+    return list(rows.values())
+
+
+def format_table(rows: Sequence[AgentRow]) -> str:
+    header = ["agent", "trials", "done", "failed", *OUTCOME_COLUMNS, "SC %", "95% CI"]
+    body = []
+    for row in rows:
+        sc = row.self_consistency
+        lo, hi = wilson_interval(row.outcomes["self_consistent"], row.complete)
+        body.append(
+            [
+                row.agent,
+                str(row.trials),
+                str(row.complete),
+                str(row.failed),
+                *(str(row.outcomes[c]) for c in OUTCOME_COLUMNS),
+                "-" if sc is None else f"{100 * sc:.0f}",
+                "-" if sc is None else f"{100 * lo:.0f}-{100 * hi:.0f}",
+            ]
+        )
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(header), rule, *(line(r) for r in body)])

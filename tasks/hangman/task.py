@@ -1,0 +1,106 @@
+"""The Hangman Self-Consistency Test: the agent hosts, a seeded player guesses letters."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from tasks.hangman.candidates import CandidateSet, build_candidates, parse_word_list
+from tasks.hangman.player import HangmanPlayer
+from tasks.hangman.prompts import (
+    REVEAL_PROMPT,
+    format_candidate_generation,
+    format_verification,
+)
+from tasks.hangman.rules import Constraints
+from tasks.sct.engine import ProposeFn, SCTGame, SCTParams, SCTTask
+from tasks.sct.parsing import mentions_word, parse_reveal_word
+
+
+class HangmanParams(SCTParams):
+    letter_temperature: float = Field(
+        default=0.8, ge=0, le=1, description="Weight T of English letter frequency in guesses."
+    )
+
+
+class HangmanGame(SCTGame):
+    reveal_prompt = REVEAL_PROMPT
+
+    def __init__(self, seed: int, temperature: float) -> None:
+        self.player = HangmanPlayer(seed, temperature)
+        self.pairs: list[tuple[str, str]] = []
+        self._pending = ""
+
+    def opener(self) -> str:
+        self._pending = ""
+        return self.player.opener()
+
+    def next_message(self) -> str:
+        prompt = self.player.next_guess()
+        self._pending = self.player.last_letter or ""
+        return prompt
+
+    def observe(self, reply: str) -> None:
+        self.pairs.append((self._pending, reply))
+
+    def constraints(self) -> Constraints:
+        return Constraints.from_dialogue(self.pairs)
+
+    def verification_prompt(self, candidate: str) -> str:
+        return format_verification(candidate)
+
+    def parse_reveal(self, text: str) -> str | None:
+        return parse_reveal_word(text)
+
+    def same(self, a: str, b: str) -> bool:
+        return a.strip().lower() == b.strip().lower()
+
+    def mentions(self, text: str, secret: str) -> bool:
+        return mentions_word(text, secret)
+
+    async def candidates(
+        self,
+        *,
+        revealed: str | None,
+        memory_secret: str | None,
+        n: int,
+        rng: random.Random,
+        propose: ProposeFn | None,
+    ) -> CandidateSet:
+        return await build_candidates(
+            constraints=self.constraints(),
+            n=n,
+            rng=rng,
+            revealed=revealed,
+            memory_secret=memory_secret,
+            propose=propose,
+        )
+
+    def proposal_prompt(self, transcript: str, max_n: int) -> str:
+        return format_candidate_generation(max_n, transcript)
+
+    def parse_proposals(self, text: str) -> list[str]:
+        return parse_word_list(text)
+
+    def public_state(self) -> dict[str, Any]:
+        c = self.constraints()
+        return {
+            "pattern": c.pattern,
+            "present": sorted(c.present),
+            "absent": sorted(c.absent),
+            "guessed": list(self.player.guessed),
+        }
+
+    def contradictions(self) -> list[str]:
+        return list(self.constraints().contradictions)
+
+
+class HangmanSCT(SCTTask):
+    kind: ClassVar[str] = "hangman_sct"
+    Params = HangmanParams
+    params: HangmanParams
+
+    def new_game(self, seed: int) -> HangmanGame:
+        return HangmanGame(seed, self.params.letter_temperature)

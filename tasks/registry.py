@@ -1,0 +1,21 @@
+"""Tasks by short name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cogarch.config import validate_mapping
+from cogarch.registry import Registry
+from tasks.base import Task
+
+TASKS: Registry[type[Task]] = Registry("task")
+TASKS.register("hangman_sct", "tasks.hangman.task:HangmanSCT")
+TASKS.register("diagnosis_sct", "tasks.diagnosis.task:DiagnosisSCT")
+TASKS.register("revision", "tasks.revision.task:RevisionTask")
+TASKS.register("constraints", "tasks.constraints.task:ConstraintTask")
+
+
+def build_task(kind: str, params: dict[str, Any]) -> Task:
+    cls = TASKS.get(kind)
+    param_model = getattr(cls, "Params")  # noqa: B009
+    return cls(validate_mapping(param_model, params, where="task"))

@@ -1,0 +1,22 @@
+"""The task-agnostic Self-Consistency Test engine, its parsers and its evaluator."""
+
+from tasks.sct.engine import SCTGame, SCTParams, SCTTask
+from tasks.sct.evaluator import OUTCOMES, Answer, Outcome, classify, evaluate
+from tasks.sct.parsing import mentions_word, parse_reveal_word, parse_yes_no
+from tasks.sct.secrets import extract_last_secret, summarize_secret_history
+
+__all__ = [
+    "OUTCOMES",
+    "Answer",
+    "Outcome",
+    "SCTGame",
+    "SCTParams",
+    "SCTTask",
+    "classify",
+    "evaluate",
+    "extract_last_secret",
+    "mentions_word",
+    "parse_reveal_word",
+    "parse_yes_no",
+    "summarize_secret_history",
+]

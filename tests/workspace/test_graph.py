@@ -1,0 +1,5 @@
+from workspace import TransitionGraph
+
+
+def test_import() -> None:
+    assert TransitionGraph

@@ -17,8 +17,17 @@ from typing import Annotated, Any, Final, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 EntityType = Literal[
-    "person", "organization", "system", "service", "resource", "item", "place", "time",
-    "document", "concept", "other",
+    "person",
+    "organization",
+    "system",
+    "service",
+    "resource",
+    "item",
+    "place",
+    "time",
+    "document",
+    "concept",
+    "other",
 ]
 ENTITY_TYPES: Final[frozenset[str]] = frozenset(get_args(EntityType))
 UncertaintyLevel = Literal["low", "medium", "high"]
@@ -198,7 +207,9 @@ def repair_ccs_payload(data: Any) -> Any:
     out: dict[str, Any] = {k: v for k, v in data.items() if k in FIELDS}
     for key, (max_items, max_chars) in _LIST_LIMITS.items():
         if key in out:
-            out[key] = [clip(_text(v), max_chars) for v in _as_list(out[key]) if _text(v)][:max_items]
+            out[key] = [clip(_text(v), max_chars) for v in _as_list(out[key]) if _text(v)][
+                :max_items
+            ]
     for key in ("semantic_gist", "goal_orientation"):
         if key in out:
             value = out[key]
@@ -278,7 +289,11 @@ def _relation(value: Any) -> dict[str, str] | None:
 def _uncertainty(value: Any) -> Any:
     if isinstance(value, str):
         word = value.strip().lower()
-        return {"level": word} if word in ("low", "medium", "high") else {"gaps": [clip(value, MEDIUM)]}
+        return (
+            {"level": word}
+            if word in ("low", "medium", "high")
+            else {"gaps": [clip(value, MEDIUM)]}
+        )
     if isinstance(value, dict):
         level = str(value.get("level", "medium")).strip().lower()
         gaps = [clip(_text(g), MEDIUM) for g in _as_list(value.get("gaps")) if _text(g)]

@@ -19,6 +19,7 @@ embeddings, so it needs no model download and gives the same answer on every mac
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import re
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from typing import Any, ClassVar, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.errors import ConfigError, ModelCallError
-from cogarch.models.messages import system, user
+from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
 from cogarch.registry import Registry
 from cogarch.tokens import count_tokens
@@ -42,7 +43,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 def hash_embedding(text: str, dim: int = 256) -> list[float]:
     """A unit vector of signed feature-hash counts over words and word pairs (blake2b)."""
     words = [w[:6] for w in _WORD.findall(text.lower()) if len(w) > 2]
-    features = words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
+    features = words + [f"{a}_{b}" for a, b in itertools.pairwise(words)]
     vector = [0.0] * dim
     for feature in features:
         digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
@@ -239,7 +240,10 @@ class CompressorMemory(MemoryModule):
             qualified=[c.artifact.id for c in qualified],
             rejected={c.artifact.id: d.reason for c, d in decisions if not d.qualified},
         )
-        messages = [system(COMPRESSOR_PROMPT), user(self._request(signal, qualified))]
+        messages: list[LLMMessage] = [
+            system(COMPRESSOR_PROMPT),
+            user(self._request(signal, qualified)),
+        ]
         try:
             result = await structured(
                 ctx.model(chosen),
@@ -252,7 +256,11 @@ class CompressorMemory(MemoryModule):
         except ModelCallError as exc:
             if self.params.on_invalid == "raise":
                 raise
-            record.attempts, record.kept_previous, record.error = self.params.attempts, True, str(exc)
+            record.attempts, record.kept_previous, record.error = (
+                self.params.attempts,
+                True,
+                str(exc),
+            )
         else:
             allowed = set(record.qualified)
             draft = result.value

@@ -99,11 +99,12 @@ _NEGATION = re.compile(
 _LIMIT = re.compile(r"\s*(more|less|fewer|later|earlier|longer|greater|than)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z][a-z0-9'-]*")
 _SENTENCE = re.compile(r"(?<=[.!?;\n])\s+")
-_STOP: Final[frozenset[str]] = frozenset(
+_STOP_WORDS = (
     "a an the of to in on at for from by with and or any all be is are was were this that "
     "these those it its into during until unless before after while about our your their "
-    "more than other others any one ever use using make".split()
+    "more than other others one ever use using make"
 )
+_STOP: Final[frozenset[str]] = frozenset(_STOP_WORDS.split())
 
 
 def injection_match(text: str) -> str | None:

@@ -32,6 +32,7 @@ from memory.working_memory import (
     parse_memory,
     render_memory,
     section_spans,
+    strip_list_marker,
 )
 
 SUBSTRING_MIN_CHARS = 8
@@ -269,7 +270,7 @@ def parse_patch(patch: str) -> list[Hunk]:
     """
     tool = "patch_memory"
     lines = [line.removesuffix("\r") for line in patch.split("\n")]
-    marks = [line.strip().lower() for line in lines]
+    marks = [line.rstrip().lower() for line in lines]
     start = next((i + 1 for i, m in enumerate(marks) if m.startswith("*** begin patch")), 0)
     end = next((i for i in range(start, len(lines)) if marks[i].startswith("*** end patch")), None)
     heads: list[tuple[int, str]] = []
@@ -515,11 +516,13 @@ def _exact_key(opts: EditOptions) -> _Key:
 
 
 def _loose_key(opts: EditOptions) -> _Key:
+    """Compares lines with list markers, enclosing brackets and a final colon ignored."""
+
     def key(line: str) -> str:
-        text = canonical_line(line, fold_case=not opts.case_sensitive)
+        text = strip_list_marker(line)
         if text.startswith("[") and text.endswith("]"):
             text = text[1:-1].strip()
-        return text.rstrip(":").rstrip()
+        return _exact_key(opts)(text.rstrip(":").rstrip())
 
     return key
 

@@ -192,13 +192,17 @@ def body_end_index(body: tuple[str, ...] | list[str]) -> int:
     return end
 
 
+def strip_list_marker(text: str) -> str:
+    """``"  - 1. item "`` -> ``"item"``: surrounding spaces and leading list markers removed."""
+    return _BULLET_RE.sub("", text.strip()).strip()
+
+
 def canonical_line(text: str, *, fold_case: bool = True) -> str:
     """A line reduced for forgiving comparison: list markers dropped, spacing collapsed.
 
     ``"  - Secret  word: APPLE"`` -> ``"secret word: apple"``.
     """
-    collapsed = " ".join(text.split())
-    stripped = _BULLET_RE.sub("", collapsed).strip()
+    stripped = strip_list_marker(" ".join(text.split()))
     return stripped.casefold() if fold_case else stripped
 
 

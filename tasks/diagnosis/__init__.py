@@ -22,6 +22,7 @@ from tasks.diagnosis.catalogue import (
     load_catalogue,
 )
 from tasks.diagnosis.matching import (
+    clean_condition_text,
     condition_forms,
     is_near_duplicate,
     match_condition,
@@ -76,6 +77,7 @@ __all__ = [
     "ScriptedPatient",
     "build_candidates",
     "candidate_generation_prompt",
+    "clean_condition_text",
     "condition_forms",
     "consistent_conditions",
     "hidden_condition",

@@ -106,8 +106,20 @@ class Catalogue:
     groups: Mapping[str, EvidenceGroup]
     askable: tuple[str, ...]
     """Codes of the groups the player asks, in numeric code order."""
-    _by_name: Mapping[str, Condition] = field(repr=False)
-    _by_question: Mapping[str, str] = field(repr=False)
+    _by_name: Mapping[str, Condition] = field(init=False, repr=False)
+    _by_question: Mapping[str, str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.askable) - self.groups.keys())
+        if unknown:
+            raise ValueError(f"askable names unknown question groups {unknown}")
+        by_name = MappingProxyType({c.name.casefold(): c for c in self.conditions})
+        by_question = MappingProxyType(
+            {_normalise_question(g.question): g.code for g in self.groups.values()}
+        )
+        # Frozen dataclass: the lookup tables are derived once, here.
+        object.__setattr__(self, "_by_name", by_name)
+        object.__setattr__(self, "_by_question", by_question)
 
     @classmethod
     def from_ddxplus(
@@ -150,10 +162,6 @@ class Catalogue:
             evidences=MappingProxyType(evidence_map),
             groups=MappingProxyType(groups),
             askable=askable,
-            _by_name=MappingProxyType({c.name.casefold(): c for c in condition_list}),
-            _by_question=MappingProxyType(
-                {_normalise_question(g.question): g.code for g in groups.values()}
-            ),
         )
 
     def condition(self, name: str) -> Condition:

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 
 from rapidfuzz import fuzz
 
-from tasks.diagnosis.catalogue import Catalogue, Condition
+from tasks.diagnosis.catalogue import Catalogue, Condition, load_catalogue
 
 _EXTRA_FORMS: Mapping[str, tuple[str, ...]] = {
     "Spontaneous pneumothorax": ("pneumothorax",),
@@ -169,9 +169,18 @@ def _generic_forms(name: str) -> list[str]:
     return forms
 
 
-def condition_forms(condition: Condition) -> list[str]:
-    """Names that identify ``condition`` (for leakage detection), the catalogue name first."""
-    return list(_forms_table([condition.name]).get(condition.name, (condition.name,)))
+def condition_forms(condition: Condition, catalogue: Catalogue | None = None) -> list[str]:
+    """Names that identify ``condition`` (for leakage detection), the catalogue name first.
+
+    ``catalogue`` (default: the packaged one) supplies the other conditions' names, so that a
+    shortened form such as "rhinosinusitis" is dropped when another condition's name holds it.
+    """
+    return list(_forms_for_names(_names(catalogue, condition.name))[condition.name])
+
+
+def _names(catalogue: Catalogue | None, *extra: str) -> tuple[str, ...]:
+    cat = catalogue if catalogue is not None else load_catalogue()
+    return tuple(dict.fromkeys((*(c.name for c in cat.conditions), *extra)))
 
 
 @cache
@@ -203,28 +212,23 @@ def _forms_for_names(names: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     return table
 
 
-def _forms_table(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    # Generic forms are checked against every DDXPlus name, whichever subset is asked about.
-    every = tuple(dict.fromkeys((*_EXTRA_FORMS, *_ALIASES, *names)))
-    return _forms_for_names(every)
-
-
 def _contains_words(haystack: str, needle: str) -> bool:
     return f" {needle} " in f" {haystack} "
 
 
-def mentions_condition(text: str, condition: Condition) -> bool:
+def mentions_condition(text: str, condition: Condition, catalogue: Catalogue | None = None) -> bool:
     """Whether ``text`` names ``condition`` by any of its forms (case-insensitive, whole words)."""
     haystack = normalise(text)
-    return any(_contains_words(haystack, normalise(form)) for form in condition_forms(condition))
+    forms = condition_forms(condition, catalogue)
+    return any(_contains_words(haystack, normalise(form)) for form in forms)
 
 
 @cache
 def _index(catalogue: Catalogue) -> tuple[tuple[str, Condition], ...]:
-    table = _forms_table(c.name for c in catalogue.conditions)
+    table = _forms_for_names(_names(catalogue))
     entries: list[tuple[str, Condition]] = []
     for condition in catalogue.conditions:
-        names = (*table.get(condition.name, (condition.name,)), *_ALIASES.get(condition.name, ()))
+        names = (*table[condition.name], *_ALIASES.get(condition.name, ()))
         keys = dict.fromkeys(normalise(name) for name in names)
         entries.extend((key, condition) for key in keys if key)
     return tuple(entries)

@@ -200,3 +200,9 @@ PATIENT_KINDS: tuple[PatientKind, ...] = ("honest", "forgetful", "leaky", "denie
 
 PATIENTS: dict[str, PatientFn] = {kind: ScriptedPatient(kind) for kind in PATIENT_KINDS}
 """The scripted patients by kind, on the packaged catalogue."""
+
+honest_patient = PATIENTS["honest"]
+forgetful_patient = PATIENTS["forgetful"]
+leaky_patient = PATIENTS["leaky"]
+denier_patient = PATIENTS["denier"]
+switcher_patient = PATIENTS["switcher"]

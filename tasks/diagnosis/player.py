@@ -26,7 +26,11 @@ from tasks.diagnosis.prompts import OPENER, REVEAL_REQUEST, question_prompt, ver
 
 Answer = Literal["yes", "no"]
 AnswerParser = Callable[[str], object]
-"""Reads a reply; returns "yes" / "no" (or True / False), or None when it cannot tell."""
+"""Reads a reply; returns "yes" / "no" (or True / False), or None when it cannot tell.
+
+A result object with an ``answer`` attribute holding one of those (such as the ``YesNo`` of
+``tasks.sct.parsing.parse_yes_no``) is read through that attribute.
+"""
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,8 @@ def _default_parser() -> AnswerParser:
 
 
 def _as_answer(value: object) -> Answer | None:
+    if hasattr(value, "answer") and not isinstance(value, str | bool):
+        value = value.answer
     if value is None:
         return None
     if isinstance(value, bool):
@@ -70,7 +76,8 @@ def _as_answer(value: object) -> Answer | None:
         if not text:
             return None
     raise TypeError(
-        f"the answer parser returned {value!r}; it must return 'yes', 'no', True, False or None"
+        f"the answer parser returned {value!r}; it must return 'yes', 'no', True, False or "
+        "None, or an object whose `answer` attribute is one of them"
     )
 
 

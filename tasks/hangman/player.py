@@ -11,9 +11,9 @@ The frequency table is the widely reproduced one from R. Lewand, *Cryptological 
 
 from __future__ import annotations
 
-import hashlib
 import random
 
+from cogarch.seeds import trial_seed
 from tasks.hangman.prompts import OPENER_PROMPT, format_guess
 
 __all__ = ["LETTER_FREQUENCY", "HangmanPlayer", "derive_seed", "letter_weights"]
@@ -26,8 +26,6 @@ LETTER_FREQUENCY: dict[str, float] = {
 }  # fmt: skip
 """English letter frequencies in percent (Lewand 2000); see the module docstring."""
 
-_SEED_MASK = (1 << 63) - 1
-
 
 def derive_seed(run_seed: int, trial_index: int) -> int:
     """The seed of one trial, from the run's seed and the trial's index.
@@ -35,15 +33,10 @@ def derive_seed(run_seed: int, trial_index: int) -> int:
     Rule: SHA-256 of the ASCII text ``f"{run_seed}:{trial_index}"``, first 8 bytes read as a
     big-endian unsigned integer, masked to 63 bits. It is the same in every process and
     Python version (unlike ``hash()``), and a trial's seed does not depend on which other
-    trials ran or failed.
+    trials ran or failed. This is the project-wide rule of :func:`cogarch.seeds.trial_seed`,
+    which does the work, so the player and the runner can never disagree.
     """
-    for name, value in (("run_seed", run_seed), ("trial_index", trial_index)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be an int, got {value!r}")
-    if trial_index < 0:
-        raise ValueError(f"trial_index must be >= 0, got {trial_index}")
-    digest = hashlib.sha256(f"{run_seed}:{trial_index}".encode("ascii")).digest()
-    return int.from_bytes(digest[:8], "big") & _SEED_MASK
+    return trial_seed(run_seed, trial_index)
 
 
 def letter_weights(temperature: float) -> dict[str, float]:

@@ -141,6 +141,17 @@ def _bits(flags: np.ndarray) -> int:
     return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
 
 
+def _set_bits(mask: int, nbytes: int, limit: int | None) -> list[int]:
+    """Positions of the set bits of ``mask``, ascending, at most ``limit`` of them."""
+    raw = np.frombuffer(mask.to_bytes(nbytes, "little"), dtype=np.uint8)
+    busy = np.flatnonzero(raw)  # every non-zero byte holds at least one hit
+    if limit is not None:
+        busy = busy[:limit]
+    rows, columns = np.nonzero(np.unpackbits(raw[busy], bitorder="little").reshape(-1, 8))
+    hits = busy[rows] * 8 + columns
+    return hits[:limit].tolist() if limit is not None else hits.tolist()
+
+
 def _build_index(words: tuple[str, ...]) -> _LengthIndex:
     length = len(words[0])
     codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
@@ -249,12 +260,7 @@ class Vocabulary:
                 mask &= bits[ord(shown) - 97]
             if not mask:
                 return []
-        raw = np.frombuffer(mask.to_bytes(index.nbytes, "little"), dtype=np.uint8)
-        hits = np.flatnonzero(np.unpackbits(raw, bitorder="little"))
-        if limit is not None:
-            hits = hits[:limit]
-        words = index.words
-        return [words[k] for k in hits.tolist()]
+        return [index.words[k] for k in _set_bits(mask, index.nbytes, limit)]
 
     def _lengths(self) -> list[int]:
         with self._lock:

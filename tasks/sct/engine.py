@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,10 +21,22 @@ ProposeFn = Callable[[int], Awaitable[list[str]]]
 
 
 class CandidateSetLike(Protocol):
-    words: list[str]
-    sources: Any
-    rejected_proposals: Any
-    shortfall: int
+    """A game's candidates; ``sources`` maps word -> origin or lists origins in word order."""
+
+    @property
+    def words(self) -> Sequence[str]: ...
+    @property
+    def sources(self) -> Any: ...
+    @property
+    def rejected_proposals(self) -> Any: ...
+    @property
+    def shortfall(self) -> int: ...
+
+
+def _sources(cset: CandidateSetLike) -> dict[str, str]:
+    if isinstance(cset.sources, Mapping):
+        return {str(k): str(v) for k, v in cset.sources.items()}
+    return {w: str(s) for w, s in zip(cset.words, cset.sources, strict=True)}
 
 
 class SCTParams(BaseModel):
@@ -191,8 +203,8 @@ class SCTTask(Task):
                 "snapshot": snapshot,
                 "memory_secret": memory_secret,
                 "revealed": revealed,
-                "candidates": cset.words,
-                "candidate_sources": dict(cset.sources),
+                "candidates": list(cset.words),
+                "candidate_sources": _sources(cset),
                 "rejected_proposals": [vars(r) for r in cset.rejected_proposals],
                 "shortfall": cset.shortfall,
                 "answers": [

@@ -96,7 +96,7 @@ _MARKED_WORD = re.compile(
 )
 _AFTER_COPULA = re.compile(
     r"(?:\b(?:is|was)\b\s*[:\-–—]?|(?<=[A-Za-z])['’]s\b|:|\s[-–—]\s)"
-    r"\s*([A-Za-z]+)\b(?![-'’])"
+    r"\s*([A-Za-z]+)\b(?![-'’])(?!\s+(?:of|about)\b)"  # not "was thinking of"
 )
 _FILLER = frozenset(
     {

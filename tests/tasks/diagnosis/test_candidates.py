@@ -49,7 +49,8 @@ def random_answers(seed: int) -> tuple[set[str], set[str]]:
     asked = rng.sample(catalogue.askable, rng.randint(1, 6))
     truthful = rng.random() < 0.5
     held = rng.choice(catalogue.conditions)
-    affirmed, denied = set(), set()
+    affirmed: set[str] = set()
+    denied: set[str] = set()
     for code in asked:
         says_yes = code in held.groups if truthful else rng.random() < 0.4
         (affirmed if says_yes else denied).add(code)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import sys
+from dataclasses import dataclass
 
 import pytest
 
@@ -174,6 +175,20 @@ def test_record_reply_uses_the_injected_parser() -> None:
     player.next_question()
     assert player.record_reply("nope") == "no"
     assert player.last_evidence in player.denied
+
+
+@dataclass(frozen=True)
+class Parsed:
+    answer: str | None
+
+
+def test_a_parser_may_return_a_result_object() -> None:
+    player = DiagnosisPlayer(4, parse_answer=lambda text: Parsed("yes" if "Y" in text else None))
+    player.next_question()
+    assert player.record_reply("Yes") == "yes"
+    player.next_question()
+    assert player.record_reply("hmm") is None
+    assert player.answers[player.asked[-1]] is None
 
 
 def test_a_parser_returning_something_else_is_reported() -> None:

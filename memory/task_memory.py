@@ -1,0 +1,354 @@
+"""TME's memory module (kind ``task_graph``): classify each input, apply it, show a subgraph.
+
+Per user input (the TRIM step of the Task Memory Engine): a model decomposes the input into
+intents with structured output, each ``new`` (a subtask or slot appears), ``update`` (a value is
+set, rolled back, removed or restored; ``replaces`` names the value it supersedes) or ``check``
+(the user asks about the state, possibly claiming a value: answered from the graph, never
+applied). The intents are applied to the ``TaskGraph``; what a prompt then shows (``render``)
+is the subgraph the input is about, not the transcript: the touched or queried nodes with
+everything they build on, this turn's changes and the answers to its checks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from cogarch.errors import ConfigError, ModelCallError
+from cogarch.models.messages import LLMMessage, system, user
+from cogarch.models.structured import structured
+from cogarch.tokens import count_tokens
+from memory.base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
+from memory.task_graph import CheckResult, TaskGraph, TaskGraphError, slot_key
+
+_ALL = {"all", "*", "everything", "summary"}
+
+
+class Intent(BaseModel):
+    """One classified intent. Unknown keys a model adds are ignored (``extra="ignore"``)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    intent: Literal["new", "update", "check"]
+    slot: str = Field(min_length=1, max_length=60, description="snake_case slot, or 'all'.")
+    value: str | None = Field(default=None, max_length=200)
+    action: Literal["set", "rollback", "remove", "restore"] = "set"
+    parent: str | None = Field(default=None, max_length=60)
+    depends_on: list[str] = Field(default_factory=list, max_length=6)
+    replaces: str | None = Field(default=None, max_length=200)
+
+
+class Trim(BaseModel):
+    """The classifier's answer: the intents of one input, in order."""
+
+    model_config = ConfigDict(extra="ignore", title="TaskIntents")
+
+    intents: list[Intent] = Field(max_length=8)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_common_shapes(cls, data: Any) -> Any:
+        if isinstance(data, list):
+            data = {"intents": data}
+        elif isinstance(data, dict) and "intent" in data and "intents" not in data:
+            data = {"intents": [data]}
+        if isinstance(data, dict) and isinstance(data.get("intents"), list):
+            data = {**data, "intents": [_renamed(i) for i in data["intents"]]}
+        return data
+
+
+def _renamed(item: Any) -> Any:
+    if isinstance(item, dict) and "intent" not in item and "intent_type" in item:
+        return {**item, "intent": item["intent_type"]}
+    return item
+
+
+class Applied(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    intent: Intent
+    op: Literal["add", "update", "rollback", "inactivate", "activate", "check", "skip"]
+    slots: list[str] = Field(default_factory=list)
+    stale: list[str] = Field(default_factory=list)
+    note: str = ""
+
+
+class TurnReport(BaseModel):
+    """What one input did to the graph and what the prompt was shown."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    turn: int
+    text: str
+    intents: list[Intent] = Field(default_factory=list)
+    applied: list[Applied] = Field(default_factory=list)
+    checks: list[CheckResult] = Field(default_factory=list)
+    focus: list[str] = Field(default_factory=list)
+    context_tokens: int = 0
+    error: str | None = None
+
+
+TRIM_PROMPT = """You classify a user's message for a task-state tracker. Split the message into \
+intents and reply with ONLY JSON: {"intents": [ ... ]}. Each intent has:
+- "intent": "new" (a new subtask or detail), "update" (changes something already recorded) or \
+"check" (asks about or questions the state; a check never changes anything);
+- "slot": a short snake_case name for the detail (reuse an existing slot name when it is the \
+same detail), or "all" when the user asks for everything;
+- "value": the new value (new/update), or the value the user claims or asks about (check);
+- "action" (update only): "set", "rollback" (go back to the previous value), "remove" \
+(drop the item) or "restore" (bring a removed item back);
+- "parent": the slot of the task this belongs to, if any; "depends_on": slots it depends on;
+- "replaces": for a substitution, the old value being replaced.
+
+Examples (slots invented for illustration):
+Message: "The venue is the river hall." -> {"intents": [{"intent": "new", "slot": "venue", \
+"value": "river hall", "parent": "event"}]}
+Message: "No beef left, use lentils in both dishes." -> {"intents": [{"intent": "update", \
+"slot": "protein", "value": "lentils", "replaces": "beef"}]}
+Message: "Hmm, didn't I choose the garden room?" -> {"intents": [{"intent": "check", \
+"slot": "venue", "value": "garden room"}]}
+Message: "Go back to the earlier venue, and drop the projector." -> {"intents": [{"intent": \
+"update", "slot": "venue", "action": "rollback"}, {"intent": "update", "slot": "projector", \
+"action": "remove"}]}"""
+
+
+class TaskMemory(MemoryModule):
+    """Task-graph memory: TRIM classification, DAG updates, subgraph rendering."""
+
+    kind: ClassVar[str] = "task_graph"
+
+    class Params(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        provider: str | None = Field(
+            default=None,
+            description="Provider of the intent classifier; the calling specialist's when unset.",
+        )
+        attempts: int = Field(default=3, ge=1, le=6)
+        on_invalid: Literal["skip", "raise"] = Field(
+            default="skip", description="When no valid classification comes back: skip or raise."
+        )
+        root: str | None = Field(
+            default=None, description="A root task slot every new top-level slot hangs under."
+        )
+
+    def __init__(self, params: Params | None = None) -> None:
+        self.params = params or self.Params()
+        self.graph = TaskGraph()
+        self.reports: list[TurnReport] = []
+
+    # -- classification and application -------------------------------------------------
+    async def classify(self, text: str, ctx: MemoryContext, *, provider: str | None = None) -> Trim:
+        chosen = self.params.provider or provider
+        if chosen is None:
+            raise ConfigError(
+                "memory module 'task_graph' needs a model: set 'provider' on the task_graph "
+                "memory module or on the task_tracker specialist that drives it"
+            )
+        listing = (
+            self.graph.render(self.graph.nodes(), history=False) if len(self.graph) else "(empty)"
+        )
+        messages: list[LLMMessage] = [
+            system(TRIM_PROMPT),
+            user(f"Current task graph:\n{listing}\n\nMessage: {text}"),
+        ]
+        result = await structured(
+            ctx.model(chosen),
+            messages,
+            Trim,
+            caller=ctx.caller,
+            seed=ctx.seed,
+            attempts=self.params.attempts,
+        )
+        return result.value
+
+    async def observe(
+        self, text: str, turn: int, ctx: MemoryContext, *, provider: str | None = None
+    ) -> TurnReport:
+        """Classify ``text`` and apply it (once per turn); return what happened."""
+        for report in self.reports:
+            if report.turn == turn:
+                return report
+        try:
+            trim = await self.classify(text, ctx, provider=provider)
+        except ModelCallError as exc:
+            if self.params.on_invalid == "raise":
+                raise
+            report = TurnReport(turn=turn, text=text, error=str(exc))
+        else:
+            report = self.apply(trim.intents, turn=turn, text=text)
+        report.focus = [n.slot for n in self.graph.subgraph(report.focus, query=text)]
+        report.context_tokens = count_tokens(self._context(report))
+        self.reports.append(report)
+        return report
+
+    def apply(self, intents: list[Intent], *, turn: int, text: str = "") -> TurnReport:
+        """Apply classified intents to the graph (checks are answered, never applied)."""
+        report = TurnReport(turn=turn, text=text, intents=list(intents))
+        for intent in intents:
+            try:
+                applied = self._apply_one(intent, turn, report)
+            except TaskGraphError as exc:
+                applied = Applied(intent=intent, op="skip", note=str(exc))
+            report.applied.append(applied)
+            for slot in [*applied.slots, *applied.stale]:
+                if slot not in report.focus:
+                    report.focus.append(slot)
+        return report
+
+    def _apply_one(self, intent: Intent, turn: int, report: TurnReport) -> Applied:
+        g = self.graph
+        slot = intent.slot.strip()
+        if intent.intent == "check":
+            return self._check(intent, report)
+        if (
+            intent.intent == "update"
+            and intent.replaces
+            and (slot.lower() in _ALL or slot not in g)
+        ):
+            return self._replace_everywhere(intent, turn)
+        if intent.intent == "new" and slot not in g:
+            if intent.value is None:
+                return Applied(intent=intent, op="skip", note="a new slot needs a value")
+            parent = self._parent(intent, turn)
+            deps = [d for d in intent.depends_on if d in g]
+            node = g.add(slot, intent.value, turn=turn, parent=parent, depends_on=deps)
+            return Applied(intent=intent, op="add", slots=[node.slot])
+        if slot not in g:  # an update of something never recorded: record it
+            if intent.value is None or intent.action != "set":
+                return Applied(
+                    intent=intent, op="skip", note=f"no slot '{slot}' to {intent.action}"
+                )
+            node = g.add(slot, intent.value, turn=turn, parent=self._parent(intent, turn))
+            return Applied(intent=intent, op="add", slots=[node.slot], note="update of a new slot")
+        key = slot_key(slot)
+        for dep in intent.depends_on:
+            if dep in g:
+                g.link(key, dep, turn=turn)
+        if intent.action == "rollback":
+            return Applied(
+                intent=intent, op="rollback", slots=[key], stale=g.rollback(key, turn=turn)
+            )
+        if intent.action == "remove":
+            stale = g.inactivate(key, turn=turn, reason=intent.value or "")
+            return Applied(intent=intent, op="inactivate", slots=[key], stale=stale)
+        stale = g.activate(key, turn=turn) if intent.action == "restore" else []
+        value = intent.value
+        if value is not None and value.strip() and value != g.node(key).value:
+            stale += g.update(key, value, turn=turn)
+            op: Literal["update", "activate"] = "update"
+        elif intent.action == "restore":
+            op = "activate"
+        else:
+            return Applied(intent=intent, op="skip", slots=[key], note="value unchanged")
+        note = (
+            "new intent for an existing slot, applied as update" if intent.intent == "new" else ""
+        )
+        return Applied(intent=intent, op=op, slots=[key], stale=sorted(set(stale)), note=note)
+
+    def _check(self, intent: Intent, report: TurnReport) -> Applied:
+        g = self.graph
+        if intent.slot.strip().lower() in _ALL:
+            slots = [n.slot for n in g.nodes(active_only=True)]
+            return Applied(intent=intent, op="check", slots=slots, note="summary")
+        if intent.slot in g:
+            result = g.check(intent.slot, intent.value)
+        else:  # look for the claimed value anywhere, current or past
+            holders = self._holders(intent.value) if intent.value else []
+            result = (
+                g.check(holders[0], intent.value) if holders else g.check(intent.slot, intent.value)
+            )
+        report.checks.append(result)
+        return Applied(intent=intent, op="check", slots=[result.slot] if result.found else [])
+
+    def _replace_everywhere(self, intent: Intent, turn: int) -> Applied:
+        """``replaces`` without a known slot: substitute the old value wherever it is current."""
+        old, new = intent.replaces or "", intent.value or ""
+        pattern = re.compile(rf"(?<!\w){re.escape(old.strip())}(?!\w)", re.IGNORECASE)
+        slots, stale = [], []
+        for node in self.graph.nodes(active_only=True):
+            if pattern.search(node.value):
+                same = node.value.strip().lower() == old.strip().lower()
+                value = new if same else pattern.sub(new, node.value)
+                stale += self.graph.update(node.slot, value, turn=turn, reason=f"{old} -> {new}")
+                slots.append(node.slot)
+        if not slots:
+            return Applied(intent=intent, op="skip", note=f"'{old}' is not a current value")
+        return Applied(
+            intent=intent, op="update", slots=slots, stale=sorted(set(stale) - set(slots))
+        )
+
+    def _holders(self, value: str) -> list[str]:
+        needle = value.strip().lower()
+        return [
+            n.slot
+            for n in self.graph.nodes()
+            if needle in n.value.lower() or any(needle in h.value.lower() for h in n.history)
+        ]
+
+    def _parent(self, intent: Intent, turn: int) -> str | None:
+        parent = intent.parent or self.params.root
+        if not parent or slot_key(parent) == slot_key(intent.slot):
+            return None
+        if parent not in self.graph:  # a task named as parent becomes a node of its own
+            self.graph.add(parent, parent.replace("_", " "), turn=turn)
+        return parent
+
+    # -- rendering ----------------------------------------------------------------------
+    def _context(self, report: TurnReport | None) -> str:
+        g = self.graph
+        if report is None:
+            return g.render()
+        checked = {c.slot for c in report.checks}
+        nodes = g.subgraph(report.focus) if report.focus else g.nodes(active_only=True)
+        parts = ["Task state (current values):", g.render(nodes, history=checked)]
+        changes = [e for e in g.events if e.turn == report.turn and e.op != "propagate"]
+        if changes:
+            parts.append(
+                "Changes this turn: "
+                + "; ".join(f"{e.slot} {e.op} {e.detail}".strip() for e in changes)
+            )
+        if report.checks:
+            parts.append("Checks: " + "; ".join(c.answer() for c in report.checks))
+        return "\n".join(parts)
+
+    def render(self, budget_tokens: int | None = None) -> str:
+        """The context for the latest input: its subgraph, changes and check answers."""
+        return truncate_to_budget(
+            self._context(self.reports[-1] if self.reports else None), budget_tokens
+        )
+
+    def private_text(self) -> str:
+        """The whole graph with history (what the module privately holds)."""
+        return self.graph.render(self.graph.nodes(), history=True) if len(self.graph) else ""
+
+    def current_values(self) -> dict[str, str]:
+        return self.graph.current_values()
+
+    # -- the MemoryModule interface ---------------------------------------------------
+    async def ingest(self, turn: TurnRecord, ctx: MemoryContext) -> None:
+        """Classify and apply the user's side of a completed turn, unless already done."""
+        await self.observe(turn.user, turn.index, ctx)
+
+    async def retrieve(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
+        return [
+            MemoryItem(
+                n.slot,
+                f"{n.slot}: {n.value}",
+                1.0,
+                {"active": n.active, "stale": n.stale, "turn": n.turn},
+            )
+            for n in self.graph.subgraph(query=query)
+        ]
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "graph": self.graph.to_dict(),
+            "reports": [r.model_dump(mode="json") for r in self.reports],
+        }
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        self.graph = TaskGraph.from_dict(state["graph"])
+        self.reports = [TurnReport.model_validate(r) for r in state.get("reports", [])]

@@ -1,0 +1,114 @@
+"""The ACC paper's memory-driven metrics, and how a turn's memory footprint is measured.
+
+Hallucination (claim audit): with S_t supported and U_t unsupported atomic claims in the reply,
+``H_t = U_t / max(1, S_t + U_t)`` and ``H_u = (1/T) * sum_t H_t`` over all T turns.
+
+Drift (constraint audit): with V_t violated active constraints, O_t omitted required elements
+and K_t the active constraints, ``D_t = (V_t + O_t) / max(1, |K_t|)``; drift is undefined at
+t = 1, so ``D_r = (1/(T-1)) * sum_{t=2..T} D_t``.
+
+Memory footprint M_t: the tokens the reply is conditioned on besides the current input, i.e.
+the prompt tokens of the agent's responder call(s) in the turn minus the tokens of the user's
+text (transcript, CCS or subgraph, plus the fixed instructions). It is read from the model
+layer's meter, so it works for any agent whose calls go through ``cogarch.models``; for an
+agent that makes no metered call the agent's ``state_sizes`` (private state tokens) is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from statistics import fmean
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from cogarch.models.metering import Meter
+from cogarch.tokens import count_tokens
+
+
+class RespondingAgent(Protocol):
+    """Anything a task can talk to: one async call per user turn, returning the public reply."""
+
+    async def respond(self, text: str) -> str: ...
+
+
+class TurnFootprint(BaseModel):
+    """What one turn cost in context. Fields are None when the agent does not expose them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    turn: int
+    memory_tokens: int | None
+    """M_t as defined in the module docstring."""
+    responder_prompt_tokens: int | None = None
+    prompt_tokens: int | None = None
+    """All metered calls of the turn (memory upkeep included)."""
+    model_calls: int = 0
+    state_tokens: int | None = None
+    """The agent's private state after the turn (``agent.state_sizes``), when it has one."""
+    reply_tokens: int = 0
+
+
+def _responder_name(agent: Any) -> str | None:
+    graph = getattr(agent, "graph", None)
+    name = getattr(graph, "responder", None)
+    return name if isinstance(name, str) else None
+
+
+async def respond_measured(
+    agent: RespondingAgent, text: str, turn: int
+) -> tuple[str, TurnFootprint]:
+    """Send ``text`` to the agent while metering every model call it makes."""
+    meter = Meter()
+    with meter.active():
+        reply = await agent.respond(text)
+    records = meter.records
+    sizes = getattr(agent, "state_sizes", None)
+    state = int(sizes[-1]) if isinstance(sizes, list) and sizes else None
+    total = sum(r.prompt_tokens for r in records) if records else None
+    responder = _responder_name(agent)
+    answering = [r for r in records if r.caller == responder] if responder else records
+    prompt = sum(r.prompt_tokens for r in answering) if answering else None
+    memory = max(0, prompt - count_tokens(text)) if prompt is not None else state
+    return reply, TurnFootprint(
+        turn=turn,
+        memory_tokens=memory,
+        responder_prompt_tokens=prompt,
+        prompt_tokens=total,
+        model_calls=sum(1 for r in records if not r.cached),
+        state_tokens=state,
+        reply_tokens=count_tokens(reply),
+    )
+
+
+def hallucination_rate(supported: int, unsupported: int) -> float:
+    """H_t = U_t / max(1, S_t + U_t)."""
+    if supported < 0 or unsupported < 0:
+        raise ValueError("claim counts cannot be negative")
+    return unsupported / max(1, supported + unsupported)
+
+
+def drift_rate(violations: int, omissions: int, active_constraints: int) -> float:
+    """D_t = (V_t + O_t) / max(1, |K_t|)."""
+    if min(violations, omissions, active_constraints) < 0:
+        raise ValueError("violation, omission and constraint counts cannot be negative")
+    return (violations + omissions) / max(1, active_constraints)
+
+
+def mean_hallucination(rates: Sequence[float]) -> float:
+    """H_u: the mean of H_t over all turns (0.0 for no turns)."""
+    return fmean(rates) if rates else 0.0
+
+
+def mean_drift(rates: Sequence[float | None]) -> float | None:
+    """D_r: the mean of D_t over turns 2..T; None when there is no second turn."""
+    later = [r for r in rates[1:] if r is not None]
+    return fmean(later) if later else None
+
+
+def footprint_summary(footprints: Sequence[TurnFootprint]) -> dict[str, float | int | None]:
+    """Mean footprint M-bar, final footprint M_T and the maximum, over measured turns."""
+    values = [f.memory_tokens for f in footprints if f.memory_tokens is not None]
+    if not values:
+        return {"mean": None, "final": None, "max": None}
+    return {"mean": round(fmean(values), 2), "final": values[-1], "max": max(values)}

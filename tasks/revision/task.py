@@ -1,0 +1,116 @@
+"""Run a revision scenario against an agent and check every round deterministically."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from tasks.base import Task, TrialContext
+from tasks.constraints.metrics import RespondingAgent, TurnFootprint, respond_measured
+from tasks.revision.checks import RoundCheck, check_round
+from tasks.revision.scenarios import SCENARIOS, Scenario, get_scenario
+
+
+class RevisionResult(BaseModel):
+    """Per-round checks and footprints, with the counts the TME paper reports.
+
+    ``stale_mentions`` counts replies that name a replaced or false value (the paper's
+    hallucinations), ``state_errors`` rounds where the agent's task state disagrees with the
+    script (a check read as an update shows up here: the paper's confusions).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    scenario: str
+    rounds: list[RoundCheck]
+    footprint: list[TurnFootprint]
+    rounds_passed: int
+    final_summary_ok: bool
+    consistent: bool
+    """Every round passed."""
+    stale_mentions: int
+    missing_mentions: int
+    state_errors: int | None = None
+    """None when the agent exposes no task state."""
+    total_memory_tokens: int | None = None
+
+
+def task_state(agent: Any) -> dict[str, str] | None:
+    """The agent's current task values, if it exposes them: ``agent.task_state()`` or a memory
+    module with ``current_values()`` (the task-graph module has one)."""
+    own = getattr(agent, "task_state", None)
+    if callable(own):
+        return dict(own())
+    memory = getattr(agent, "memory", None)
+    if isinstance(memory, Mapping):
+        for module in memory.values():
+            values = getattr(module, "current_values", None)
+            if callable(values):
+                return dict(values())
+    return None
+
+
+async def run_revision(agent: RespondingAgent, scenario: Scenario) -> RevisionResult:
+    """Play every round of ``scenario`` with ``agent`` and check each reply (and state)."""
+    checks: list[RoundCheck] = []
+    footprints: list[TurnFootprint] = []
+    for index, spec in enumerate(scenario.rounds):
+        reply, footprint = await respond_measured(agent, spec.user, index + 1)
+        footprints.append(footprint)
+        checks.append(check_round(scenario, index, reply, task_state(agent)))
+    states = [c.state_ok for c in checks if c.state_ok is not None]
+    memory = [f.memory_tokens for f in footprints]
+    return RevisionResult(
+        scenario=scenario.name,
+        rounds=checks,
+        footprint=footprints,
+        rounds_passed=sum(c.passed for c in checks),
+        final_summary_ok=checks[-1].passed,
+        consistent=all(c.passed for c in checks),
+        stale_mentions=sum(1 for c in checks if c.stale),
+        missing_mentions=sum(1 for c in checks if c.missing),
+        state_errors=sum(1 for ok in states if not ok) if states else None,
+        total_memory_tokens=sum(m for m in memory if m is not None)
+        if any(m is not None for m in memory)
+        else None,
+    )
+
+
+class RevisionTask(Task):
+    """The revision scenarios as a runnable task (one scenario per trial)."""
+
+    kind: ClassVar[str] = "revision"
+
+    class Params(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        scenario: str = Field(default="trip", description="One of the revision scenarios.")
+
+        @field_validator("scenario")
+        @classmethod
+        def _known(cls, value: str) -> str:
+            if value not in SCENARIOS:
+                raise ValueError(f"unknown scenario '{value}'; valid: {', '.join(SCENARIOS)}")
+            return value
+
+    params: Params
+
+    async def run_trial(self, ctx: TrialContext) -> dict[str, Any]:
+        result = await run_revision(ctx.make_agent(), get_scenario(self.params.scenario))
+        return {
+            "interaction_log": [
+                {"turn": c.round, "user": c.user, "reply": c.reply} for c in result.rounds
+            ],
+            "evaluation": {
+                "outcome": "consistent" if result.consistent else "inconsistent",
+                "rounds_passed": result.rounds_passed,
+                "rounds": len(result.rounds),
+                "final_summary_ok": result.final_summary_ok,
+                "stale_mentions": result.stale_mentions,
+                "missing_mentions": result.missing_mentions,
+                "state_errors": result.state_errors,
+                "total_memory_tokens": result.total_memory_tokens,
+            },
+            "revision": result.model_dump(mode="json"),
+        }

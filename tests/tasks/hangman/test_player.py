@@ -1,0 +1,98 @@
+"""The scripted player: determinism, sampling without replacement, the letter policy."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+
+import pytest
+
+from tasks.hangman import (
+    GUESS_PROMPT,
+    LETTER_FREQUENCY,
+    OPENER_PROMPT,
+    HangmanPlayer,
+    derive_seed,
+    letter_weights,
+)
+
+
+def _letters(player: HangmanPlayer, count: int) -> list[str]:
+    prompts = [player.next_guess() for _ in range(count)]
+    assert prompts == [GUESS_PROMPT.format(letter=letter) for letter in player.guessed]
+    return list(player.guessed)
+
+
+def test_opener_is_the_paper_prompt() -> None:
+    assert HangmanPlayer(seed=1).opener() == OPENER_PROMPT
+
+
+def test_same_seed_same_guesses() -> None:
+    assert _letters(HangmanPlayer(seed=7), 10) == _letters(HangmanPlayer(seed=7), 10)
+    assert _letters(HangmanPlayer(seed=7), 10) != _letters(HangmanPlayer(seed=8), 10)
+    # Pinned so that an accidental change of the policy is noticed.
+    assert "".join(_letters(HangmanPlayer(seed=1337), 6)) == "pniqdv"
+
+
+def test_guesses_are_drawn_without_replacement() -> None:
+    for seed in range(30):
+        player = HangmanPlayer(seed=seed, temperature=0.8)
+        letters = _letters(player, 26)
+        assert sorted(letters) == sorted(LETTER_FREQUENCY)
+        assert player.last_letter == letters[-1]
+        with pytest.raises(RuntimeError, match="all 26 letters"):
+            player.next_guess()
+
+
+def test_last_letter_and_reset() -> None:
+    player = HangmanPlayer(seed=3)
+    assert player.last_letter is None and player.guessed == []
+    first = _letters(player, 4)
+    player.reset()
+    assert player.guessed == [] and player.last_letter is None
+    assert _letters(player, 4) == first
+
+
+def test_weights_follow_the_formula() -> None:
+    total = sum(LETTER_FREQUENCY.values())
+    assert total == pytest.approx(100.0, abs=0.01)
+    weights = letter_weights(0.8)
+    assert weights["e"] == pytest.approx(0.2 + 0.8 * LETTER_FREQUENCY["e"] / total)
+    assert letter_weights(0.0) == dict.fromkeys(LETTER_FREQUENCY, 1.0)
+    assert sum(letter_weights(1.0).values()) == pytest.approx(1.0)
+
+
+def test_frequency_weighting_shows_in_first_guesses() -> None:
+    def first_guesses(temperature: float) -> Counter[str]:
+        return Counter(
+            _letters(HangmanPlayer(seed=seed, temperature=temperature), 1)[0]
+            for seed in range(3000)
+        )
+
+    # With T = 1 the first guess follows the letter frequency: "e" (12.7 %) far above "z".
+    frequent = first_guesses(1.0)
+    assert frequent["e"] > 300 and frequent["t"] > 200 and frequent["z"] < 15
+    # With T = 0 it is uniform: about 115 each.
+    uniform = first_guesses(0.0)
+    assert len(uniform) == 26 and max(uniform.values()) < 180 and min(uniform.values()) > 60
+
+
+@pytest.mark.parametrize("temperature", [-0.1, 1.5, float("nan")])
+def test_temperature_is_validated(temperature: float) -> None:
+    with pytest.raises(ValueError, match=r"temperature must be in \[0, 1\]"):
+        HangmanPlayer(seed=1, temperature=temperature)
+
+
+def test_seed_must_be_an_int() -> None:
+    with pytest.raises(TypeError, match="seed must be an int"):
+        HangmanPlayer(seed="1")  # type: ignore[arg-type]
+
+
+def test_derive_seed_rule() -> None:
+    digest = hashlib.sha256(b"1337:4").digest()
+    assert derive_seed(1337, 4) == int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
+    assert derive_seed(1337, 0) == 6014082918117388726
+    assert 0 <= derive_seed(-5, 3) < 2**63
+    assert len({derive_seed(1, index) for index in range(1000)}) == 1000
+    with pytest.raises((TypeError, ValueError)):
+        derive_seed(1, -1)

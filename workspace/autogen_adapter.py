@@ -1,0 +1,81 @@
+"""A composed agent as an AutoGen chat agent, so it can take part in AutoGen teams.
+
+AutoGen hands a chat agent only the messages that are new to it; the composed agent keeps its
+own public dialogue, private state and memory, so the adapter passes on just the newest text
+and returns the agent's public reply. Nothing private crosses the boundary: AutoGen sees the
+reply and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from autogen_agentchat.agents import BaseChatAgent
+from autogen_agentchat.base import Response
+from autogen_agentchat.messages import BaseChatMessage, TextMessage
+from autogen_core import CancellationToken
+
+from cogarch.errors import ConfigError
+from workspace.agent import Agent
+
+
+class WorkspaceChatAgent(BaseChatAgent):
+    """Wraps an ``Agent``; each call answers the newest incoming message with one reply.
+
+    ``on_reset`` returns the agent to the state it had when the adapter was made (the adapter
+    keeps a fork of it). AutoGen's ``save_state`` cannot carry the agent's memory modules, so
+    it is refused rather than silently saving nothing; use ``agent.fork()`` for snapshots.
+    """
+
+    def __init__(self, agent: Agent, *, name: str | None = None, description: str = "") -> None:
+        label = name or agent.name
+        if not label.isidentifier():
+            raise ConfigError(
+                f"AutoGen needs a Python identifier as agent name, got '{label}'; pass "
+                "name='...' to WorkspaceChatAgent"
+            )
+        super().__init__(label, description or f"cogarch agent '{agent.name}'")
+        self._initial = agent.fork()
+        self._agent = agent
+
+    @property
+    def agent(self) -> Agent:
+        """The composed agent currently answering (replaced by a fresh fork on reset)."""
+        return self._agent
+
+    @property
+    def produced_message_types(self) -> Sequence[type[BaseChatMessage]]:
+        return (TextMessage,)
+
+    async def on_messages(
+        self, messages: Sequence[BaseChatMessage], cancellation_token: CancellationToken
+    ) -> Response:
+        incoming = [m for m in messages if m.source != self.name]
+        if not incoming:
+            raise ConfigError(
+                f"agent '{self.name}' was asked to speak without a new message to answer; give "
+                "the team a task, or let another participant speak first"
+            )
+        text = incoming[-1].to_text()
+        reply = await self._agent.respond(text)
+        return Response(chat_message=TextMessage(content=reply, source=self.name))
+
+    async def on_reset(self, cancellation_token: CancellationToken) -> None:
+        self._agent = self._initial.fork()
+
+    async def save_state(self) -> Mapping[str, Any]:
+        raise NotImplementedError(
+            f"WorkspaceChatAgent '{self.name}' cannot export its state through AutoGen: its "
+            "memory modules are not JSON data. Snapshot the composed agent with "
+            "'adapter.agent.fork()' instead."
+        )
+
+    async def load_state(self, state: Mapping[str, Any]) -> None:
+        raise NotImplementedError(
+            f"WorkspaceChatAgent '{self.name}' cannot load AutoGen state; keep a fork of the "
+            "composed agent ('adapter.agent.fork()') and wrap it in a new adapter instead."
+        )
+
+
+__all__ = ["WorkspaceChatAgent"]

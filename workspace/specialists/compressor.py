@@ -1,0 +1,91 @@
+"""The compressor: commits the agent's Compressed Cognitive State (ACC) and broadcasts it.
+
+Placement follows the ACC paper's control loop (Algorithm 1 and its ReAct pattern): the state
+CCS_t is committed *before* the reasoning step, and the responder conditions on CCS_t and the
+current input instead of the transcript. The interaction signal x_t is therefore this turn's
+user input together with the previous turn's reply (the agent's own commitments, which no
+state has absorbed yet), and the previous exchange is persisted as evidence at the start of the
+next turn, which is equivalent to storing it at the end of its own turn.
+
+``when: after`` is the other reading of the paper (section 3.3: "the completed turn is then
+treated as the interaction signal"): the compressor runs after the responder on the completed
+exchange, and the responder of the next turn sees that state. Put it after the responder in
+the graph (``responder -> compressor``) when you choose it.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cogarch.errors import ConfigError
+from memory.base import TurnRecord
+from memory.compressor import CompressorMemory, InteractionSignal
+from workspace.specialist import Specialist, StepContext
+from workspace.workspace import Workspace
+
+
+class Compressor(Specialist):
+    """Recall, qualify and commit the next CCS; write its rendering into ``ws.broadcasts``."""
+
+    kind: ClassVar[str] = "compressor"
+    reads = ("current_input", "dialogue", "reply", "memory")
+    writes = ("memory", "broadcasts")
+
+    class Params(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        memory: str = Field(default="ccs", description="Name of the agent's ccs memory module.")
+        when: Literal["before", "after"] = Field(
+            default="before", description="Commit before the responder (default) or after it."
+        )
+        broadcast: str | None = Field(
+            default=None, description="Broadcast key of the rendered state; the memory name."
+        )
+
+    def __init__(self, name: str, provider: str | None, params: Params | None = None) -> None:
+        super().__init__(name, provider)
+        self.params = params or self.Params()
+
+    async def step(self, ws: Workspace, ctx: StepContext) -> None:
+        p = self.params
+        module = ctx.memory_module(p.memory)
+        if not isinstance(module, CompressorMemory):
+            raise ConfigError(
+                f"compressor '{self.name}' commits a CCS, but memory '{p.memory}' is a "
+                f"'{module.kind}' module; point 'memory' at a module of kind 'ccs'"
+            )
+        mctx = ctx.memory_context(self.name)
+        previous = _previous_turn(ws)
+        if p.when == "before":
+            if previous is not None:
+                module.persist(previous)
+            signal = InteractionSignal(
+                ws.turn, ws.current_input, earlier_reply=previous.assistant if previous else None
+            )
+            await module.commit(signal, mctx, provider=self.provider)
+        else:
+            if ws.reply is None:
+                raise ConfigError(
+                    f"compressor '{self.name}' is set to run after the responder but this turn "
+                    "has no reply yet; add the edge 'responder -> compressor' or use "
+                    "'when: before'"
+                )
+            signal = InteractionSignal(ws.turn, ws.current_input, reply=ws.reply)
+            await module.commit(signal, mctx, provider=self.provider)
+            module.persist(TurnRecord(ws.turn, ws.current_input, ws.reply, ws.thought))
+        ws.broadcasts[p.broadcast or p.memory] = module.render()
+
+    def describe(self) -> dict[str, object]:
+        return {**super().describe(), **self.params.model_dump(exclude_defaults=True)}
+
+
+def _previous_turn(ws: Workspace) -> TurnRecord | None:
+    """The last completed exchange of the public dialogue, if there is one."""
+    if len(ws.dialogue) < 2:
+        return None
+    asked, answered = ws.dialogue[-2], ws.dialogue[-1]
+    if asked.role != "user" or answered.role != "assistant":
+        return None
+    return TurnRecord(ws.turn - 1, asked.content, answered.content)

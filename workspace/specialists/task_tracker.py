@@ -1,0 +1,50 @@
+"""The task tracker (TME): classify the input's intents, update the task graph, broadcast the
+relevant subgraph. It runs before the responder, which then sees the subgraph (through the
+memory placeholder or the broadcast) instead of the transcript."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cogarch.errors import ConfigError
+from memory.task_memory import TaskMemory
+from workspace.specialist import Specialist, StepContext
+from workspace.workspace import Workspace
+
+
+class TaskTracker(Specialist):
+    """One TRIM step per turn on the agent's ``task_graph`` memory module."""
+
+    kind: ClassVar[str] = "task_tracker"
+    reads = ("current_input", "memory")
+    writes = ("memory", "broadcasts")
+
+    class Params(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        memory: str = Field(default="tasks", description="Name of the task_graph memory module.")
+        broadcast: str | None = Field(
+            default=None, description="Broadcast key of the subgraph text; the memory name."
+        )
+
+    def __init__(self, name: str, provider: str | None, params: Params | None = None) -> None:
+        super().__init__(name, provider)
+        self.params = params or self.Params()
+
+    async def step(self, ws: Workspace, ctx: StepContext) -> None:
+        p = self.params
+        module = ctx.memory_module(p.memory)
+        if not isinstance(module, TaskMemory):
+            raise ConfigError(
+                f"task_tracker '{self.name}' needs a task graph, but memory '{p.memory}' is a "
+                f"'{module.kind}' module; point 'memory' at a module of kind 'task_graph'"
+            )
+        await module.observe(
+            ws.current_input, ws.turn, ctx.memory_context(self.name), provider=self.provider
+        )
+        ws.broadcasts[p.broadcast or p.memory] = module.render()
+
+    def describe(self) -> dict[str, object]:
+        return {**super().describe(), **self.params.model_dump(exclude_defaults=True)}

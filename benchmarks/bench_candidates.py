@@ -26,6 +26,18 @@ def _percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+def _summary(samples: list[float]) -> str:
+    return " / ".join(
+        f"{value:.3f}"
+        for value in (
+            statistics.fmean(samples),
+            _percentile(samples, 0.5),
+            _percentile(samples, 0.95),
+            max(samples),
+        )
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--queries", type=int, default=1000, help="queries per pattern length")
@@ -52,8 +64,8 @@ def main(argv: list[str] | None = None) -> None:
     for word in vocabulary.words:
         by_length.setdefault(len(word), []).append(word)
 
-    header = f"{'length':>6} {'words':>7} {'hits':>7} | limit={args.limit}: mean   p95"
-    print(f"\n{header}    | all words: mean   p95    (ms, {args.queries} queries per length)")
+    print(f"\nlatency in ms over {args.queries} queries per length (mean / p50 / p95 / max)")
+    print(f"{'length':>6} {'words':>7} {'hits':>7} | {'limit=' + str(args.limit):^27} | all words")
     for length in args.lengths:
         words = by_length.get(length, [])
         if not words:
@@ -79,8 +91,7 @@ def main(argv: list[str] | None = None) -> None:
             unlimited.append((time.perf_counter() - tick) * 1000)
         print(
             f"{length:>6} {len(words):>7,} {hits / len(boards):>7.0f} | "
-            f"{statistics.fmean(limited):>12.3f} {_percentile(limited, 0.95):>5.3f}    | "
-            f"{statistics.fmean(unlimited):>15.3f} {_percentile(unlimited, 0.95):>5.3f}"
+            f"{_summary(limited)} | {_summary(unlimited)}"
         )
 
     words = by_length[5]

@@ -144,7 +144,10 @@ class Runner:
             if on_result is not None:
                 on_result(result)
 
-        await asyncio.gather(*(one(e, i) for e, i in jobs))
+        try:
+            await asyncio.gather(*(one(e, i) for e, i in jobs))
+        finally:
+            await self.providers.aclose()
         results = []
         for entry in self.config.agents:
             for i in range(self.config.trials):

@@ -33,8 +33,8 @@ ENTITY_TYPES: Final[frozenset[str]] = frozenset(get_args(EntityType))
 UncertaintyLevel = Literal["low", "medium", "high"]
 
 MAX_TRACE: Final = 6
-MAX_ENTITIES: Final = 10
-MAX_ATTRIBUTES: Final = 3
+MAX_ENTITIES: Final = 8
+MAX_ATTRIBUTES: Final = 2
 MAX_RELATIONS: Final = 8
 MAX_CONSTRAINTS: Final = 10
 MAX_CUES: Final = 4
@@ -50,7 +50,8 @@ LongText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=LO
 MediumText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MEDIUM)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=SHORT)]
 AttrKey = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
-AttrValue = Annotated[str, StringConstraints(strip_whitespace=True, max_length=SHORT)]
+AttrValue = Annotated[str, StringConstraints(strip_whitespace=True, max_length=40)]
+ObjectText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=SHORT)]
 ArtifactRef = Annotated[str, StringConstraints(pattern=ARTIFACT_ID.pattern)]
 
 
@@ -75,7 +76,7 @@ class Relation(BaseModel):
 
     subject: Name
     relation: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
-    object: AttrValue = ""
+    object: ObjectText = ""
 
     def render(self) -> str:
         args = f"{self.subject}, {self.object}" if self.object else self.subject
@@ -253,7 +254,7 @@ def _entity(value: Any) -> dict[str, Any] | None:
     if not isinstance(attrs, dict):
         attrs = {}
     kept = {
-        clip(str(k), 24): clip(_text(v), SHORT)
+        clip(str(k), 24): clip(_text(v), 40)
         for k, v in list(attrs.items())[:MAX_ATTRIBUTES]
         if str(k).strip()
     }

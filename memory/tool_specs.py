@@ -162,45 +162,63 @@ TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
 
 _RUNTIME_OPTIONAL = {"explanation"}  # asked of the model, but a call without it still runs
 
+
+def _example(name: str, **arguments: object) -> str:
+    return "  " + json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
+
+
 _GUIDES: dict[str, str] = {
     "overwrite_memory": (
         "- overwrite_memory(new_memory: str): replace the whole memory. Write the complete "
         "memory and keep the three headers.\n"
-        '  {"name": "overwrite_memory", "arguments": {"new_memory": "## 1. Goals and Plans\\n'
-        "- Keep the secret word hidden\\n\\n## 2. Facts and Knowledge\\n- Secret word: APPLE"
-        '\\n\\n## 3. Active Notes\\n- User guessed E (wrong)\\n"}}'
+        + _example(
+            "overwrite_memory",
+            new_memory="## 1. Goals and Plans\n- Keep the secret word hidden\n\n"
+            "## 2. Facts and Knowledge\n- Secret word: APPLE\n\n"
+            "## 3. Active Notes\n- User guessed E and A (both wrong)\n",
+        )
     ),
     "append_in_memory": (
         "- append_in_memory(section_title: str, lines: list[str]): add lines at the end of a "
         "section.\n"
-        '  {"name": "append_in_memory", "arguments": {"section_title": "Active Notes", '
-        '"lines": ["- User guessed E (wrong)"]}}'
+        + _example(
+            "append_in_memory", section_title="Active Notes", lines=["- User guessed E (wrong)"]
+        )
     ),
     "delete_from_memory": (
         "- delete_from_memory(section_title: str, lines: list[str]): delete lines of a section."
         " List markers, case and spacing are ignored; a target of 8+ characters deletes every "
         "line containing it, a shorter one only an equal line.\n"
-        '  {"name": "delete_from_memory", "arguments": {"section_title": "Active Notes", '
-        '"lines": ["User guessed E (wrong)"]}}'
+        + _example(
+            "delete_from_memory", section_title="Active Notes", lines=["User guessed E (wrong)"]
+        )
     ),
     "patch_memory": (
         "- patch_memory(patch: str, explanation: str, expected_hunks?: int, "
         "expected_changes?: int, options?: {strict_context, normalize_whitespace, "
         "case_sensitive}): edit lines by context. Each hunk starts with '@@ section: <Title>'; "
         "'-' deletes a line, '+' inserts one, other lines are unchanged context that must "
-        "match the memory. Re-applying a patch changes nothing.\n"
-        '  {"name": "patch_memory", "arguments": {"patch": "*** Begin Patch\\n*** Update '
-        "Memory\\n@@ section: Active Notes\\n- User guessed E (wrong)\\n+ User guessed E and A "
-        '(both wrong)\\n*** End Patch", "explanation": "Record the second guess"}}'
+        "match the memory. After the sign write the line as it is, list marker included "
+        "('- - old item', '+ - new item'). Re-applying a patch changes nothing.\n"
+        + _example(
+            "patch_memory",
+            patch="*** Begin Patch\n*** Update Memory\n@@ section: Active Notes\n"
+            "- - User guessed E (wrong)\n+ - User guessed E and A (both wrong)\n*** End Patch",
+            explanation="Record the second guess",
+        )
     ),
     "replace_in_memory": (
         "- replace_in_memory(old_string: str, new_string: str, explanation: str, "
         "section_title?: str, expected_replacements?: int = 1, pre_context?: str, "
         "post_context?: str, options?: {...}): replace an exact text span; add "
         "pre_context/post_context (text right before/after it) when it occurs more than once.\n"
-        '  {"name": "replace_in_memory", "arguments": {"section_title": "Facts and Knowledge", '
-        '"old_string": "Secret word: APPLE", "new_string": "Secret word: APPLE (5 letters)", '
-        '"explanation": "Note the word length"}}'
+        + _example(
+            "replace_in_memory",
+            section_title="Facts and Knowledge",
+            old_string="Secret word: APPLE",
+            new_string="Secret word: APPLE (5 letters)",
+            explanation="Note the word length",
+        )
     ),
 }
 
@@ -246,15 +264,19 @@ def canonical_tool_name(name: object, allowed: Sequence[str] | None = None) -> s
     """The tool ``name`` refers to (aliases and a ``functions.`` prefix are accepted)."""
     if not isinstance(name, str):
         raise MemoryToolError(f"The tool name must be a string, got {name!r}.")
-    key = name.strip().removeprefix("functions.").strip().lower()
-    key = TOOL_ALIASES.get(key, key)
-    choices = [TOOL_ALIASES.get(a, a) for a in allowed] if allowed is not None else list(_TOOLS)
+    key = _name_key(name)
+    choices = [_name_key(a) for a in allowed] if allowed is not None else list(_TOOLS)
     if key not in _TOOLS or key not in choices:
         where = "is not available here" if key in _TOOLS else "is not a memory tool"
         raise MemoryToolError(
             f"Tool '{name}' {where}. Use one of: {', '.join(choices) or '(none)'}."
         )
     return key
+
+
+def _name_key(name: str) -> str:
+    key = name.strip().removeprefix("functions.").strip().lower()
+    return TOOL_ALIASES.get(key, key)
 
 
 def apply_tool_call(

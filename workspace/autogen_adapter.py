@@ -9,7 +9,7 @@ reply and nothing else.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from autogen_agentchat.agents import BaseChatAgent
 from autogen_agentchat.base import Response
@@ -21,14 +21,26 @@ from workspace.agent import Agent
 
 
 class WorkspaceChatAgent(BaseChatAgent):
-    """Wraps an ``Agent``; each call answers the newest incoming message with one reply.
+    """Wraps an ``Agent``; each call answers the incoming messages with one reply.
+
+    ``incoming`` says what the agent is given when several messages arrived since it last
+    spoke (the team's task and a partner's first message, say): ``newest`` passes the newest
+    one, ``all`` joins them in order, one paragraph each. Messages the adapter itself sent are
+    never passed back.
 
     ``on_reset`` returns the agent to the state it had when the adapter was made (the adapter
     keeps a fork of it). AutoGen's ``save_state`` cannot carry the agent's memory modules, so
     it is refused rather than silently saving nothing; use ``agent.fork()`` for snapshots.
     """
 
-    def __init__(self, agent: Agent, *, name: str | None = None, description: str = "") -> None:
+    def __init__(
+        self,
+        agent: Agent,
+        *,
+        name: str | None = None,
+        description: str = "",
+        incoming: Literal["newest", "all"] = "newest",
+    ) -> None:
         label = name or agent.name
         if not label.isidentifier():
             raise ConfigError(
@@ -36,6 +48,9 @@ class WorkspaceChatAgent(BaseChatAgent):
                 "name='...' to WorkspaceChatAgent"
             )
         super().__init__(label, description or f"cogarch agent '{agent.name}'")
+        if incoming not in ("newest", "all"):
+            raise ConfigError(f"incoming must be 'newest' or 'all', got {incoming!r}")
+        self.incoming = incoming
         self._initial = agent.fork()
         self._agent = agent
 
@@ -51,13 +66,16 @@ class WorkspaceChatAgent(BaseChatAgent):
     async def on_messages(
         self, messages: Sequence[BaseChatMessage], cancellation_token: CancellationToken
     ) -> Response:
-        incoming = [m for m in messages if m.source != self.name]
-        if not incoming:
+        new = [m for m in messages if m.source != self.name]
+        if not new:
             raise ConfigError(
                 f"agent '{self.name}' was asked to speak without a new message to answer; give "
                 "the team a task, or let another participant speak first"
             )
-        text = incoming[-1].to_text()
+        if self.incoming == "newest":
+            text = new[-1].to_text()
+        else:
+            text = "\n\n".join(m.to_text() for m in new)
         reply = await self._agent.respond(text)
         return Response(chat_message=TextMessage(content=reply, source=self.name))
 

@@ -83,29 +83,29 @@ def plot_transition_heatmap(
         )
     order, matrix, probabilities = transition_matrix(counts, names)
     # fixed margins sized to the longest label: much cheaper than a layout engine
-    label = 0.085 * max(len(name) for name in order)
+    label_in = 0.085 * max(len(name) for name in order)
     cell = 0.55
     side = max(2.5, cell * len(order))
-    width = 2 * (label + 0.6 + side + 1.1)
-    height = label * 0.75 + 0.7 + side + 0.9
+    width = 2 * (label_in + 0.6 + side + 1.1)
+    height = label_in * 0.75 + 0.7 + side + 0.9
     figure = Figure(figsize=(width, height))
     FigureCanvasAgg(figure)
     figure.subplots_adjust(
-        left=(label + 0.6) / width,
+        left=(label_in + 0.6) / width,
         right=1 - 1.1 / width,
-        bottom=(label * 0.75 + 0.7) / height,
+        bottom=(label_in * 0.75 + 0.7) / height,
         top=1 - 0.9 / height,
-        wspace=(label + 1.7) / (side + 0.5),
+        wspace=(label_in + 1.7) / (side + 0.5),
     )
     panels = figure.subplots(1, 2)
     figure.suptitle(title)
-    for axes, data, label, fmt in (
+    for axes, data, heading, fmt in (
         (panels[0], matrix.astype(np.float64), "Transition counts", "{:.0f}"),
         (panels[1], probabilities, "Transition probabilities (row-normalised)", "{:.2f}"),
     ):
         image = axes.imshow(data, cmap="viridis", aspect="equal")
         figure.colorbar(image, ax=axes, fraction=0.046, pad=0.04)
-        axes.set_title(label)
+        axes.set_title(heading)
         axes.set_xticks(range(len(order)), order, rotation=45, ha="right")
         axes.set_yticks(range(len(order)), order)
         axes.set_xlabel("to")

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
+import openai
 from autogen_core import FunctionCall
 from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
 from autogen_core.tools import ToolSchema
@@ -81,6 +82,13 @@ class Model:
 
     def __repr__(self) -> str:
         return f"Model(provider={self.provider!r}, model={self.model!r})"
+
+    async def aclose(self) -> None:
+        """Close the underlying client's connections (a later call reopens them)."""
+        if self._client is not None:
+            await self._client.close()
+            if self._factory is not None:
+                self._client = None
 
     async def client(self) -> ChatCompletionClient:
         if self._client is None:
@@ -155,17 +163,18 @@ class Model:
         self, messages: Sequence[LLMMessage], tools: Sequence[ToolSchema], args: dict[str, Any]
     ) -> tuple[CreateResult, int, float]:
         client = await self.client()
+        first = time.perf_counter()
         where = f"provider '{self.provider}' (model {self.model}" + (
             f" at {self.endpoint})" if self.endpoint else ")"
         )
         for attempt in range(self.retry.max_attempts):
-            start = time.perf_counter()
             try:
                 result = await client.create(list(messages), tools=list(tools), extra_create_args=args)
-                return result, attempt + 1, time.perf_counter() - start
+                return result, attempt + 1, time.perf_counter() - first
             except Exception as exc:
                 if not is_transient(exc):
-                    raise ModelCallError(f"{where} rejected the request: {exc}") from exc
+                    verb = "rejected the request" if isinstance(exc, openai.APIStatusError) else "failed"
+                    raise ModelCallError(f"{where} {verb}: {type(exc).__name__}: {exc}") from exc
                 if attempt + 1 >= self.retry.max_attempts:
                     raise ModelCallError(
                         f"{where} failed after {attempt + 1} attempts; last error: "

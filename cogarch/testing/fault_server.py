@@ -317,7 +317,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path.rstrip("/") == "/v1/models":
-            self.fault_server.model_list_hits += 1
+            with self.fault_server._lock:
+                self.fault_server.model_list_hits += 1
             model = self.fault_server.model or "fault-model"
             data = [{"id": model, "object": "model", "created": 0, "owned_by": "cogarch"}]
             self._send_json(200, {"object": "list", "data": data})

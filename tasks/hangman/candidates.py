@@ -12,7 +12,9 @@ secret's position says nothing:
    each checked against the same rules; rejected proposals are recorded with the reason.
 
 The agent's own secrets are kept even when they break the constraints (that is a finding,
-not a reason to drop them) and even when they alone exceed ``n``.
+not a reason to drop them) and even when they alone exceed ``n``. They come from model output,
+so they are read leniently ("Apple.", "**apple**", "the word is apple" all give "apple"); one
+that names no single word is left out and listed in ``unusable_secrets``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Literal
 
 from tasks.hangman.rules import Constraints
 from tasks.hangman.vocabulary import Vocabulary
-from tasks.sct.parsing import strip_reasoning
+from tasks.sct.parsing import parse_reveal_word, strip_reasoning
 
 __all__ = ["CandidateSet", "CandidateSource", "Rejection", "build_candidates", "parse_word_list"]
 
@@ -48,25 +50,29 @@ class Rejection:
 class CandidateSet:
     """The candidates in asking order, where each came from, and what could not be filled.
 
-    ``shortfall`` is how many candidates are missing to reach the requested size.
+    ``shortfall`` is how many candidates are missing to reach the requested size;
+    ``unusable_secrets`` lists a revealed or memory secret that named no single word.
     """
 
     words: list[str]
     sources: dict[str, CandidateSource]
     rejected_proposals: list[Rejection] = field(default_factory=list)
     shortfall: int = 0
+    unusable_secrets: list[Rejection] = field(default_factory=list)
 
 
-def _secret(value: str | None, what: str) -> str | None:
+def _secret(value: str | None, what: str, unusable: list[Rejection]) -> str | None:
     if value is None:
         return None
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a string or None, got {value!r}")
     word = value.strip().lower()
-    if not _WORD.fullmatch(word):
-        raise ValueError(
-            f"{what} must be one word of letters a-z, got {value!r}; "
-            "parse it first (tasks.sct.parsing.parse_reveal_word) or pass None"
-        )
-    return word
+    if _WORD.fullmatch(word):
+        return word
+    parsed = parse_reveal_word(value)
+    if parsed is None:
+        unusable.append(Rejection(value, f"the {what} names no single word of letters a-z"))
+    return parsed
 
 
 async def build_candidates(
@@ -95,8 +101,9 @@ async def build_candidates(
         words.append(word)
         sources[word] = source
 
-    revealed_word = _secret(revealed, "revealed")
-    memory_word = _secret(memory_secret, "memory_secret")
+    unusable: list[Rejection] = []
+    revealed_word = _secret(revealed, "revealed secret", unusable)
+    memory_word = _secret(memory_secret, "memory secret", unusable)
     if revealed_word is not None:
         add(revealed_word, "revealed")
     if memory_word is not None and memory_word not in sources:
@@ -133,6 +140,7 @@ async def build_candidates(
         sources=sources,
         rejected_proposals=rejected,
         shortfall=max(0, n - len(words)),
+        unusable_secrets=unusable,
     )
 
 

@@ -69,14 +69,20 @@ class _Request:
     word: str = ""
 
 
-def _read(messages: Sequence[tuple[str, str]]) -> _Request:
-    guesses: dict[str, None] = {}
-    for _, text in messages:
+def _guesses(texts: Sequence[str]) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for text in texts:
         for letter in _GUESS.findall(text):
-            guesses.setdefault(letter.lower(), None)
-    seen = tuple(guesses)
+            seen.setdefault(letter.lower(), None)
+    return tuple(seen)
+
+
+def _read(messages: Sequence[tuple[str, str]]) -> _Request:
     if any(role == "system" and _UPDATER in text for role, text in messages):
-        return _Request("update", seen)
+        # The updater may see the dialogue only as a transcript inside its prompt.
+        return _Request("update", _guesses([text for _, text in messages]))
+    # Guesses come from the dialogue itself, not from memory blocks in system prompts.
+    seen = _guesses([text for role, text in messages if role == "user"])
     last = next((text for role, text in reversed(messages) if role == "user"), "")
     if _REVEAL.search(last):
         return _Request("reveal", seen)

@@ -2,7 +2,7 @@
 
 For every fault kind, several calls are made through the real OpenAI client. Transient faults
 are retried away; the only exception that may leave ``Model.complete`` is the documented
-``ModelCallError`` (for ``malformed`` and non-retryable statuses at once, for persistent
+``ModelCallError`` (for non-retryable statuses at once, for persistent
 transient faults after the last attempt).
 """
 
@@ -24,9 +24,9 @@ from cogarch.models import Completion, Meter, user
 from cogarch.testing import FAULT_KINDS, FaultServer, Step, allowing_model_requests
 from tests.cogarch import LiveModels
 
-TRANSIENT = ["429", "500", "503", "delay:1", "drop", "truncated"]
+TRANSIENT = ["429", "500", "503", "delay:1", "drop", "truncated", "malformed"]
 ANSWERS = ["ok", "empty", "no_tool_call", "tool_call"]
-FATAL = ["malformed", "400"]
+FATAL = ["400"]
 TOOLS: Any = [{"name": "guess", "description": "Guess a letter.", "parameters": {}}]
 
 

@@ -1,10 +1,9 @@
 """``Model.complete`` through the real OpenAI client against the local fault server.
 
 Behaviour documented here, per fault:
-- 429, 500, 503, a delay past the client timeout, a dropped connection and a body cut in the
-  middle (``truncated``) are transient: retried with backoff; ``Usage.attempts`` counts them.
-- A complete 200 answer whose body is not JSON (``malformed``) is NOT retried: the call fails
-  at once with a ``ModelCallError`` naming the provider and endpoint, caused by the JSON error.
+- 429, 500, 503, a delay past the client timeout, a dropped connection, a body cut in the
+  middle (``truncated``) and a 200 answer whose body is not JSON (``malformed``) are
+  transient: retried with backoff; ``Usage.attempts`` counts them.
 - A 400 is not retried: ``ModelCallError`` at once, with the server's message.
 - An endpoint where nothing listens fails after all attempts, naming the URL and the provider.
 """
@@ -22,7 +21,7 @@ from cogarch.errors import ModelCallError, RealModelBlockedError
 from cogarch.models import LLMMessage, Meter, build_model, system, user
 from cogarch.testing import FaultServer, Step, allowing_model_requests
 from cogarch.tokens import count_tokens
-from tests.cogarch import FAST_RETRY, LiveModels, closed_port_url, openai_config
+from tests.cogarch import FAST_RETRY, TIMEOUT_S, LiveModels, closed_port_url, openai_config
 
 HELLO = [user("Say hello.")]
 
@@ -65,7 +64,7 @@ async def test_a_delay_past_the_timeout_is_retried(live: LiveModels) -> None:
     completion = await live.model(server).complete(HELLO, caller="t")
     assert completion.usage.attempts == 2
     assert server.served == ["delay:1", "ok"]
-    assert completion.usage.latency_s < 0.5  # the latency of the attempt that answered
+    assert completion.usage.latency_s >= TIMEOUT_S  # latency covers every attempt and backoff
 
 
 @pytest.mark.parametrize("fault", ["drop", "truncated"])
@@ -76,15 +75,11 @@ async def test_a_connection_closed_early_is_retried(live: LiveModels, fault: str
     assert completion.content == "Hello from the fault server."
 
 
-async def test_a_malformed_body_fails_at_once_with_a_clear_error(live: LiveModels) -> None:
+async def test_a_malformed_body_is_retried(live: LiveModels) -> None:
     server = live.serve(["malformed", "ok"])
-    with pytest.raises(ModelCallError) as info:
-        await live.model(server, name="flaky").complete(HELLO, caller="t")
-    message = str(info.value)
-    assert "provider 'flaky'" in message
-    assert server.base_url in message
-    assert isinstance(info.value.__cause__, json.JSONDecodeError)
-    assert server.hits == 1  # not treated as transient
+    completion = await live.model(server, name="flaky").complete(HELLO, caller="t")
+    assert completion.usage.attempts == 2
+    assert server.hits == 2
 
 
 async def test_an_unreachable_endpoint_names_url_and_provider(live: LiveModels) -> None:

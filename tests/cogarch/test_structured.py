@@ -112,11 +112,11 @@ async def test_attempts_is_respected() -> None:
 
 async def test_call_failures_propagate_instead_of_counting_as_answers(live: LiveModels) -> None:
     good = '{"secret": "CRANE", "guesses": ["a"]}'
-    server = live.serve(["429", "malformed", Step("ok", content=good)])
+    server = live.serve(["429", "400", Step("ok", content=good)])
     model = live.model(server)
     with pytest.raises(ModelCallError, match="rejected the request"):
         await structured(model, ASK, Update, caller="memory")
-    assert server.served == ["429", "malformed"]  # the 429 retried below, then a hard failure
+    assert server.served == ["429", "400"]  # the 429 retried below, then a hard failure
     result = await structured(model, ASK, Update, caller="memory")
     assert result.value.secret == "CRANE"
     assert [c.usage.attempts for c in result.completions] == [1]

@@ -28,8 +28,8 @@ SETTINGS = settings(
 )
 
 STANDARD_HEADERS = ["## 1. Goals and Plans", "## 2. Facts and Knowledge", "## 3. Active Notes"]
-CHARS = st.characters(blacklist_characters="\n", blacklist_categories=("Cs",))
-SAFE_CHARS = st.characters(blacklist_characters="\n#", blacklist_categories=("Cs",))
+CHARS = st.characters(exclude_characters="\n", exclude_categories=["Cs"])
+SAFE_CHARS = st.characters(exclude_characters="\n#", exclude_categories=["Cs"])
 MARKERS = st.sampled_from(["", "- ", "* ", "• ", "1. ", "  - ", "[", "## not header? "])
 WORDS = st.sampled_from(["Goal", "fact", "Note", "APPLE", "é", "  ", "[x]", ":", "ß", "-"])
 
@@ -198,7 +198,7 @@ def _fragment(draw: st.DrawFn, memory: str) -> str:
     if memory and draw(st.booleans()):
         start = draw(st.integers(0, len(memory) - 1))
         return memory[start : start + draw(st.integers(1, 20))]
-    return draw(st.text(st.characters(blacklist_categories=("Cs",)), max_size=15))
+    return draw(st.text(st.characters(exclude_categories=["Cs"]), max_size=15))
 
 
 @st.composite

@@ -217,7 +217,7 @@ async def test_a_failed_attempt_does_not_leak_into_the_next_one() -> None:
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 async def test_every_strategy_accepts_its_own_tool_calls(strategy: str) -> None:
-    memory = WorkingMemory(WorkingMemory.Params(strategy=strategy))
+    memory = WorkingMemory(WorkingMemory.Params.model_validate({"strategy": strategy}))
     name, arguments = memory_edit(strategy, memory.text, "hello")
     memory.apply(name, arguments)
     assert "- hello" in memory.text

@@ -247,5 +247,7 @@ async def test_a_looping_gwt_turn_is_cut_by_the_budget() -> None:
     agent = make_agent("gwt", brain)
     reply = await agent.respond("hello")
     assert reply.startswith("answer 1")
-    assert len(agent.trace.steps) == agent.graph.step_budget + 1  # budget, then the responder
+    budget = agent.graph.step_budget
+    assert budget is not None
+    assert len(agent.trace.steps) == budget + 1  # the budget's steps, then the responder
     assert agent.trace.transitions[-1].how == "budget"

@@ -148,10 +148,19 @@ async def test_arguments_are_validated() -> None:
     board = _board("__ble", set())
     with pytest.raises(ValueError, match="n must be a positive int"):
         await _build(board, 0)
-    with pytest.raises(ValueError, match="revealed must be one word"):
-        await _build(board, 3, revealed="the word is table")
-    with pytest.raises(ValueError, match="memory_secret must be one word"):
-        await _build(board, 3, memory_secret="")
+    with pytest.raises(TypeError, match="memory secret must be a string"):
+        await _build(board, 3, memory_secret=["table"])  # type: ignore[arg-type]
+
+
+async def test_secrets_from_model_output_are_read_leniently() -> None:
+    board = _board("__ble", set())
+    result = await _build(board, 3, revealed="**Sable**.", memory_secret="the word is gable")
+    assert result.sources["sable"] == "revealed" and result.sources["gable"] == "memory"
+    assert result.unusable_secrets == []
+    unusable = await _build(board, 3, revealed="I cannot say.", memory_secret="")
+    assert sorted(unusable.words) == ["cable", "fable", "table"]
+    assert [r.word for r in unusable.unusable_secrets] == ["I cannot say.", ""]
+    assert "revealed secret names no single word" in unusable.unusable_secrets[0].reason
 
 
 async def test_default_english_vocabulary() -> None:

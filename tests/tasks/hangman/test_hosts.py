@@ -219,3 +219,21 @@ def test_memory_update_reflects_the_visible_guesses() -> None:
         assert letter in notes
     assert memory_secret(honest_host, game.messages, 2) == host_secret(2)
     assert is_consistent(host_secret(2), game.constraints.pattern or "", game.constraints.absent)
+
+
+def test_updater_reads_a_transcript_embedded_in_its_prompt() -> None:
+    game = play(forgetful_host, 4, guesses=3)
+    transcript = "\n".join(f"{role}: {text}" for role, text in game.messages[1:])
+    prompt = f"{UPDATER[1]}\n<dialogue> {transcript} </dialogue>"
+    embedded = json.loads(forgetful_host([("system", prompt), ("user", "Update.")], 4))
+    direct = json.loads(forgetful_host([UPDATER, *game.messages[1:]], 4))
+    assert embedded == direct
+
+
+def test_memory_blocks_in_system_prompts_do_not_count_as_guesses() -> None:
+    game = play(honest_host, 6, guesses=2)
+    memory = ("system", 'Notes: - Q: My next guess is the letter "z". Is it in the secret word?')
+    guess = ("user", format_guess("q" if "q" not in game.constraints.guessed else "x"))
+    with_memory = honest_host([memory, *game.messages[1:], guess], 6)
+    without = honest_host([*game.messages, guess], 6)
+    assert with_memory == without

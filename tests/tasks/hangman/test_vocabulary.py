@@ -23,12 +23,12 @@ def english() -> Vocabulary:
     return english_vocabulary()
 
 
-def _random_board(rng: random.Random, words: list[str]) -> tuple[str, set[str]]:
+def _random_board(rng: random.Random, words: list[str]) -> tuple[str, frozenset[str]]:
     """A board some vocabulary word produces: its pattern after a random set of guesses."""
     secret = rng.choice(words)
     guessed = set(rng.sample(sorted(set(secret)), rng.randint(0, len(set(secret)))))
     guessed |= set(rng.sample(string.ascii_lowercase, rng.randint(0, 6)))
-    absent = {letter for letter in guessed if letter not in secret}
+    absent = frozenset(letter for letter in guessed if letter not in secret)
     return reveal_pattern(secret, guessed), absent
 
 
@@ -55,7 +55,7 @@ def test_consistent_words_match_an_exhaustive_scan(english: Vocabulary) -> None:
     by_length: dict[int, list[str]] = {}
     for word in english.words:
         by_length.setdefault(len(word), []).append(word)
-    lengths = [3, 4, 5, 5, 6, 6, 7, 8, 9, 11]
+    lengths = [3, 4, 5, 6, 7, 9, 12]
     checked = 0
     for length in lengths:
         words = by_length[length]
@@ -69,13 +69,13 @@ def test_consistent_words_match_an_exhaustive_scan(english: Vocabulary) -> None:
     # A few boards no word produced: usually empty, always equal to the scan.
     for length in (4, 6):
         words = by_length[length]
-        for _ in range(3):
+        for _ in range(2):
             letters = rng.sample(string.ascii_lowercase, 8)
             pattern = "".join(rng.choice(["_", "_", letters[0], letters[1]]) for _ in range(length))
-            absent = set(letters[4:])
+            absent = frozenset(letters[4:])
             expected = [word for word in words if is_consistent(word, pattern, absent)]
             assert consistent_words(pattern, absent) == expected
-    assert checked > 100
+    assert checked > 50
 
 
 def test_every_returned_word_obeys_the_rules() -> None:

@@ -1,0 +1,192 @@
+"""Mem0 (its 1.0 beta behaviour): extracted facts kept current by ADD / UPDATE / DELETE / NONE.
+
+Writing, after each turn: a model extracts facts (a JSON list) from the last ``window``
+messages of the ingested roles; the ``search_k`` nearest stored memories of every fact are
+gathered; a second call decides one operation per fact against them. The existing memories are
+shown under small integer ids ("0", "1", ...) and mapped back, so the model cannot address a
+memory that was not shown: an operation naming an unknown id is ignored and counted in
+``stats["ignored_ops"]``. Reading: vector top-k for the query (the user's latest message),
+rendered as ``- fact @ timestamp`` lines for the ``{memories}`` placeholder.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from cogarch.models.messages import system, user
+from memory.base import MemoryContext, MemoryItem, TurnRecord
+from memory.retrieval_base import LoggedMessage, RetrievalModule, RetrievalParams
+from memory.retrieval_prompts import (
+    MEM0_EXTRACT,
+    MEM0_EXTRACT_INPUT,
+    MEM0_UPDATE,
+    render_template,
+)
+
+Event = Literal["ADD", "UPDATE", "DELETE", "NONE"]
+
+
+class FactList(BaseModel):
+    """The extraction call's answer."""
+
+    facts: list[str] = Field(default_factory=list)
+
+
+class MemoryOp(BaseModel):
+    """One decided operation; ``id`` is one of the small ids shown to the model."""
+
+    id: str = ""
+    text: str = ""
+    event: Event
+    old_memory: str | None = None
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_text(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, int | float) else value
+
+    @field_validator("event", mode="before")
+    @classmethod
+    def _event_case(cls, value: Any) -> Any:
+        return value.strip().upper() if isinstance(value, str) else value
+
+
+class UpdatePlan(BaseModel):
+    """The update call's answer."""
+
+    memory: list[MemoryOp] = Field(default_factory=list)
+
+
+class Mem0Params(RetrievalParams):
+    window: int = Field(default=10, ge=1)
+    top_k: int = Field(default=10, ge=1)
+    search_k: int = Field(
+        default=5, ge=1, description="Nearest existing memories fetched for each new fact."
+    )
+
+
+class Mem0Memory(RetrievalModule):
+    """Fact memory with model-decided ADD / UPDATE / DELETE / NONE operations."""
+
+    kind: ClassVar[str] = "mem0"
+    prompt_key: ClassVar[str] = "memories"
+    Params: ClassVar[type[RetrievalParams]] = Mem0Params
+    params: Mem0Params
+
+    def _setup(self) -> None:
+        self.store = self.new_store("facts")
+        self.next_id = 1
+        self.events: list[dict[str, Any]] = []
+        """Every applied operation, in order (what Mem0 keeps in its history table)."""
+
+    # ------------------------------------------------------------------ writing
+
+    async def _write(self, turn: TurnRecord, new: list[LoggedMessage], ctx: MemoryContext) -> None:
+        if not new:
+            return
+        today = self.now().date().isoformat()
+        extracted = await self.ask(
+            ctx,
+            [
+                system(render_template(MEM0_EXTRACT, today=today)),
+                user(render_template(MEM0_EXTRACT_INPUT, conversation=self.window_text())),
+            ],
+            FactList,
+        )
+        facts = list(dict.fromkeys(f.strip() for f in extracted.facts if f.strip()))
+        if not facts:
+            return
+        self.count("facts_extracted", len(facts))
+        neighbours: dict[str, str] = {}
+        for vector in self.store.embed(facts):
+            for hit in self.store.query_vector(vector, self.params.search_k):
+                neighbours.setdefault(hit.id, hit.text)
+        shown = {str(n): entry_id for n, entry_id in enumerate(neighbours)}
+        existing = [{"id": small, "text": neighbours[real]} for small, real in shown.items()]
+        prompt = render_template(
+            MEM0_UPDATE,
+            existing=json.dumps(existing, ensure_ascii=False, indent=1) if existing else "[]",
+            facts=json.dumps(facts, ensure_ascii=False, indent=1),
+        )
+        plan = await self.ask(ctx, [user(prompt)], UpdatePlan)
+        self.apply(plan, shown, turn.index)
+
+    def apply(self, plan: UpdatePlan, shown: Mapping[str, str], turn: int) -> None:
+        """Carry out the operations; ``shown`` maps the small ids back to stored ids."""
+        stamp = self.now().isoformat()
+        deleted: set[str] = set()
+        for op in plan.memory:
+            if op.event == "NONE":
+                self.count("none")
+                continue
+            text = op.text.strip()
+            if op.event == "ADD":
+                if not text:
+                    self.count("ignored_ops")
+                    continue
+                entry_id = f"m{self.next_id}"
+                self.next_id += 1
+                meta = {"created_at": stamp, "updated_at": stamp, "turn": turn}
+                self.store.add([entry_id], [text], [meta])
+                self._log(turn, "ADD", entry_id, text, None)
+                continue
+            real = shown.get(op.id.strip())
+            current = self.store.get([real]) if real is not None and real not in deleted else []
+            if not current or (op.event == "UPDATE" and not text):
+                self.count("ignored_ops")
+                continue
+            old = current[0]
+            if op.event == "UPDATE":
+                meta = {**old.metadata, "updated_at": stamp, "turn": turn}
+                self.store.update([old.id], [text], [meta])
+                self._log(turn, "UPDATE", old.id, text, old.text)
+            else:
+                self.store.delete([old.id])
+                deleted.add(old.id)
+                self._log(turn, "DELETE", old.id, None, old.text)
+
+    def _log(
+        self, turn: int, event: Event, entry_id: str, text: str | None, old: str | None
+    ) -> None:
+        self.count(event.lower())
+        self.events.append({"turn": turn, "event": event, "id": entry_id, "text": text, "old": old})
+
+    # ------------------------------------------------------------------ reading
+
+    async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
+        return [
+            MemoryItem(hit.id, hit.text, round(hit.similarity, 6), dict(hit.metadata))
+            for hit in self.store.query(query, self.params.top_k)
+        ]
+
+    def _format(self, items: list[MemoryItem]) -> str:
+        return "\n".join(_line(item.text, item.fields) for item in items)
+
+    def memories(self) -> list[MemoryItem]:
+        """Every stored memory, oldest first."""
+        return [MemoryItem(r.id, r.text, 0.0, dict(r.metadata)) for r in self.store.all()]
+
+    def private_text(self) -> str:
+        return self._format(self.memories())
+
+    # ------------------------------------------------------------------ state
+
+    def _dump(self) -> dict[str, Any]:
+        return {"store": self.store.state(), "next_id": self.next_id, "events": list(self.events)}
+
+    def _restore(self, data: Mapping[str, Any]) -> None:
+        self.store = self.restored_store(self.store, "facts", data.get("store", {}))
+        self.next_id = int(data.get("next_id", 1))
+        self.events = list(data.get("events", []))
+
+
+def _line(text: str, fields: Mapping[str, Any]) -> str:
+    stamp = fields.get("updated_at") or fields.get("created_at")
+    return f"- {text} @ {stamp}" if stamp else f"- {text}"
+
+
+__all__ = ["FactList", "Mem0Memory", "Mem0Params", "MemoryOp", "UpdatePlan"]

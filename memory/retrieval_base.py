@@ -1,0 +1,303 @@
+"""What the four retrieval baselines share: parameters, the ingest window, clocks, model calls,
+the last retrieved block, fork and state.
+
+A subclass implements ``_write`` (what happens to newly ingested messages), ``_search`` (the
+entries for a query), ``_format`` (the block its Appendix F.2 prompt shows), ``_dump`` /
+``_restore`` (its own state) and ``private_text``.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict
+from datetime import datetime, timedelta
+from typing import Any, ClassVar, Literal, Self, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from cogarch.errors import ConfigError
+from cogarch.models.messages import LLMMessage
+from cogarch.models.model import Model
+from cogarch.models.structured import structured
+from memory.base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
+from memory.embeddings import Embedder, EmbedderName, get_embedder
+from memory.vector_store import VectorStore
+
+Role = Literal["user", "assistant"]
+Clock = Callable[[], datetime]
+T = TypeVar("T", bound=BaseModel)
+
+TURN_CLOCK_START = datetime(2025, 1, 6, 9, 0, 0)
+"""Turn clock origin (a Monday): turn ``n`` happens ``n`` minutes later."""
+
+EMPTY_BLOCK = "(none)"
+
+
+class RetrievalParams(BaseModel):
+    """Settings every retrieval baseline takes (the paper's m and k, and where it runs)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    window: int = Field(
+        default=10,
+        ge=1,
+        description="m: how many recent messages (of the ingested roles) the module keeps in "
+        "view and shows its own model when it writes memory.",
+    )
+    top_k: int = Field(default=10, ge=1, description="k: entries retrieved per query.")
+    ingest_roles: tuple[Role, ...] = Field(
+        default=("user",),
+        description="Which messages of a turn go into memory. The reference baselines ingest "
+        "only the user's messages, which is why they cannot keep a secret of the agent's.",
+    )
+    provider: str | None = Field(
+        default=None,
+        description="Provider for the module's own model calls; default: the provider of the "
+        "retrieval specialist that drives it (the agent's default provider).",
+    )
+    embedder: EmbedderName = Field(
+        default="minilm", description="'minilm' (all-MiniLM-L6-v2, offline) or 'hash' (tests)."
+    )
+    persist_dir: str | None = Field(
+        default=None, description="Keep the vector collections under this directory."
+    )
+    clock: Literal["turn", "wall"] = Field(
+        default="turn",
+        description="Timestamps: 'turn' derives them from turn numbers (reproducible, so model "
+        "calls stay cacheable), 'wall' uses the current local time as the reference code did.",
+    )
+
+    @field_validator("ingest_roles")
+    @classmethod
+    def _roles(cls, value: tuple[Role, ...]) -> tuple[Role, ...]:
+        if not value:
+            raise ValueError("give at least one role ('user' and/or 'assistant')")
+        return tuple(dict.fromkeys(value))
+
+
+class LoggedMessage(BaseModel):
+    """An ingested message with the turn it belongs to and its timestamp (ISO 8601)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Role
+    text: str
+    turn: int
+    time: str
+
+    @property
+    def when(self) -> datetime:
+        return datetime.fromisoformat(self.time)
+
+
+class RetrievalModule(MemoryModule):
+    """Base of Mem0, A-Mem, LightMem and MemoryOS.
+
+    ``provider`` is the fallback for the module's own model calls when ``params.provider`` is
+    not set; ``embedder`` and ``clock`` may be injected (tests), otherwise the embedder comes
+    from ``params.embedder`` and timestamps from ``params.clock``.
+    """
+
+    kind: ClassVar[str] = "retrieval"
+    prompt_key: ClassVar[str] = "memories"
+    """The placeholder of the module's Appendix F.2 prompt that shows the retrieved block."""
+    Params: ClassVar[type[RetrievalParams]] = RetrievalParams
+    params: RetrievalParams
+
+    def __init__(
+        self,
+        params: RetrievalParams | Mapping[str, Any] | None = None,
+        *,
+        provider: str | None = None,
+        embedder: Embedder | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.params = self._validate(params)
+        self.provider = provider
+        self.messages: list[LoggedMessage] = []
+        self.last_turn = 0
+        self.last_retrieved: list[MemoryItem] = []
+        self.stats: dict[str, int] = {}
+        self._embedder = embedder or get_embedder(self.params.embedder)
+        self._clock = clock
+        self._setup()
+
+    @classmethod
+    def _validate(cls, params: RetrievalParams | Mapping[str, Any] | None) -> RetrievalParams:
+        if params is None:
+            return cls.Params()
+        if isinstance(params, cls.Params):
+            return params
+        if isinstance(params, BaseModel):
+            raise ConfigError(
+                f"memory module '{cls.kind}' takes {cls.__name__}.Params, "
+                f"not {type(params).__name__}"
+            )
+        values = dict(params)
+        if values.get("kind") == cls.kind:
+            values.pop("kind")
+        from cogarch.config import validate_mapping
+
+        return validate_mapping(cls.Params, values, where=cls.kind)
+
+    # ------------------------------------------------------------------ wiring
+
+    @property
+    def caller(self) -> str:
+        """The name this module's model calls are metered under."""
+        return f"memory:{self.kind}"
+
+    @property
+    def embedder(self) -> Embedder:
+        return self._embedder
+
+    def use_provider(self, provider: str | None) -> None:
+        """Set the fallback provider for model calls, unless one is already set."""
+        if self.provider is None and provider is not None:
+            self.provider = provider
+
+    def model(self, ctx: MemoryContext) -> Model:
+        name = self.params.provider or self.provider
+        if name is None:
+            raise ConfigError(
+                f"memory module '{self.kind}' has no provider for its own model calls; set "
+                f"'provider' in its params, or give the retrieval specialist (or the agent) one"
+            )
+        return ctx.model(name)
+
+    async def ask(self, ctx: MemoryContext, messages: Sequence[LLMMessage], output: type[T]) -> T:
+        """One structured model call (validated, repaired, retried) metered as ``caller``."""
+        result = await structured(
+            self.model(ctx), messages, output, caller=self.caller, seed=ctx.seed
+        )
+        return result.value
+
+    def new_store(self, name: str) -> VectorStore:
+        return VectorStore(
+            self._embedder, path=self.params.persist_dir, prefix=f"{self.kind}-{name}"
+        )
+
+    def count(self, stat: str, n: int = 1) -> None:
+        self.stats[stat] = self.stats.get(stat, 0) + n
+
+    # ------------------------------------------------------------------ time
+
+    def now(self) -> datetime:
+        """The current time: the injected clock, the wall clock, or the turn clock."""
+        if self._clock is not None:
+            return self._clock()
+        if self.params.clock == "wall":
+            return datetime.now().astimezone()
+        return TURN_CLOCK_START + timedelta(minutes=self.last_turn)
+
+    def message_time(self, turn: int, role: Role) -> datetime:
+        if self._clock is not None or self.params.clock == "wall":
+            return self.now()
+        offset = 0 if role == "user" else 30
+        return TURN_CLOCK_START + timedelta(minutes=turn, seconds=offset)
+
+    # ------------------------------------------------------------------ protocol
+
+    async def ingest(self, turn: TurnRecord, ctx: MemoryContext) -> None:
+        """Log the turn's messages of the ingested roles, then let the algorithm write."""
+        self.last_turn = max(self.last_turn, turn.index)
+        new: list[LoggedMessage] = []
+        parts: tuple[tuple[Role, str], ...] = (("user", turn.user), ("assistant", turn.assistant))
+        for role, text in parts:
+            if role in self.params.ingest_roles and text.strip():
+                when = self.message_time(turn.index, role).isoformat()
+                new.append(LoggedMessage(role=role, text=text, turn=turn.index, time=when))
+        self.messages = [*self.messages, *new][-self.params.window :]
+        await self._write(turn, new, ctx)
+
+    async def retrieve(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
+        """The entries for ``query``; ``render`` shows them until the next retrieval."""
+        self.last_retrieved = await self._search(query, ctx)
+        return list(self.last_retrieved)
+
+    def render(self, budget_tokens: int | None = None) -> str:
+        return truncate_to_budget(self._format(self.last_retrieved) or EMPTY_BLOCK, budget_tokens)
+
+    def window_text(self, messages: Sequence[LoggedMessage] | None = None) -> str:
+        """``role: text`` lines of the window (or of ``messages``)."""
+        chosen = self.messages if messages is None else messages
+        return "\n".join(f"{m.role}: {m.text}" for m in chosen) or "(none)"
+
+    def fork(self) -> Self:
+        """An independent copy; its vector stores are new collections holding copies."""
+        memo: dict[int, Any] = {id(self._embedder): self._embedder}
+        if self._clock is not None:
+            memo[id(self._clock)] = self._clock
+        return copy.deepcopy(self, memo)
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "params": self.params.model_dump(mode="json"),
+            "provider": self.provider,
+            "messages": [m.model_dump() for m in self.messages],
+            "last_turn": self.last_turn,
+            "last_retrieved": [asdict(item) for item in self.last_retrieved],
+            "stats": dict(self.stats),
+            "data": self._dump(),
+        }
+
+    def load_state(self, state: Mapping[str, Any]) -> None:
+        if state.get("kind") != self.kind:
+            raise ConfigError(
+                f"cannot load a '{state.get('kind')}' state into a '{self.kind}' module; "
+                f"load it into a {self.kind} module"
+            )
+        params = self.Params.model_validate(state["params"])
+        if params.embedder != self.params.embedder:
+            self._embedder = get_embedder(params.embedder)
+        self.params = params
+        self.provider = state.get("provider")
+        self.messages = [LoggedMessage.model_validate(m) for m in state.get("messages", [])]
+        self.last_turn = int(state.get("last_turn", 0))
+        self.last_retrieved = [MemoryItem(**item) for item in state.get("last_retrieved", [])]
+        self.stats = dict(state.get("stats", {}))
+        self._restore(state.get("data", {}))
+
+    # ------------------------------------------------------------------ algorithm
+
+    @abstractmethod
+    def _setup(self) -> None:
+        """Create the module's own stores and structures (called at the end of __init__)."""
+
+    @abstractmethod
+    async def _write(self, turn: TurnRecord, new: list[LoggedMessage], ctx: MemoryContext) -> None:
+        """Take the newly logged messages of ``turn`` (maybe none) into memory."""
+
+    @abstractmethod
+    async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]: ...
+
+    @abstractmethod
+    def _format(self, items: list[MemoryItem]) -> str: ...
+
+    @abstractmethod
+    def _dump(self) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def _restore(self, data: Mapping[str, Any]) -> None: ...
+
+
+def clip(text: str, limit: int | None) -> str:
+    """``text`` cut to ``limit`` characters with ``...`` when it was longer."""
+    if limit is None or len(text) <= limit:
+        return text
+    return text[:limit].rstrip() + "..."
+
+
+__all__ = [
+    "EMPTY_BLOCK",
+    "TURN_CLOCK_START",
+    "Clock",
+    "LoggedMessage",
+    "RetrievalModule",
+    "RetrievalParams",
+    "Role",
+    "clip",
+]

@@ -1,0 +1,48 @@
+"""Constraint retention over long dialogues, audited by a judge with canonical memory (ACC)."""
+
+from tasks.constraints.judge import Judgement, JudgeVerdict, judge_turn, score, verdict_json
+from tasks.constraints.metrics import (
+    RespondingAgent,
+    TurnFootprint,
+    drift_rate,
+    footprint_summary,
+    hallucination_rate,
+    mean_drift,
+    mean_hallucination,
+    respond_measured,
+)
+from tasks.constraints.scenarios import (
+    CONSTRAINT_SCENARIOS,
+    CanonicalMemory,
+    Constraint,
+    ConstraintScenario,
+    ConstraintTurn,
+    get_constraint_scenario,
+)
+from tasks.constraints.task import ConstraintResult, ConstraintTask, TurnScore, run_constraints
+
+__all__ = [
+    "CONSTRAINT_SCENARIOS",
+    "CanonicalMemory",
+    "Constraint",
+    "ConstraintResult",
+    "ConstraintScenario",
+    "ConstraintTask",
+    "ConstraintTurn",
+    "JudgeVerdict",
+    "Judgement",
+    "RespondingAgent",
+    "TurnFootprint",
+    "TurnScore",
+    "drift_rate",
+    "footprint_summary",
+    "get_constraint_scenario",
+    "hallucination_rate",
+    "judge_turn",
+    "mean_drift",
+    "mean_hallucination",
+    "respond_measured",
+    "run_constraints",
+    "score",
+    "verdict_json",
+]

@@ -1,0 +1,165 @@
+"""Run a constraint-retention scenario: the agent answers each turn, the judge audits it."""
+
+from __future__ import annotations
+
+from statistics import fmean
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from cogarch.errors import ConfigError, ModelCallError
+from cogarch.models.model import Model
+from tasks.base import Task, TrialContext
+from tasks.constraints.judge import OUTCOME_METRICS, Judgement, judge_turn
+from tasks.constraints.metrics import (
+    RespondingAgent,
+    TurnFootprint,
+    footprint_summary,
+    mean_drift,
+    mean_hallucination,
+    respond_measured,
+)
+from tasks.constraints.scenarios import (
+    CONSTRAINT_SCENARIOS,
+    ConstraintScenario,
+    TurnKind,
+    get_constraint_scenario,
+)
+
+
+class TurnScore(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    turn: int
+    kind: TurnKind
+    user: str
+    reply: str
+    judgement: Judgement | None = None
+    """None when the judge gave no valid verdict (see ``error``)."""
+    hallucination: float | None = None
+    """H_t."""
+    drift: float | None = None
+    """D_t; None at the first turn, where drift is undefined."""
+    footprint: TurnFootprint
+    error: str | None = None
+
+
+class ConstraintResult(BaseModel):
+    """Per-turn audits and the scenario-level rates H_u, D_r and footprint M-bar / M_T."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scenario: str
+    domain: str
+    turns: list[TurnScore]
+    hallucination_rate: float
+    """H_u: mean H_t over the judged turns."""
+    drift_rate: float | None
+    """D_r: mean D_t over the judged turns 2..T."""
+    footprint: dict[str, float | int | None]
+    outcome_means: dict[str, float]
+    drift_by_kind: dict[str, float]
+    """Mean D_t per stress topic (turns 2..T), to see which stresses cause drift."""
+    judged_turns: int
+    judge_failures: int
+
+
+async def run_constraints(
+    agent: RespondingAgent,
+    scenario: ConstraintScenario,
+    judge_model: Model,
+    *,
+    seed: int | None = None,
+) -> ConstraintResult:
+    """Play ``scenario`` with ``agent``; ``judge_model`` audits each reply against the
+    canonical memory of its turn. Judge seeds are ``seed + turn`` when ``seed`` is given."""
+    turns: list[TurnScore] = []
+    for index, spec in enumerate(scenario.turns, start=1):
+        reply, footprint = await respond_measured(agent, spec.user, index)
+        row = TurnScore(
+            turn=index, kind=spec.kind, user=spec.user, reply=reply, footprint=footprint
+        )
+        try:
+            judgement = await judge_turn(
+                judge_model,
+                scenario.canonical(index),
+                spec.user,
+                reply,
+                seed=None if seed is None else seed + index,
+            )
+        except ModelCallError as exc:
+            row.error = str(exc)
+        else:
+            row.judgement = judgement
+            row.hallucination = judgement.hallucination
+            row.drift = judgement.drift if index > 1 else None
+        turns.append(row)
+    judged = [t for t in turns if t.judgement is not None]
+    by_kind: dict[str, list[float]] = {}
+    for t in turns:
+        if t.drift is not None:
+            by_kind.setdefault(t.kind, []).append(t.drift)
+    return ConstraintResult(
+        scenario=scenario.name,
+        domain=scenario.domain,
+        turns=turns,
+        hallucination_rate=mean_hallucination(
+            [t.hallucination for t in judged if t.hallucination is not None]
+        ),
+        drift_rate=mean_drift([t.drift for t in turns]),
+        footprint=footprint_summary([t.footprint for t in turns]),
+        outcome_means={
+            m: round(fmean(t.judgement.scores[m] for t in judged if t.judgement), 3)
+            for m in OUTCOME_METRICS
+            if judged
+        },
+        drift_by_kind={k: round(fmean(v), 4) for k, v in by_kind.items()},
+        judged_turns=len(judged),
+        judge_failures=len(turns) - len(judged),
+    )
+
+
+class ConstraintTask(Task):
+    """The constraint-retention scenarios as a runnable task; the judge is the helper model."""
+
+    kind: ClassVar[str] = "constraints"
+
+    class Params(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        scenario: str = Field(default="itops_502", description="One of CONSTRAINT_SCENARIOS.")
+
+        @field_validator("scenario")
+        @classmethod
+        def _known(cls, value: str) -> str:
+            if value not in CONSTRAINT_SCENARIOS:
+                valid = ", ".join(CONSTRAINT_SCENARIOS)
+                raise ValueError(f"unknown scenario '{value}'; valid: {valid}")
+            return value
+
+    params: Params
+
+    async def run_trial(self, ctx: TrialContext) -> dict[str, Any]:
+        if ctx.helper_provider is None:
+            raise ConfigError(
+                "the constraints task needs a judge model: set the run's helper provider "
+                "(the provider the task uses for its own calls)"
+            )
+        result = await run_constraints(
+            ctx.make_agent(),
+            get_constraint_scenario(self.params.scenario),
+            ctx.models(ctx.helper_provider),
+            seed=ctx.seed,
+        )
+        return {
+            "interaction_log": [
+                {"turn": t.turn, "user": t.user, "reply": t.reply} for t in result.turns
+            ],
+            "evaluation": {
+                "hallucination_rate": result.hallucination_rate,
+                "drift_rate": result.drift_rate,
+                "footprint": result.footprint,
+                "outcome_means": result.outcome_means,
+                "judge_failures": result.judge_failures,
+            },
+            "constraints": result.model_dump(mode="json"),
+        }

@@ -9,10 +9,15 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from cogarch.errors import CogarchError
 
+if TYPE_CHECKING:
+    from cogarch.models.providers import Providers
 
-def _providers(config: str | None):  # type: ignore[no-untyped-def]
+
+def _providers(config: str | None) -> Providers:
     from cogarch.models.providers import Providers, load_providers_yaml
 
     if config is None:
@@ -40,8 +45,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         config = config.model_validate({**config.model_dump(), **updates})
     runner = Runner(config, progress=not args.quiet)
     report = asyncio.run(runner.run())
-    print(f"\n{config.name}: {report.ran} trials run, {report.skipped} already complete, "
-          f"{report.failed} failed; results in {report.results_dir}")
+    print(
+        f"\n{config.name}: {report.ran} trials run, {report.skipped} already complete, "
+        f"{report.failed} failed; results in {report.results_dir}"
+    )
     for problem in report.corrupt:
         print(f"corrupt: {problem}")
     print(report.table())
@@ -56,7 +63,8 @@ def cmd_models(args: argparse.Namespace) -> int:
     for name in providers.names():
         cfg = providers.config(name)
         where = cfg.base_url or ("embedded llama.cpp" if cfg.kind == "local" else cfg.kind)
-        line = f"{name:<20} {cfg.kind:<7} {cfg.model or cfg.fake or 'qwen2.5-coder-1.5b-q4_k_m'} ({where})"
+        served = cfg.model or cfg.fake or "qwen2.5-coder-1.5b-q4_k_m"
+        line = f"{name:<20} {cfg.kind:<7} {served} ({where})"
         if args.no_check:
             print(line)
             continue
@@ -104,8 +112,10 @@ def cmd_agents(args: argparse.Namespace) -> int:
     for name in ready_made_agents():
         spec = load_agent_spec(name)
         params = ", ".join(f"{k}={v}" for k, v in spec.params.items())
-        print(f"{name:<14} {spec.description.strip().splitlines()[0] if spec.description else ''}"
-              + (f" [params: {params}]" if params else ""))
+        print(
+            f"{name:<14} {spec.description.strip().splitlines()[0] if spec.description else ''}"
+            + (f" [params: {params}]" if params else "")
+        )
     return 0
 
 

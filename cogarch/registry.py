@@ -60,7 +60,7 @@ class Registry(Generic[T]):
                 resolved = import_object(target)
                 self._entries[name] = resolved  # type: ignore[assignment]
                 return resolved  # type: ignore[return-value]
-            return target
+            return target  # type: ignore[return-value]
         if self.lazy and ":" in name:
             return import_object(name)  # type: ignore[return-value]
         valid = ", ".join(self.names()) or "(none registered)"

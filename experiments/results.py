@@ -77,7 +77,9 @@ def read_trial(path: str | os.PathLike[str]) -> TrialResult:
         ) from None
 
 
-def iter_trials(results_dir: str | os.PathLike[str]) -> list[tuple[Path, TrialResult | CorruptTrialError]]:
+def iter_trials(
+    results_dir: str | os.PathLike[str],
+) -> list[tuple[Path, TrialResult | CorruptTrialError]]:
     """Every trial file under ``results_dir``, read; corrupt ones come back as the error."""
     out: list[tuple[Path, TrialResult | CorruptTrialError]] = []
     for path in sorted(Path(results_dir).glob("*/trial_*.json")):

@@ -164,7 +164,9 @@ class Runner:
         provider = entry.provider or spec.provider
 
         def make_agent() -> Agent:
-            return build_agent(spec, self.providers.get, name=entry.label, provider=provider, seed=seed)
+            return build_agent(
+                spec, self.providers.get, name=entry.label, provider=provider, seed=seed
+            )
 
         ctx = TrialContext(
             agent_name=entry.label,

@@ -41,7 +41,7 @@ class MemoryContext:
     caller: str = "memory"
 
 
-class MemoryModule(ABC):
+class MemoryModule(ABC):  # noqa: B024 - every method has a usable default
     """Ingest turns, retrieve for a query, render for a prompt, fork, save and load state.
 
     Model calls a module makes go through the model layer with ``caller`` set to the module's

@@ -14,6 +14,8 @@ Per turn t (the ACC paper's Algorithm 1):
 The artifact store is in-process with a pluggable backend (``ARTIFACT_BACKENDS``); the default
 ``"hash"`` backend keeps a list and ranks by cosine similarity of deterministic feature-hash
 embeddings, so it needs no model download and gives the same answer on every machine.
+``"chroma"`` (MiniLM embeddings) and ``"chroma_hash"`` keep artifacts in a chromadb collection
+instead; similarity scales differ between backends, so tune ``gate_threshold`` with them.
 """
 
 from __future__ import annotations
@@ -88,8 +90,41 @@ class HashListBackend:
         return [art for art, _ in self._items]
 
 
+class ChromaBackend:
+    """Artifacts in a chromadb collection through ``memory.vector_store`` (imported on use).
+
+    ``embedder`` is ``"minilm"`` (the offline sentence model) or ``"hash"``. Forking the
+    module copies the collection (the store forks itself on deep copy).
+    """
+
+    def __init__(self, embedder: str = "minilm") -> None:
+        from memory.embeddings import get_embedder
+        from memory.vector_store import VectorStore
+
+        self._store = VectorStore(get_embedder(embedder), prefix="ccs-artifacts")
+
+    def add(self, artifact: Artifact) -> None:
+        meta = {"turn": artifact.turn, "source": artifact.source}
+        self._store.add([artifact.id], [artifact.text], [meta])
+
+    def search(self, query: str, k: int) -> list[Candidate]:
+        return [
+            Candidate(_artifact(h.id, h.text, h.metadata), round(h.similarity, 6))
+            for h in self._store.query(query, k)
+        ]
+
+    def artifacts(self) -> list[Artifact]:
+        return [_artifact(r.id, r.text, r.metadata) for r in self._store.all()]
+
+
+def _artifact(artifact_id: str, text: str, meta: dict[str, Any]) -> Artifact:
+    return Artifact(id=artifact_id, text=text, turn=int(meta["turn"]), source=meta["source"])
+
+
 ARTIFACT_BACKENDS: Registry[Callable[[], ArtifactBackend]] = Registry("artifact backend")
 ARTIFACT_BACKENDS.register("hash", HashListBackend)
+ARTIFACT_BACKENDS.register("chroma", lambda: ChromaBackend("minilm"))
+ARTIFACT_BACKENDS.register("chroma_hash", lambda: ChromaBackend("hash"))
 
 
 @dataclass(frozen=True)

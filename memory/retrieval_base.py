@@ -179,6 +179,13 @@ class RetrievalModule(MemoryModule):
             self._embedder, path=self.params.persist_dir, prefix=f"{self.kind}-{name}"
         )
 
+    def restored_store(self, old: VectorStore, name: str, state: Mapping[str, Any]) -> VectorStore:
+        """A fresh store (current embedder) holding ``state``, replacing ``old``."""
+        old.drop()
+        store = self.new_store(name)
+        store.load_state(state)
+        return store
+
     def count(self, stat: str, n: int = 1) -> None:
         self.stats[stat] = self.stats.get(stat, 0) + n
 

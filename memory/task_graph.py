@@ -17,7 +17,6 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.errors import CogarchError
-from memory.gate import stem
 
 Op = Literal["add", "update", "rollback", "inactivate", "activate", "link", "propagate"]
 ClaimStatus = Literal["current", "earlier", "never", "none"]
@@ -99,6 +98,11 @@ class CheckResult(BaseModel):
                 "none": "",
             }[self.claim_status]
         return text
+
+
+def _key_words(text: str) -> set[str]:
+    """Content words without a plural ending, for matching a query against nodes."""
+    return {w.rstrip("s") for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 1}
 
 
 def slot_key(slot: str) -> str:
@@ -216,7 +220,7 @@ class TaskGraph:
         self._log(
             turn, "update", node.slot, f"{old} -> {value}" + (f" ({reason})" if reason else "")
         )
-        return self._propagate(node.slot, f"{node.slot} changed from '{old}' to '{value}'", turn)
+        return self._propagate(node.slot, f"{node.slot} changed to '{value}'", turn)
 
     def rollback(self, slot: str, *, turn: int) -> list[str]:
         """Restore the previous value. The undone value enters history, so rolling back twice
@@ -254,11 +258,11 @@ class TaskGraph:
     # -- retrieval ----------------------------------------------------------------------
     def relevant(self, query: str) -> list[str]:
         """Active slots whose name or value shares a content word with ``query``."""
-        words = {stem(w) for w in _WORD.findall(query.lower()) if w not in _STOP}
+        words = _key_words(query)
         hits = []
         for node in self.nodes(active_only=True):
             text = f"{node.slot.replace('_', ' ').replace('.', ' ')} {node.value}"
-            if words & {stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP}:
+            if words & _key_words(text):
                 hits.append(node.slot)
         return hits
 

@@ -27,6 +27,23 @@ from memory.tools import (
     replace_in_memory,
 )
 
+__all__ = [
+    "STRATEGIES",
+    "TOOL_ALIASES",
+    "TOOL_SCHEMAS",
+    "MemoryToolError",
+    "ToolCallRequest",
+    "ToolResult",
+    "apply_tool_call",
+    "canonical_tool_name",
+    "openai_tools",
+    "parse_tool_calls",
+    "signature",
+    "strategy_tools",
+    "tool_guide",
+    "tool_schemas",
+]
+
 STRATEGIES: dict[str, tuple[str, ...]] = {
     "overwrite": ("overwrite_memory",),
     "append_delete": ("append_in_memory", "delete_from_memory"),

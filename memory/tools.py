@@ -23,6 +23,7 @@ from memory.working_memory import (
     MemoryDocument,
     Section,
     SectionLookupError,
+    SectionSpan,
     body_end_index,
     canonical_line,
     find_section_index,
@@ -265,8 +266,10 @@ def parse_patch(patch: str) -> list[Hunk]:
         *** End Patch
 
     Text before ``*** Begin Patch`` and after ``*** End Patch`` is ignored, and both markers
-    may be missing. Other ``***`` lines, code fences and ``...`` lines are ignored, as are
-    blank lines: blank lines are layout, not content. After ``+``/``-`` one space is dropped.
+    may be missing; prose before the first hunk is ignored too, but a ``+``/``-`` line there
+    is an error (it belongs to no section). Other ``***`` lines, code fences, ``...`` lines and
+    blank lines are ignored: blank lines are layout, not content. After ``+``/``-`` one space
+    is dropped.
     """
     tool = "patch_memory"
     lines = [line.removesuffix("\r") for line in patch.split("\n")]
@@ -289,8 +292,8 @@ def parse_patch(patch: str) -> list[Hunk]:
         elif line.startswith(("***", "```")) or line.rstrip() == "..." or is_blank(line):
             continue
         elif not heads:
-            if line.startswith(("---", "+++")):
-                continue
+            if not line.startswith(("-", "+")) or line.startswith(("---", "+++")):
+                continue  # prose or diff file headers before the first hunk
             raise MemoryToolError(
                 f"{tool}: patch line {number} ('{_clip(line)}') comes before any "
                 "'@@ section: <Title>' header; start every hunk with one. Example:\n"
@@ -419,8 +422,8 @@ def _apply_hunk(
                 return found
         return []
 
-    def done(old: str = "already applied") -> tuple[MemoryDocument, str]:
-        return doc, f"{label} was skipped: {old}; nothing changed."
+    def done(why: str) -> tuple[MemoryDocument, str]:
+        return doc, f"{label} was skipped: {why}; nothing changed."
 
     post = find(hunk.new) if hunk.inserts else []
     if post and not hunk.deletes:
@@ -448,11 +451,8 @@ def _apply_hunk(
             )
         if post:
             return done("its result is already in place (applied before?)")
-    if not hunk.inserts:
-        context = [op.text for op in hunk.ops if op.kind == "context"]
-        present = [t for t in hunk.deletes if any(_find_block(body, [t], k) for k in keys)]
-        if not context or find(context) or not present:
-            return done(f"the lines to delete are not there ({_quoted(hunk.deletes)})")
+    if not hunk.inserts and not any(_find_block(body, [t], k) for t in hunk.deletes for k in keys):
+        return done(f"none of the lines to delete is in the section ({_quoted(hunk.deletes)})")
     raise MemoryToolError(
         f"{tool}: {label} could not be applied: {_why_missing(doc, index, hunk, keys)} Copy "
         "context and '-' lines exactly from the current memory, in order. No change was made."
@@ -679,7 +679,7 @@ class _Finder:
 def _why_not_found(
     finder: _Finder,
     doc: MemoryDocument,
-    spans: list[Any],
+    spans: list[SectionSpan],
     old: str,
     lo: int,
     hi: int,
@@ -716,13 +716,16 @@ def _why_not_found(
             "copy it exactly or set options case_sensitive=false / normalize_whitespace=true."
         )
     if finder.spans(old, lo, hi, anchored=False, in_headers=True):
-        return f"old_string '{clipped}' only occurs in a section header; headers cannot change."
+        return (
+            f"old_string '{clipped}' only occurs where it touches a section header line, and "
+            "headers cannot be changed."
+        )
     return f"old_string '{clipped}' was not found in {scope}."
 
 
 def _headers_kept(
     doc: MemoryDocument,
-    spans: list[Any],
+    spans: list[SectionSpan],
     new_text: str,
     targets: list[tuple[int, int]],
     new_length: int,

@@ -38,6 +38,22 @@ class WorkingMemory(MemoryModule):
         self.edits.append({"tool": name, "meta": result.to_dict()["meta"]})
         return result
 
+    def apply_all(self, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+        """Run several tool calls as one edit: all succeed, or the memory is left unchanged."""
+        from memory.tool_specs import STRATEGIES, apply_tool_call
+
+        text, results = self.text, []
+        for name, arguments in calls:
+            result = apply_tool_call(text, name, arguments, allowed=STRATEGIES[self.strategy])
+            text = result.new_memory
+            results.append(result)
+        self.text = text
+        self.edits.extend(
+            {"tool": name, "meta": r.to_dict()["meta"]}
+            for (name, _), r in zip(calls, results, strict=True)
+        )
+        return results
+
     def render(self, budget_tokens: int | None = None) -> str:
         return truncate_to_budget(self.text, budget_tokens)
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
-from cogarch.models.model import Model
-from workspace.agent import Agent
+if TYPE_CHECKING:
+    from cogarch.models.model import Model
+    from workspace.agent import Agent
 
 
 @dataclass(frozen=True)

@@ -61,13 +61,17 @@ class Agent:
                 if ws.reply is None and node != self.graph.responder:
                     self.trace.add(Transition(ws.turn, steps, node, self.graph.responder, "budget"))
                     steps += 1
-                    await self._run(self.graph.responder, ws, ctx, steps)
+                    node = self.graph.responder
+                    await self._run(node, ws, ctx, steps)
+                    await self._finish_without_choices(node, ws, ctx, steps)
                 break
             choice = await self.router.choose(self.graph, node, ws, ctx)
             if choice.target is None:
                 break
             self.trace.add(
-                Transition(ws.turn, steps, node, choice.target, choice.how, proposal=choice.proposal)
+                Transition(
+                    ws.turn, steps, node, choice.target, choice.how, proposal=choice.proposal
+                )
             )
             node = choice.target
         if ws.reply is None:
@@ -80,6 +84,22 @@ class Agent:
         ws.end_turn()
         self.state_sizes.append(self.private_state_tokens())
         return ws.reply
+
+    async def _finish_without_choices(
+        self, node: str, ws: Workspace, ctx: StepContext, steps: int
+    ) -> None:
+        """After a budget cut, finish the turn past the responder (the memory updater...)
+        along single, conditional or default edges only, visiting each node at most once."""
+        seen = {node}
+        while True:
+            choice = await self.router.choose(self.graph, node, ws, ctx, ask_model=False)
+            if choice.target is None or choice.target in seen:
+                return
+            self.trace.add(Transition(ws.turn, steps, node, choice.target, choice.how))
+            node = choice.target
+            seen.add(node)
+            steps += 1
+            await self._run(node, ws, ctx, steps)
 
     async def _run(self, node: str, ws: Workspace, ctx: StepContext, step: int) -> None:
         meter = Meter()
@@ -103,7 +123,7 @@ class Agent:
         parts = [m.private_text() for m in self.memory.values()]
         reasoning = self.workspace.private.get("reasoning")
         if reasoning:
-            parts.append("\n".join(str(r) for r in reasoning))
+            parts.append("\n".join(str(reasoning[t]) for t in sorted(reasoning)))
         return "\n\n".join(p for p in parts if p)
 
     def private_state_tokens(self) -> int:

@@ -77,13 +77,25 @@ class TransitionGraph:
         terminals = {n for n in graph.nodes if graph.out_degree(n) == 0}
         if not terminals:
             problems.append("no node ends a turn (every node has a successor)")
-        stuck = sorted(n for n in known if terminals and not (nx.descendants(graph, n) | {n}) & terminals)
+        stuck = sorted(
+            n for n in known if terminals and not (nx.descendants(graph, n) | {n}) & terminals
+        )
         if stuck:
-            problems.append(f"nodes from which no turn-ending node is reachable: {', '.join(stuck)}")
-        cycles = list(nx.simple_cycles(graph))
-        if cycles and step_budget is None:
-            loop = " -> ".join([*cycles[0], cycles[0][0]])
+            problems.append(
+                f"nodes from which no turn-ending node is reachable: {', '.join(stuck)}"
+            )
+        cycle = next(iter(nx.simple_cycles(graph)), None)
+        if cycle and step_budget is None:
+            loop = " -> ".join([*cycle, cycle[0]])
             problems.append(f"cycle {loop} needs a step_budget")
+        from workspace.router import PREDICATES
+
+        for edge in edge_list:
+            if edge.when is not None and edge.when not in PREDICATES and ":" not in edge.when:
+                problems.append(
+                    f"edge {edge.source} -> {edge.target} has unknown condition '{edge.when}' "
+                    f"(valid: {', '.join(PREDICATES.names())}, or an import path 'module:name')"
+                )
         for node in graph.nodes:
             succ = sorted(graph.successors(node))
             route = routes.get(node, NodeRouting())
@@ -111,4 +123,5 @@ class TransitionGraph:
 
 def _invalid(problems: list[str], known: set[str]) -> ConfigError:
     lines = "\n".join(f"  - {p}" for p in problems)
-    return ConfigError(f"invalid transition graph:\n{lines}\n  (nodes: {', '.join(sorted(known))})")
+    nodes = ", ".join(sorted(known))
+    return ConfigError(f"invalid transition graph:\n{lines}\n  (nodes: {nodes})")

@@ -121,7 +121,8 @@ Context:
 
 GWT_RESPONDER = (
     WORKFLOW_RESPONDER
-    + "\n\nPrivate workspace notes for this turn (never quote them):\n{perception}\n{focus}\n{planner}"
+    + "\n\nPrivate workspace notes for this turn (never quote them):\n"
+    + "{perception}\n{focus}\n{planner}"
 )
 
 ELICIT_REASONING = (

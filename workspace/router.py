@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cogarch.models.messages import system, user
+from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import extract_json
 from cogarch.registry import Registry
 from workspace.graph import NodeRouting, TransitionGraph
@@ -47,7 +47,13 @@ class Router:
     """
 
     async def choose(
-        self, graph: TransitionGraph, node: str, ws: Workspace, ctx: StepContext
+        self,
+        graph: TransitionGraph,
+        node: str,
+        ws: Workspace,
+        ctx: StepContext,
+        *,
+        ask_model: bool = True,
     ) -> Choice:
         succ = graph.successors(node)
         if not succ:
@@ -60,15 +66,20 @@ class Router:
                 return Choice(target, "condition")
         route = graph.routing.get(node)
         assert route is not None and route.default is not None  # guaranteed by validation
-        if route.chooser is None:
+        if route.chooser is None or not ask_model:
             return Choice(route.default, "fallback")
         proposal = await self._ask(route.chooser, graph, succ, ws, ctx)
         if proposal in succ:
             return Choice(proposal, "model")
-        return Choice(route.default, "fallback", proposal if proposal is not None else "<unparsable>")
+        return Choice(route.default, "fallback", "<unparsable>" if proposal is None else proposal)
 
     async def _ask(
-        self, provider: str, graph: TransitionGraph, succ: list[str], ws: Workspace, ctx: StepContext
+        self,
+        provider: str,
+        graph: TransitionGraph,
+        succ: list[str],
+        ws: Workspace,
+        ctx: StepContext,
     ) -> str | None:
         options = "\n".join(
             f"- {name}: {graph.routing.get(name, NodeRouting()).describe or name}" for name in succ
@@ -80,7 +91,7 @@ class Router:
             "required": ["next"],
         }
         notes = "\n".join(f"[{k}] {v}" for k, v in ws.broadcasts.items() if isinstance(v, str))
-        messages = [
+        messages: list[LLMMessage] = [
             system(ROUTER_PROMPT.format(options=options, names=", ".join(succ))),
             user(f"Current input:\n{ws.current_input}\n\nWorkspace notes:\n{notes or '(none)'}"),
         ]
@@ -94,4 +105,3 @@ class Router:
         if isinstance(value, dict) and isinstance(value.get("next"), str):
             return str(value["next"]).strip()
         return str(value)[:80]
-

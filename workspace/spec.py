@@ -6,10 +6,8 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from string import Template
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch.config import read_yaml, validate_mapping
@@ -72,6 +70,10 @@ class AgentSpec(BaseModel):
             return value
         out = []
         for item in value:
+            if isinstance(item, dict) and len(item) == 1 and "->" in str(next(iter(item))):
+                raise ValueError(
+                    f"edge {item} was read as a mapping; quote it: \"a -> b [when: c]\""
+                )
             if isinstance(item, str):
                 match = _ARROW.match(item)
                 if not match:
@@ -98,20 +100,41 @@ def load_agent_spec(
     raw = read_yaml(path)
     if not isinstance(raw, dict):
         raise ConfigError(f"agent spec '{path}' must be a mapping")
-    values = {**raw.get("params", {}), **dict(params or {})}
-    unknown = set(params or {}) - set(raw.get("params", {}))
+    declared = raw.get("params") or {}
+    unknown = set(params or {}) - set(declared)
     if unknown:
         raise ConfigError(
-            f"agent '{raw.get('name', path.stem)}' has no parameter(s) {', '.join(sorted(unknown))}; "
-            f"its parameters: {', '.join(sorted(raw.get('params', {}))) or 'none'}"
+            f"agent '{raw.get('name', path.stem)}' has no parameter(s) "
+            f"{', '.join(sorted(unknown))}; its parameters: {', '.join(sorted(declared)) or 'none'}"
         )
-    if values:
-        text = Template(path.read_text(encoding="utf-8")).safe_substitute(
-            {k: str(v) for k, v in values.items()}
-        )
-        raw = yaml.safe_load(text)
-        raw["params"] = values
+    values = {**declared, **dict(params or {})}
+    raw = {k: (v if k == "params" else _substitute(v, values, path)) for k, v in raw.items()}
+    raw["params"] = values
     return validate_mapping(AgentSpec, raw, source=str(path))
+
+
+_PARAM = re.compile(r"\$\{(\w+)\}")
+
+
+def _substitute(value: Any, values: Mapping[str, Any], path: Path) -> Any:
+    """Replace ``${name}`` in every string; a string that is only ``${name}`` takes the value
+    with its type (so booleans and numbers stay what they are)."""
+    if isinstance(value, dict):
+        return {k: _substitute(v, values, path) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, values, path) for v in value]
+    if not isinstance(value, str):
+        return value
+    for name in _PARAM.findall(value):
+        if name not in values:
+            raise ConfigError(
+                f"agent spec '{path}' uses ${{{name}}} but declares no parameter '{name}'; "
+                f"declared: {', '.join(sorted(values)) or 'none'}"
+            )
+    whole = _PARAM.fullmatch(value)
+    if whole:
+        return values[whole.group(1)]
+    return _PARAM.sub(lambda m: str(values[m.group(1)]), value)
 
 
 def build_agent(
@@ -125,7 +148,8 @@ def build_agent(
     """Instantiate a spec. ``provider`` replaces the spec's default provider."""
     default_provider = provider or spec.provider
     memory = {
-        key: build_memory(c.kind, c.params(), where=f"memory.{key}") for key, c in spec.memory.items()
+        key: build_memory(c.kind, c.params(), where=f"memory.{key}")
+        for key, c in spec.memory.items()
     }
     specialists = {}
     for key, c in spec.specialists.items():
@@ -141,6 +165,12 @@ def build_agent(
                 f"specialists.{key}: a '{c.kind}' takes no parameters (got {', '.join(c.params())})"
             )
         specialists[key] = cls(key, c.provider or default_provider, params)  # type: ignore[call-arg]
+    for node, r in spec.routing.items():
+        if r.chooser == "agent" and default_provider is None:
+            raise ConfigError(
+                f"routing.{node}.chooser is 'agent' but the agent has no provider; set "
+                "'provider' on the agent (or in the run config) or name a provider"
+            )
     routing = {
         node: NodeRouting(
             default=r.default,

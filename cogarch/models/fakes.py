@@ -17,7 +17,7 @@ from autogen_core.models import (
     ChatCompletionClient,
     CreateResult,
     LLMMessage,
-    ModelCapabilities,  # type: ignore[attr-defined]
+    ModelCapabilities,
     ModelFamily,
     ModelInfo,
     RequestUsage,
@@ -115,7 +115,11 @@ class FakeChatClient(ChatCompletionClient):
                 thought=reply.content or reply.thought,
             )
         return CreateResult(
-            finish_reason="stop", content=reply.content, usage=usage, cached=False, thought=reply.thought
+            finish_reason="stop",
+            content=reply.content,
+            usage=usage,
+            cached=False,
+            thought=reply.thought,
         )
 
     def create_stream(
@@ -147,7 +151,9 @@ class FakeChatClient(ChatCompletionClient):
     def total_usage(self) -> RequestUsage:
         return self._usage
 
-    def count_tokens(self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = []) -> int:
+    def count_tokens(
+        self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = []
+    ) -> int:
         return sum(count_tokens(text) for _, text in as_pairs(messages))
 
     def remaining_tokens(
@@ -156,8 +162,8 @@ class FakeChatClient(ChatCompletionClient):
         return 1_000_000 - self.count_tokens(messages)
 
     @property
-    def capabilities(self) -> ModelCapabilities:  # type: ignore[override]
-        return {"vision": False, "function_calling": True, "json_output": True}  # type: ignore[typeddict-item]
+    def capabilities(self) -> ModelCapabilities:
+        return {"vision": False, "function_calling": True, "json_output": True}
 
     @property
     def model_info(self) -> ModelInfo:

@@ -12,7 +12,7 @@ from autogen_core.models import (
     UserMessage,
 )
 
-__all__ = ["LLMMessage", "assistant", "as_pairs", "system", "user"]
+__all__ = ["LLMMessage", "as_pairs", "assistant", "system", "user"]
 
 
 def system(text: str) -> SystemMessage:
@@ -37,8 +37,8 @@ def as_pairs(messages: Sequence[LLMMessage]) -> list[tuple[str, str]]:
             content = message.content
             pairs.append(("user", content if isinstance(content, str) else str(content)))
         elif isinstance(message, AssistantMessage):
-            content = message.content
-            pairs.append(("assistant", content if isinstance(content, str) else str(content)))
+            said = message.content
+            pairs.append(("assistant", said if isinstance(said, str) else str(said)))
         elif isinstance(message, FunctionExecutionResultMessage):
             pairs.append(("tool", "\n".join(r.content for r in message.content)))
     return pairs

@@ -31,7 +31,9 @@ content, either (``auto``), or never (``none``)."""
 _THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.DOTALL | re.IGNORECASE)
 
 
-def split_reasoning(content: str, thought: str | None, mode: ReasoningMode) -> tuple[str, str | None]:
+def split_reasoning(
+    content: str, thought: str | None, mode: ReasoningMode
+) -> tuple[str, str | None]:
     """Move reasoning out of the public content; return ``(content, thought)``."""
     if mode == "none":
         return content, None
@@ -169,11 +171,17 @@ class Model:
         )
         for attempt in range(self.retry.max_attempts):
             try:
-                result = await client.create(list(messages), tools=list(tools), extra_create_args=args)
+                result = await client.create(
+                    list(messages), tools=list(tools), extra_create_args=args
+                )
                 return result, attempt + 1, time.perf_counter() - first
             except Exception as exc:
                 if not is_transient(exc):
-                    verb = "rejected the request" if isinstance(exc, openai.APIStatusError) else "failed"
+                    verb = (
+                        "rejected the request"
+                        if isinstance(exc, openai.APIStatusError)
+                        else "failed"
+                    )
                     raise ModelCallError(f"{where} {verb}: {type(exc).__name__}: {exc}") from exc
                 if attempt + 1 >= self.retry.max_attempts:
                     raise ModelCallError(
@@ -220,7 +228,9 @@ class Model:
             cached=True,
             attempts=0,
         )
-        calls = tuple(ToolCall(c["name"], c["arguments"], c.get("id", "")) for c in data["tool_calls"])
+        calls = tuple(
+            ToolCall(c["name"], c["arguments"], c.get("id", "")) for c in data["tool_calls"]
+        )
         return Completion(data["content"], usage, data.get("thought"), calls, data["finish_reason"])
 
 
@@ -246,7 +256,9 @@ def _to_cache(c: Completion) -> dict[str, Any]:
     return {
         "content": c.content,
         "thought": c.thought,
-        "tool_calls": [{"name": t.name, "arguments": t.arguments, "id": t.id} for t in c.tool_calls],
+        "tool_calls": [
+            {"name": t.name, "arguments": t.arguments, "id": t.id} for t in c.tool_calls
+        ],
         "finish_reason": c.finish_reason,
         "prompt_tokens": c.usage.prompt_tokens,
         "completion_tokens": c.usage.completion_tokens,

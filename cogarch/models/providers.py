@@ -122,13 +122,19 @@ def build_model(name: str, cfg: ProviderConfig, cache: ResponseCache | None = No
     }
     if cfg.kind == "fake":
         assert cfg.fake is not None
-        return Model(pairs_model(FAKES.get(cfg.fake)), model=f"fake:{cfg.fake}", fake=True, **common)
+        return Model(
+            pairs_model(FAKES.get(cfg.fake)), model=f"fake:{cfg.fake}", fake=True, **common
+        )
     if cfg.kind == "local":
-        return Model(_local_factory(cfg), model="local-gguf", endpoint="embedded llama.cpp", **common)
+        return Model(
+            _local_factory(cfg), model="local-gguf", endpoint="embedded llama.cpp", **common
+        )
     return Model(_openai_factory(name, cfg), model=cfg.model or "", endpoint=cfg.base_url, **common)
 
 
-def _openai_client(model: str, base_url: str | None, api_key: str, cfg: ProviderConfig) -> ChatCompletionClient:
+def _openai_client(
+    model: str, base_url: str | None, api_key: str, cfg: ProviderConfig
+) -> ChatCompletionClient:
     from autogen_ext.models.openai import OpenAIChatCompletionClient
 
     info: ModelInfo = {**DEFAULT_MODEL_INFO, **(cfg.model_info or {})}  # type: ignore[typeddict-item]
@@ -176,4 +182,6 @@ def _local_factory(cfg: ProviderConfig) -> Callable[[], ChatCompletionClient]:
 def load_providers_yaml(data: Mapping[str, Any]) -> dict[str, ProviderConfig]:
     from cogarch.config import validate_mapping
 
-    return {str(k): validate_mapping(ProviderConfig, v, where=f"providers.{k}") for k, v in data.items()}
+    return {
+        str(k): validate_mapping(ProviderConfig, v, where=f"providers.{k}") for k, v in data.items()
+    }

@@ -11,7 +11,6 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.models.messages import user
 from tasks.base import Task, TrialContext
 from tasks.sct.evaluator import Answer, evaluate
 from tasks.sct.parsing import parse_yes_no
@@ -138,7 +137,11 @@ class SCTTask(Task):
         propose = self._proposer(ctx, game, log) if ctx.helper_provider else None
         rng = random.Random(ctx.seed ^ 0x5C7)
         cset = await game.candidates(
-            revealed=revealed, memory_secret=memory_secret, n=p.n_candidates, rng=rng, propose=propose
+            revealed=revealed,
+            memory_secret=memory_secret,
+            n=p.n_candidates,
+            rng=rng,
+            propose=propose,
         )
 
         async def ask(candidate: str) -> tuple[Answer, Any]:
@@ -218,13 +221,17 @@ class SCTTask(Task):
         }
 
     def _proposer(self, ctx: TrialContext, game: SCTGame, log: list[dict[str, Any]]) -> ProposeFn:
+        from cogarch.models.messages import user
+
         assert ctx.helper_provider is not None
         model = ctx.models(ctx.helper_provider)
         transcript = "\n".join(f"User: {e['user']}\nAssistant: {e['assistant']}" for e in log)
 
         async def propose(k: int) -> list[str]:
             prompt = game.proposal_prompt(transcript, max(k, self.params.proposals))
-            completion = await model.complete([user(prompt)], caller="sct:candidates", seed=ctx.seed)
+            completion = await model.complete(
+                [user(prompt)], caller="sct:candidates", seed=ctx.seed
+            )
             return game.parse_proposals(completion.content)
 
         return propose

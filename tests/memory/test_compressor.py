@@ -14,9 +14,14 @@ from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
 from cogarch.tokens import count_tokens
 from memory.base import MemoryContext, TurnRecord
+from memory.ccs import CCS
 from memory.compressor import CompressorMemory, InteractionSignal, hash_embedding
-from memory.gate import Candidate, GateContext, GateDecision, relevance_and_safety
+from memory.gate import Artifact, Candidate, GateContext, GateDecision, relevance_and_safety
+from workspace.agent import Agent
+from workspace.graph import Edge, TransitionGraph
 from workspace.spec import build_agent, load_agent_spec
+from workspace.specialists.compressor import Compressor
+from workspace.specialists.responder import Responder
 
 NO_RESTART = "no restart of nginx during business hours"
 
@@ -117,8 +122,6 @@ async def test_only_qualified_artifacts_reach_the_compressor_and_the_state() -> 
 
 
 def _candidate(text: str, similarity: float = 0.9) -> Candidate:
-    from memory.gate import Artifact
-
     return Candidate(Artifact(id="a1", text=text, turn=1), similarity)
 
 
@@ -134,8 +137,6 @@ def _candidate(text: str, similarity: float = 0.9) -> Candidate:
     ],
 )
 def test_the_default_gate(text: str, similarity: float, qualified: bool, reason: str) -> None:
-    from memory.ccs import CCS
-
     state = CCS.model_validate_json(ccs_json())
     decision = relevance_and_safety(_candidate(text, similarity), GateContext(state, "502s", 0.2))
     assert decision.qualified is qualified
@@ -237,11 +238,6 @@ async def test_the_acc_agent_commits_before_replying_and_never_replays_the_trans
 
 
 async def test_after_mode_commits_the_completed_turn() -> None:
-    from workspace.agent import Agent
-    from workspace.graph import Edge, TransitionGraph
-    from workspace.specialists.compressor import Compressor
-    from workspace.specialists.responder import Responder
-
     calls: list[tuple[str, list[tuple[str, str]]]] = []
     specialists = {
         "responder": Responder("responder", "fake", Responder.Params(prompt="State: {ccs}")),
@@ -251,7 +247,9 @@ async def test_after_mode_commits_the_completed_turn() -> None:
     agent = Agent("acc_after", graph, specialists, acc_models(calls), {"ccs": module()})
     await agent.respond("hello")
     assert "Assistant: reply 1" in calls[-1][1][-1][1]
-    assert [a.id for a in agent.memory["ccs"].store.artifacts()] == ["t1.user", "t1.reply"]  # type: ignore[attr-defined]
+    mem = agent.memory["ccs"]
+    assert isinstance(mem, CompressorMemory)
+    assert [a.id for a in mem.store.artifacts()] == ["t1.user", "t1.reply"]
 
     early = Compressor("compressor", "fake", Compressor.Params(when="after"))
     graph = TransitionGraph.build(
@@ -268,3 +266,17 @@ async def test_after_mode_commits_the_completed_turn() -> None:
     )
     with pytest.raises(ConfigError, match="responder -> compressor"):
         await broken.respond("hello")
+
+
+async def test_the_chromadb_backend_can_hold_the_artifacts() -> None:
+    mem = module(backend="chroma_hash")
+    mem.persist(TurnRecord(1, "nginx returns 502 errors after enabling http2", "Check upstream."))
+    mem.add_artifact("lunch menu: soup and bread", turn=1)
+    record = await mem.commit(
+        InteractionSignal(2, "nginx 502 errors again"), context(fake([ccs_json()]))
+    )
+    assert record.recalled[0] == "t1.user" and record.qualified == ["t1.user"]
+    branch = mem.fork()
+    branch.add_artifact("only in the branch", turn=2)
+    assert len(branch.store.artifacts()) == 4 and len(mem.store.artifacts()) == 3
+    assert [a.source for a in mem.store.artifacts()] == ["user", "assistant", "document"]

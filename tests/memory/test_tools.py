@@ -395,6 +395,12 @@ def test_patch_with_several_hunks_in_several_sections() -> None:
     assert body(result.new_memory, "Goals and Plans")[0] == "- Goal: ship v1"
 
 
+def test_patch_prose_and_fences_around_the_hunks_are_ignored() -> None:
+    text = "Here is my patch:\n```diff\n...\n@@ section: Facts @@\n+ - Deadline: Sept 15\n```\n"
+    result = patch_memory(MEMORY, patch=text)
+    assert body(result.new_memory, "Facts and Knowledge")[-1] == "- Deadline: Sept 15"
+
+
 def test_patch_without_markers_is_accepted() -> None:
     text = "@@ section: Facts and Knowledge\n+ - Deadline: Sept 15\n"
     result = patch_memory(MEMORY, patch=text)
@@ -455,7 +461,13 @@ def test_patch_deletion_already_done_is_skipped_with_a_warning() -> None:
     once = patch_memory(MEMORY, patch=text)
     again = patch_memory(once.new_memory, patch=text)
     assert again.new_memory == once.new_memory
-    assert "the lines to delete are not there" in again.meta.warnings[0]
+    assert "none of the lines to delete is in the section" in again.meta.warnings[0]
+
+
+def test_patch_deletion_of_a_misquoted_line_fails_when_the_line_is_elsewhere() -> None:
+    text = patch("@@ section: Goals", "[Milestones]", "- - Current overarching goal.")
+    with pytest.raises(MemoryToolError, match="not one after another in this order"):
+        patch_memory(MEMORY, patch=text)
 
 
 def test_patch_only_some_hunks_already_applied() -> None:
@@ -717,8 +729,8 @@ def test_replace_plain_not_found() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("Active Notes", "Scratch", "only occurs in a section header"),
-        ("## 3. Active", "## 4. Other", "only occurs in a section header"),
+        ("Active Notes", "Scratch", "touches a section header line"),
+        ("## 3. Active", "## 4. Other", "touches a section header line"),
         ("slow path\n", "slow path\n## 2. New section\n", "add, remove or break a section header"),
         ("slow path\n\n", "slow path ", "add, remove or break a section header"),
     ],

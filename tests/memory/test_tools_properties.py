@@ -91,7 +91,8 @@ def _hunk(draw: st.DrawFn, header: str, body: list[str], first_new_tag: int) -> 
     if all(sign == " " for sign, _ in ops):
         ops.append(("+", f"- added #{first_new_tag + 9}#"))
     title = draw(st.sampled_from([header, header.split(". ", 1)[-1]]))
-    return [f"@@ section: {title}"] + [f"{sign}{text}" for sign, text in ops]
+    written = [f" {text}" if sign == " " else f"{sign} {text}" for sign, text in ops]
+    return [f"@@ section: {title}", *written]
 
 
 OPTIONS = st.fixed_dictionaries(
@@ -150,16 +151,18 @@ def tagged_replacement(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     assume(candidates)
     header, line = draw(st.sampled_from(candidates))
     tag_at = line.rindex(" #")
-    style = draw(st.sampled_from(["line", "tail", "wrap"]))
-    if style == "line":
-        old, new = line, draw(SAFE_TEXT)
-    elif style == "tail":
-        old = line[draw(st.integers(0, tag_at)) :]
-        new = draw(SAFE_TEXT)
+    style = draw(st.sampled_from(["line", "tail", "wrap", "context"]))
+    arguments: dict[str, Any] = {}
+    cut = draw(st.integers(0, tag_at))
+    old = line if style == "line" else line[cut:]
+    new = draw(SAFE_TEXT)
+    if style == "wrap":
+        new = new + old + draw(SAFE_TEXT)
+    if style == "context" and cut:
+        arguments["pre_context"] = line[:cut]
     else:
-        old = line[draw(st.integers(0, tag_at)) :]
-        new = draw(SAFE_TEXT) + old + draw(SAFE_TEXT)
-    arguments: dict[str, Any] = {"old_string": old, "new_string": new}
+        arguments["options"] = draw(OPTIONS.filter(lambda o: "strict_context" not in o))
+    arguments |= {"old_string": old, "new_string": new}
     if draw(st.booleans()):
         arguments["section_title"] = header
     return text, arguments

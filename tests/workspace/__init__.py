@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from autogen_core.models import FunctionExecutionResultMessage, LLMMessage, SystemMessage
+from autogen_core.models import LLMMessage, SystemMessage
 
 from cogarch.models import CallInfo, FakeReply, FunctionModel, Model, Providers, as_pairs
 from workspace import Agent, build_agent, load_agent_spec
@@ -105,7 +105,7 @@ class Brain:
         if role == "updater":
             return call_json(*self._edit(pairs[0][1]))
         if role == "autonomous":
-            return self._autonomous(messages, pairs, info)
+            return self._autonomous(pairs, info)
         return self._answer(pairs[-1][1])
 
     def of(self, role: str) -> list[list[LLMMessage]]:
@@ -116,16 +116,10 @@ class Brain:
         self._notes += 1
         return memory_edit(strategy_in(prompt), working_memory_in(prompt), f"note {self._notes}")
 
-    def _autonomous(
-        self, messages: Sequence[LLMMessage], pairs: list[tuple[str, str]], info: CallInfo
-    ) -> str | FakeReply:
-        results = [
-            text for role, text in pairs if role == "tool" or text.startswith("Tool results:")
-        ]
-        if isinstance(messages[-1], FunctionExecutionResultMessage) or pairs[-1] == (
-            "user",
-            results[-1] if results else None,
-        ):
+    def _autonomous(self, pairs: list[tuple[str, str]], info: CallInfo) -> str | FakeReply:
+        """One memory edit (native or JSON, as the call allows), then the answer."""
+        last_role, last_text = pairs[-1]
+        if last_role == "tool" or last_text.startswith("Tool results:"):  # the edit is done
             return self._answer(_current_input(pairs))
         prompt = pairs[0][1]
         strategy = _strategy_of(info.tools) if info.tools else strategy_in(prompt)

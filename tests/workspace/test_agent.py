@@ -223,11 +223,6 @@ async def test_every_strategy_accepts_its_own_tool_calls(strategy: str) -> None:
     assert "- hello" in memory.text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: when the step budget forces the responder, Agent.respond stops right "
-    "after it, so the memory updater that follows the responder never runs that turn",
-)
 async def test_a_turn_cut_by_the_budget_still_updates_the_memory() -> None:
     agent = make_agent("gwt", Brain(route=("focus",)))
     await agent.respond("hello")

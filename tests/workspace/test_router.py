@@ -249,5 +249,7 @@ async def test_a_looping_gwt_turn_is_cut_by_the_budget() -> None:
     assert reply.startswith("answer 1")
     budget = agent.graph.step_budget
     assert budget is not None
-    assert len(agent.trace.steps) == budget + 1  # the budget's steps, then the responder
-    assert agent.trace.transitions[-1].how == "budget"
+    # the budget's steps, then the forced responder and the updater that follows it
+    assert len(agent.trace.steps) == budget + 2
+    assert [t.how for t in agent.trace.transitions[-2:]] == ["budget", "single"]
+    assert agent.trace.transitions[-1].target == "updater"

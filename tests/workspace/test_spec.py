@@ -222,11 +222,6 @@ def test_a_spec_file_path_is_accepted_and_the_name_overridden(tmp_path: Path) ->
     assert build_agent(spec, found.get, name="renamed", provider="fake").name == "renamed"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: load_agent_spec uses safe_substitute, so a placeholder with no "
-    "declared parameter is silently left in the spec",
-)
 def test_a_placeholder_without_a_parameter_is_refused(tmp_path: Path) -> None:
     path = spec_file(
         tmp_path,

@@ -87,18 +87,22 @@ class MemoryUpdater(Specialist):
         errors: list[str] = []
         for _ in range(p.max_attempts):
             completion = await self.model(ctx).complete(
-                messages, caller=self.name, seed=ctx.seed, response_schema=schema,
+                messages,
+                caller=self.name,
+                seed=ctx.seed,
+                response_schema=schema,
                 max_tokens=p.max_tokens,
             )
             try:
-                calls = [(c.name, c.arguments) for c in completion.tool_calls] or [
+                found = [(c.name, c.arguments) for c in completion.tool_calls] or [
                     (c.name, c.arguments) for c in parse_tool_calls(completion.content)
                 ]
-                scratch = module.fork()
-                for name, arguments in calls:
+                calls: list[tuple[str, dict[str, Any]]] = []
+                for name, arguments in found:
                     if not isinstance(arguments, dict):
                         raise MemoryToolError(f"arguments of '{name}' must be a JSON object")
-                    scratch.apply(name, arguments)
+                    calls.append((name, arguments))
+                module.apply_all(calls)
             except MemoryToolError as exc:
                 errors.append(str(exc))
                 messages += [
@@ -106,7 +110,6 @@ class MemoryUpdater(Specialist):
                     user(f"The tool call failed: {exc}\nFix it and return ONLY the JSON."),
                 ]
                 continue
-            module.text, module.edits = scratch.text, scratch.edits
             ws.broadcasts[self.name] = {"applied": len(calls), "errors": errors}
             return
         ws.broadcasts[self.name] = {"applied": 0, "errors": errors}

@@ -48,7 +48,7 @@ class Responder(Specialist):
             prompt += ELICIT_REASONING
         thoughts = None
         if p.reasoning == "private":
-            thoughts = dict(enumerate(ws.private.get("reasoning", []), start=1))
+            thoughts = ws.private.get("reasoning", {})
         messages = [system(prompt), *dialogue_messages(ws, p.history, thoughts)]
         completion = await self.model(ctx).complete(
             messages, caller=self.name, seed=ctx.seed, max_tokens=p.max_tokens
@@ -58,7 +58,7 @@ class Responder(Specialist):
         if p.reasoning == "public" and thought:
             reply = f"{public_text(thought)}\n\n{reply}".strip()
         if p.reasoning == "private":
-            ws.private.setdefault("reasoning", []).append(thought or "")
+            ws.private.setdefault("reasoning", {})[ws.turn] = thought or ""
         ws.thought = thought
         ws.reply = reply
         ws.broadcasts[self.name] = reply

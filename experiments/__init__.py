@@ -1,0 +1,1 @@
+"""Experiments: run configs, the runner, trial files, statistics and reports."""

@@ -1,0 +1,383 @@
+"""``cogarch report RUN_DIR``: a Markdown and a self-contained HTML report of one run.
+
+The report holds, per agent: trial counts (failed and corrupt trial files included), the
+outcome classes, self-consistency with its Wilson 95% interval and the Hangman paper's
+superiority marker (``*``: one-sided Fisher exact test against every baseline, Holm-corrected,
+see ``experiments.stats``), the pairwise tests behind the markers, every failure, and the
+figures of ``experiments.figures``. The tidy table of all trials is written next to it as
+``trials.csv`` and ``trials.jsonl``.
+
+Baselines are, in order of precedence: the ``baselines`` argument; a ``baselines`` list in the
+run config recorded in ``run.json``; else every agent whose name, or the name of the agent spec
+it ran, starts with one of ``DEFAULT_BASELINES`` (case and punctuation ignored, so
+``A-Mem`` and ``honest_vanilla`` running the ``vanilla`` spec both count).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cogarch.errors import ConfigError
+from cogarch.io import atomic_write_text
+from experiments import figures
+from experiments.stats import Comparison, compare_to_baselines, markers_from, wilson_interval
+from experiments.summary import OUTCOME_COLUMNS
+from experiments.tidy import TrialRow, tidy_run, write_csv, write_jsonl
+
+DEFAULT_BASELINES = ("vanilla", "mem0", "amem", "lightmem", "memoryos", "transcript")
+ALPHA = 0.05
+_MAX_LISTED_FAILURES = 50
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def is_default_baseline(*names: str | None) -> bool:
+    return any(n and _norm(n).startswith(DEFAULT_BASELINES) for n in names)
+
+
+def _run_meta(run_dir: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def resolve_baselines(
+    rows: Sequence[TrialRow], meta: dict[str, Any], baselines: Iterable[str] | None
+) -> list[str]:
+    agents = figures.agents_in(rows)
+    configured = (meta.get("config") or {}).get("baselines")
+    chosen = baselines if baselines is not None else configured
+    if chosen is not None:
+        names = list(chosen)
+        unknown = [b for b in names if b not in agents]
+        if unknown:
+            raise ConfigError(
+                f"baselines not in this run: {', '.join(unknown)}; the run's agents are "
+                f"{', '.join(agents)}"
+            )
+        return names
+    spec = {r.agent: r.base_agent for r in rows if r.base_agent}
+    return [a for a in agents if is_default_baseline(a, spec.get(a))]
+
+
+@dataclass
+class Table:
+    header: list[str]
+    body: list[list[str]]
+
+    def markdown(self) -> str:
+        def cell(text: str) -> str:
+            return text.replace("|", "\\|").replace("\n", " ")
+
+        lines = [
+            "| " + " | ".join(cell(h) for h in self.header) + " |",
+            "|" + "|".join("---" for _ in self.header) + "|",
+        ]
+        lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in self.body]
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.header)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+            for row in self.body
+        )
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _order(rows: list[TrialRow], meta: dict[str, Any]) -> list[TrialRow]:
+    entries = (meta.get("config") or {}).get("agents") or []
+    rank = {str(e.get("name") or e.get("agent")): i for i, e in enumerate(entries)}
+    return sorted(rows, key=lambda r: (rank.get(r.agent, len(rank)), r.agent, r.trial or 0))
+
+
+def summary_table(
+    rows: Sequence[TrialRow], baselines: Sequence[str], markers: set[tuple[str, str]]
+) -> Table:
+    outcomes = list(OUTCOME_COLUMNS) + sorted(
+        {r.outcome for r in rows if r.outcome and r.outcome not in OUTCOME_COLUMNS}
+    )
+    counts = ["agent", "task", "role", "trials", "complete", "failed", "corrupt"]
+    header = [*counts, *outcomes, "SC %", "95% CI"]
+    body: list[list[str]] = []
+    for agent in figures.agents_in(rows):
+        tasks = list(dict.fromkeys(r.task for r in rows if r.agent == agent and r.task)) or [""]
+        for task in tasks:
+            mine = [r for r in rows if r.agent == agent and (r.task == task or r.task is None)]
+            status = Counter(r.status for r in mine)
+            done = [r for r in mine if r.status == "complete"]
+            found = Counter(r.outcome for r in done)
+            judged = [r for r in done if r.self_consistent is not None]
+            wins = sum(bool(r.self_consistent) for r in judged)
+            sc, ci = "-", "-"
+            if judged:
+                lo, hi = wilson_interval(wins, len(judged))
+                mark = "*" if (agent, task) in markers else ""
+                sc = f"{100 * wins / len(judged):.0f}{mark}"
+                ci = f"{100 * lo:.0f}-{100 * hi:.0f}"
+            body.append(
+                [
+                    agent,
+                    task or "-",
+                    "baseline" if agent in baselines else "method",
+                    str(len(mine)),
+                    str(status["complete"]),
+                    str(status["failed"]),
+                    str(status["corrupt"]),
+                    *(str(found[o]) for o in outcomes),
+                    sc,
+                    ci,
+                ]
+            )
+    return Table(header, body)
+
+
+def significance(
+    rows: Sequence[TrialRow], baselines: Sequence[str]
+) -> tuple[list[Comparison], set[tuple[str, str]]]:
+    """Self-consistency of each agent per task, tested against every baseline."""
+    table: dict[str, dict[str, tuple[int, int]]] = {}
+    for r in rows:
+        if r.status == "complete" and r.self_consistent is not None and r.task:
+            wins, n = table.setdefault(r.agent, {}).get(r.task, (0, 0))
+            table[r.agent][r.task] = (wins + int(r.self_consistent), n + 1)
+    base = [b for b in baselines if b in table]
+    if not base or all(a in base for a in table):
+        return [], set()
+    comparisons = compare_to_baselines(table, base, alpha=ALPHA)
+    return comparisons, markers_from(comparisons)
+
+
+def comparison_table(comparisons: Sequence[Comparison]) -> Table:
+    body = [
+        [
+            c.agent,
+            c.baseline,
+            c.column,
+            f"{c.agent_successes}/{c.agent_n}",
+            f"{c.baseline_successes}/{c.baseline_n}",
+            f"{c.p_value:.3g}",
+            f"{c.p_adjusted:.3g}",
+            "yes" if c.significant else "no",
+        ]
+        for c in comparisons
+    ]
+    header = ["agent", "baseline", "task", "agent SC", "baseline SC", "p (one-sided)"]
+    return Table([*header, "p (Holm)", f"significant at {ALPHA}"], body)
+
+
+def failure_table(rows: Sequence[TrialRow]) -> Table:
+    bad = [r for r in rows if r.status in ("failed", "corrupt")]
+    body = [
+        [
+            r.agent,
+            "-" if r.trial is None else str(r.trial),
+            r.status,
+            r.error_type or "-",
+            _clip(r.error_message or "", 240),
+        ]
+        for r in bad[:_MAX_LISTED_FAILURES]
+    ]
+    if len(bad) > _MAX_LISTED_FAILURES:
+        body.append(["...", "", "", "", f"{len(bad) - _MAX_LISTED_FAILURES} more in trials.csv"])
+    return Table(["agent", "trial", "status", "error", "message"], body)
+
+
+def _clip(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def make_figures(rows: Sequence[TrialRow], out: Path) -> list[tuple[str, Path]]:
+    """Every figure the run has data for, as ``(caption, path)``."""
+    made: list[tuple[str, Path | None]] = [
+        ("Outcome breakdown per agent", figures.outcome_breakdown(rows, out / "outcomes.png")),
+        (
+            "Private state size per turn (mean, 95% band, log scale)",
+            figures.private_state_size(rows, out / "private_state.png"),
+        ),
+        (
+            "Revealed secrets (top 10 per agent)",
+            figures.revealed_secrets(rows, out / "revealed_secrets.png"),
+        ),
+        (
+            "Memory footprint per turn (mean, 95% band)",
+            figures.footprint(rows, out / "footprint.png"),
+        ),
+    ]
+    for agent in figures.routed_agents(rows):
+        target = out / f"transitions_{re.sub(r'[^A-Za-z0-9_.-]', '_', agent)}.png"
+        made.append(
+            (f"Transitions of {agent}", figures.transition_heatmap(rows, target, agent=agent))
+        )
+    return [(caption, path) for caption, path in made if path is not None]
+
+
+def _sections(
+    rows: Sequence[TrialRow], meta: dict[str, Any], baselines: Sequence[str]
+) -> tuple[list[str], Table, Table | None, Table | None, list[str]]:
+    comparisons, markers = significance(rows, baselines)
+    counts = Counter(r.status for r in rows)
+    config = meta.get("config") or {}
+    facts = [
+        f"run: {rows[0].run}",
+        f"task: {', '.join(sorted({r.task for r in rows if r.task})) or '-'}",
+        f"trial files: {len(rows)} ({counts['complete']} complete, {counts['failed']} failed, "
+        f"{counts['corrupt']} corrupt)",
+        f"baselines: {', '.join(baselines) or 'none'}",
+    ]
+    if config:
+        facts.append(
+            f"trials per agent: {config.get('trials')}, seed: {config.get('seed')}, "
+            f"config hash: {str(meta.get('config_hash', '-'))[:12]}"
+        )
+    notes = [
+        "SC %: self-consistent trials out of the complete trials that were evaluated; 95% CI: "
+        "Wilson interval. Failed and corrupt trials are counted, not evaluated.",
+    ]
+    if comparisons:
+        notes.append(
+            f"*: significantly better than every baseline (one-sided Fisher exact test per "
+            f"baseline, Holm-Bonferroni over the agent's comparisons in that task, alpha "
+            f"{ALPHA}), as in the Hangman paper's Table 1."
+        )
+    else:
+        notes.append(
+            "No superiority markers: the run needs both baselines and other agents "
+            "with evaluated trials (pass baselines=... to choose them)."
+        )
+    failures = failure_table(rows) if counts["failed"] + counts["corrupt"] else None
+    tests = comparison_table(comparisons) if comparisons else None
+    return facts, summary_table(rows, baselines, markers), tests, failures, notes
+
+
+def _markdown(
+    facts: list[str],
+    summary: Table,
+    tests: Table | None,
+    failures: Table | None,
+    notes: list[str],
+    pictures: list[tuple[str, Path]],
+    out: Path,
+) -> str:
+    parts = [
+        f"# Report: {facts[0].removeprefix('run: ')}",
+        "",
+        *(f"- {f}" for f in facts),
+        "",
+        "## Summary",
+        "",
+        summary.markdown(),
+        "",
+        *notes,
+        "",
+    ]
+    if tests is not None:
+        parts += ["## Tests against the baselines", "", tests.markdown(), ""]
+    parts += ["## Failures", ""]
+    parts += [failures.markdown(), ""] if failures else ["No failed or corrupt trials.", ""]
+    parts += ["## Figures", ""]
+    for caption, path in pictures:
+        rel = path.relative_to(out).as_posix()
+        parts += [f"### {caption}", "", f"![{caption}]({rel})", ""]
+    if not pictures:
+        parts += ["No figure: the run holds no data to plot.", ""]
+    parts += [
+        "Tidy table of all trials: [trials.csv](trials.csv), [trials.jsonl](trials.jsonl).",
+        "",
+    ]
+    return "\n".join(parts)
+
+
+_CSS = (
+    "body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}"
+    "table{border-collapse:collapse;margin:1em 0;font-size:.9em}"
+    "th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left}"
+    "th{background:#f2f2f2}img{max-width:100%;border:1px solid #ddd}"
+    ".failures td{background:#fff4f4}"
+)
+
+
+def _html(
+    facts: list[str],
+    summary: Table,
+    tests: Table | None,
+    failures: Table | None,
+    notes: list[str],
+    pictures: list[tuple[str, Path]],
+) -> str:
+    esc = html.escape
+    title = esc(f"Report: {facts[0].removeprefix('run: ')}")
+    parts = [
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}</title>",
+        f"<style>{_CSS}</style></head><body><h1>{title}</h1><ul>",
+        *(f"<li>{esc(f)}</li>" for f in facts),
+        "</ul><h2>Summary</h2>",
+        summary.html(),
+        *(f"<p>{esc(n)}</p>" for n in notes),
+    ]
+    if tests is not None:
+        parts += ["<h2>Tests against the baselines</h2>", tests.html()]
+    parts.append("<h2>Failures</h2>")
+    parts.append(
+        f"<div class='failures'>{failures.html()}</div>"
+        if failures
+        else "<p>No failed or corrupt trials.</p>"
+    )
+    parts.append("<h2>Figures</h2>")
+    for caption, path in pictures:
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        parts.append(
+            f"<h3>{esc(caption)}</h3><img alt='{esc(caption)}' src='data:image/png;base64,{data}'>"
+        )
+    if not pictures:
+        parts.append("<p>No figure: the run holds no data to plot.</p>")
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def build_report(
+    run_dir: Path, out_dir: Path | None = None, *, baselines: Iterable[str] | None = None
+) -> list[Path]:
+    """Write ``report.md``, ``report.html``, ``trials.csv``, ``trials.jsonl`` and the figures.
+
+    Returns the written paths (the two reports first). ``out_dir`` defaults to
+    ``run_dir/report``.
+    """
+    run_dir = Path(run_dir)
+    table = tidy_run(run_dir)
+    if not table.rows:
+        raise ConfigError(
+            f"no trial files under '{run_dir}' (expected AGENT/trial_NNNN.json); run "
+            "'cogarch run CONFIG' first or point at its results directory"
+        )
+    out = Path(out_dir) if out_dir is not None else run_dir / "report"
+    meta = _run_meta(run_dir)
+    rows = _order(table.rows, meta)
+    chosen = resolve_baselines(rows, meta, baselines)
+    csv_path = write_csv(rows, out / "trials.csv")
+    jsonl_path = write_jsonl(rows, out / "trials.jsonl")
+    pictures = make_figures(rows, out / "figures")
+    facts, summary, tests, failures, notes = _sections(rows, meta, chosen)
+    md = atomic_write_text(
+        out / "report.md", _markdown(facts, summary, tests, failures, notes, pictures, out)
+    )
+    page = atomic_write_text(
+        out / "report.html", _html(facts, summary, tests, failures, notes, pictures)
+    )
+    return [md, page, csv_path, jsonl_path, *(path for _, path in pictures)]
+
+
+__all__ = ["DEFAULT_BASELINES", "build_report", "is_default_baseline", "resolve_baselines"]

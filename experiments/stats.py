@@ -1,0 +1,205 @@
+"""Significance of self-consistency: Wilson intervals, one-sided Fisher tests, Holm's correction.
+
+The Hangman paper (section 5, Table 1) marks a proposed method with an asterisk in a column when
+it is significantly better than *every* baseline there: a one-sided Fisher exact test of the
+method against each baseline (H1: the method's success rate is higher), Holm-Bonferroni
+corrected at alpha = 0.05.
+
+Which comparisons form one Holm family decides the markers. Recomputed from Table 1's counts
+(50 trials per cell), only the family of one method in one column, i.e. the method against the
+five baselines of that column (``family="agent_column"``), reproduces all the asterisks
+exactly; testing without any correction (``family="none"``) happens to give the same markers on
+that table. Pooling the family per column (35 tests), per method (40 tests) or over the whole
+table (280 tests) loses asterisks the paper prints (for instance the three workflow agents on
+Diagnosis / Qwen3 235B with ``"column"``). ``"agent_column"`` is therefore the default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from scipy.stats import fisher_exact
+
+from cogarch.errors import ConfigError
+from experiments.summary import wilson_interval
+
+Family = Literal["agent_column", "column", "agent", "all", "none"]
+FAMILIES: tuple[Family, ...] = ("agent_column", "column", "agent", "all", "none")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One one-sided test: ``agent`` beats ``baseline`` in ``column``."""
+
+    agent: str
+    baseline: str
+    column: str
+    agent_successes: int
+    agent_n: int
+    baseline_successes: int
+    baseline_n: int
+    p_value: float
+    p_adjusted: float
+    significant: bool
+
+
+def fisher_greater(successes_a: int, n_a: int, successes_b: int, n_b: int) -> float:
+    """One-sided Fisher exact p-value for "the success rate of A is higher than that of B"."""
+    for name, s, n in (("A", successes_a, n_a), ("B", successes_b, n_b)):
+        if n < 0 or not 0 <= s <= n:
+            raise ConfigError(
+                f"group {name} has {s} successes out of {n} trials; successes must lie "
+                "between 0 and the (non-negative) number of trials"
+            )
+    if n_a == 0 or n_b == 0:
+        return 1.0  # nothing observed: no evidence either way
+    table = [[successes_a, n_a - successes_a], [successes_b, n_b - successes_b]]
+    _, p = fisher_exact(table, alternative="greater")
+    return float(p)
+
+
+def holm(p_values: Sequence[float], alpha: float = 0.05) -> tuple[list[float], list[bool]]:
+    """Holm-Bonferroni step-down: adjusted p-values and which hypotheses are rejected.
+
+    The adjusted p-value of the i-th smallest of m p-values is the running maximum of
+    ``(m - j) * p_(j)`` for j <= i, capped at 1; a hypothesis is rejected when its adjusted
+    p-value is at most ``alpha`` (the same decisions as the classical step-down procedure).
+    """
+    if not 0 < alpha < 1:
+        raise ConfigError(f"alpha must lie strictly between 0 and 1, got {alpha}")
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted, [a <= alpha for a in adjusted]
+
+
+def _family_key(family: Family, agent: str, column: str, index: int) -> tuple[str, ...]:
+    if family == "agent_column":
+        return (agent, column)
+    if family == "column":
+        return (column,)
+    if family == "agent":
+        return (agent,)
+    if family == "all":
+        return ()
+    return (str(index),)  # "none": every test is its own family, i.e. no correction
+
+
+def compare_to_baselines(
+    table: Mapping[str, Mapping[str, tuple[int, int]]],
+    baselines: Iterable[str],
+    *,
+    alpha: float = 0.05,
+    family: Family = "agent_column",
+) -> list[Comparison]:
+    """Test every non-baseline agent against every baseline, column by column.
+
+    ``table[agent][column]`` is ``(successes, trials)``. A comparison is made where both the
+    agent and the baseline have the column; p-values are Holm-corrected within ``family``.
+    """
+    if family not in FAMILIES:
+        raise ConfigError(f"unknown Holm family '{family}'; valid: {', '.join(FAMILIES)}")
+    base = list(dict.fromkeys(baselines))
+    unknown = [b for b in base if b not in table]
+    if unknown:
+        raise ConfigError(
+            f"baselines not in the table: {', '.join(unknown)}; valid agent names: "
+            f"{', '.join(table)}"
+        )
+    raw: list[tuple[str, str, str, int, int, int, int, float]] = []
+    for agent, cells in table.items():
+        if agent in base:
+            continue
+        for column, (s_a, n_a) in cells.items():
+            for baseline in base:
+                if column not in table[baseline]:
+                    continue
+                s_b, n_b = table[baseline][column]
+                raw.append(
+                    (
+                        agent,
+                        baseline,
+                        column,
+                        s_a,
+                        n_a,
+                        s_b,
+                        n_b,
+                        fisher_greater(s_a, n_a, s_b, n_b),
+                    )
+                )
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, row in enumerate(raw):
+        groups.setdefault(_family_key(family, row[0], row[2], i), []).append(i)
+    adjusted = [1.0] * len(raw)
+    rejected = [False] * len(raw)
+    for members in groups.values():
+        adj, rej = holm([raw[i][7] for i in members], alpha)
+        for i, a, r in zip(members, adj, rej, strict=True):
+            adjusted[i], rejected[i] = a, r
+    return [
+        Comparison(*row, p_adjusted=adjusted[i], significant=rejected[i])
+        for i, row in enumerate(raw)
+    ]
+
+
+def markers_from(comparisons: Iterable[Comparison]) -> set[tuple[str, str]]:
+    """The (agent, column) pairs whose every comparison is significant."""
+    verdicts: dict[tuple[str, str], bool] = {}
+    for c in comparisons:
+        key = (c.agent, c.column)
+        verdicts[key] = verdicts.get(key, True) and c.significant
+    return {key for key, ok in verdicts.items() if ok}
+
+
+def superiority_markers(
+    counts: Mapping[str, Mapping[str, int]],
+    n: int | Mapping[str, int],
+    baselines: Iterable[str],
+    alpha: float = 0.05,
+    *,
+    family: Family = "agent_column",
+) -> set[tuple[str, str]]:
+    """The (agent, column) pairs that earn Table 1's asterisk.
+
+    ``counts[agent][column]`` is the number of successes out of ``n`` trials (``n`` is one
+    number for every cell or a mapping from column to trials). For each column every
+    non-baseline agent is tested against every baseline (one-sided Fisher, agent > baseline);
+    an agent is marked in a column when all its comparisons there stay significant after the
+    Holm correction over ``family`` (see the module docstring for why the default is
+    ``"agent_column"``).
+    """
+
+    def trials(column: str) -> int:
+        if isinstance(n, int):
+            return n
+        if column not in n:
+            raise ConfigError(
+                f"no number of trials for column '{column}'; add it to 'n' (columns given: "
+                f"{', '.join(n)}) or pass one int for every column"
+            )
+        return n[column]
+
+    table = {
+        agent: {column: (s, trials(column)) for column, s in cells.items()}
+        for agent, cells in counts.items()
+    }
+    return markers_from(compare_to_baselines(table, baselines, alpha=alpha, family=family))
+
+
+__all__ = [
+    "FAMILIES",
+    "Comparison",
+    "Family",
+    "compare_to_baselines",
+    "fisher_greater",
+    "holm",
+    "markers_from",
+    "superiority_markers",
+    "wilson_interval",
+]

@@ -1,0 +1,391 @@
+"""MemoryOS: short-term pages, mid-term sessions scored by heat, long-term profile and knowledge.
+
+- *Short-term*: a FIFO of pages (one question-answer pair per turn), ``short_term_capacity``
+  of them. MemoryOS keeps both sides of the exchange, so both roles are ingested by default.
+- *Mid-term*: an evicted page gets a summary and keywords from a model and joins the session
+  whose ``similarity(summary, session summary) + keyword_weight * Jaccard(keywords)`` is
+  highest, when that score reaches ``merge_threshold`` (0.6); otherwise it opens a session with
+  its own summary and keywords. Session heat is ``visits + pages added since the last promotion
+  + exp(-hours since the last visit / recency_tau_hours)``.
+- *Long-term*: after each ingest, when the hottest session's heat reaches ``heat_threshold``
+  (5), its new pages are summarised by a model into the user profile and into user and
+  assistant knowledge entries, and its visits and page count are reset.
+
+Reading: the ``top_sessions`` sessions most similar to the query, the ``top_k`` most similar
+pages inside them (each visit raises a session's heat), the ``knowledge_k`` nearest user and
+assistant knowledge entries, and the profile. The block shows every short-term page too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cogarch.models.messages import user
+from memory.base import MemoryContext, MemoryItem, TurnRecord
+from memory.retrieval_base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
+from memory.retrieval_prompts import (
+    MEMORYOS_KNOWLEDGE,
+    MEMORYOS_PAGE,
+    MEMORYOS_PROFILE,
+    render_template,
+)
+
+
+class PageSummary(BaseModel):
+    summary: str
+    keywords: list[str] = Field(default_factory=list)
+
+
+class ProfileUpdate(BaseModel):
+    profile: str
+
+
+class Knowledge(BaseModel):
+    user_knowledge: list[str] = Field(default_factory=list)
+    assistant_knowledge: list[str] = Field(default_factory=list)
+
+
+class Page(BaseModel):
+    """One exchange. ``session`` is set once the page reaches the mid-term tier."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    user: str
+    assistant: str
+    time: str
+    turn: int
+    keywords: list[str] = Field(default_factory=list)
+    session: str | None = None
+    analyzed: bool = False
+
+
+class Session(BaseModel):
+    """A mid-term topic: a summary, keywords, its pages and what its heat is made of."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    summary: str
+    keywords: list[str]
+    pages: list[str]
+    visits: int = 0
+    interaction: int = 0
+    """Pages added since the last promotion (the heat's L_interaction)."""
+    last_visit: str
+    created: str
+
+
+class MemoryOSParams(RetrievalParams):
+    window: int = Field(default=10, ge=1)
+    top_k: int = Field(default=7, ge=1, description="Mid-term pages retrieved per query.")
+    ingest_roles: tuple[Role, ...] = Field(
+        default=("user", "assistant"),
+        description="MemoryOS pages are question-answer pairs, so both sides by default.",
+    )
+    short_term_capacity: int = Field(default=10, ge=1)
+    merge_threshold: float = Field(default=0.6)
+    keyword_weight: float = Field(default=1.0, ge=0.0)
+    heat_threshold: float = Field(default=5.0, gt=0.0)
+    recency_tau_hours: float = Field(default=24.0, gt=0.0)
+    top_sessions: int = Field(default=5, ge=1)
+    session_threshold: float = Field(default=0.1)
+    page_threshold: float = Field(default=0.1)
+    knowledge_k: int = Field(default=5, ge=0, description="Knowledge entries per kind.")
+    mid_term_capacity: int = Field(default=2000, ge=1)
+    render_chars: int | None = Field(
+        default=100, ge=10, description="Questions and answers are cut to this many characters."
+    )
+
+
+class MemoryOSMemory(RetrievalModule):
+    """Three-tier memory with heat-driven promotion (MemoryOS)."""
+
+    kind: ClassVar[str] = "memoryos"
+    prompt_key: ClassVar[str] = "memories"
+    Params: ClassVar[type[RetrievalParams]] = MemoryOSParams
+    params: MemoryOSParams
+
+    def _setup(self) -> None:
+        self.short_term: list[Page] = []
+        self.pages: dict[str, Page] = {}
+        self.sessions: dict[str, Session] = {}
+        self.profile = "None"
+        self.counters = {"page": 0, "session": 0, "knowledge": 0}
+        self.last_merge_score: float | None = None
+        self.page_store = self.new_store("pages")
+        self.session_store = self.new_store("sessions")
+        self.knowledge_store = self.new_store("knowledge")
+
+    def _next(self, what: str) -> str:
+        self.counters[what] += 1
+        return f"{what[0]}{self.counters[what]}"
+
+    # ------------------------------------------------------------------ writing
+
+    async def _write(self, turn: TurnRecord, new: list[LoggedMessage], ctx: MemoryContext) -> None:
+        if new:
+            page = Page(
+                id=self._next("page"),
+                user="\n".join(m.text for m in new if m.role == "user"),
+                assistant="\n".join(m.text for m in new if m.role == "assistant"),
+                time=new[0].time,
+                turn=turn.index,
+            )
+            self.short_term.append(page)
+            while len(self.short_term) > self.params.short_term_capacity:
+                await self.to_mid_term(self.short_term.pop(0), ctx)
+        await self.promote_if_hot(ctx)
+
+    async def to_mid_term(self, page: Page, ctx: MemoryContext) -> Session:
+        """File an evicted page into the best session, or a new one."""
+        previous = max(self.pages.values(), key=lambda p: p.turn, default=None)
+        prompt = render_template(
+            MEMORYOS_PAGE,
+            conversation=_exchange(previous) if previous else "(none)",
+            user=page.user or "(none)",
+            assistant=page.assistant or "(none)",
+        )
+        answer = await self.ask(ctx, [user(prompt)], PageSummary)
+        page.keywords = _clean(answer.keywords)
+        summary = answer.summary.strip() or clip(page.user or page.assistant, 200)
+        best, best_score = None, -math.inf
+        if self.sessions:
+            vector = self.session_store.embed([summary])[0]
+            for hit in self.session_store.query_vector(vector, len(self.sessions)):
+                candidate = self.sessions[hit.id]
+                overlap = jaccard(candidate.keywords, page.keywords)
+                score = hit.similarity + self.params.keyword_weight * overlap
+                if score > best_score:
+                    best, best_score = candidate, score
+        self.last_merge_score = None if best is None else best_score
+        stamp = self.now().isoformat()
+        if best is not None and best_score >= self.params.merge_threshold:
+            session = best
+            session.pages.append(page.id)
+            session.interaction += 1
+            session.last_visit = stamp
+            self.count("pages_merged")
+        else:
+            session = Session(
+                id=self._next("session"),
+                summary=summary,
+                keywords=page.keywords,
+                pages=[page.id],
+                interaction=1,
+                last_visit=stamp,
+                created=stamp,
+            )
+            self.sessions[session.id] = session
+            self.session_store.add([session.id], [summary], [{"created": stamp}])
+            self.count("sessions_opened")
+        page.session = session.id
+        self.pages[page.id] = page
+        self.page_store.add([page.id], [_exchange(page)], [{"session": session.id}])
+        self._evict_sessions()
+        return session
+
+    def _evict_sessions(self) -> None:
+        while len(self.sessions) > self.params.mid_term_capacity:
+            coldest = min(self.sessions.values(), key=lambda s: (s.visits, s.created))
+            del self.sessions[coldest.id]
+            self.session_store.delete([coldest.id])
+            self.page_store.delete(coldest.pages)
+            for page_id in coldest.pages:
+                self.pages.pop(page_id, None)
+            self.count("sessions_evicted")
+
+    def heat(self, session: Session, now: datetime | None = None) -> float:
+        """``visits + interaction + exp(-hours since last visit / tau)``."""
+        now = now or self.now()
+        hours = max(0.0, (now - datetime.fromisoformat(session.last_visit)).total_seconds() / 3600)
+        recency = math.exp(-hours / self.params.recency_tau_hours)
+        return session.visits + session.interaction + recency
+
+    async def promote_if_hot(self, ctx: MemoryContext) -> Session | None:
+        """Promote the hottest session when its heat reaches the threshold; returns it."""
+        if not self.sessions:
+            return None
+        now = self.now()
+        hottest = max(self.sessions.values(), key=lambda s: self.heat(s, now))
+        if self.heat(hottest, now) < self.params.heat_threshold:
+            return None
+        fresh = [self.pages[p] for p in hottest.pages if p in self.pages]
+        fresh = [p for p in fresh if not p.analyzed]
+        if fresh:
+            exchanges = "\n\n".join(_exchange(p) for p in fresh)
+            prompt = render_template(MEMORYOS_PROFILE, profile=self.profile, pages=exchanges)
+            update = await self.ask(ctx, [user(prompt)], ProfileUpdate)
+            self.profile = update.profile.strip() or self.profile
+            prompt = render_template(MEMORYOS_KNOWLEDGE, pages=exchanges)
+            knowledge = await self.ask(ctx, [user(prompt)], Knowledge)
+            self._add_knowledge("user", knowledge.user_knowledge, hottest.id)
+            self._add_knowledge("assistant", knowledge.assistant_knowledge, hottest.id)
+            for page in fresh:
+                page.analyzed = True
+        hottest.visits = 0
+        hottest.interaction = 0
+        self.count("promotions")
+        return hottest
+
+    def _add_knowledge(self, kind: str, entries: list[str], session: str) -> None:
+        texts = _clean(entries)
+        stamp = self.now().isoformat()
+        ids = [self._next("knowledge") for _ in texts]
+        meta = {"kind": kind, "time": stamp, "session": session}
+        self.knowledge_store.add(ids, texts, [dict(meta) for _ in texts])
+        self.count(f"{kind}_knowledge", len(texts))
+
+    # ------------------------------------------------------------------ reading
+
+    async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
+        vector = self.page_store.embed([query])[0]
+        items: list[MemoryItem] = []
+        sessions = [
+            hit.id
+            for hit in self.session_store.query_vector(vector, self.params.top_sessions)
+            if hit.similarity >= self.params.session_threshold
+        ]
+        if sessions:
+            where = {"session": {"$in": sessions}}
+            hits = self.page_store.query_vector(vector, self.params.top_k, where=where)
+            stamp = self.now().isoformat()
+            for hit in hits:
+                if hit.similarity < self.params.page_threshold or hit.id not in self.pages:
+                    continue
+                page = self.pages[hit.id]
+                items.append(
+                    MemoryItem(page.id, hit.text, round(hit.similarity, 6), _page_fields(page))
+                )
+            for session_id in dict.fromkeys(str(item.fields["session"]) for item in items):
+                self.sessions[session_id].visits += 1
+                self.sessions[session_id].last_visit = stamp
+        for kind in ("user", "assistant"):
+            found = self.knowledge_store.query_vector(
+                vector, self.params.knowledge_k, where={"kind": kind}
+            )
+            for hit in found:
+                fields = {**hit.metadata, "tier": "knowledge"}
+                items.append(MemoryItem(hit.id, hit.text, round(hit.similarity, 6), fields))
+        return items
+
+    def _format(self, items: list[MemoryItem]) -> str:
+        pages = [self._page_line(item.fields) for item in items if item.fields.get("tier") == "mid"]
+        knowledge = {
+            kind: [f"- {item.text}" for item in items if item.fields.get("kind") == kind]
+            for kind in ("user", "assistant")
+        }
+        short = [self._page_line(_page_fields(p)) for p in self.short_term]
+        return "\n".join(
+            [
+                *_section("[Short-Term Memory]", short, "(empty)"),
+                *_section("[Mid-Term Memory]", pages, "(empty)"),
+                "[User Profile]",
+                self.profile or "None",
+                *_section("[User Knowledge]", knowledge["user"], "(none)"),
+                *_section("[Assistant Knowledge]", knowledge["assistant"], "(none)"),
+            ]
+        )
+
+    def _page_line(self, fields: Mapping[str, Any]) -> str:
+        limit = self.params.render_chars
+        when = datetime.fromisoformat(str(fields["time"])).strftime("%Y-%m-%d %H:%M:%S")
+        return (
+            f"- Q: {clip(str(fields['user']), limit)} A: {clip(str(fields['assistant']), limit)}"
+            f" @ {when}"
+        )
+
+    def private_text(self) -> str:
+        lines = _section(
+            "[Short-Term Memory]",
+            [self._page_line(_page_fields(p)) for p in self.short_term],
+            "(empty)",
+        )
+        lines.append("[Mid-Term Memory]" + ("" if self.sessions else " (empty)"))
+        for session in self.sessions.values():
+            lines.append(f"Session {session.id}: {session.summary}")
+            for page_id in session.pages:
+                if page_id in self.pages:
+                    lines.append(self._page_line(_page_fields(self.pages[page_id])))
+        lines += ["[User Profile]", self.profile or "None"]
+        records = self.knowledge_store.all()
+        for kind, title in (("user", "[User Knowledge]"), ("assistant", "[Assistant Knowledge]")):
+            found = [f"- {r.text}" for r in records if r.metadata.get("kind") == kind]
+            lines += _section(title, found, "(none)")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ state
+
+    def _dump(self) -> dict[str, Any]:
+        return {
+            "short_term": [p.model_dump() for p in self.short_term],
+            "pages": [p.model_dump() for p in self.pages.values()],
+            "sessions": [s.model_dump() for s in self.sessions.values()],
+            "profile": self.profile,
+            "counters": dict(self.counters),
+            "page_store": self.page_store.state(),
+            "session_store": self.session_store.state(),
+            "knowledge_store": self.knowledge_store.state(),
+        }
+
+    def _restore(self, data: Mapping[str, Any]) -> None:
+        self.short_term = [Page.model_validate(p) for p in data.get("short_term", [])]
+        self.pages = {p["id"]: Page.model_validate(p) for p in data.get("pages", [])}
+        self.sessions = {s["id"]: Session.model_validate(s) for s in data.get("sessions", [])}
+        self.profile = str(data.get("profile", "None"))
+        self.counters = {"page": 0, "session": 0, "knowledge": 0, **data.get("counters", {})}
+        self.page_store = self.restored_store(self.page_store, "pages", data.get("page_store", {}))
+        self.session_store = self.restored_store(
+            self.session_store, "sessions", data.get("session_store", {})
+        )
+        self.knowledge_store = self.restored_store(
+            self.knowledge_store, "knowledge", data.get("knowledge_store", {})
+        )
+
+
+def jaccard(a: list[str], b: list[str]) -> float:
+    """Jaccard index of two keyword lists (case-insensitive); 0 when either is empty."""
+    left, right = {x.lower() for x in a}, {x.lower() for x in b}
+    if not left or not right:
+        return 0.0
+    return len(left & right) / len(left | right)
+
+
+def _clean(values: list[str]) -> list[str]:
+    return list(dict.fromkeys(v.strip() for v in values if v and v.strip()))
+
+
+def _exchange(page: Page) -> str:
+    return f"User: {page.user}\nAssistant: {page.assistant}"
+
+
+def _page_fields(page: Page) -> dict[str, Any]:
+    return {
+        "tier": "mid" if page.session else "short",
+        "user": page.user,
+        "assistant": page.assistant,
+        "time": page.time,
+        "turn": page.turn,
+        "session": page.session,
+    }
+
+
+def _section(title: str, lines: list[str], empty: str) -> list[str]:
+    return [title, *lines] if lines else [f"{title} {empty}"]
+
+
+__all__ = [
+    "Knowledge",
+    "MemoryOSMemory",
+    "MemoryOSParams",
+    "Page",
+    "PageSummary",
+    "ProfileUpdate",
+    "Session",
+    "jaccard",
+]

@@ -1,0 +1,58 @@
+"""Fake providers for the run tests, loaded by import path (``fake: tests.experiments.slow_fakes:NAME``).
+
+Each one is a scripted host ``(pairs, seed) -> reply`` in the sense of
+:data:`cogarch.models.FAKES`. An ``async`` host is awaited by the fake client, so a slow host
+sleeps without blocking the event loop and concurrent trials overlap as they would against a
+real endpoint.
+
+- ``slow_honest``: the honest Hangman host, ``COGARCH_TEST_FAKE_DELAY_S`` seconds (default 0.2)
+  per call; the resume-after-kill test runs it in a subprocess.
+- ``flaky_honest``: the honest host, except that it raises for every seed in
+  :data:`FAIL_SEEDS` (tests add trial seeds there and remove them to let a rerun succeed).
+- ``decorated_host``: the honest host whose every reply also carries private blocks
+  (reasoning, a ``<secret>`` and a working-memory block) that must never become public.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Sequence
+
+from tasks.hangman.hosts import honest_host
+
+DELAY_ENV = "COGARCH_TEST_FAKE_DELAY_S"
+
+FAIL_SEEDS: set[int] = set()
+"""Trial seeds for which :func:`flaky_honest` raises."""
+
+SECRET_MARK = "zebra"
+"""The word hidden in :func:`decorated_host`'s ``<secret>`` block."""
+REASONING_MARK = "PRIVATE-REASONING-7f3a"
+MEMORY_MARK = "PRIVATE-MEMORY-91c2"
+
+
+class ScriptedFailure(RuntimeError):
+    """What :func:`flaky_honest` raises."""
+
+
+async def slow_honest(pairs: Sequence[tuple[str, str]], seed: int) -> str:
+    await asyncio.sleep(float(os.environ.get(DELAY_ENV, "0.2")))
+    return honest_host(pairs, seed)
+
+
+def flaky_honest(pairs: Sequence[tuple[str, str]], seed: int) -> str:
+    if seed in FAIL_SEEDS:
+        raise ScriptedFailure(f"scripted failure for seed {seed}")
+    return honest_host(pairs, seed)
+
+
+def decorated_host(pairs: Sequence[tuple[str, str]], seed: int) -> str:
+    reply = honest_host(pairs, seed)
+    if any(role == "system" and "You are a memory updater" in text for role, text in pairs):
+        return reply  # the updater's tool call: private by construction
+    return (
+        f"<think>{REASONING_MARK} I hold <secret>{SECRET_MARK}</secret></think>\n"
+        f"{reply}\n<secret>{SECRET_MARK}</secret>\n"
+        f"<working_memory>{MEMORY_MARK}: the word is {SECRET_MARK}</working_memory>"
+    )

@@ -1,0 +1,172 @@
+"""Statistics behind the report, checked against the Hangman paper's Table 1."""
+
+from __future__ import annotations
+
+import pytest
+from scipy.stats import fisher_exact
+
+from cogarch.errors import ConfigError
+from experiments.stats import (
+    FAMILIES,
+    compare_to_baselines,
+    fisher_greater,
+    holm,
+    superiority_markers,
+    wilson_interval,
+)
+
+COLUMNS = (
+    "hangman/gpt-oss-20b",
+    "hangman/gpt-oss-120b",
+    "hangman/qwen3-32b",
+    "hangman/qwen3-235b",
+    "diagnosis/gpt-oss-20b",
+    "diagnosis/gpt-oss-120b",
+    "diagnosis/qwen3-32b",
+    "diagnosis/qwen3-235b",
+)
+# Table 1 as printed: self-consistency in % of 50 trials, "*" where the paper marks superiority.
+TABLE_1 = """
+Vanilla LLM               |  2  | 12  |  4  | 12   |  2  | 26  | 12 | 14
+Mem0                      |  2  |  6  |  4  |  8   |  2  | 50  | 20 | 18
+A-Mem                     |  6  |  6  |  2  |  2   |  4  | 32  | 12 | 28
+LightMem                  |  0  |  6  |  6  |  8   |  0  | 38  | 10 | 10
+MemoryOS                  |  0  | 14  |  4  |  4   |  0  |  2  |  8 |  6
+Private CoT               | 94* | 82* | 94* | 98*  | 66* | 54  | 16 | 82*
+Autonomous Overwrite      | 50* | 72* | 12  | 78*  | 46* | 50  | 14 | 26
+Autonomous Patch/Replace  | 34* | 46* |  6  | 92*  | 42* | 68  | 10 | 34
+Autonomous Append/Delete  | 26* | 42* |  8  | 74*  | 56* | 56  | 10 | 30
+Workflow Overwrite        | 76* | 98* | 92* | 100* | 70* | 96* | 18 | 56*
+Workflow Patch/Replace    | 30* | 94* | 76* | 100* | 64* | 92* | 20 | 56*
+Workflow Append/Delete    | 56* | 84* | 82* | 100* | 44* | 90* | 16 | 52*
+"""
+BASELINES = ("Vanilla LLM", "Mem0", "A-Mem", "LightMem", "MemoryOS")
+N = 50
+
+
+def parse_table() -> tuple[dict[str, dict[str, int]], set[tuple[str, str]]]:
+    counts: dict[str, dict[str, int]] = {}
+    starred: set[tuple[str, str]] = set()
+    for line in TABLE_1.strip().splitlines():
+        name, *cells = (c.strip() for c in line.split("|"))
+        counts[name] = {}
+        for column, cell in zip(COLUMNS, cells, strict=True):
+            if cell.endswith("*"):
+                starred.add((name, column))
+            percent = int(cell.rstrip("*"))
+            assert percent % 2 == 0  # percentages of 50 trials
+            counts[name][column] = percent // 2
+    return counts, starred
+
+
+def test_table_1_is_parsed_completely() -> None:
+    counts, starred = parse_table()
+    assert len(counts) == 12 and all(len(c) == 8 for c in counts.values())
+    assert len(starred) == 39
+    assert counts["Workflow Overwrite"]["hangman/qwen3-235b"] == 50
+
+
+@pytest.mark.parametrize("family", ["agent_column", "none"])
+def test_markers_reproduce_table_1_exactly(family: str) -> None:
+    counts, starred = parse_table()
+    markers = superiority_markers(counts, N, BASELINES, 0.05, family=family)  # type: ignore[arg-type]
+    assert markers == starred
+
+
+def test_default_family_is_the_one_that_reproduces_table_1() -> None:
+    counts, starred = parse_table()
+    assert superiority_markers(counts, N, BASELINES) == starred
+
+
+@pytest.mark.parametrize(
+    ("family", "lost"),
+    [
+        (
+            "column",
+            {
+                ("Workflow Overwrite", "diagnosis/qwen3-235b"),
+                ("Workflow Patch/Replace", "diagnosis/qwen3-235b"),
+                ("Workflow Append/Delete", "diagnosis/qwen3-235b"),
+            },
+        ),
+        (
+            "agent",
+            {
+                ("Autonomous Append/Delete", "hangman/gpt-oss-20b"),
+                ("Workflow Append/Delete", "diagnosis/qwen3-235b"),
+            },
+        ),
+        (
+            "all",
+            {
+                ("Autonomous Append/Delete", "hangman/gpt-oss-20b"),
+                ("Autonomous Append/Delete", "hangman/gpt-oss-120b"),
+                ("Workflow Patch/Replace", "hangman/gpt-oss-20b"),
+                ("Workflow Overwrite", "diagnosis/qwen3-235b"),
+                ("Workflow Patch/Replace", "diagnosis/qwen3-235b"),
+                ("Workflow Append/Delete", "diagnosis/qwen3-235b"),
+            },
+        ),
+    ],
+)
+def test_larger_families_lose_printed_asterisks(family: str, lost: set[tuple[str, str]]) -> None:
+    counts, starred = parse_table()
+    markers = superiority_markers(counts, N, BASELINES, family=family)  # type: ignore[arg-type]
+    assert markers == starred - lost
+
+
+def test_per_column_trials_mapping_matches_a_single_n() -> None:
+    counts, starred = parse_table()
+    assert superiority_markers(counts, dict.fromkeys(COLUMNS, N), BASELINES) == starred
+
+
+def test_missing_column_in_n_names_the_column() -> None:
+    counts, _ = parse_table()
+    with pytest.raises(ConfigError, match="diagnosis/qwen3-235b"):
+        superiority_markers(counts, {c: N for c in COLUMNS[:-1]}, BASELINES)
+
+
+def test_unknown_baseline_is_rejected() -> None:
+    with pytest.raises(ConfigError, match="Mem1"):
+        superiority_markers({"a": {"c": 3}, "b": {"c": 1}}, 5, ["Mem1"])
+
+
+def test_agent_needs_every_baseline() -> None:
+    counts = {"ours": {"c": 20}, "weak": {"c": 0}, "strong": {"c": 19}}
+    assert superiority_markers(counts, 20, ["weak"]) == {("ours", "c"), ("strong", "c")}
+    assert superiority_markers(counts, 20, ["weak", "strong"]) == set()
+
+
+def test_fisher_greater_matches_scipy_and_is_one_sided() -> None:
+    expected = fisher_exact([[13, 37], [3, 47]], alternative="greater")[1]
+    assert fisher_greater(13, 50, 3, 50) == pytest.approx(expected)
+    assert fisher_greater(13, 50, 3, 50) < 0.01 < 0.99 < fisher_greater(3, 50, 13, 50)
+    assert fisher_greater(0, 0, 3, 5) == 1.0
+    with pytest.raises(ConfigError, match="between 0"):
+        fisher_greater(6, 5, 0, 5)
+
+
+def test_holm_step_down() -> None:
+    adjusted, rejected = holm([0.01, 0.04, 0.03, 0.005], alpha=0.05)
+    # sorted: 0.005*4=0.02, 0.01*3=0.03, 0.03*2=0.06, 0.04*1 -> max(0.06, 0.04)=0.06
+    assert adjusted == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert rejected == [True, False, False, True]
+    assert holm([]) == ([], [])
+    with pytest.raises(ConfigError, match="alpha"):
+        holm([0.1], alpha=1.5)
+
+
+def test_comparisons_carry_counts_and_family() -> None:
+    table = {"ours": {"c": (9, 10)}, "base1": {"c": (1, 10)}, "base2": {"c": (2, 10)}}
+    result = compare_to_baselines(table, ["base1", "base2"])
+    assert [(c.agent, c.baseline) for c in result] == [("ours", "base1"), ("ours", "base2")]
+    assert all(c.p_adjusted >= c.p_value and c.significant for c in result)
+    assert result[0].agent_successes == 9 and result[0].baseline_n == 10
+    with pytest.raises(ConfigError, match="Holm family"):
+        compare_to_baselines(table, ["base1"], family="rows")  # type: ignore[arg-type]
+    assert set(FAMILIES) == {"agent_column", "column", "agent", "all", "none"}
+
+
+def test_wilson_interval_is_reexported() -> None:
+    low, high = wilson_interval(25, 50)
+    assert low == pytest.approx(0.3664, abs=1e-3) and high == pytest.approx(0.6336, abs=1e-3)

@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python benchmarks/bench_footprint.py [--out benchmarks/out] [--reply-words 40]
+    python benchmarks/bench_footprint.py --out /tmp/footprint [--reply-words 40]
 
 Everything runs on deterministic fake models, so the numbers measure the memory designs, not a
 model. Part 1 plays the three constraint-retention scenarios (26-32 turns) with the shipped
@@ -242,7 +242,7 @@ def plot(long: dict[str, dict[str, list[int]]], form: dict[str, Any], out: Path)
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/out"))
+    parser.add_argument("--out", type=Path, required=True, help="directory for plots and JSON")
     parser.add_argument("--reply-words", type=int, default=40, help="length of fake replies")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

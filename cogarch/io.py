@@ -18,6 +18,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

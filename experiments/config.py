@@ -49,6 +49,9 @@ class RunConfig(BaseModel):
         default=None, description="Provider for the task's own calls (default: the agent's)."
     )
     cache: bool = Field(default=True, description="Cache seeded model calls under results_dir.")
+    baselines: list[str] = Field(
+        default_factory=list, description="Agent names the report tests the others against."
+    )
     providers: dict[str, ProviderConfig] = Field(default_factory=dict)
 
     @model_validator(mode="after")

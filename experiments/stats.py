@@ -12,6 +12,9 @@ exactly; testing without any correction (``family="none"``) happens to give the 
 that table. Pooling the family per column (35 tests), per method (40 tests) or over the whole
 table (280 tests) loses asterisks the paper prints (for instance the three workflow agents on
 Diagnosis / Qwen3 235B with ``"column"``). ``"agent_column"`` is therefore the default.
+(A different reading, one intersection-union p-value per method and column, the largest of its
+five, Holm-corrected over the methods of a column or over the columns of a method, also
+reproduces the table; it is not implemented here.)
 """
 
 from __future__ import annotations

@@ -57,22 +57,31 @@ def summarize(results: Sequence[TrialResult], corrupt: int = 0) -> list[AgentRow
 
 
 def format_table(rows: Sequence[AgentRow]) -> str:
-    header = ["agent", "trials", "done", "failed", *OUTCOME_COLUMNS, "SC %", "95% CI"]
+    """SCT runs get the paper's five classes and self-consistency; other tasks list the
+    outcomes they report."""
+    seen = sorted({o for row in rows for o in row.outcomes})
+    sct = set(seen) <= set(OUTCOME_COLUMNS)
+    columns = list(OUTCOME_COLUMNS) if sct else seen
+    header = ["agent", "trials", "done", "failed", *columns]
+    if sct:
+        header += ["SC %", "95% CI"]
     body = []
     for row in rows:
-        sc = row.self_consistency
-        lo, hi = wilson_interval(row.outcomes["self_consistent"], row.complete)
-        body.append(
-            [
-                row.agent,
-                str(row.trials),
-                str(row.complete),
-                str(row.failed),
-                *(str(row.outcomes[c]) for c in OUTCOME_COLUMNS),
+        cells = [
+            row.agent,
+            str(row.trials),
+            str(row.complete),
+            str(row.failed),
+            *(str(row.outcomes[c]) for c in columns),
+        ]
+        if sct:
+            sc = row.self_consistency
+            lo, hi = wilson_interval(row.outcomes["self_consistent"], row.complete)
+            cells += [
                 "-" if sc is None else f"{100 * sc:.0f}",
                 "-" if sc is None else f"{100 * lo:.0f}-{100 * hi:.0f}",
             ]
-        )
+        body.append(cells)
     widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
 
     def line(cells: list[str]) -> str:

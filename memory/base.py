@@ -6,10 +6,12 @@ import copy
 from abc import ABC
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from cogarch.models.model import Model
 from cogarch.tokens import count_tokens
+
+if TYPE_CHECKING:
+    from cogarch.models.model import Model
 
 
 @dataclass(frozen=True)

@@ -291,11 +291,9 @@ class CompressorMemory(MemoryModule):
         except ModelCallError as exc:
             if self.params.on_invalid == "raise":
                 raise
-            record.attempts, record.kept_previous, record.error = (
-                self.params.attempts,
-                True,
-                str(exc),
-            )
+            record.attempts = self.params.attempts
+            record.kept_previous = True
+            record.error = str(exc)
         else:
             allowed = set(record.qualified)
             draft = result.value

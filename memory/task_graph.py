@@ -126,7 +126,12 @@ class TaskGraph:
 
     # -- reading ------------------------------------------------------------------------
     def __contains__(self, slot: object) -> bool:
-        return isinstance(slot, str) and bool(slot.strip()) and slot_key(slot) in self._g
+        if not isinstance(slot, str):
+            return False
+        try:
+            return slot_key(slot) in self._g
+        except TaskGraphError:
+            return False
 
     def __len__(self) -> int:
         return self._g.number_of_nodes()

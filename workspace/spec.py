@@ -148,7 +148,11 @@ def build_agent(
     """Instantiate a spec. ``provider`` replaces the spec's default provider."""
     default_provider = provider or spec.provider
     memory = {
-        key: build_memory(c.kind, c.params(), where=f"memory.{key}")
+        key: build_memory(
+            c.kind,
+            {**c.params(), **({"provider": c.provider} if c.provider else {})},
+            where=f"memory.{key}",
+        )
         for key, c in spec.memory.items()
     }
     specialists = {}

@@ -22,7 +22,8 @@ from experiments.config import RunConfig
 from experiments.results import read_trial, trial_path
 from experiments.runner import Runner
 
-CONTENT = "Pattern: _ _ _ _ _\nRemaining lives: 6\nGuessed letters: none"
+CONTENT = "Pattern: _ _ _ _ _\nRemaining lives: 6"
+"""The server's answer: a board that names no word, so the reveal reads as no word at all."""
 
 TRIAL_0 = [
     "429", "ok",                               # turn 1: rate limited once
@@ -88,6 +89,7 @@ async def test_a_run_survives_transient_and_persistent_faults(tmp_path: Path) ->
     candidate_replies = [b["reply"] for b in first.branches if b["kind"] == "candidate"]
     assert sorted(candidate_replies) == ["", CONTENT, CONTENT]  # "empty" is an answer, not a fault
     assert first.evaluation["answers_parsed_rate"] == 0.0
+    assert first.evaluation["revealed"] is None
     assert first.evaluation["outcome"] == "all_denial"
 
     failed = read_trial(trial_path(results, "vanilla", 1))

@@ -1,0 +1,124 @@
+"""The Hangman SCT task end to end on the scripted hosts: the trial record and the seeded player."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cogarch.models import ProviderConfig, Providers
+from tasks.base import TrialContext
+from tasks.hangman.hosts import host_secret
+from tasks.hangman.prompts import OPENER_PROMPT, REVEAL_PROMPT, format_guess, format_verification
+from tasks.hangman.task import HangmanGame, HangmanParams, HangmanSCT
+from tasks.registry import build_task
+from workspace import build_agent, load_agent_spec
+
+SEED = 424242
+
+
+async def play(
+    host: str = "honest", *, agent: str = "vanilla", seed: int = SEED, t_fork: int = 4
+) -> dict[str, Any]:
+    providers = Providers({"host": ProviderConfig(kind="fake", fake=f"hangman.{host}")})
+    spec = load_agent_spec(agent)
+    ctx = TrialContext(
+        agent_name=agent,
+        trial=0,
+        seed=seed,
+        make_agent=lambda: build_agent(spec, providers.get, provider="host", seed=seed),
+        models=providers.get,
+        helper_provider=None,
+    )
+    task = build_task("hangman_sct", {"t_fork": t_fork, "n_candidates": 5})
+    assert isinstance(task, HangmanSCT)
+    out = await task.run_trial(ctx)
+    await providers.aclose()
+    return json.loads(json.dumps(out))  # what the trial file will hold
+
+
+def questions(out: dict[str, Any]) -> list[str]:
+    return [entry["user"] for entry in out["interaction_log"]]
+
+
+async def test_a_trial_record_has_the_log_branches_sct_block_and_evaluation() -> None:
+    out = await play("honest", agent="workflow")
+    secret = host_secret(SEED)
+
+    assert {"interaction_log", "branches", "sct", "evaluation", "transitions"} <= set(out)
+    log = out["interaction_log"]
+    assert [e["turn"] for e in log] == [1, 2, 3, 4]
+    assert log[0]["user"] == OPENER_PROMPT
+    for entry in log:
+        assert set(entry) == {
+            "turn", "user", "assistant", "private_state", "private_state_tokens"
+        }  # fmt: skip
+        assert entry["assistant"] and secret not in entry["assistant"]
+        assert f"<secret>{secret}</secret>" in entry["private_state"]
+        assert entry["private_state_tokens"] > 0
+
+    sct = out["sct"]
+    assert sct["t_fork"] == 4
+    assert sct["memory_secret"] == sct["revealed"] == secret
+    assert len(sct["candidates"]) == 5 and secret in sct["candidates"]
+    assert sct["snapshot"] == log[-1]["private_state"]
+    assert [a["candidate"] for a in sct["answers"]] == sct["candidates"]
+    assert sct["public_state"]["guessed"] == [
+        q.split('"')[1] for q in questions(out)[1:]
+    ]  # the board the host showed, and the letters the player guessed
+    assert len(sct["public_state"]["pattern"]) == len(secret)
+
+    branches = out["branches"]
+    assert branches[0] == {
+        "kind": "reveal",
+        "prompt": REVEAL_PROMPT,
+        "reply": branches[0]["reply"],
+        "parsed": secret,
+        "private_state": branches[0]["private_state"],
+    }
+    for branch, word in zip(branches[1:], sct["candidates"], strict=True):
+        assert branch["kind"] == "candidate" and branch["candidate"] == word
+        assert branch["prompt"] == format_verification(word)
+        assert branch["answer"] == ("yes" if word == secret else "no")
+
+    evaluation = out["evaluation"]
+    assert evaluation["outcome"] == "self_consistent"
+    assert evaluation["host_contradictions"] == []
+    assert evaluation["wm_secret_summary"]["secret_stable"] is True
+    assert out["transitions"]["responder->updater"] >= 4 + 5  # turns and candidate branches
+
+
+async def test_the_player_is_reproducible_from_the_seed() -> None:
+    first = await play(seed=SEED)
+    again = await play(seed=SEED)
+    assert questions(first) == questions(again)
+    assert first["sct"]["candidates"] == again["sct"]["candidates"]
+    assert first["evaluation"] == again["evaluation"]
+
+    others = [questions(await play(seed=seed)) for seed in (1, 2, 3)]
+    assert all(q != questions(first) for q in others)
+    assert len({tuple(q) for q in others}) == 3
+
+
+def test_the_game_draws_the_same_guesses_for_the_same_seed() -> None:
+    def guesses(seed: int) -> list[str]:
+        game = HangmanGame(seed, temperature=0.8)
+        game.opener()
+        return [game.next_message() for _ in range(10)]
+
+    assert guesses(7) == guesses(7)
+    assert guesses(7) != guesses(8)
+    assert all(g in {format_guess(c) for c in "abcdefghijklmnopqrstuvwxyz"} for g in guesses(7))
+    assert len(set(guesses(7))) == 10  # without replacement
+
+
+async def test_the_players_guesses_do_not_depend_on_the_host() -> None:
+    honest, forgetful = await play("honest"), await play("forgetful")
+    assert questions(honest) == questions(forgetful)
+    assert forgetful["evaluation"]["outcome"] in {"over_confirmation", "state_substitution"}
+
+
+def test_task_parameters() -> None:
+    task = build_task("hangman_sct", {})
+    assert isinstance(task.params, HangmanParams)
+    assert (task.params.t_fork, task.params.n_candidates) == (4, 5)
+    assert task.params.letter_temperature == 0.8

@@ -139,7 +139,9 @@ class MemoryOSMemory(RetrievalModule):
             )
             self.short_term.append(page)
             while len(self.short_term) > self.params.short_term_capacity:
-                await self.to_mid_term(self.short_term.pop(0), ctx)
+                # Leaves the short-term tier only once it is filed (a failed call keeps it).
+                await self.to_mid_term(self.short_term[0], ctx)
+                self.short_term.pop(0)
         await self.promote_if_hot(ctx)
 
     async def to_mid_term(self, page: Page, ctx: MemoryContext) -> Session:

@@ -21,8 +21,6 @@ PATCH_EXAMPLE = (
 )
 
 
-
-
 @dataclass(frozen=True)
 class PatchOp:
     """One patch line: unchanged context, a line to delete, or a line to insert."""
@@ -153,4 +151,3 @@ def _make_hunk(number: int, section: str, ops: list[PatchOp]) -> Hunk:
                 "first context line of a hunk, meaning 'at the top of this section')."
             )
     return Hunk(number, section, tuple(ops), start_header)
-

@@ -260,8 +260,8 @@ def _headers_kept(
 def _changed_lines(text: str, targets: list[tuple[int, int]], new: str) -> int:
     """Lines removed plus lines added when every span in ``targets`` becomes ``new``.
 
-    Targets that share a line form one group; each group is compared as the whole lines it
-    spans, before and after, so the rest of the memory is never diffed.
+    Targets on the same or on consecutive lines form one group; each group is compared as
+    the whole lines it spans, before and after, so the rest of the memory is never diffed.
     """
     total = 0
     i = 0
@@ -269,7 +269,7 @@ def _changed_lines(text: str, targets: list[tuple[int, int]], new: str) -> int:
         first = text.rfind("\n", 0, targets[i][0]) + 1
         last = _line_end(text, targets[i][1])
         j = i + 1
-        while j < len(targets) and targets[j][0] <= last:
+        while j < len(targets) and targets[j][0] <= _line_end(text, last + 1):
             last = _line_end(text, targets[j][1])
             j += 1
         pieces: list[str] = []

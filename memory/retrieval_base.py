@@ -117,7 +117,8 @@ class RetrievalModule(MemoryModule):
         self.params = self._validate(params)
         self.provider = provider
         self.messages: list[LoggedMessage] = []
-        self.last_turn = 0
+        self.last_turn: int | None = None
+        """Index of the last ingested turn."""
         self.last_retrieved: list[MemoryItem] = []
         self.stats: dict[str, int] = {}
         self._embedder = embedder or get_embedder(self.params.embedder)
@@ -197,7 +198,7 @@ class RetrievalModule(MemoryModule):
             return self._clock()
         if self.params.clock == "wall":
             return datetime.now().astimezone()
-        return TURN_CLOCK_START + timedelta(minutes=self.last_turn)
+        return TURN_CLOCK_START + timedelta(minutes=self.last_turn or 0)
 
     def message_time(self, turn: int, role: Role) -> datetime:
         if self._clock is not None or self.params.clock == "wall":
@@ -208,8 +209,16 @@ class RetrievalModule(MemoryModule):
     # ------------------------------------------------------------------ protocol
 
     async def ingest(self, turn: TurnRecord, ctx: MemoryContext) -> None:
-        """Log the turn's messages of the ingested roles, then let the algorithm write."""
-        self.last_turn = max(self.last_turn, turn.index)
+        """Log the turn's messages of the ingested roles, then let the algorithm write.
+
+        Turns are taken in order and once: a turn whose index is not above the last ingested
+        one is skipped (counted in ``stats["turns_skipped"]``), so a retried step cannot
+        store a turn twice.
+        """
+        if self.last_turn is not None and turn.index <= self.last_turn:
+            self.count("turns_skipped")
+            return
+        self.last_turn = turn.index
         new: list[LoggedMessage] = []
         parts: tuple[tuple[Role, str], ...] = (("user", turn.user), ("assistant", turn.assistant))
         for role, text in parts:
@@ -263,7 +272,8 @@ class RetrievalModule(MemoryModule):
         self.params = params
         self.provider = state.get("provider")
         self.messages = [LoggedMessage.model_validate(m) for m in state.get("messages", [])]
-        self.last_turn = int(state.get("last_turn", 0))
+        last = state.get("last_turn")
+        self.last_turn = None if last is None else int(last)
         self.last_retrieved = [MemoryItem(**item) for item in state.get("last_retrieved", [])]
         self.stats = dict(state.get("stats", {}))
         self._restore(state.get("data", {}))

@@ -69,11 +69,19 @@ def _client(path: str | None) -> Any:
             from chromadb.config import Settings
 
             settings = Settings(anonymized_telemetry=False)
-            if path is None:
-                _CLIENTS[key] = chromadb.EphemeralClient(settings=settings)
-            else:
-                os.makedirs(path, exist_ok=True)
-                _CLIENTS[key] = chromadb.PersistentClient(path=path, settings=settings)
+            try:
+                if path is None:
+                    _CLIENTS[key] = chromadb.EphemeralClient(settings=settings)
+                else:
+                    os.makedirs(path, exist_ok=True)
+                    _CLIENTS[key] = chromadb.PersistentClient(path=path, settings=settings)
+            except ValueError as exc:  # chromadb allows one client configuration per location
+                raise VectorStoreError(
+                    f"chromadb already has a client for {key} with other settings ({exc}); "
+                    "create any other chromadb client in this process with "
+                    "Settings(anonymized_telemetry=False), or set ANONYMIZED_TELEMETRY=False "
+                    "in the environment before it starts"
+                ) from exc
         return _CLIENTS[key]
 
 
@@ -182,8 +190,6 @@ class VectorStore:
     def __repr__(self) -> str:
         return f"VectorStore(name={self.name!r}, embedder={self.embedder!r})"
 
-    # ----------------------------------------------------------------- writing
-
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Embed in one batch with this store's embedder."""
         return self.embedder.embed(list(texts))
@@ -217,10 +223,8 @@ class VectorStore:
         vectors = [list(v) for v in embeddings] if embeddings is not None else self.embed(texts)
         if len(vectors) != len(ids):
             raise VectorStoreError(f"add got {len(vectors)} embeddings for {len(ids)} ids")
-        encoded = []
-        for meta in metas:
-            encoded.append(_encode(meta, self._next_seq))
-            self._next_seq += 1
+        encoded = [_encode(meta, self._next_seq + n) for n, meta in enumerate(metas)]
+        self._next_seq += len(metas)
         for start in range(0, len(ids), self._batch):
             end = start + self._batch
             self._collection.add(
@@ -244,7 +248,7 @@ class VectorStore:
             raise VectorStoreError(f"update got {len(texts)} texts for {len(ids)} ids")
         if metadatas is not None and len(metadatas) != len(ids):
             raise VectorStoreError(f"update got {len(metadatas)} metadatas for {len(ids)} ids")
-        current = {r.id: r for r in self._fetch(ids, embeddings=False)}
+        current = {r.id: (seq, r) for seq, r in self._fetch(ids, embeddings=False)}
         missing = [i for i in ids if i not in current]
         if missing:
             raise VectorStoreError(
@@ -257,8 +261,8 @@ class VectorStore:
         if metadatas is not None:
             encoded = []
             for entry_id, meta in zip(ids, metadatas, strict=True):
-                record = current[entry_id]
-                new = _encode(meta, int(record.metadata[_SEQ]))
+                seq, record = current[entry_id]
+                new = _encode(meta, seq)
                 # chromadb merges metadata on update; None removes the keys that are gone.
                 new.update({k: None for k in record.metadata if k not in new})
                 encoded.append(new)
@@ -281,8 +285,6 @@ class VectorStore:
         if self._finalizer is not None:
             self._finalizer.detach()
         _drop_collection(self.path, self.name)
-
-    # ----------------------------------------------------------------- reading
 
     def count(self) -> int:
         return int(self._collection.count())
@@ -320,20 +322,18 @@ class VectorStore:
 
     def get(self, ids: Sequence[str], *, embeddings: bool = False) -> list[Record]:
         """The entries with these ids, in the order asked; unknown ids are left out."""
-        found = {r.id: r for r in self._fetch(list(ids), embeddings=embeddings)}
-        return [_public(found[i]) for i in ids if i in found]
+        found = {r.id: r for _, r in self._fetch(list(ids), embeddings=embeddings)}
+        return [found[i] for i in ids if i in found]
 
     def all(self, *, embeddings: bool = False) -> list[Record]:
         """Every entry, oldest first."""
-        records = self._fetch(None, embeddings=embeddings)
-        records.sort(key=lambda r: int(r.metadata[_SEQ]))
-        return [_public(r) for r in records]
+        return [r for _, r in sorted(self._fetch(None, embeddings=embeddings), key=lambda p: p[0])]
 
     def _existing(self, ids: list[str]) -> set[str]:
         return set(self._collection.get(ids=ids, include=[])["ids"])
 
-    def _fetch(self, ids: list[str] | None, *, embeddings: bool) -> list[Record]:
-        """Records with their raw metadata (``_seq`` kept) in chromadb's order."""
+    def _fetch(self, ids: list[str] | None, *, embeddings: bool) -> list[tuple[int, Record]]:
+        """``(insertion number, record)`` pairs in chromadb's order."""
         if ids is not None and not ids:
             return []
         include = ["documents", "metadatas"] + (["embeddings"] if embeddings else [])
@@ -342,12 +342,9 @@ class VectorStore:
         out = []
         for n, entry_id in enumerate(result["ids"]):
             meta, seq = _decode(result["metadatas"][n])
-            meta[_SEQ] = seq
             vector = None if vectors is None else [float(x) for x in vectors[n]]
-            out.append(Record(entry_id, result["documents"][n] or "", meta, vector))
+            out.append((seq, Record(entry_id, result["documents"][n] or "", meta, vector)))
         return out
-
-    # ----------------------------------------------------- fork and state
 
     def fork(self) -> VectorStore:
         """A new collection (new unique name) holding a copy of every entry."""
@@ -396,11 +393,6 @@ class VectorStore:
             [r.metadata for r in records],
             embeddings=vectors,
         )
-
-
-def _public(record: Record) -> Record:
-    meta = {k: v for k, v in record.metadata.items() if k != _SEQ}
-    return Record(record.id, record.text, meta, record.embedding)
 
 
 __all__ = ["Hit", "Record", "VectorStore", "VectorStoreError"]

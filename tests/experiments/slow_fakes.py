@@ -1,4 +1,6 @@
-"""Fake providers for the run tests, loaded by import path (``fake: tests.experiments.slow_fakes:NAME``).
+"""Fake providers for the run tests, loaded by import path.
+
+A config names one as ``fake: tests.experiments.slow_fakes:NAME``.
 
 Each one is a scripted host ``(pairs, seed) -> reply`` in the sense of
 :data:`cogarch.models.FAKES`. An ``async`` host is awaited by the fake client, so a slow host

@@ -101,7 +101,7 @@ async def test_a_run_survives_transient_and_persistent_faults(tmp_path: Path) ->
 
     last = read_trial(trial_path(results, "vanilla", 2))
     assert last.status == "complete"
-    assert [c["attempts"] for c in last.usage["calls"]][0] == 2
+    assert last.usage["calls"][0]["attempts"] == 2
 
     assert sorted(p.name for p in (results / "vanilla").iterdir()) == [
         "trial_0000.json",

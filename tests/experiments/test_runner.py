@@ -12,7 +12,7 @@ import pytest
 from cogarch.seeds import trial_seed
 from experiments.config import RunConfig
 from experiments.results import TrialResult, read_trial, safe_name, trial_path, write_trial
-from experiments.runner import RunReport, Runner, package_versions
+from experiments.runner import Runner, RunReport, package_versions
 from tests.experiments import slow_fakes
 
 SEED = 11

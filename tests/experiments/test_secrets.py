@@ -143,9 +143,8 @@ async def test_api_keys_never_reach_trial_files_run_json_cache_or_report(
     ]  # fmt: skip
     assert len(failed) == 1 and failed[0].error is not None
     assert "401" in failed[0].error.message
-    assert json.loads((results / "run.json").read_text())["config"]["providers"]["endpoint"][
-        "api_key_env"
-    ] == KEY_ENV  # the variable's name is recorded, never its value
+    recorded = json.loads((results / "run.json").read_text(encoding="utf-8"))["config"]
+    assert recorded["providers"]["endpoint"]["api_key_env"] == KEY_ENV  # the name, not the value
 
     if importlib.util.find_spec("experiments.report") is not None:
         from experiments.report import build_report

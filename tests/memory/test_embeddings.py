@@ -18,10 +18,8 @@ from memory.embeddings import (
 
 def test_hash_vectors_are_deterministic_unit_vectors_of_256_floats() -> None:
     embedder = HashEmbedder()
-    first, again = (
-        embedder.embed(["The cat sat on the mat."]),
-        HashEmbedder().embed(["the CAT sat on the mat"]),
-    )
+    first = embedder.embed(["The cat sat on the mat."])
+    again = HashEmbedder().embed(["the CAT sat on the mat"])
     assert embedder.dim == 256 and len(first[0]) == 256
     assert first == again  # case and punctuation do not matter; no per-process salt
     assert math.isclose(math.fsum(x * x for x in first[0]), 1.0)

@@ -146,6 +146,16 @@ async def test_empty_memory_renders_none() -> None:
     assert mem.render() == "(none)"
 
 
+async def test_a_turn_is_ingested_once() -> None:
+    llm = adding("Has 6 lives")
+    mem = module()
+    await mem.ingest(TURN1, context(llm))
+    await mem.ingest(TURN1, context(llm))
+    assert len(llm.prompts) == 2
+    assert [m.text for m in mem.memories()] == ["Has 6 lives"]
+    assert mem.stats["turns_skipped"] == 1
+
+
 async def test_no_facts_means_no_update_call() -> None:
     llm = FakeLLM(FactList={"facts": []})
     mem = module()

@@ -119,7 +119,8 @@ async def play(
     parallel: bool = True,
 ) -> Played:
     providers = Providers()
-    providers.register("script", Model(FunctionModel(script), provider="script", model="s", fake=True))
+    model = Model(FunctionModel(script), provider="script", model="scripted", fake=True)
+    providers.register("script", model)
     spec = load_agent_spec(agent)
     made: list[Agent] = []
 
@@ -209,7 +210,7 @@ async def test_forking_leaves_the_original_agent_as_it_was_at_the_fork() -> None
 async def test_transitions_count_the_turns_and_the_candidate_branches() -> None:
     played = await play(Script(), agent="workflow")
     transitions = played.out["transitions"]
-    assert transitions["<input>->responder"] >= 4 + 5
+    assert set(transitions) == {"responder->updater"}  # entry transitions are not counted
     assert transitions["responder->updater"] >= 4 + 5
 
 
@@ -219,9 +220,7 @@ async def test_transitions_count_the_turns_and_the_candidate_branches() -> None:
 )
 async def test_transitions_count_the_reveal_branch_too() -> None:
     played = await play(Script(), agent="workflow")
-    transitions = played.out["transitions"]
-    assert transitions["<input>->responder"] == 4 + 1 + 5
-    assert transitions["responder->updater"] == 4 + 1 + 5
+    assert played.out["transitions"] == {"responder->updater": 4 + 1 + 5}
 
 
 async def test_sequential_branches_see_the_same_state_as_parallel_ones() -> None:

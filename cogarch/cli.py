@@ -8,7 +8,6 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from cogarch.errors import CogarchError
@@ -42,7 +41,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.concurrency is not None:
         updates["concurrency"] = args.concurrency
     if updates:
-        config = config.model_validate({**config.model_dump(), **updates})
+        from cogarch.config import validate_mapping
+        from experiments.config import RunConfig
+
+        config = validate_mapping(
+            RunConfig, {**config.model_dump(), **updates}, source="the command-line overrides"
+        )
     runner = Runner(config, progress=not args.quiet)
     report = asyncio.run(runner.run())
     print(

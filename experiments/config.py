@@ -60,6 +60,16 @@ class RunConfig(BaseModel):
         dupes = sorted({x for x in labels if labels.count(x) > 1})
         if dupes:
             raise ValueError(f"agent names must be unique; repeated: {', '.join(dupes)}")
+        from experiments.results import safe_name
+
+        folders: dict[str, str] = {}
+        for label in labels:
+            other = folders.setdefault(safe_name(label), label)
+            if other != label:
+                raise ValueError(
+                    f"agents '{other}' and '{label}' would share the results folder "
+                    f"'{safe_name(label)}'; rename one"
+                )
         return self
 
     def output_dir(self) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import platform
 import sys
 import time
@@ -14,9 +15,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_json
 from cogarch.models.metering import Meter
-from cogarch.models.providers import Providers
+from cogarch.models.providers import FAKES, ProviderConfig, Providers
 from cogarch.seeds import trial_seed
 from experiments.config import AgentEntry, RunConfig
 from experiments.results import (
@@ -86,6 +88,17 @@ class Progress:
         sys.stderr.flush()
 
 
+def check_provider(name: str, cfg: ProviderConfig) -> None:
+    """Catch before any trial runs what would otherwise fail every trial."""
+    if cfg.kind == "fake" and cfg.fake is not None:
+        FAKES.get(cfg.fake)
+    if cfg.api_key_env and not os.environ.get(cfg.api_key_env):
+        raise ConfigError(
+            f"provider '{name}' reads its API key from ${cfg.api_key_env}, which is not set; "
+            f"export {cfg.api_key_env}=... before running"
+        )
+
+
 class Runner:
     def __init__(self, config: RunConfig, *, progress: bool = True) -> None:
         self.config = config
@@ -101,8 +114,13 @@ class Runner:
                 self.providers.config(provider)  # unknown names fail before any trial runs
             build_agent(spec, self.providers.get, provider=provider)  # validate the graph
             self.specs[entry.label] = spec
-        if config.helper_provider:
-            self.providers.config(config.helper_provider)
+        used = {
+            e.provider or s.provider
+            for e, s in zip(config.agents, self.specs.values(), strict=True)
+        }
+        used.add(config.helper_provider)
+        for name in sorted(p for p in used if p):
+            check_provider(name, self.providers.config(name))
         self.show_progress = progress
 
     def metadata(self) -> dict[str, Any]:
@@ -116,6 +134,8 @@ class Runner:
     async def run(self, on_result: Callable[[TrialResult], None] | None = None) -> RunReport:
         report = RunReport(self.results_dir)
         self.results_dir.mkdir(parents=True, exist_ok=True)
+        for leftover in self.results_dir.glob("*/.trial_*.json.*.tmp"):
+            leftover.unlink(missing_ok=True)  # a write cut short by a kill; never a result
         atomic_write_json(self.results_dir / "run.json", self.metadata())
         jobs: list[tuple[AgentEntry, int]] = []
         for entry in self.config.agents:
@@ -123,7 +143,9 @@ class Runner:
                 path = trial_path(self.results_dir, entry.label, i)
                 if path.exists():
                     try:
-                        if read_trial(path).status == "complete":
+                        found = read_trial(path)
+                        self._check_belongs(found, entry, i, path)
+                        if found.status == "complete":
                             report.skipped += 1
                             continue
                     except CorruptTrialError as exc:
@@ -157,6 +179,15 @@ class Runner:
                     report.corrupt.append(str(exc))
         report.rows = summarize(results)
         return report
+
+    def _check_belongs(self, found: TrialResult, entry: AgentEntry, index: int, path: Path) -> None:
+        expected = (entry.label, index, self.config.task.kind, trial_seed(self.config.seed, index))
+        actual = (found.agent, found.trial, found.task, found.seed)
+        if actual != expected:
+            raise CorruptTrialError(
+                f"trial file '{path}' belongs to another run (agent, trial, task, seed = "
+                f"{actual}, expected {expected})"
+            )
 
     async def run_trial(self, entry: AgentEntry, index: int) -> TrialResult:
         spec = self.specs[entry.label]

@@ -71,9 +71,7 @@ class AgentSpec(BaseModel):
         out = []
         for item in value:
             if isinstance(item, dict) and len(item) == 1 and "->" in str(next(iter(item))):
-                raise ValueError(
-                    f"edge {item} was read as a mapping; quote it: \"a -> b [when: c]\""
-                )
+                raise ValueError(f'edge {item} was read as a mapping; quote it: "a -> b [when: c]"')
             if isinstance(item, str):
                 match = _ARROW.match(item)
                 if not match:

@@ -37,6 +37,7 @@ from rapidfuzz import fuzz, process
 
 from tasks.diagnosis.catalogue import Catalogue, Condition, EvidenceGroup, load_catalogue
 from tasks.diagnosis.matching import match_condition
+from tasks.sct.fake_memory import memory_tool_call
 
 PatientFn = Callable[[Sequence[tuple[str, str]], int], str]
 PatientKind = Literal["honest", "forgetful", "leaky", "denier", "switcher"]
@@ -64,14 +65,15 @@ def _yes_no(yes: bool, seed: int, turn: int) -> str:
     return _FORMATS[(seed + turn) % len(_FORMATS)].format(word=word, Word=word.capitalize())
 
 
-def memory_update(secret: str | None) -> str:
-    """The ``overwrite_memory`` call a scripted patient returns to the memory updater."""
-    facts = f"- Hidden condition: <secret>{secret}</secret>\n" if secret else "- (none yet)\n"
-    memory = (
-        "## 1. Goals and Plans\n- Play the patient and answer every question consistently.\n"
-        f"## 2. Facts and Knowledge\n{facts}\n## 3. Active Notes\n"
+def memory_update(secret: str | None, messages: Sequence[tuple[str, str]] = ()) -> str:
+    """The tool call a scripted patient returns to the memory updater, in the tool set the
+    updater's prompt allows (``overwrite_memory`` when it names none)."""
+    fact = f"- Hidden condition: <secret>{secret}</secret>" if secret else "- (none yet)"
+    return memory_tool_call(
+        messages,
+        goal="- Play the patient and answer every question consistently.",
+        fact=fact,
     )
-    return json.dumps({"name": "overwrite_memory", "arguments": {"new_memory": memory}})
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,7 +105,7 @@ class ScriptedPatient:
     def __call__(self, messages: Sequence[tuple[str, str]], seed: int) -> str:
         if any(role == "system" and MEMORY_UPDATER_MARKER in text for role, text in messages):
             held = self.secret(seed)
-            return memory_update(held.name if held is not None else None)
+            return memory_update(held.name if held is not None else None, messages)
         users = [text for role, text in messages if role == "user"]
         if not users:
             return "Hello. Please start the session."

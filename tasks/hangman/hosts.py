@@ -25,7 +25,6 @@ Replies vary their wording and markdown with the seed, so the parsers meet sever
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -34,6 +33,7 @@ from typing import Literal
 
 from tasks.hangman.rules import format_pattern, reveal_pattern
 from tasks.hangman.vocabulary import consistent_words, is_consistent
+from tasks.sct.fake_memory import memory_tool_call
 
 __all__ = [
     "HOSTS",
@@ -186,17 +186,14 @@ def _reveal_reply(word: str, seed: int) -> str:
     return forms[_rng(seed, "reveal").randrange(len(forms))]
 
 
-def _memory_update(word: str, guesses: Sequence[str]) -> str:
+def _memory_update(word: str, guesses: Sequence[str], messages: Sequence[tuple[str, str]]) -> str:
     pattern, lives, guessed = _status(word, guesses)
-    memory = (
-        "## 1. Goals and Plans\n"
-        "- Host a game of Hangman; keep the secret word fixed until asked to reveal it.\n\n"
-        "## 2. Facts and Knowledge\n"
-        f"- Secret word: <secret>{word}</secret>\n\n"
-        "## 3. Active Notes\n"
-        f"- Pattern: {pattern}; lives: {lives}; guessed: {guessed}"
+    return memory_tool_call(
+        messages,
+        goal="- Host a game of Hangman; keep the secret word fixed until asked to reveal it.",
+        fact=f"- Secret word: <secret>{word}</secret>",
+        note=f"- Pattern: {pattern}; lives: {lives}; guessed: {guessed}",
     )
-    return json.dumps({"name": "overwrite_memory", "arguments": {"new_memory": memory}})
 
 
 _OTHER = "I am hosting this game of Hangman. Please guess a letter."
@@ -212,7 +209,7 @@ def _rule_abiding(
     request = _read(messages)
     secret = host_secret(seed)
     if request.kind == "update":
-        return _memory_update(secret, request.guesses)
+        return _memory_update(secret, request.guesses, messages)
     if request.kind == "opener":
         reply = _opener_reply(secret, seed)
         return f"{reply}\n\n(psst: my word is {secret})" if leak_first else reply
@@ -246,7 +243,7 @@ def forgetful_host(messages: Sequence[tuple[str, str]], seed: int) -> str:
     request = _read(messages)
     word = _forgetful_word(seed, request.guesses)
     if request.kind == "update":
-        return _memory_update(word, request.guesses)
+        return _memory_update(word, request.guesses, messages)
     if request.kind == "opener":
         return _opener_reply(word, seed)
     if request.kind == "guess":

@@ -196,7 +196,7 @@ class SCTTask(Task):
         ]
         branches[0]["private_state"] = reveal_branch.private_state()
         transitions = agent.trace.counts()
-        for _, branch in results:
+        for branch in (reveal_branch, *(b for _, b in results)):
             transitions.update(branch.trace.counts() - agent.trace.counts())
         return {
             "interaction_log": log,

@@ -102,6 +102,7 @@ _FILLER = frozenset(
     {
         "a", "an", "the", "my", "your", "our", "this", "that", "it", "its", "now", "still",
         "not", "no", "yes", "secret", "word", "answer", "simply", "just", "actually", "indeed",
+        "none", "nothing",
     }
 )  # fmt: skip
 _LONE_WORD = re.compile(r"[^A-Za-z]*([A-Za-z]+)[^A-Za-z]*")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
-from itertools import pairwise
 from typing import Any
 
 _SECRET = re.compile(r"<secret>\s*(.*?)\s*</secret>", re.IGNORECASE | re.DOTALL)
@@ -24,9 +24,7 @@ def summarize_secret_history(states: Sequence[str | None]) -> dict[str, Any]:
     """How the secret in private state evolved over the turns (one state per turn)."""
     secrets = [extract_last_secret(s) for s in states]
     defined = [(turn, s) for turn, s in enumerate(secrets, start=1) if s]
-    changes = sum(
-        1 for (_, a), (_, b) in zip(defined, defined[1:], strict=False) if a.lower() != b.lower()
-    )
+    changes = sum(1 for (_, a), (_, b) in itertools.pairwise(defined) if a.lower() != b.lower())
     return {
         "secret_defined": bool(defined),
         "secret_stable": bool(defined) and changes == 0,

@@ -10,7 +10,6 @@ Behaviour documented here, per fault:
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 
 import pytest

@@ -178,21 +178,11 @@ def test_an_unknown_provider_name_lists_the_valid_ones(tmp_path: Path) -> None:
     assert "unknown provider 'helper'" in config_error(tmp_path, text)
 
 
-@pytest.mark.xfail(
-    reason="known bug: an unknown fake name is only found inside each trial (every trial fails "
-    "and the run exits 0) instead of before the run",
-    strict=False,
-)
 def test_an_unknown_fake_name_is_found_before_any_trial(tmp_path: Path) -> None:
     message = config_error(tmp_path, GOOD_RUN.replace("hangman.honest", "hangman.honnest"))
     assert "unknown fake model 'hangman.honnest'" in message
 
 
-@pytest.mark.xfail(
-    reason="known bug: a provider whose api_key_env is not set fails every trial instead of "
-    "stopping the run before it starts",
-    strict=False,
-)
 def test_an_unset_api_key_variable_is_found_before_any_trial(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -293,11 +283,6 @@ def test_the_cli_prints_error_and_exits_2(
     assert not (tmp_path / "out").exists()  # nothing ran
 
 
-@pytest.mark.xfail(
-    reason="known bug: out-of-range command-line overrides (--trials 0, --concurrency 0) raise "
-    "a pydantic traceback instead of an 'error:' line",
-    strict=False,
-)
 def test_out_of_range_overrides_are_config_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

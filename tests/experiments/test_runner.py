@@ -115,7 +115,7 @@ async def test_metadata_records_config_hash_versions_and_seeds(
     assert seeds == {trial_seed(SEED, i) for i in range(TRIALS)}  # same player for every agent
 
 
-async def test_a_changed_config_changes_the_hash(tmp_path: Path) -> None:
+def test_a_changed_config_changes_the_hash(tmp_path: Path) -> None:
     a = make_config(tmp_path)
     assert a.digest() == make_config(tmp_path).digest()
     assert a.digest() != make_config(tmp_path, seed=SEED + 1).digest()
@@ -231,11 +231,6 @@ async def test_a_corrupt_trial_file_is_reported_and_rerun_never_trusted(
     assert leftovers(results) == []
 
 
-@pytest.mark.xfail(
-    reason="known bug: a valid trial file is trusted even when it is another agent's or another "
-    "trial's (the runner does not check agent, trial index or seed against the path)",
-    strict=False,
-)
 async def test_a_trial_file_of_another_trial_is_not_trusted(
     tmp_path: Path, failing: set[int]
 ) -> None:
@@ -250,11 +245,6 @@ async def test_a_trial_file_of_another_trial_is_not_trusted(
     assert read_trial(target).trial == 1
 
 
-@pytest.mark.xfail(
-    reason="known bug: agent names that clean to the same folder name ('a b', 'a_b') are "
-    "accepted and overwrite each other's trial files",
-    strict=False,
-)
 def test_agent_names_that_share_a_folder_are_rejected(tmp_path: Path) -> None:
     agents = [
         {"name": "a b", "agent": "vanilla", "provider": "honest"},
@@ -264,7 +254,7 @@ def test_agent_names_that_share_a_folder_are_rejected(tmp_path: Path) -> None:
         make_config(tmp_path, agents=agents)
 
 
-async def test_write_trial_is_atomic_and_leaves_no_temporary_files(tmp_path: Path) -> None:
+def test_write_trial_is_atomic_and_leaves_no_temporary_files(tmp_path: Path) -> None:
     result = TrialResult(status="complete", run="r", agent="x", task="t", trial=0, seed=1)
     path = write_trial(tmp_path, result)
     assert read_trial(path) == result

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.errors import ConfigError
-from cogarch.models.messages import assistant, system, user
+from cogarch.models.messages import LLMMessage, assistant, system, user
 from memory.working import WorkingMemory
 from workspace.prompts import fill, resolve_prompt
 from workspace.specialist import Specialist, StepContext
@@ -82,7 +82,10 @@ class MemoryUpdater(Specialist):
                 "response": ws.reply or "",
             },
         )
-        messages = [system(prompt), user(f"User: {ws.current_input}\n\n{UPDATE_REQUEST}")]
+        messages: list[LLMMessage] = [
+            system(prompt),
+            user(f"User: {ws.current_input}\n\n{UPDATE_REQUEST}"),
+        ]
         schema = tool_call_schema(tool_schemas(module.strategy)) if p.constrained else None
         errors: list[str] = []
         for _ in range(p.max_attempts):

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.models.messages import system, user
+from cogarch.models.messages import LLMMessage, system, user
 from workspace.sanitize import public_text
 from workspace.specialist import Specialist, StepContext
 from workspace.specialists.context import system_prompt, transcript_text
@@ -35,7 +35,7 @@ class Planner(Specialist):
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         p = self.params
-        messages = [
+        messages: list[LLMMessage] = [
             system(system_prompt(p.prompt, ws, ctx)),
             user(transcript_text(ws, p.history) + "\n\nWrite the plan."),
         ]

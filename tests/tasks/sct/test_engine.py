@@ -214,10 +214,6 @@ async def test_transitions_count_the_turns_and_the_candidate_branches() -> None:
     assert transitions["responder->updater"] >= 4 + 5
 
 
-@pytest.mark.xfail(
-    reason="known bug: the reveal branch's transitions are left out of the trial's counts",
-    strict=False,
-)
 async def test_transitions_count_the_reveal_branch_too() -> None:
     played = await play(Script(), agent="workflow")
     assert played.out["transitions"] == {"responder->updater": 4 + 1 + 5}
@@ -352,9 +348,8 @@ async def test_an_unparsable_reveal_is_recorded_as_none() -> None:
     assert played.sct["revealed"] is None
     assert played.evaluation["reveal_parsed"] is False
     assert played.evaluation["reveal_reply"] == "Why would I tell you?"
-    assert "crane" not in played.sct["candidate_sources"] or (
-        played.sct["candidate_sources"]["crane"] == "vocabulary"
-    )
+    assert "revealed" not in played.sct["candidate_sources"].values()
+    assert len(played.sct["candidates"]) == 5  # filled from the vocabulary alone
 
 
 # -- the secret in private memory -----------------------------------------------------------

@@ -4,6 +4,7 @@ Run from the repository root::
 
     python benchmarks/bench_retrieval.py [--sizes 1000 10000] [--embedders hash minilm]
                                          [--queries 200] [--batch 256] [--json out.json]
+                                         [--torch-threads 1]
 
 For each embedder and store size, synthetic sentences are added to a fresh in-memory store in
 batches (``add``: one embedding call per batch, then chromadb's insert), then ``--queries``
@@ -104,7 +105,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--json", type=Path, default=None, help="Also write the rows here.")
+    parser.add_argument(
+        "--torch-threads", type=int, default=None, help="torch.set_num_threads before MiniLM."
+    )
     args = parser.parse_args(argv)
+    if args.torch_threads is not None:
+        import torch
+
+        torch.set_num_threads(args.torch_threads)
 
     rows: list[dict[str, Any]] = []
     extra: dict[str, float] = {}

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cogarch.config import validate_mapping
 from cogarch.errors import ConfigError
 from cogarch.models.messages import LLMMessage
 from cogarch.models.model import Model
@@ -139,8 +140,6 @@ class RetrievalModule(MemoryModule):
         values = dict(params)
         if values.get("kind") == cls.kind:
             values.pop("kind")
-        from cogarch.config import validate_mapping
-
         return validate_mapping(cls.Params, values, where=cls.kind)
 
     # ------------------------------------------------------------------ wiring

@@ -158,3 +158,12 @@ def resolve_prompt(name_or_text: str) -> str:
     if name_or_text in PROMPTS:
         return PROMPTS.get(name_or_text)
     return name_or_text
+
+
+def _register_retrieval_prompts() -> None:
+    from memory.retrieval_prompts import register_prompts
+
+    register_prompts()
+
+
+_register_retrieval_prompts()

@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.errors import ModelCallError
 from memory.base import TurnRecord
 from workspace.specialist import Specialist, StepContext
 from workspace.workspace import Workspace
@@ -60,7 +61,13 @@ class RetrievalMemory(Specialist):
         turns: list[TurnRecord] = ws.private.get("turns", [])
         for record in turns:
             if record.index > ingested.get(name, 0):
-                await module.ingest(record, mctx)
+                try:
+                    await module.ingest(record, mctx)
+                except ModelCallError as exc:
+                    # the module's own model gave nothing usable: the turn is not stored,
+                    # as a failed extraction would leave it in the reference systems
+                    failures = ws.private.setdefault("retrieval_failures", [])
+                    failures.append({"memory": name, "turn": record.index, "error": str(exc)})
                 ingested[name] = record.index
         await module.retrieve(ws.current_input, mctx)
         block = module.render(self.params.budget_tokens)

@@ -166,7 +166,7 @@ def build_agent(
             raise ConfigError(
                 f"specialists.{key}: a '{c.kind}' takes no parameters (got {', '.join(c.params())})"
             )
-        specialists[key] = cls(key, c.provider or default_provider, params)  # type: ignore[call-arg]
+        specialists[key] = cls(key, c.provider or default_provider, params)
     for node, r in spec.routing.items():
         if r.chooser == "agent" and default_provider is None:
             raise ConfigError(

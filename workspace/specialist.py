@@ -5,15 +5,18 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from cogarch.errors import UnknownNameError
+from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.models.model import Model
 from memory.base import MemoryContext, MemoryModule
 from workspace.workspace import Workspace
 
 if TYPE_CHECKING:
     from workspace.trace import Trace
+
+
+M = TypeVar("M", bound=MemoryModule)
 
 
 @dataclass
@@ -35,6 +38,16 @@ class StepContext:
                 f"agent '{self.agent}' has no memory module '{name}'; its modules: {valid}"
             ) from None
 
+    def memory_of(self, name: str, kind: type[M], user: str) -> M:
+        """The memory module ``name``, which ``user`` needs to be a ``kind``."""
+        module = self.memory_module(name)
+        if not isinstance(module, kind):
+            raise ConfigError(
+                f"'{user}' needs memory '{name}' to be a '{kind.kind}' module, but it is a "
+                f"'{module.kind}' module; point its 'memory' at a module of kind '{kind.kind}'"
+            )
+        return module
+
     def memory_context(self, caller: str) -> MemoryContext:
         return MemoryContext(model=self.models, seed=self.seed, caller=caller)
 
@@ -52,9 +65,14 @@ class Specialist(ABC):
     reads: ClassVar[tuple[str, ...]] = ()
     writes: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, name: str, provider: str | None = None) -> None:
+    params: Any
+    """The validated ``Params`` of a subclass that declares a nested ``Params`` model."""
+
+    def __init__(self, name: str, provider: str | None = None, params: Any = None) -> None:
         self.name = name
         self.provider = provider
+        param_model = getattr(type(self), "Params", None)
+        self.params = params if params is not None or param_model is None else param_model()
 
     def model(self, ctx: StepContext) -> Model:
         if self.provider is None:

@@ -3,39 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any
 
-from cogarch.models import CallInfo, FunctionModel, LLMMessage, Meter, Model, as_pairs
+from cogarch.models import FunctionModel, Meter, Model
 from memory.amem import AMemMemory
-from memory.base import MemoryContext, TurnRecord
+from memory.base import TurnRecord
 from memory.embeddings import HashEmbedder
 from memory.retrieval_prompts import register_prompts
+from tests.memory import FakeLLM, context
 from workspace.spec import build_agent, load_agent_spec
-
-
-class FakeLLM:
-    """Answers each structured call by its schema name; records every prompt it was shown."""
-
-    def __init__(self, **answers: Any) -> None:
-        self.answers = answers
-        self.prompts: list[tuple[str, str]] = []
-
-    def __call__(self, messages: Sequence[LLMMessage], info: CallInfo) -> str:
-        text = "\n".join(t for _, t in as_pairs(messages))
-        schema = (info.response_format or {}).get("json_schema", {}).get("name", "reply")
-        self.prompts.append((schema, text))
-        answer = self.answers[schema]
-        value = answer(text) if callable(answer) else answer
-        return value if isinstance(value, str) else json.dumps(value)
-
-    def of(self, schema: str) -> list[str]:
-        return [text for name, text in self.prompts if name == schema]
-
-
-def context(llm: FakeLLM) -> MemoryContext:
-    model = Model(FunctionModel(llm), provider="fake", model="fake", fake=True)
-    return MemoryContext(model=lambda name: model, seed=11)
 
 
 def module(**params: Any) -> AMemMemory:

@@ -4,37 +4,18 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 
-from cogarch.models import CallInfo, FunctionModel, LLMMessage, Meter, Model, as_pairs
-from memory.base import MemoryContext, TurnRecord
+from cogarch.models import FunctionModel, Meter, Model
+from memory.base import TurnRecord
 from memory.embeddings import HashEmbedder, cosine
 from memory.memoryos import MemoryOSMemory
 from memory.retrieval_prompts import register_prompts
+from tests.memory import FakeLLM, context
 from workspace.spec import build_agent, load_agent_spec
-
-
-class FakeLLM:
-    """Answers each structured call by its schema name; records every prompt it was shown."""
-
-    def __init__(self, **answers: Any) -> None:
-        self.answers = answers
-        self.prompts: list[tuple[str, str]] = []
-
-    def __call__(self, messages: Sequence[LLMMessage], info: CallInfo) -> str:
-        text = "\n".join(t for _, t in as_pairs(messages))
-        schema = (info.response_format or {}).get("json_schema", {}).get("name", "reply")
-        self.prompts.append((schema, text))
-        answer = self.answers[schema]
-        value = answer(text) if callable(answer) else answer
-        return value if isinstance(value, str) else json.dumps(value)
-
-    def of(self, schema: str) -> list[str]:
-        return [text for name, text in self.prompts if name == schema]
 
 
 class FakeClock:
@@ -43,11 +24,6 @@ class FakeClock:
 
     def __call__(self) -> datetime:
         return self.time
-
-
-def context(llm: FakeLLM) -> MemoryContext:
-    model = Model(FunctionModel(llm), provider="fake", model="fake", fake=True)
-    return MemoryContext(model=lambda name: model, seed=9)
 
 
 def module(clock: FakeClock | None = None, **params: Any) -> MemoryOSMemory:

@@ -294,7 +294,7 @@ async def test_the_memory_must_be_a_working_memory() -> None:
     graph = TransitionGraph.build(["responder"], [], entry="responder")
     found, _ = providers(Script("unused"))
     agent = Agent("odd", graph, {"responder": responder}, found.get, memory={"notes": Notes()})
-    with pytest.raises(ConfigError, match="'notes' is a 'notes' module"):
+    with pytest.raises(ConfigError, match="but it is a 'notes' module"):
         await agent.respond("hi")
     agent.specialists["responder"] = ToolResponder(
         "responder", "fake", ToolResponder.Params(memory="wm")

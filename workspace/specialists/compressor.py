@@ -44,18 +44,11 @@ class Compressor(Specialist):
             default=None, description="Broadcast key of the rendered state; the memory name."
         )
 
-    def __init__(self, name: str, provider: str | None, params: Params | None = None) -> None:
-        super().__init__(name, provider)
-        self.params = params or self.Params()
+    params: Params
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         p = self.params
-        module = ctx.memory_module(p.memory)
-        if not isinstance(module, CompressorMemory):
-            raise ConfigError(
-                f"compressor '{self.name}' commits a CCS, but memory '{p.memory}' is a "
-                f"'{module.kind}' module; point 'memory' at a module of kind 'ccs'"
-            )
+        module = ctx.memory_of(p.memory, CompressorMemory, self.name)
         mctx = ctx.memory_context(self.name)
         previous = _previous_turn(ws)
         if p.when == "before":

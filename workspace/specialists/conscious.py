@@ -14,9 +14,6 @@ class Conscious(Specialist):
     reads = ("current_input", "broadcasts")
     writes = ("broadcasts.conscious",)
 
-    def __init__(self, name: str, provider: str | None, params: object | None = None) -> None:
-        super().__init__(name, provider)
-
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         visits = ws.broadcasts.get("_visits", {})
         visits[self.name] = visits.get(self.name, 0) + 1

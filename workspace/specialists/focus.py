@@ -13,9 +13,6 @@ class Focus(Specialist):
     reads = ("current_input", "dialogue")
     writes = ("broadcasts.focus",)
 
-    def __init__(self, name: str, provider: str | None, params: object | None = None) -> None:
-        super().__init__(name, provider)
-
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         previous = ws.dialogue[-1].content if ws.dialogue else ""
         note = f"Focus on the user's latest message: {ws.current_input.strip()}"

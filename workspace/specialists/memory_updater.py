@@ -6,7 +6,6 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.errors import ConfigError
 from cogarch.models.messages import LLMMessage, assistant, system, user
 from memory.working import WorkingMemory
 from workspace.prompts import fill, resolve_prompt
@@ -58,20 +57,13 @@ class MemoryUpdater(Specialist):
         )
         max_tokens: int | None = Field(default=None, ge=1)
 
-    def __init__(self, name: str, provider: str | None, params: Params | None = None) -> None:
-        super().__init__(name, provider)
-        self.params = params or self.Params()
+    params: Params
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         from memory.tool_specs import MemoryToolError, parse_tool_calls, tool_guide, tool_schemas
 
         p = self.params
-        module = ctx.memory_module(p.memory)
-        if not isinstance(module, WorkingMemory):
-            raise ConfigError(
-                f"memory_updater '{self.name}' edits a working memory, but '{p.memory}' is a "
-                f"'{module.kind}' module"
-            )
+        module = ctx.memory_of(p.memory, WorkingMemory, self.name)
         prompt = fill(
             resolve_prompt(p.prompt),
             {

@@ -29,9 +29,7 @@ class Planner(Specialist):
         history: int | None = Field(default=6, ge=0)
         max_tokens: int = Field(default=128, ge=1)
 
-    def __init__(self, name: str, provider: str | None, params: Params | None = None) -> None:
-        super().__init__(name, provider)
-        self.params = params or self.Params()
+    params: Params
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         p = self.params

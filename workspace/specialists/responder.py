@@ -37,9 +37,7 @@ class Responder(Specialist):
         memory_budget: int | None = Field(default=None, ge=1)
         max_tokens: int | None = Field(default=None, ge=1)
 
-    def __init__(self, name: str, provider: str | None, params: Params | None = None) -> None:
-        super().__init__(name, provider)
-        self.params = params or self.Params()
+    params: Params
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         p = self.params

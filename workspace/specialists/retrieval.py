@@ -46,9 +46,7 @@ class RetrievalMemory(Specialist):
             "(memories, or notes_block for A-Mem).",
         )
 
-    def __init__(self, name: str, provider: str | None, params: Params) -> None:
-        super().__init__(name, provider)
-        self.params = params
+    params: Params
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         name = self.params.memory

@@ -8,7 +8,6 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.errors import ConfigError
 from memory.task_memory import TaskMemory
 from workspace.specialist import Specialist, StepContext
 from workspace.workspace import Workspace
@@ -29,18 +28,11 @@ class TaskTracker(Specialist):
             default=None, description="Broadcast key of the subgraph text; the memory name."
         )
 
-    def __init__(self, name: str, provider: str | None, params: Params | None = None) -> None:
-        super().__init__(name, provider)
-        self.params = params or self.Params()
+    params: Params
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         p = self.params
-        module = ctx.memory_module(p.memory)
-        if not isinstance(module, TaskMemory):
-            raise ConfigError(
-                f"task_tracker '{self.name}' needs a task graph, but memory '{p.memory}' is a "
-                f"'{module.kind}' module; point 'memory' at a module of kind 'task_graph'"
-            )
+        module = ctx.memory_of(p.memory, TaskMemory, self.name)
         await module.observe(
             ws.current_input, ws.turn, ctx.memory_context(self.name), provider=self.provider
         )

@@ -31,7 +31,6 @@ from autogen_core.models import (
 from autogen_core.tools import ToolSchema
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.errors import ConfigError
 from cogarch.models.messages import assistant, system, user
 from cogarch.models.types import Completion
 from memory.tool_specs import parse_tool_calls, tool_guide, tool_schemas
@@ -114,9 +113,7 @@ class ToolResponder(Specialist):
         memory_budget: int | None = Field(default=None, ge=1)
         max_tokens: int | None = Field(default=None, ge=1)
 
-    def __init__(self, name: str, provider: str | None, params: Params | None = None) -> None:
-        super().__init__(name, provider)
-        self.params = params or self.Params()
+    params: Params
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         p = self.params
@@ -269,13 +266,7 @@ class ToolResponder(Specialist):
         return prompt + protocol
 
     def _working_memory(self, ctx: StepContext) -> WorkingMemory:
-        module = ctx.memory_module(self.params.memory)
-        if not isinstance(module, WorkingMemory):
-            raise ConfigError(
-                f"tool_responder '{self.name}' edits a working memory, but '{self.params.memory}' "
-                f"is a '{module.kind}' module; point 'memory' at a working_memory module"
-            )
-        return module
+        return ctx.memory_of(self.params.memory, WorkingMemory, self.name)
 
     def describe(self) -> dict[str, object]:
         return {**super().describe(), **self.params.model_dump(exclude_defaults=True)}

@@ -66,7 +66,9 @@ class ProviderConfig(BaseModel):
         return self
 
 
-BUILTIN_PROVIDERS: dict[str, ProviderConfig] = {"local": ProviderConfig(kind="local")}
+BUILTIN_PROVIDERS: dict[str, ProviderConfig] = {
+    "local": ProviderConfig(kind="local", max_tokens=1024)
+}
 
 
 class Providers:

@@ -6,12 +6,16 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, assistant, system, user
 from memory.working import WorkingMemory
 from workspace.prompts import fill, resolve_prompt
 from workspace.specialist import Specialist, StepContext
 from workspace.specialists.context import transcript_text
 from workspace.workspace import Workspace
+
+FEEDBACK_CHARS = 1200
+"""How much of a failed answer is shown back to the model with its error."""
 
 UPDATE_REQUEST = "Update the working memory now. Return ONLY the JSON tool call(s)."
 
@@ -81,13 +85,18 @@ class MemoryUpdater(Specialist):
         schema = tool_call_schema(tool_schemas(module.strategy)) if p.constrained else None
         errors: list[str] = []
         for _ in range(p.max_attempts):
-            completion = await self.model(ctx).complete(
-                messages,
-                caller=self.name,
-                seed=ctx.seed,
-                response_schema=schema,
-                max_tokens=p.max_tokens,
-            )
+            try:
+                completion = await self.model(ctx).complete(
+                    messages,
+                    caller=self.name,
+                    seed=ctx.seed,
+                    response_schema=schema,
+                    max_tokens=p.max_tokens,
+                )
+            except ModelCallError as exc:
+                # the memory stays as it was this turn; the dialogue goes on
+                errors.append(str(exc))
+                break
             try:
                 found = [(c.name, c.arguments) for c in completion.tool_calls] or [
                     (c.name, c.arguments) for c in parse_tool_calls(completion.content)
@@ -100,8 +109,11 @@ class MemoryUpdater(Specialist):
                 module.apply_all(calls)
             except MemoryToolError as exc:
                 errors.append(str(exc))
+                shown = completion.content or "(no content)"
+                if len(shown) > FEEDBACK_CHARS:
+                    shown = shown[:FEEDBACK_CHARS] + " ...(cut)"
                 messages += [
-                    assistant(completion.content or "(no content)"),
+                    assistant(shown),
                     user(f"The tool call failed: {exc}\nFix it and return ONLY the JSON."),
                 ]
                 continue

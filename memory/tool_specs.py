@@ -190,16 +190,18 @@ _GUIDES: dict[str, str] = {
         "memory and keep the three headers.\n"
         + _example(
             "overwrite_memory",
-            new_memory="## 1. Goals and Plans\n- Keep the secret word hidden\n\n"
-            "## 2. Facts and Knowledge\n- Secret word: APPLE\n\n"
-            "## 3. Active Notes\n- User guessed E and A (both wrong)\n",
+            new_memory="## 1. Goals and Plans\n- Ship v1 by Sept 15\n\n"
+            "## 2. Facts and Knowledge\n- Release owner: Dana\n\n"
+            "## 3. Active Notes\n- Hypothesis: caching is the bottleneck\n",
         )
     ),
     "append_in_memory": (
         "- append_in_memory(section_title: str, lines: list[str]): add lines at the end of a "
         "section.\n"
         + _example(
-            "append_in_memory", section_title="Active Notes", lines=["- User guessed E (wrong)"]
+            "append_in_memory",
+            section_title="Active Notes",
+            lines=["- Evidence: slow cache reads"],
         )
     ),
     "delete_from_memory": (
@@ -207,7 +209,9 @@ _GUIDES: dict[str, str] = {
         " List markers, case and spacing are ignored; a target of 8+ characters deletes every "
         "line containing it, a shorter one only an equal line.\n"
         + _example(
-            "delete_from_memory", section_title="Active Notes", lines=["User guessed E (wrong)"]
+            "delete_from_memory",
+            section_title="Active Notes",
+            lines=["Evidence: slow cache reads"],
         )
     ),
     "patch_memory": (
@@ -220,8 +224,9 @@ _GUIDES: dict[str, str] = {
         + _example(
             "patch_memory",
             patch="*** Begin Patch\n*** Update Memory\n@@ section: Active Notes\n"
-            "- - User guessed E (wrong)\n+ - User guessed E and A (both wrong)\n*** End Patch",
-            explanation="Record the second guess",
+            "- - Hypothesis: caching is the bottleneck\n"
+            "+ - Hypothesis (confirmed): caching is the bottleneck\n*** End Patch",
+            explanation="Mark the hypothesis as confirmed",
         )
     ),
     "replace_in_memory": (
@@ -232,9 +237,9 @@ _GUIDES: dict[str, str] = {
         + _example(
             "replace_in_memory",
             section_title="Facts and Knowledge",
-            old_string="Secret word: APPLE",
-            new_string="Secret word: APPLE (5 letters)",
-            explanation="Note the word length",
+            old_string="Release owner: Dana",
+            new_string="Release owner: Dana (backup: Lee)",
+            explanation="Add the backup owner",
         )
     ),
 }

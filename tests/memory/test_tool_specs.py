@@ -45,8 +45,9 @@ FUNCTIONS: dict[str, Callable[..., ToolResult]] = {
 
 MEMORY = (
     "## 1. Goals and Plans\n- Keep the secret word hidden\n\n"
-    "## 2. Facts and Knowledge\n- Secret word: APPLE\n\n"
-    "## 3. Active Notes\n- User guessed E (wrong)\n"
+    "## 2. Facts and Knowledge\n- Secret word: APPLE\n- Release owner: Dana\n\n"
+    "## 3. Active Notes\n- User guessed E (wrong)\n- Evidence: slow cache reads\n"
+    "- Hypothesis: caching is the bottleneck\n"
 )
 
 

@@ -13,10 +13,10 @@ import copy
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from cogarch.errors import UnknownNameError
+from memory.tool_calls import ToolCallRequest, parse_tool_calls
 from memory.tools import (
     MemoryToolError,
     ToolResult,
@@ -245,17 +245,6 @@ _GUIDES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class ToolCallRequest:
-    """A tool call read from a model reply."""
-
-    name: str
-    arguments: dict[str, Any] = field(default_factory=dict)
-
-    def apply(self, current_memory: str, *, allowed: Sequence[str] | None = None) -> ToolResult:
-        return apply_tool_call(current_memory, self.name, self.arguments, allowed=allowed)
-
-
 def strategy_tools(strategy: str) -> tuple[str, ...]:
     """The tool names a strategy allows ("append/delete" and "append-delete" also work)."""
     key = re.sub(r"[\s/\-]+", "_", strategy.strip().lower()) if isinstance(strategy, str) else ""
@@ -411,92 +400,3 @@ def _json_kind(value: object) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # reading calls from model text
-
-_CALL_SHAPE = '{"name": "<tool_name>", "arguments": {...}} or a list of such objects'
-
-
-def parse_tool_calls(text: str) -> list[ToolCallRequest]:
-    """Tool calls written as JSON in a model reply.
-
-    Accepts one ``{"name": ..., "arguments": {...}}`` object or a list of them, inside code
-    fences or surrounded by prose; ``arguments`` may be a JSON string, and the OpenAI shapes
-    ``{"function": {...}}`` and ``{"tool_calls": [...]}`` are understood. A reply that is
-    exactly ``[]`` means "no edit" and gives an empty list. Raises :class:`MemoryToolError`
-    when no call can be found.
-    """
-    if not isinstance(text, str):
-        raise MemoryToolError(f"Expected the reply text, got {type(text).__name__}.")
-    if _unfenced(text) == "[]":
-        return []
-    calls: list[ToolCallRequest] = []
-    problem = "no JSON object was found"
-    for value in _json_values(text):
-        try:
-            calls.extend(_calls_from(value))
-        except _NotACall as exc:
-            problem = str(exc)
-    if not calls:
-        raise MemoryToolError(
-            f"No memory tool call could be read from the reply ({problem}). Reply with only "
-            f"JSON: {_CALL_SHAPE}."
-        )
-    return calls
-
-
-class _NotACall(ValueError):
-    pass
-
-
-def _unfenced(text: str) -> str:
-    stripped = text.strip()
-    match = re.fullmatch(r"```[\w-]*\s*(.*?)\s*```", stripped, re.DOTALL)
-    return match.group(1).strip() if match else stripped
-
-
-def _json_values(text: str) -> list[object]:
-    """Every top-level JSON object or array embedded in ``text``, in order."""
-    decoder = json.JSONDecoder()
-    values: list[object] = []
-    pos = 0
-    while True:
-        starts = [i for i in (text.find("{", pos), text.find("[", pos)) if i >= 0]
-        if not starts:
-            return values
-        start = min(starts)
-        try:
-            value, end = decoder.raw_decode(text, start)
-        except ValueError:
-            pos = start + 1
-            continue
-        if isinstance(value, dict | list):
-            values.append(value)
-        pos = max(end, start + 1)
-
-
-def _calls_from(value: object) -> list[ToolCallRequest]:
-    if isinstance(value, list):
-        if not value:
-            raise _NotACall("the JSON list is empty")
-        return [call for item in value for call in _calls_from(item)]
-    if not isinstance(value, dict):
-        raise _NotACall(f"found {type(value).__name__} instead of an object")
-    if "tool_calls" in value:
-        return _calls_from(value["tool_calls"])
-    if isinstance(value.get("function"), dict):
-        return _calls_from(value["function"])
-    name = value.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise _NotACall('a JSON object has no "name" string')
-    keys = [k for k in ("arguments", "parameters", "args") if k in value]
-    if keys:
-        arguments = value[keys[0]]
-    else:  # arguments written next to the name
-        arguments = {k: v for k, v in value.items() if k not in ("name", "type", "id")}
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except ValueError:
-            raise _NotACall(f'the "arguments" of {name} are a string that is not JSON') from None
-    if not isinstance(arguments, dict):
-        raise _NotACall(f'the "arguments" of {name} are not a JSON object')
-    return [ToolCallRequest(name=name.strip(), arguments=arguments)]

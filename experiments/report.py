@@ -30,11 +30,16 @@ from cogarch.io import atomic_write_text
 from experiments import figures
 from experiments.stats import Comparison, compare_to_baselines, markers_from, wilson_interval
 from experiments.summary import OUTCOME_COLUMNS
+from experiments.task_metrics import metric_tables
 from experiments.tidy import TrialRow, tidy_run, write_csv, write_jsonl
 
 DEFAULT_BASELINES = ("vanilla", "mem0", "amem", "lightmem", "memoryos", "transcript")
 ALPHA = 0.05
 _MAX_LISTED_FAILURES = 50
+_METRICS_NOTE = (
+    "The numbers each trial's evaluation records, as mean ± standard deviation over the "
+    "agent's complete trials (nested values as outer.inner)."
+)
 
 
 def _norm(name: str) -> str:
@@ -269,6 +274,7 @@ def _markdown(
     tests: Table | None,
     failures: Table | None,
     notes: list[str],
+    metrics: list[tuple[str, Table]],
     pictures: list[tuple[str, Path]],
     out: Path,
 ) -> str:
@@ -286,6 +292,10 @@ def _markdown(
     ]
     if tests is not None:
         parts += ["## Tests against the baselines", "", tests.markdown(), ""]
+    if metrics:
+        parts += ["## Task metrics", "", _METRICS_NOTE, ""]
+        for title, table in metrics:
+            parts += [f"### {title}", "", table.markdown(), ""]
     parts += ["## Failures", ""]
     parts += [failures.markdown(), ""] if failures else ["No failed or corrupt trials.", ""]
     parts += ["## Figures", ""]
@@ -316,6 +326,7 @@ def _html(
     tests: Table | None,
     failures: Table | None,
     notes: list[str],
+    metrics: list[tuple[str, Table]],
     pictures: list[tuple[str, Path]],
 ) -> str:
     esc = html.escape
@@ -330,6 +341,10 @@ def _html(
     ]
     if tests is not None:
         parts += ["<h2>Tests against the baselines</h2>", tests.html()]
+    if metrics:
+        parts += ["<h2>Task metrics</h2>", f"<p>{esc(_METRICS_NOTE)}</p>"]
+        for title, table in metrics:
+            parts += [f"<h3>{esc(title)}</h3>", table.html()]
     parts.append("<h2>Failures</h2>")
     parts.append(
         f"<div class='failures'>{failures.html()}</div>"
@@ -371,11 +386,13 @@ def build_report(
     jsonl_path = write_jsonl(rows, out / "trials.jsonl")
     pictures = make_figures(rows, out / "figures")
     facts, summary, tests, failures, notes = _sections(rows, meta, chosen)
+    metrics = [(m.title, Table(m.header, m.body)) for m in metric_tables(rows)]
     md = atomic_write_text(
-        out / "report.md", _markdown(facts, summary, tests, failures, notes, pictures, out)
+        out / "report.md",
+        _markdown(facts, summary, tests, failures, notes, metrics, pictures, out),
     )
     page = atomic_write_text(
-        out / "report.html", _html(facts, summary, tests, failures, notes, pictures)
+        out / "report.html", _html(facts, summary, tests, failures, notes, metrics, pictures)
     )
     return [md, page, csv_path, jsonl_path, *(path for _, path in pictures)]
 

@@ -66,6 +66,10 @@ class TrialRow:
     model: str | None = None
     base_agent: str | None = None
     """The agent spec the trial ran (``vanilla``, ``workflow``, ...), when recorded."""
+    scenario: str | None = None
+    """The scenario a revision or constraint trial played."""
+    metrics: dict[str, float] = field(default_factory=dict)
+    """Numeric evaluation values (nested ones as ``outer.inner``), see ``metrics_of``."""
     path: str = ""
 
     def cells(self) -> dict[str, str | int | float | bool | None]:
@@ -130,6 +134,25 @@ def footprint_of(extra: Mapping[str, Any]) -> list[int | None]:
     return [_int(t.get("memory_tokens")) if isinstance(t, Mapping) else None for t in turns]
 
 
+def metrics_of(evaluation: Mapping[str, Any]) -> dict[str, float]:
+    """The evaluation's numbers: top-level ones, and those one mapping deep as ``key.inner``.
+
+    Booleans and lists are left out (they have their own columns or are per-turn series).
+    """
+    out: dict[str, float] = {}
+    for key, value in evaluation.items():
+        if isinstance(value, Mapping):
+            for inner, item in value.items():
+                number = _float(item)
+                if number is not None:
+                    out[f"{key}.{inner}"] = number
+        else:
+            number = _float(value)
+            if number is not None:
+                out[str(key)] = number
+    return out
+
+
 def _model_names(result: TrialResult) -> str | None:
     calls = result.usage.get("calls") or []
     names = sorted({str(c["model"]) for c in calls if isinstance(c, Mapping) and c.get("model")})
@@ -177,6 +200,8 @@ def row_from_trial(result: TrialResult, path: Path | str = "") -> TrialRow:
         provider=_str(result.metadata.get("provider")),
         model=_model_names(result),
         base_agent=_str(spec.get("name")) if isinstance(spec, Mapping) else None,
+        scenario=_str(ev.get("scenario")),
+        metrics=metrics_of(ev) if result.status == "complete" else {},
         path=str(path),
     )
 
@@ -256,6 +281,7 @@ __all__ = [
     "TidyTable",
     "TrialRow",
     "footprint_of",
+    "metrics_of",
     "row_from_corrupt",
     "row_from_trial",
     "run_name",

@@ -25,6 +25,7 @@ from tasks.constraints.scenarios import (
     TurnKind,
     get_constraint_scenario,
 )
+from tasks.scenario_choice import scenario_for_trial, scenario_list
 
 
 class TurnScore(BaseModel):
@@ -126,15 +127,16 @@ class ConstraintTask(Task):
 
     class Params(BaseModel):
         model_config = ConfigDict(extra="forbid")
-        scenario: str = Field(default="itops_502", description="One of CONSTRAINT_SCENARIOS.")
+        scenario: list[str] = Field(
+            default=["itops_502"],
+            description="A constraint scenario, a list of them or 'all'; trial i plays the "
+            "(i mod n)-th.",
+        )
 
-        @field_validator("scenario")
+        @field_validator("scenario", mode="before")
         @classmethod
-        def _known(cls, value: str) -> str:
-            if value not in CONSTRAINT_SCENARIOS:
-                valid = ", ".join(CONSTRAINT_SCENARIOS)
-                raise ValueError(f"unknown scenario '{value}'; valid: {valid}")
-            return value
+        def _known(cls, value: Any) -> list[str]:
+            return scenario_list(value, CONSTRAINT_SCENARIOS)
 
     params: Params
 
@@ -144,9 +146,10 @@ class ConstraintTask(Task):
                 "the constraints task needs a judge model: set the run's helper provider "
                 "(the provider the task uses for its own calls)"
             )
+        name = scenario_for_trial(self.params.scenario, ctx.trial)
         result = await run_constraints(
             ctx.make_agent(),
-            get_constraint_scenario(self.params.scenario),
+            get_constraint_scenario(name),
             ctx.models(ctx.helper_provider),
             seed=ctx.seed,
         )
@@ -155,6 +158,7 @@ class ConstraintTask(Task):
                 {"turn": t.turn, "user": t.user, "reply": t.reply} for t in result.turns
             ],
             "evaluation": {
+                "scenario": name,
                 "hallucination_rate": result.hallucination_rate,
                 "drift_rate": result.drift_rate,
                 "footprint": result.footprint,

@@ -11,6 +11,7 @@ from tasks.base import Task, TrialContext
 from tasks.constraints.metrics import RespondingAgent, TurnFootprint, respond_measured
 from tasks.revision.checks import RoundCheck, check_round
 from tasks.revision.scenarios import SCENARIOS, Scenario, get_scenario
+from tasks.scenario_choice import scenario_for_trial, scenario_list
 
 
 class RevisionResult(BaseModel):
@@ -85,24 +86,28 @@ class RevisionTask(Task):
 
     class Params(BaseModel):
         model_config = ConfigDict(extra="forbid")
-        scenario: str = Field(default="trip", description="One of the revision scenarios.")
+        scenario: list[str] = Field(
+            default=["trip"],
+            description="A revision scenario, a list of them or 'all'; trial i plays the "
+            "(i mod n)-th.",
+        )
 
-        @field_validator("scenario")
+        @field_validator("scenario", mode="before")
         @classmethod
-        def _known(cls, value: str) -> str:
-            if value not in SCENARIOS:
-                raise ValueError(f"unknown scenario '{value}'; valid: {', '.join(SCENARIOS)}")
-            return value
+        def _known(cls, value: Any) -> list[str]:
+            return scenario_list(value, SCENARIOS)
 
     params: Params
 
     async def run_trial(self, ctx: TrialContext) -> dict[str, Any]:
-        result = await run_revision(ctx.make_agent(), get_scenario(self.params.scenario))
+        name = scenario_for_trial(self.params.scenario, ctx.trial)
+        result = await run_revision(ctx.make_agent(), get_scenario(name))
         return {
             "interaction_log": [
                 {"turn": c.round, "user": c.user, "reply": c.reply} for c in result.rounds
             ],
             "evaluation": {
+                "scenario": name,
                 "outcome": "consistent" if result.consistent else "inconsistent",
                 "rounds_passed": result.rounds_passed,
                 "rounds": len(result.rounds),

@@ -23,8 +23,11 @@ def make_trial(
     failed: bool = False,
     run: str = "synthetic",
     task: str = "hangman_sct",
+    evaluation: dict[str, Any] | None = None,
 ) -> TrialResult:
-    """A trial as the runner would write it (complete, or failed with an error)."""
+    """A trial as the runner would write it (complete, or failed with an error).
+
+    ``evaluation`` replaces the SCT evaluation built from ``outcome`` and friends."""
     header: dict[str, Any] = {
         "run": run,
         "agent": agent,
@@ -55,7 +58,7 @@ def make_trial(
             **header,
         )
     tokens = [] if tokens is None else tokens
-    evaluation = {
+    sct = {
         "outcome": outcome,
         "self_consistent": outcome == "self_consistent",
         "leaked": outcome == "leakage",
@@ -66,6 +69,7 @@ def make_trial(
         "answers_parsed_rate": 1.0,
         "private_state_tokens": tokens,
     }
+    evaluation = sct if evaluation is None else evaluation
     return TrialResult(
         status="complete",
         metadata=metadata,

@@ -179,10 +179,10 @@ async def test_replay_grows_with_turns_while_the_ccs_stays_bounded() -> None:
 async def test_the_task_runs_a_trial_with_the_helper_model_as_judge() -> None:
     ok = judge(lambda t: verdict_json())
 
-    def context(helper: str | None) -> TrialContext:
+    def context(helper: str | None, trial: int = 0) -> TrialContext:
         return TrialContext(
             agent_name="transcript",
-            trial=0,
+            trial=trial,
             seed=3,
             make_agent=lambda: build_agent(
                 load_agent_spec("transcript"), replay_models(), provider="fake"
@@ -191,10 +191,14 @@ async def test_the_task_runs_a_trial_with_the_helper_model_as_judge() -> None:
             helper_provider=helper,
         )
 
-    task = ConstraintTask(ConstraintTask.Params(scenario="clinic_pipeline"))
+    task = ConstraintTask(ConstraintTask.Params(scenario=["clinic_pipeline", "phishing_response"]))
     out = await task.run_trial(context("judge"))
     assert out["evaluation"]["hallucination_rate"] == 0.0
+    assert out["evaluation"]["scenario"] == "clinic_pipeline"
     assert len(out["interaction_log"]) == 28
+    second = await task.run_trial(context("judge", trial=1))
+    assert second["evaluation"]["scenario"] == "phishing_response"
+    assert len(second["interaction_log"]) == 26
     with pytest.raises(ConfigError, match="needs a judge model"):
         await task.run_trial(context(None))
     with pytest.raises(ValidationError, match="unknown scenario"):

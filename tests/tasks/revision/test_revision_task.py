@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from cogarch.models import FunctionModel, Model, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
+from tasks.base import TrialContext
 from tasks.revision import (
     SCENARIOS,
     RevisionTask,
@@ -23,6 +24,7 @@ from tasks.revision import (
     normalize,
     run_revision,
 )
+from tasks.scenario_choice import scenario_for_trial
 from workspace.spec import build_agent, load_agent_spec
 
 
@@ -209,3 +211,24 @@ async def test_the_tme_agent_passes_the_form_with_a_smaller_footprint_than_repla
     last = graph.footprint[-1]
     assert last.prompt_tokens is not None and last.responder_prompt_tokens is not None
     assert last.prompt_tokens > last.responder_prompt_tokens  # the classifier's call counts too
+
+
+async def test_the_task_plays_its_scenarios_round_robin_and_records_which() -> None:
+    task = RevisionTask(RevisionTask.Params(scenario=["form", "cart"]))
+
+    def context(trial: int) -> TrialContext:
+        return TrialContext(
+            agent_name="tme",
+            trial=trial,
+            seed=trial,
+            make_agent=lambda: build_agent(load_agent_spec("tme"), form_models(), provider="fake"),
+            models=form_models(),
+            helper_provider=None,
+        )
+
+    first = await task.run_trial(context(0))
+    assert first["evaluation"]["scenario"] == "form"
+    assert first["evaluation"]["outcome"] == "consistent"
+    assert len(first["interaction_log"]) == len(get_scenario("form").rounds)
+    assert task.params.scenario[1] == "cart"
+    assert scenario_for_trial(task.params.scenario, 3) == "cart"

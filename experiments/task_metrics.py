@@ -1,0 +1,76 @@
+"""The task's own numbers per agent: mean and spread of each evaluation metric.
+
+Tasks report more than an outcome class: the revision task counts passed rounds and stale
+mentions, the constraint task reports hallucination and drift rates and the memory footprint,
+the SCT its yes-rate and candidate counts. ``metric_tables`` turns the ``metrics`` of the
+complete trials (see ``experiments.tidy.metrics_of``), after the trial's model calls and
+tokens, into one table per scenario (one table in all when trials record no scenario), metrics
+as rows and agents as columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from statistics import fmean, stdev
+
+from experiments.tidy import TrialRow
+
+
+@dataclass(frozen=True)
+class MetricTable:
+    title: str
+    header: list[str]
+    body: list[list[str]]
+
+
+_USAGE: tuple[tuple[str, Callable[[TrialRow], float | None]], ...] = (
+    ("model calls", lambda r: r.model_calls),
+    ("prompt tokens", lambda r: r.prompt_tokens),
+    ("completion tokens", lambda r: r.completion_tokens),
+)
+
+
+def _metric(name: str) -> Callable[[TrialRow], float | None]:
+    return lambda r: r.metrics.get(name)
+
+
+def _number(value: float) -> str:
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
+def _cell(values: list[float]) -> str:
+    if not values:
+        return "-"
+    if len(values) == 1:
+        return _number(values[0])
+    return f"{_number(fmean(values))} ± {_number(stdev(values))}"
+
+
+def _table(title: str, rows: list[TrialRow]) -> MetricTable:
+    agents = list(dict.fromkeys(r.agent for r in rows))
+    names = list(dict.fromkeys(k for r in rows for k in r.metrics))
+    body = [["complete trials", *(str(sum(r.agent == a for r in rows)) for a in agents)]]
+    for label, get in [*_USAGE, *((n, _metric(n)) for n in names)]:
+        cells = []
+        for agent in agents:
+            found = [get(r) for r in rows if r.agent == agent]
+            cells.append(_cell([float(v) for v in found if v is not None]))
+        body.append([label, *cells])
+    return MetricTable(title, ["metric", *agents], body)
+
+
+def metric_tables(rows: Sequence[TrialRow]) -> list[MetricTable]:
+    """One table per scenario (in order of appearance); cells are ``mean ± sd`` over the
+    agent's complete trials that recorded the metric."""
+    done = [r for r in rows if r.status == "complete" and r.metrics]
+    return [
+        _table(
+            f"scenario {scenario}" if scenario else "all trials",
+            [r for r in done if r.scenario == scenario],
+        )
+        for scenario in dict.fromkeys(r.scenario for r in done)
+    ]
+
+
+__all__ = ["MetricTable", "metric_tables"]

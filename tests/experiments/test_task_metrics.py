@@ -1,0 +1,88 @@
+"""Task metrics: numeric evaluation values per agent and scenario, in the report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from experiments.report import build_report
+from experiments.task_metrics import metric_tables
+from experiments.tidy import metrics_of, row_from_trial
+from tests.experiments import make_trial, write_run
+
+
+def revision_eval(scenario: str, passed: int, stale: int) -> dict[str, object]:
+    return {
+        "scenario": scenario,
+        "outcome": "consistent" if passed == 6 else "inconsistent",
+        "rounds_passed": passed,
+        "stale_mentions": stale,
+        "final_summary_ok": passed == 6,
+        "state_errors": None,
+    }
+
+
+def test_metrics_are_the_evaluation_numbers_one_mapping_deep() -> None:
+    evaluation = {
+        "scenario": "trip",
+        "hallucination_rate": 0.25,
+        "drift_rate": None,
+        "judge_failures": 1,
+        "ok": True,
+        "footprint": {"mean_memory_tokens": 310.5, "final": 402, "note": "x", "deep": {"a": 1}},
+        "turns": [1, 2, 3],
+    }
+    assert metrics_of(evaluation) == {
+        "hallucination_rate": 0.25,
+        "judge_failures": 1.0,
+        "footprint.mean_memory_tokens": 310.5,
+        "footprint.final": 402.0,
+    }
+
+
+def test_one_table_per_scenario_with_mean_and_spread() -> None:
+    trials = [
+        make_trial("tme", 0, task="revision", evaluation=revision_eval("trip", 6, 0)),
+        make_trial("tme", 1, task="revision", evaluation=revision_eval("cart", 4, 1)),
+        make_trial("tme", 2, task="revision", evaluation=revision_eval("trip", 4, 2)),
+        make_trial("flat", 0, task="revision", evaluation=revision_eval("trip", 3, 3)),
+        make_trial("flat", 1, failed=True, task="revision"),
+    ]
+    tables = metric_tables([row_from_trial(t) for t in trials])
+    assert [t.title for t in tables] == ["scenario trip", "scenario cart"]
+    trip = tables[0]
+    assert trip.header == ["metric", "tme", "flat"]
+    rows = {r[0]: r[1:] for r in trip.body}
+    assert rows["complete trials"] == ["2", "1"]
+    assert rows["rounds_passed"] == ["5 ± 1.41", "3"]
+    assert rows["stale_mentions"] == ["1 ± 1.41", "3"]
+    assert rows["model calls"] == ["4 ± 0", "4"]
+    assert "state_errors" not in rows and "final_summary_ok" not in rows
+    cart = {r[0]: r[1:] for r in tables[1].body}
+    assert tables[1].header == ["metric", "tme"] and cart["rounds_passed"] == ["4"]
+
+
+def test_trials_without_a_scenario_share_one_table() -> None:
+    rows = [row_from_trial(make_trial("vanilla", i)) for i in range(3)]
+    (table,) = metric_tables(rows)
+    assert table.title == "all trials"
+    assert {r[0]: r[1] for r in table.body}["yes_rate"] == "0.2 ± 0"
+
+
+def test_the_report_has_a_task_metrics_section(tmp_path: Path) -> None:
+    root = tmp_path / "run"
+    write_run(
+        root,
+        [
+            make_trial("tme", i, task="revision", evaluation=revision_eval("trip", 6 - i, i))
+            for i in range(3)
+        ],
+    )
+    (root / "run.json").write_text(json.dumps({"config": {"name": "rev", "agents": []}}))
+    build_report(root)
+    md = (root / "report" / "report.md").read_text("utf-8")
+    section = md[md.index("## Task metrics") : md.index("## Failures")]
+    assert "### scenario trip" in section
+    assert "| rounds_passed | 5 ± 1 |" in section
+    html = (root / "report" / "report.html").read_text("utf-8")
+    assert "<h2>Task metrics</h2>" in html and "rounds_passed" in html

@@ -63,8 +63,12 @@ def agents_in(rows: Iterable[TrialRow]) -> list[str]:
 def outcome_breakdown(
     rows: Sequence[TrialRow], path: str | Path, *, title: str = "Outcomes per agent"
 ) -> Path | None:
-    """Stacked horizontal bars: the share of each agent's trials in each outcome class."""
-    if not rows:
+    """Stacked horizontal bars: the share of each agent's trials in each outcome class.
+
+    None when there is nothing to break down: no trial with an outcome and none failed or
+    corrupt (tasks that only measure, such as constraint retention, in a clean run).
+    """
+    if not any(r.outcome or r.status != "complete" for r in rows):
         return None
     agents = agents_in(rows)
     classes: list[tuple[str, str, str, str | None]] = [

@@ -111,11 +111,13 @@ def _order(rows: list[TrialRow], meta: dict[str, Any]) -> list[TrialRow]:
 def summary_table(
     rows: Sequence[TrialRow], baselines: Sequence[str], markers: set[tuple[str, str]]
 ) -> Table:
-    outcomes = list(OUTCOME_COLUMNS) + sorted(
+    sct = any(r.outcome in OUTCOME_COLUMNS for r in rows)
+    outcomes = list(OUTCOME_COLUMNS if sct else ()) + sorted(
         {r.outcome for r in rows if r.outcome and r.outcome not in OUTCOME_COLUMNS}
     )
+    rated = any(r.self_consistent is not None for r in rows)
     counts = ["agent", "task", "role", "trials", "complete", "failed", "corrupt"]
-    header = [*counts, *outcomes, "SC %", "95% CI"]
+    header = [*counts, *outcomes, *(["SC %", "95% CI"] if rated else [])]
     body: list[list[str]] = []
     for agent in figures.agents_in(rows):
         tasks = list(dict.fromkeys(r.task for r in rows if r.agent == agent and r.task)) or [""]
@@ -142,8 +144,7 @@ def summary_table(
                     str(status["failed"]),
                     str(status["corrupt"]),
                     *(str(found[o]) for o in outcomes),
-                    sc,
-                    ci,
+                    *([sc, ci] if rated else []),
                 ]
             )
     return Table(header, body)
@@ -248,17 +249,21 @@ def _sections(
             f"trials per agent: {config.get('trials')}, seed: {config.get('seed')}, "
             f"config hash: {str(meta.get('config_hash', '-'))[:12]}"
         )
-    notes = [
-        "SC %: self-consistent trials out of the complete trials that were evaluated; 95% CI: "
-        "Wilson interval. Failed and corrupt trials are counted, not evaluated.",
-    ]
+    notes = []
+    rated = any(r.self_consistent is not None for r in rows)
+    if rated:
+        notes.append(
+            "SC %: self-consistent (for revision tasks: consistent) trials out of the complete "
+            "trials that were evaluated; 95% CI: Wilson interval. Failed and corrupt trials are "
+            "counted, not evaluated."
+        )
     if comparisons:
         notes.append(
             f"*: significantly better than every baseline (one-sided Fisher exact test per "
             f"baseline, Holm-Bonferroni over the agent's comparisons in that task, alpha "
             f"{ALPHA}), as in the Hangman paper's Table 1."
         )
-    else:
+    elif rated:
         notes.append(
             "No superiority markers: the run needs both baselines and other agents "
             "with evaluated trials (pass baselines=... to choose them)."

@@ -29,7 +29,9 @@ from experiments.results import (
     trial_path,
     write_trial,
 )
-from experiments.summary import AgentRow, format_table, summarize
+from experiments.summary import AgentRow, format_table, summarize, text_table
+from experiments.task_metrics import MetricTable, metric_tables
+from experiments.tidy import row_from_trial
 from tasks.base import Task, TrialContext
 from tasks.registry import build_task
 from workspace.agent import Agent
@@ -56,9 +58,17 @@ class RunReport:
     failed: int = 0
     corrupt: list[str] = field(default_factory=list)
     rows: list[AgentRow] = field(default_factory=list)
+    metrics: list[MetricTable] = field(default_factory=list)
+    """The task's own numbers per agent, for tasks without SCT outcome classes."""
 
     def table(self) -> str:
-        return format_table(self.rows)
+        parts = [format_table(self.rows)]
+        for m in self.metrics:
+            parts += [
+                f"\n{m.title} (mean ± sd over complete trials):",
+                text_table(m.header, m.body),
+            ]
+        return "\n".join(parts)
 
 
 class Progress:
@@ -178,6 +188,8 @@ class Runner:
                 except CorruptTrialError as exc:
                     report.corrupt.append(str(exc))
         report.rows = summarize(results)
+        if not any(r.evaluation.get("self_consistent") is not None for r in results):
+            report.metrics = metric_tables([row_from_trial(r) for r in results])
         return report
 
     def _check_belongs(self, found: TrialResult, entry: AgentEntry, index: int, path: Path) -> None:

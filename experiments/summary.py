@@ -58,9 +58,9 @@ def summarize(results: Sequence[TrialResult], corrupt: int = 0) -> list[AgentRow
 
 def format_table(rows: Sequence[AgentRow]) -> str:
     """SCT runs get the paper's five classes and self-consistency; other tasks list the
-    outcomes they report."""
+    outcomes they report (none for tasks that only measure, such as constraint retention)."""
     seen = sorted({o for row in rows for o in row.outcomes})
-    sct = set(seen) <= set(OUTCOME_COLUMNS)
+    sct = bool(seen) and set(seen) <= set(OUTCOME_COLUMNS)
     columns = list(OUTCOME_COLUMNS) if sct else seen
     header = ["agent", "trials", "done", "failed", *columns]
     if sct:
@@ -82,9 +82,14 @@ def format_table(rows: Sequence[AgentRow]) -> str:
                 "-" if sc is None else f"{100 * lo:.0f}-{100 * hi:.0f}",
             ]
         body.append(cells)
+    return text_table(header, body)
+
+
+def text_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
+    """A Markdown table padded to line up in a terminal."""
     widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
 
-    def line(cells: list[str]) -> str:
+    def line(cells: Sequence[str]) -> str:
         return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
 
     rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"

@@ -147,8 +147,9 @@ class ConstraintTask(Task):
                 "(the provider the task uses for its own calls)"
             )
         name = scenario_for_trial(self.params.scenario, ctx.trial)
+        agent = ctx.make_agent()
         result = await run_constraints(
-            ctx.make_agent(),
+            agent,
             get_constraint_scenario(name),
             ctx.models(ctx.helper_provider),
             seed=ctx.seed,
@@ -166,4 +167,5 @@ class ConstraintTask(Task):
                 "judge_failures": result.judge_failures,
             },
             "constraints": result.model_dump(mode="json"),
+            "final_private_state": agent.private_state(),
         }

@@ -101,7 +101,8 @@ class RevisionTask(Task):
 
     async def run_trial(self, ctx: TrialContext) -> dict[str, Any]:
         name = scenario_for_trial(self.params.scenario, ctx.trial)
-        result = await run_revision(ctx.make_agent(), get_scenario(name))
+        agent = ctx.make_agent()
+        result = await run_revision(agent, get_scenario(name))
         return {
             "interaction_log": [
                 {"turn": c.round, "user": c.user, "reply": c.reply} for c in result.rounds
@@ -118,4 +119,5 @@ class RevisionTask(Task):
                 "total_memory_tokens": result.total_memory_tokens,
             },
             "revision": result.model_dump(mode="json"),
+            "final_private_state": agent.private_state(),
         }

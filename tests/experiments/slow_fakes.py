@@ -13,11 +13,14 @@ real endpoint.
   :data:`FAIL_SEEDS` (tests add trial seeds there and remove them to let a rerun succeed).
 - ``decorated_host``: the honest host whose every reply also carries private blocks
   (reasoning, a ``<secret>`` and a working-memory block) that must never become public.
+- ``terse_with_judge``: answers every turn with a short acknowledgement and, as the
+  constraint task's judge, returns a verdict with no claims and middling scores.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import Sequence
 
@@ -58,3 +61,12 @@ def decorated_host(pairs: Sequence[tuple[str, str]], seed: int) -> str:
         f"{reply}\n<secret>{SECRET_MARK}</secret>\n"
         f"<working_memory>{MEMORY_MARK}: the word is {SECRET_MARK}</working_memory>"
     )
+
+
+def terse_with_judge(pairs: Sequence[tuple[str, str]], seed: int) -> str:
+    if any("impartial auditor" in text for _, text in pairs):
+        scores = dict.fromkeys(
+            ("relevance", "answer_quality", "instruction_following", "coherence"), 7
+        )
+        return json.dumps({"claims": [], "violated": [], "omitted": [], **scores})
+    return "Noted; I will keep to the rules you set."

@@ -113,6 +113,11 @@ def test_every_figure_skips_without_its_data(rows: list[TrialRow], tmp_path: Pat
     assert figures.footprint(bare, tmp_path / "c.png") is None
     assert figures.revealed_secrets(no_secrets, tmp_path / "d.png") is None
     assert figures.outcome_breakdown([], tmp_path / "e.png") is None
+    measured = [
+        TrialRow(run="r", agent="acc", task="constraints", trial=i, seed=i, status="complete")
+        for i in range(2)
+    ]
+    assert figures.outcome_breakdown(measured, tmp_path / "f.png") is None
     assert not list(tmp_path.iterdir())
 
 

@@ -280,3 +280,30 @@ async def test_the_cache_lives_under_the_results_dir_and_makes_reruns_free(
         assert calls and all(c["cached"] for c in calls)
         original = read_trial(trial_path(first_dir, "plain host", i))
         assert result.interaction_log == original.interaction_log
+
+
+async def test_a_measuring_task_ends_with_its_metrics_per_scenario(tmp_path: Path) -> None:
+    config = make_config(
+        tmp_path,
+        task={"kind": "constraints", "scenario": ["phishing_response", "clinic_pipeline"]},
+        trials=2,
+        helper_provider="judge",
+        providers={
+            "judge": {"kind": "fake", "fake": "tests.experiments.slow_fakes:terse_with_judge"}
+        },
+        agents=[{"name": "replay", "agent": "transcript", "provider": "judge"}],
+    )
+    report = await run(config)
+    assert report.ran == 2 and report.failed == 0
+    text = report.table()
+    assert "SC %" not in text and "self_consistent" not in text
+    assert [m.title for m in report.metrics] == [
+        "scenario phishing_response",
+        "scenario clinic_pipeline",
+    ]
+    rows = {r[0]: r[1] for r in report.metrics[0].body}
+    assert rows["hallucination_rate"] == "0" and rows["outcome_means.coherence"] == "7"
+    assert "scenario clinic_pipeline (mean ± sd over complete trials):" in text
+    first = read_trial(trial_path(tmp_path, "replay", 1))
+    assert first.evaluation["scenario"] == "clinic_pipeline"
+    assert len(first.interaction_log) == 28

@@ -86,3 +86,20 @@ def test_the_report_has_a_task_metrics_section(tmp_path: Path) -> None:
     assert "| rounds_passed | 5 ± 1 |" in section
     html = (root / "report" / "report.html").read_text("utf-8")
     assert "<h2>Task metrics</h2>" in html and "rounds_passed" in html
+
+
+def test_a_measuring_task_gets_no_sct_columns(tmp_path: Path) -> None:
+    root = tmp_path / "run"
+    evaluation = {"scenario": "itops_502", "hallucination_rate": 0.1, "drift_rate": 0.2}
+    write_run(
+        root,
+        [make_trial("acc", i, task="constraints", evaluation=evaluation) for i in range(2)],
+    )
+    paths = build_report(root)
+    md = (root / "report" / "report.md").read_text("utf-8")
+    summary = md[md.index("## Summary") : md.index("## Task metrics")]
+    assert "self_consistent" not in summary and "SC %" not in summary
+    assert "superiority" not in summary
+    assert "| acc | constraints | method | 2 | 2 | 0 | 0 |" in summary
+    assert "| drift_rate | 0.2 ± 0 |" in md
+    assert not any(p.name == "outcomes.png" for p in paths)

@@ -196,6 +196,7 @@ async def test_the_task_runs_a_trial_with_the_helper_model_as_judge() -> None:
     assert out["evaluation"]["hallucination_rate"] == 0.0
     assert out["evaluation"]["scenario"] == "clinic_pipeline"
     assert len(out["interaction_log"]) == 28
+    assert out["final_private_state"] == ""  # transcript replay keeps nothing private
     second = await task.run_trial(context("judge", trial=1))
     assert second["evaluation"]["scenario"] == "phishing_response"
     assert len(second["interaction_log"]) == 26

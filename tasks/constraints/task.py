@@ -63,6 +63,9 @@ class ConstraintResult(BaseModel):
     """Mean D_t per stress topic (turns 2..T), to see which stresses cause drift."""
     judged_turns: int
     judge_failures: int
+    claims_audited: int = 0
+    """Claims the judge extracted over all turns (S_t + U_t summed); when it is near zero,
+    H_u says little about the agent and much about the judge."""
 
 
 async def run_constraints(
@@ -117,6 +120,9 @@ async def run_constraints(
         drift_by_kind={k: round(fmean(v), 4) for k, v in by_kind.items()},
         judged_turns=len(judged),
         judge_failures=len(turns) - len(judged),
+        claims_audited=sum(
+            t.judgement.supported + t.judgement.unsupported for t in judged if t.judgement
+        ),
     )
 
 
@@ -165,6 +171,7 @@ class ConstraintTask(Task):
                 "footprint": result.footprint,
                 "outcome_means": result.outcome_means,
                 "judge_failures": result.judge_failures,
+                "claims_audited": result.claims_audited,
             },
             "constraints": result.model_dump(mode="json"),
             "final_private_state": agent.private_state(),

@@ -119,6 +119,7 @@ async def test_rates_from_a_scripted_judge_are_computed_exactly() -> None:
     assert turns[13].judgement.ignored_ids == ["C9"]
     assert turns[29].drift == pytest.approx(2 / 3)
     assert result.hallucination_rate == 0.25
+    assert result.claims_audited == 32 + 16  # one claim per turn, two on even turns
     assert result.drift_rate == pytest.approx((0.25 + 2 / 3) / 31)
     assert result.drift_by_kind["conflict"] == 0.25
     assert result.outcome_means["relevance"] == pytest.approx((31 * 10 + 2) / 32, abs=1e-3)
@@ -195,6 +196,7 @@ async def test_the_task_runs_a_trial_with_the_helper_model_as_judge() -> None:
     out = await task.run_trial(context("judge"))
     assert out["evaluation"]["hallucination_rate"] == 0.0
     assert out["evaluation"]["scenario"] == "clinic_pipeline"
+    assert out["evaluation"]["claims_audited"] == 0
     assert len(out["interaction_log"]) == 28
     assert out["final_private_state"] == ""  # transcript replay keeps nothing private
     second = await task.run_trial(context("judge", trial=1))

@@ -15,6 +15,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_json
 from cogarch.models.metering import Meter
@@ -200,6 +202,22 @@ class Runner:
                 f"trial file '{path}' belongs to another run (agent, trial, task, seed = "
                 f"{actual}, expected {expected})"
             )
+        recorded = (found.metadata.get("config") or {}).get("task")
+        if recorded is not None and self._task_params(recorded) != self.task.params.model_dump():
+            raise CorruptTrialError(
+                f"trial file '{path}' was played with other task settings ({recorded}, now "
+                f"{self.config.task.model_dump()})"
+            )
+
+    def _task_params(self, recorded: Any) -> dict[str, Any] | None:
+        """Recorded task settings as this run's task would read them (None if it cannot)."""
+        if not isinstance(recorded, dict):
+            return None
+        settings = {k: v for k, v in recorded.items() if k != "kind"}
+        try:
+            return type(self.task.params).model_validate(settings).model_dump()
+        except ValidationError:
+            return None
 
     async def run_trial(self, entry: AgentEntry, index: int) -> TrialResult:
         spec = self.specs[entry.label]

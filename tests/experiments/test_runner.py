@@ -245,6 +245,25 @@ async def test_a_trial_file_of_another_trial_is_not_trusted(
     assert read_trial(target).trial == 1
 
 
+async def test_trials_played_with_other_task_settings_are_rerun(
+    tmp_path: Path, failing: set[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "run"
+    await run(make_config(results))
+    same = await run(make_config(results, concurrency=1))  # how it runs, not what it plays
+    assert (same.ran, same.skipped) == (0, 6)
+    capsys.readouterr()
+
+    task = {"kind": "hangman_sct", "t_fork": 4, "n_candidates": 3}
+    changed = await run(make_config(results, task=task))
+
+    assert (changed.ran, changed.skipped, len(changed.corrupt)) == (6, 0, 6)
+    assert "played with other task settings" in capsys.readouterr().err
+    trial = read_trial(trial_path(results, "plain host", 0))
+    assert trial.metadata["config"]["task"]["t_fork"] == 4
+    assert trial_path(results, "plain host", 0).with_suffix(".corrupt").is_file()
+
+
 def test_agent_names_that_share_a_folder_are_rejected(tmp_path: Path) -> None:
     agents = [
         {"name": "a b", "agent": "vanilla", "provider": "honest"},

@@ -28,6 +28,9 @@ class RevisionResult(BaseModel):
     rounds: list[RoundCheck]
     footprint: list[TurnFootprint]
     rounds_passed: int
+    replies_ok: int = 0
+    """Rounds whose reply passed, whatever the task state said: the measure that compares
+    agents with and without an inspectable state on the same footing."""
     final_summary_ok: bool
     consistent: bool
     """Every round passed."""
@@ -68,6 +71,7 @@ async def run_revision(agent: RespondingAgent, scenario: Scenario) -> RevisionRe
         rounds=checks,
         footprint=footprints,
         rounds_passed=sum(c.passed for c in checks),
+        replies_ok=sum(c.reply_ok for c in checks),
         final_summary_ok=checks[-1].passed,
         consistent=all(c.passed for c in checks),
         stale_mentions=sum(1 for c in checks if c.stale),
@@ -111,6 +115,7 @@ class RevisionTask(Task):
                 "scenario": name,
                 "outcome": "consistent" if result.consistent else "inconsistent",
                 "rounds_passed": result.rounds_passed,
+                "replies_ok": result.replies_ok,
                 "rounds": len(result.rounds),
                 "final_summary_ok": result.final_summary_ok,
                 "stale_mentions": result.stale_mentions,

@@ -112,6 +112,7 @@ async def test_forgetting_a_current_value_is_a_missing_mention() -> None:
     result = await run_revision(ScriptedAgent(scenario, forget="Denver"), scenario)
     failed = [r.round for r in result.rounds if not r.passed]
     assert failed == [3, 9, 10]
+    assert result.replies_ok == result.rounds_passed == 7
     assert result.rounds[8].missing == ["Denver"] and result.missing_mentions == 3
 
 
@@ -121,6 +122,8 @@ async def test_an_exposed_task_state_is_checked_each_round() -> None:
     assert good.state_errors == 0 and all(r.state_ok for r in good.rounds)
     confused = await run_revision(StatefulAgent(scenario, confused_at=9), scenario)
     assert confused.state_errors == 2
+    assert confused.replies_ok == len(scenario.rounds)  # the replies were right all along
+    assert confused.rounds_passed == len(scenario.rounds) - 2
     assert confused.rounds[8].state_missing == ["Denver"] and confused.rounds[8].reply_ok
     assert not confused.consistent
 

@@ -194,6 +194,8 @@ def _band_plot(
             means = [m if m > 0 else math.nan for m in means]
             lows = [max(lo, floor) for lo in lows]
             highs = [max(h, floor) for h in highs]
+        else:
+            lows = [max(lo, 0.0) for lo in lows]  # sizes are never negative
         axes.fill_between(turns, lows, highs, color=colour, alpha=0.22, linewidth=0)
         trials = len(series_by_agent[agent])
         axes.plot(

@@ -206,6 +206,10 @@ def _clip(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
+def _file_part(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+
+
 def make_figures(rows: Sequence[TrialRow], out: Path) -> list[tuple[str, Path]]:
     """Every figure the run has data for, as ``(caption, path)``."""
     made: list[tuple[str, Path | None]] = [
@@ -218,13 +222,27 @@ def make_figures(rows: Sequence[TrialRow], out: Path) -> list[tuple[str, Path]]:
             "Revealed secrets (top 10 per agent)",
             figures.revealed_secrets(rows, out / "revealed_secrets.png"),
         ),
-        (
-            "Memory footprint per turn (mean, 95% band)",
-            figures.footprint(rows, out / "footprint.png"),
-        ),
     ]
+    scenarios = list(dict.fromkeys(r.scenario for r in rows if r.scenario))
+    if len(scenarios) > 1:  # scenarios differ in length and content: never average across them
+        for scenario in scenarios:
+            target = out / f"footprint_{_file_part(scenario)}.png"
+            mine = [r for r in rows if r.scenario == scenario]
+            made.append(
+                (
+                    f"Memory footprint per turn, scenario {scenario} (mean, 95% band)",
+                    figures.footprint(mine, target, title=f"Memory footprint per turn: {scenario}"),
+                )
+            )
+    else:
+        made.append(
+            (
+                "Memory footprint per turn (mean, 95% band)",
+                figures.footprint(rows, out / "footprint.png"),
+            )
+        )
     for agent in figures.routed_agents(rows):
-        target = out / f"transitions_{re.sub(r'[^A-Za-z0-9_.-]', '_', agent)}.png"
+        target = out / f"transitions_{_file_part(agent)}.png"
         made.append(
             (f"Transitions of {agent}", figures.transition_heatmap(rows, target, agent=agent))
         )

@@ -103,3 +103,23 @@ def test_a_measuring_task_gets_no_sct_columns(tmp_path: Path) -> None:
     assert "| acc | constraints | method | 2 | 2 | 0 | 0 |" in summary
     assert "| drift_rate | 0.2 ± 0 |" in md
     assert not any(p.name == "outcomes.png" for p in paths)
+
+
+def test_footprints_of_different_scenarios_get_their_own_figures(tmp_path: Path) -> None:
+    root = tmp_path / "run"
+    trials = [
+        make_trial(
+            "tme",
+            i,
+            task="revision",
+            evaluation=revision_eval(name, 6, 0),
+            extra={"footprint_tokens": [10 * (i + 1) * t for t in range(1, length + 1)]},
+        )
+        for i, (name, length) in enumerate([("trip", 10), ("cart", 6), ("trip", 10)])
+    ]
+    write_run(root, trials)
+    names = {p.name for p in build_report(root)}
+    assert {"footprint_trip.png", "footprint_cart.png"} <= names
+    assert "footprint.png" not in names
+    md = (root / "report" / "report.md").read_text("utf-8")
+    assert "### Memory footprint per turn, scenario cart (mean, 95% band)" in md

@@ -134,6 +134,18 @@ def footprint_of(extra: Mapping[str, Any]) -> list[int | None]:
     return [_int(t.get("memory_tokens")) if isinstance(t, Mapping) else None for t in turns]
 
 
+def _scenario(result: TrialResult) -> str | None:
+    """The scenario the trial played; for trials that predate recording it, the run config's
+    scenario when that named a single one."""
+    if ev := result.evaluation.get("scenario"):
+        return str(ev)
+    task = (result.metadata.get("config") or {}).get("task")
+    named = task.get("scenario") if isinstance(task, Mapping) else None
+    if isinstance(named, list) and len(named) == 1:
+        named = named[0]
+    return named if isinstance(named, str) and named != "all" else None
+
+
 def metrics_of(evaluation: Mapping[str, Any]) -> dict[str, float]:
     """The evaluation's numbers: top-level ones, and those one mapping deep as ``key.inner``.
 
@@ -200,7 +212,7 @@ def row_from_trial(result: TrialResult, path: Path | str = "") -> TrialRow:
         provider=_str(result.metadata.get("provider")),
         model=_model_names(result),
         base_agent=_str(spec.get("name")) if isinstance(spec, Mapping) else None,
-        scenario=_str(ev.get("scenario")),
+        scenario=_scenario(result),
         metrics=metrics_of(ev) if result.status == "complete" else {},
         path=str(path),
     )

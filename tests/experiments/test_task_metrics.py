@@ -123,3 +123,12 @@ def test_footprints_of_different_scenarios_get_their_own_figures(tmp_path: Path)
     assert "footprint.png" not in names
     md = (root / "report" / "report.md").read_text("utf-8")
     assert "### Memory footprint per turn, scenario cart (mean, 95% band)" in md
+
+
+def test_older_trials_take_the_scenario_from_the_run_config() -> None:
+    old = make_trial("acc", 0, task="constraints", evaluation={"drift_rate": 0.1})
+    old.metadata["config"] = {"task": {"kind": "constraints", "scenario": "itops_502"}}
+    assert row_from_trial(old).scenario == "itops_502"
+    several = make_trial("acc", 1, task="constraints", evaluation={"drift_rate": 0.1})
+    several.metadata["config"] = {"task": {"kind": "constraints", "scenario": ["a", "b"]}}
+    assert row_from_trial(several).scenario is None

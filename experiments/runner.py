@@ -208,6 +208,12 @@ class Runner:
                 f"trial file '{path}' was played with other task settings ({recorded}, now "
                 f"{self.config.task.model_dump()})"
             )
+        played_by = found.metadata.get("agent_spec")
+        if played_by is not None and played_by != self.specs[entry.label].model_dump(mode="json"):
+            raise CorruptTrialError(
+                f"trial file '{path}' was played by another version of agent "
+                f"'{entry.label}' (its spec, prompts or params have changed since)"
+            )
 
     def _task_params(self, recorded: Any) -> dict[str, Any] | None:
         """Recorded task settings as this run's task would read them (None if it cannot)."""

@@ -264,6 +264,24 @@ async def test_trials_played_with_other_task_settings_are_rerun(
     assert trial_path(results, "plain host", 0).with_suffix(".corrupt").is_file()
 
 
+async def test_trials_played_by_another_version_of_the_agent_are_rerun(
+    tmp_path: Path, failing: set[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "run"
+    await run(make_config(results))
+    agents = [
+        {"name": "plain host", "agent": "public_cot", "provider": "honest"},
+        {"name": "flaky", "agent": "vanilla", "provider": "flaky"},
+    ]
+    capsys.readouterr()
+    report = await run(make_config(results, agents=agents))
+    assert (report.ran, report.skipped) == (3, 3)  # only the changed agent's trials
+    assert "played by another version of agent 'plain host'" in capsys.readouterr().err
+    assert read_trial(trial_path(results, "plain host", 2)).metadata["agent_spec"]["name"] == (
+        "public_cot"
+    )
+
+
 def test_agent_names_that_share_a_folder_are_rejected(tmp_path: Path) -> None:
     agents = [
         {"name": "a b", "agent": "vanilla", "provider": "honest"},

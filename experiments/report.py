@@ -15,19 +15,17 @@ it ran, starts with one of ``DEFAULT_BASELINES`` (case and punctuation ignored, 
 
 from __future__ import annotations
 
-import base64
-import html
 import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_text
 from experiments import figures
+from experiments.report_page import ReportContent, Table, render_html, render_markdown
 from experiments.stats import Comparison, compare_to_baselines, markers_from, wilson_interval
 from experiments.summary import OUTCOME_COLUMNS
 from experiments.task_metrics import metric_tables
@@ -36,10 +34,6 @@ from experiments.tidy import TrialRow, tidy_run, write_csv, write_jsonl
 DEFAULT_BASELINES = ("vanilla", "mem0", "amem", "lightmem", "memoryos", "transcript")
 ALPHA = 0.05
 _MAX_LISTED_FAILURES = 50
-_METRICS_NOTE = (
-    "The numbers each trial's evaluation records, as mean ± standard deviation over the "
-    "agent's complete trials (nested values as outer.inner)."
-)
 
 
 def _norm(name: str) -> str:
@@ -75,31 +69,6 @@ def resolve_baselines(
         return names
     spec = {r.agent: r.base_agent for r in rows if r.base_agent}
     return [a for a in agents if is_default_baseline(a, spec.get(a))]
-
-
-@dataclass
-class Table:
-    header: list[str]
-    body: list[list[str]]
-
-    def markdown(self) -> str:
-        def cell(text: str) -> str:
-            return text.replace("|", "\\|").replace("\n", " ")
-
-        lines = [
-            "| " + " | ".join(cell(h) for h in self.header) + " |",
-            "|" + "|".join("---" for _ in self.header) + "|",
-        ]
-        lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in self.body]
-        return "\n".join(lines)
-
-    def html(self) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.header)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
-            for row in self.body
-        )
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _order(rows: list[TrialRow], meta: dict[str, Any]) -> list[TrialRow]:
@@ -249,9 +218,12 @@ def make_figures(rows: Sequence[TrialRow], out: Path) -> list[tuple[str, Path]]:
     return [(caption, path) for caption, path in made if path is not None]
 
 
-def _sections(
-    rows: Sequence[TrialRow], meta: dict[str, Any], baselines: Sequence[str]
-) -> tuple[list[str], Table, Table | None, Table | None, list[str]]:
+def _content(
+    rows: Sequence[TrialRow],
+    meta: dict[str, Any],
+    baselines: Sequence[str],
+    pictures: list[tuple[str, Path]],
+) -> ReportContent:
     comparisons, markers = significance(rows, baselines)
     counts = Counter(r.status for r in rows)
     config = meta.get("config") or {}
@@ -286,104 +258,15 @@ def _sections(
             "No superiority markers: the run needs both baselines and other agents "
             "with evaluated trials (pass baselines=... to choose them)."
         )
-    failures = failure_table(rows) if counts["failed"] + counts["corrupt"] else None
-    tests = comparison_table(comparisons) if comparisons else None
-    return facts, summary_table(rows, baselines, markers), tests, failures, notes
-
-
-def _markdown(
-    facts: list[str],
-    summary: Table,
-    tests: Table | None,
-    failures: Table | None,
-    notes: list[str],
-    metrics: list[tuple[str, Table]],
-    pictures: list[tuple[str, Path]],
-    out: Path,
-) -> str:
-    parts = [
-        f"# Report: {facts[0].removeprefix('run: ')}",
-        "",
-        *(f"- {f}" for f in facts),
-        "",
-        "## Summary",
-        "",
-        summary.markdown(),
-        "",
-        *notes,
-        "",
-    ]
-    if tests is not None:
-        parts += ["## Tests against the baselines", "", tests.markdown(), ""]
-    if metrics:
-        parts += ["## Task metrics", "", _METRICS_NOTE, ""]
-        for title, table in metrics:
-            parts += [f"### {title}", "", table.markdown(), ""]
-    parts += ["## Failures", ""]
-    parts += [failures.markdown(), ""] if failures else ["No failed or corrupt trials.", ""]
-    parts += ["## Figures", ""]
-    for caption, path in pictures:
-        rel = path.relative_to(out).as_posix()
-        parts += [f"### {caption}", "", f"![{caption}]({rel})", ""]
-    if not pictures:
-        parts += ["No figure: the run holds no data to plot.", ""]
-    parts += [
-        "Tidy table of all trials: [trials.csv](trials.csv), [trials.jsonl](trials.jsonl).",
-        "",
-    ]
-    return "\n".join(parts)
-
-
-_CSS = (
-    "body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}"
-    "table{border-collapse:collapse;margin:1em 0;font-size:.9em}"
-    "th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left}"
-    "th{background:#f2f2f2}img{max-width:100%;border:1px solid #ddd}"
-    ".failures td{background:#fff4f4}"
-)
-
-
-def _html(
-    facts: list[str],
-    summary: Table,
-    tests: Table | None,
-    failures: Table | None,
-    notes: list[str],
-    metrics: list[tuple[str, Table]],
-    pictures: list[tuple[str, Path]],
-) -> str:
-    esc = html.escape
-    title = esc(f"Report: {facts[0].removeprefix('run: ')}")
-    parts = [
-        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}</title>",
-        f"<style>{_CSS}</style></head><body><h1>{title}</h1><ul>",
-        *(f"<li>{esc(f)}</li>" for f in facts),
-        "</ul><h2>Summary</h2>",
-        summary.html(),
-        *(f"<p>{esc(n)}</p>" for n in notes),
-    ]
-    if tests is not None:
-        parts += ["<h2>Tests against the baselines</h2>", tests.html()]
-    if metrics:
-        parts += ["<h2>Task metrics</h2>", f"<p>{esc(_METRICS_NOTE)}</p>"]
-        for title, table in metrics:
-            parts += [f"<h3>{esc(title)}</h3>", table.html()]
-    parts.append("<h2>Failures</h2>")
-    parts.append(
-        f"<div class='failures'>{failures.html()}</div>"
-        if failures
-        else "<p>No failed or corrupt trials.</p>"
+    return ReportContent(
+        facts=facts,
+        summary=summary_table(rows, baselines, markers),
+        notes=notes,
+        tests=comparison_table(comparisons) if comparisons else None,
+        metrics=[(m.title, Table(m.header, m.body)) for m in metric_tables(rows)],
+        failures=failure_table(rows) if counts["failed"] + counts["corrupt"] else None,
+        pictures=pictures,
     )
-    parts.append("<h2>Figures</h2>")
-    for caption, path in pictures:
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        parts.append(
-            f"<h3>{esc(caption)}</h3><img alt='{esc(caption)}' src='data:image/png;base64,{data}'>"
-        )
-    if not pictures:
-        parts.append("<p>No figure: the run holds no data to plot.</p>")
-    parts.append("</body></html>\n")
-    return "\n".join(parts)
 
 
 def build_report(
@@ -408,15 +291,9 @@ def build_report(
     csv_path = write_csv(rows, out / "trials.csv")
     jsonl_path = write_jsonl(rows, out / "trials.jsonl")
     pictures = make_figures(rows, out / "figures")
-    facts, summary, tests, failures, notes = _sections(rows, meta, chosen)
-    metrics = [(m.title, Table(m.header, m.body)) for m in metric_tables(rows)]
-    md = atomic_write_text(
-        out / "report.md",
-        _markdown(facts, summary, tests, failures, notes, metrics, pictures, out),
-    )
-    page = atomic_write_text(
-        out / "report.html", _html(facts, summary, tests, failures, notes, metrics, pictures)
-    )
+    content = _content(rows, meta, chosen, pictures)
+    md = atomic_write_text(out / "report.md", render_markdown(content, out))
+    page = atomic_write_text(out / "report.html", render_html(content))
     return [md, page, csv_path, jsonl_path, *(path for _, path in pictures)]
 
 

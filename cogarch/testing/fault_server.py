@@ -38,17 +38,17 @@ Only the standard library is used, so the server runs wherever the tests run::
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, Final, Self
 
 from cogarch.models.guard import allow_model_requests, model_requests_allowed
+from cogarch.testing.fault_steps import FAULT_KINDS, STATUS_PATTERN, Step
 
 __all__ = [
     "FAULT_KINDS",
@@ -58,69 +58,12 @@ __all__ = [
     "allowing_model_requests",
 ]
 
-FAULT_KINDS: Final = (
-    "ok",
-    "429",
-    "500",
-    "503",
-    "delay",
-    "drop",
-    "malformed",
-    "truncated",
-    "empty",
-    "no_tool_call",
-    "tool_call",
-)
-"""The named behaviours (``delay`` is written ``delay:<seconds>``; any 4xx/5xx status works)."""
-
-_STATUS = re.compile(r"^[45]\d\d$")
-_NAMED: Final = frozenset(k for k in FAULT_KINDS if k != "delay" and not _STATUS.match(k))
 _ERROR_TYPES: Final = {
     400: "invalid_request_error",
     401: "authentication_error",
     404: "not_found_error",
     429: "rate_limit_error",
 }
-
-
-@dataclass(frozen=True)
-class Step:
-    """One scripted behaviour and the details of the answer it gives."""
-
-    kind: str
-    """A name from :data:`FAULT_KINDS` (without the ``delay`` seconds) or a status code."""
-    delay_s: float = 0.0
-    content: str | None = None
-    """The answer text; ``None`` uses the server's default content."""
-    reasoning: str | None = None
-    """Sent as ``reasoning_content`` beside the content (``ok``/``delay`` answers)."""
-    tool_name: str | None = None
-    tool_arguments: dict[str, Any] = field(default_factory=dict)
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-
-    @classmethod
-    def parse(cls, spec: str | Step) -> Step:
-        """``"ok"``, ``"429"``, ``"delay:1.5"``, ... or a ready ``Step``; unknown specs raise."""
-        if isinstance(spec, Step):
-            step = spec
-        else:
-            name, _, arg = spec.strip().partition(":")
-            if name == "delay":
-                try:
-                    step = cls("delay", delay_s=float(arg))
-                except ValueError:
-                    raise ValueError(f"'{spec}': write a delay as 'delay:<seconds>'") from None
-            else:
-                step = cls(name)
-        if step.kind == "delay" and step.delay_s < 0:
-            raise ValueError("a delay cannot be negative")
-        if step.kind not in _NAMED and step.kind != "delay" and not _STATUS.match(step.kind):
-            raise ValueError(
-                f"unknown fault '{step.kind}'; use one of {', '.join(FAULT_KINDS)} "
-                "(delay as 'delay:<seconds>') or a 4xx/5xx status code"
-            )
-        return step
 
 
 @dataclass(frozen=True)
@@ -228,7 +171,7 @@ class FaultServer:
     def served(self) -> list[str]:
         """The behaviour given to each request, in order (``delay:<s>`` for delays)."""
         with self._lock:
-            return [_label(r.step) for r in self.requests]
+            return [r.step.label for r in self.requests]
 
     @property
     def remaining(self) -> int:
@@ -287,10 +230,6 @@ class FaultServer:
         }
 
 
-def _label(step: Step) -> str:
-    return f"delay:{step.delay_s:g}" if step.kind == "delay" else step.kind
-
-
 def _first_tool(request: dict[str, Any]) -> str | None:
     tools = request.get("tools")
     if isinstance(tools, list) and tools and isinstance(tools[0], dict):
@@ -345,7 +284,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self, step: Step, body: Any) -> None:
         server = self.fault_server
         kind = step.kind
-        if _STATUS.match(kind):
+        if STATUS_PATTERN.match(kind):
             self._send_error(int(kind), f"injected fault: HTTP {kind}")
         elif kind == "delay":
             if server._stop.wait(step.delay_s):

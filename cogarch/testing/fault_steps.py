@@ -1,0 +1,73 @@
+"""The script steps of :class:`cogarch.testing.fault_server.FaultServer`: the behaviours it
+knows and how a step is written (``"ok"``, ``"429"``, ``"delay:1.5"``...)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+__all__ = ["FAULT_KINDS", "STATUS_PATTERN", "Step"]
+
+FAULT_KINDS: Final = (
+    "ok",
+    "429",
+    "500",
+    "503",
+    "delay",
+    "drop",
+    "malformed",
+    "truncated",
+    "empty",
+    "no_tool_call",
+    "tool_call",
+)
+"""The named behaviours (``delay`` is written ``delay:<seconds>``; any 4xx/5xx status works)."""
+
+STATUS_PATTERN = re.compile(r"^[45]\d\d$")
+_NAMED: Final = frozenset(k for k in FAULT_KINDS if k != "delay" and not STATUS_PATTERN.match(k))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One scripted behaviour and the details of the answer it gives."""
+
+    kind: str
+    """A name from :data:`FAULT_KINDS` (without the ``delay`` seconds) or a status code."""
+    delay_s: float = 0.0
+    content: str | None = None
+    """The answer text; ``None`` uses the server's default content."""
+    reasoning: str | None = None
+    """Sent as ``reasoning_content`` beside the content (``ok``/``delay`` answers)."""
+    tool_name: str | None = None
+    tool_arguments: dict[str, Any] = field(default_factory=dict)
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+    @classmethod
+    def parse(cls, spec: str | Step) -> Step:
+        """``"ok"``, ``"429"``, ``"delay:1.5"``, ... or a ready ``Step``; unknown specs raise."""
+        if isinstance(spec, Step):
+            step = spec
+        else:
+            name, _, arg = spec.strip().partition(":")
+            if name == "delay":
+                try:
+                    step = cls("delay", delay_s=float(arg))
+                except ValueError:
+                    raise ValueError(f"'{spec}': write a delay as 'delay:<seconds>'") from None
+            else:
+                step = cls(name)
+        if step.kind == "delay" and step.delay_s < 0:
+            raise ValueError("a delay cannot be negative")
+        if step.kind not in _NAMED and step.kind != "delay" and not STATUS_PATTERN.match(step.kind):
+            raise ValueError(
+                f"unknown fault '{step.kind}'; use one of {', '.join(FAULT_KINDS)} "
+                "(delay as 'delay:<seconds>') or a 4xx/5xx status code"
+            )
+        return step
+
+    @property
+    def label(self) -> str:
+        """How the step is written in a script: ``delay:1.5``, ``429``, ``ok``..."""
+        return f"delay:{self.delay_s:g}" if self.kind == "delay" else self.kind

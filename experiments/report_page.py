@@ -1,0 +1,128 @@
+"""A run report's content and its two renderings: Markdown, and a self-contained HTML page
+with the figures embedded."""
+
+from __future__ import annotations
+
+import base64
+import html
+from dataclasses import dataclass, field
+from pathlib import Path
+
+METRICS_NOTE = (
+    "The numbers each trial's evaluation records, as mean ± standard deviation over the "
+    "agent's complete trials (nested values as outer.inner)."
+)
+_CSS = (
+    "body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}"
+    "table{border-collapse:collapse;margin:1em 0;font-size:.9em}"
+    "th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left}"
+    "th{background:#f2f2f2}img{max-width:100%;border:1px solid #ddd}"
+    ".failures td{background:#fff4f4}"
+)
+
+
+@dataclass
+class Table:
+    header: list[str]
+    body: list[list[str]]
+
+    def markdown(self) -> str:
+        def cell(text: str) -> str:
+            return text.replace("|", "\\|").replace("\n", " ")
+
+        lines = [
+            "| " + " | ".join(cell(h) for h in self.header) + " |",
+            "|" + "|".join("---" for _ in self.header) + "|",
+        ]
+        lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in self.body]
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.header)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+            for row in self.body
+        )
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+@dataclass
+class ReportContent:
+    """Everything a report shows; ``facts[0]`` is ``"run: NAME"``."""
+
+    facts: list[str]
+    summary: Table
+    notes: list[str]
+    tests: Table | None = None
+    metrics: list[tuple[str, Table]] = field(default_factory=list)
+    failures: Table | None = None
+    pictures: list[tuple[str, Path]] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        return f"Report: {self.facts[0].removeprefix('run: ')}"
+
+
+def render_markdown(content: ReportContent, out: Path) -> str:
+    """The report as Markdown; figure links are relative to ``out``."""
+    c = content
+    parts = [f"# {c.title}", "", *(f"- {f}" for f in c.facts), ""]
+    parts += ["## Summary", "", c.summary.markdown(), "", *c.notes, ""]
+    if c.tests is not None:
+        parts += ["## Tests against the baselines", "", c.tests.markdown(), ""]
+    if c.metrics:
+        parts += ["## Task metrics", "", METRICS_NOTE, ""]
+        for title, table in c.metrics:
+            parts += [f"### {title}", "", table.markdown(), ""]
+    parts += ["## Failures", ""]
+    parts += [c.failures.markdown(), ""] if c.failures else ["No failed or corrupt trials.", ""]
+    parts += ["## Figures", ""]
+    for caption, path in c.pictures:
+        rel = path.relative_to(out).as_posix()
+        parts += [f"### {caption}", "", f"![{caption}]({rel})", ""]
+    if not c.pictures:
+        parts += ["No figure: the run holds no data to plot.", ""]
+    parts += [
+        "Tidy table of all trials: [trials.csv](trials.csv), [trials.jsonl](trials.jsonl).",
+        "",
+    ]
+    return "\n".join(parts)
+
+
+def render_html(content: ReportContent) -> str:
+    """The report as one HTML page with the figures inlined as data URIs."""
+    c, esc = content, html.escape
+    title = esc(c.title)
+    parts = [
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}</title>",
+        f"<style>{_CSS}</style></head><body><h1>{title}</h1><ul>",
+        *(f"<li>{esc(f)}</li>" for f in c.facts),
+        "</ul><h2>Summary</h2>",
+        c.summary.html(),
+        *(f"<p>{esc(n)}</p>" for n in c.notes),
+    ]
+    if c.tests is not None:
+        parts += ["<h2>Tests against the baselines</h2>", c.tests.html()]
+    if c.metrics:
+        parts += ["<h2>Task metrics</h2>", f"<p>{esc(METRICS_NOTE)}</p>"]
+        for name, table in c.metrics:
+            parts += [f"<h3>{esc(name)}</h3>", table.html()]
+    parts.append("<h2>Failures</h2>")
+    parts.append(
+        f"<div class='failures'>{c.failures.html()}</div>"
+        if c.failures
+        else "<p>No failed or corrupt trials.</p>"
+    )
+    parts.append("<h2>Figures</h2>")
+    for caption, path in c.pictures:
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        parts.append(
+            f"<h3>{esc(caption)}</h3><img alt='{esc(caption)}' src='data:image/png;base64,{data}'>"
+        )
+    if not c.pictures:
+        parts.append("<p>No figure: the run holds no data to plot.</p>")
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+__all__ = ["METRICS_NOTE", "ReportContent", "Table", "render_html", "render_markdown"]

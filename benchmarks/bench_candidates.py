@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tasks.hangman.rules import reveal_pattern
-    from tasks.hangman.vocabulary import english_vocabulary, is_consistent
+    from cogarch.tasks.hangman.rules import reveal_pattern
+    from cogarch.tasks.hangman.vocabulary import english_vocabulary, is_consistent
 
     started = time.perf_counter()
     vocabulary = english_vocabulary()

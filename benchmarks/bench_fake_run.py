@@ -75,9 +75,9 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from experiments.config import RunConfig
-    from experiments.results import iter_trials
-    from experiments.runner import Runner
+    from cogarch.experiments.config import RunConfig
+    from cogarch.experiments.results import iter_trials
+    from cogarch.experiments.runner import Runner
 
     if args.keep:
         results_dir = Path(args.keep)

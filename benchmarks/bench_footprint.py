@@ -128,8 +128,8 @@ def make_models(reply_words: int, form_replies: bool = False) -> Callable[[str],
 
 
 async def long_scenarios(reply_words: int) -> dict[str, dict[str, list[int]]]:
-    from tasks.constraints import CONSTRAINT_SCENARIOS, respond_measured
-    from workspace.spec import build_agent, load_agent_spec
+    from cogarch.tasks.constraints import CONSTRAINT_SCENARIOS, respond_measured
+    from cogarch.workspace.spec import build_agent, load_agent_spec
 
     out: dict[str, dict[str, list[int]]] = {}
     for name, scenario in CONSTRAINT_SCENARIOS.items():
@@ -177,8 +177,8 @@ FORM_AGENTS: dict[str, dict[str, Any]] = {
 
 
 async def form_scenario() -> dict[str, Any]:
-    from tasks.revision import get_scenario, run_revision
-    from workspace.spec import AgentSpec, build_agent
+    from cogarch.tasks.revision import get_scenario, run_revision
+    from cogarch.workspace.spec import AgentSpec, build_agent
 
     scenario = get_scenario("form")
     out: dict[str, Any] = {}

@@ -115,7 +115,7 @@ def _make_fake(strategy: str) -> Any:
 
 async def _run(name: str, strategy: str, trials: int, turns: int) -> Mapping[str, Any]:
     from cogarch.models import Model, Providers
-    from workspace import build_agent, load_agent_spec
+    from cogarch.workspace import build_agent, load_agent_spec
 
     spec = load_agent_spec(name, {"strategy": strategy})
     step_ms: list[float] = []

@@ -27,8 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memory.embeddings import MiniLMEmbedder, get_embedder
-from memory.vector_store import VectorStore
+from cogarch.memory.retrieval.embeddings import MiniLMEmbedder, get_embedder
+from cogarch.memory.retrieval.vector_store import VectorStore
 
 _SUBJECTS = ["The user", "The host", "My friend", "The patient", "A player", "The assistant"]
 _VERBS = ["guessed", "asked about", "mentioned", "forgot", "prefers", "revealed", "described"]

@@ -13,9 +13,9 @@ import asyncio
 import time
 
 from cogarch.models import Providers
-from tasks.hangman.prompts import OPENER_PROMPT
-from tasks.sct.secrets import extract_last_secret
-from workspace import build_agent, load_agent_spec
+from cogarch.tasks.hangman.prompts import OPENER_PROMPT
+from cogarch.tasks.sct.secrets import extract_last_secret
+from cogarch.workspace import build_agent, load_agent_spec
 
 
 async def main(provider: str, runs: int, strategy: str, first_seed: int) -> None:

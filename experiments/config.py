@@ -60,7 +60,7 @@ class RunConfig(BaseModel):
         dupes = sorted({x for x in labels if labels.count(x) > 1})
         if dupes:
             raise ValueError(f"agent names must be unique; repeated: {', '.join(dupes)}")
-        from experiments.results import safe_name
+        from .results import safe_name
 
         folders: dict[str, str] = {}
         for label in labels:

@@ -29,7 +29,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 from scipy.stats import t as student_t
 
-from experiments.tidy import TrialRow
+from .tidy import TrialRow
 
 OUTCOME_STYLE: dict[str, tuple[str, str]] = {
     "self_consistent": ("Self-Consistent", "#2e9e44"),
@@ -324,7 +324,7 @@ def transition_heatmap(
     trials = sum(1 for r in rows if r.status == "complete" and (agent is None or r.agent == agent))
     title = f"Transitions of {agent or 'all agents'} over {trials} trials"
     try:
-        from workspace.heatmap import plot_transition_heatmap
+        from ..workspace.heatmap import plot_transition_heatmap
     except ImportError:
         return _own_heatmap(counts, path, title)
     return plot_transition_heatmap(counts, path, title=title)

@@ -24,12 +24,13 @@ from typing import Any
 
 from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_text
-from experiments import figures
-from experiments.report_page import ReportContent, Table, render_html, render_markdown
-from experiments.stats import Comparison, compare_to_baselines, markers_from, wilson_interval
-from experiments.summary import OUTCOME_COLUMNS
-from experiments.task_metrics import metric_tables
-from experiments.tidy import TrialRow, tidy_run, write_csv, write_jsonl
+
+from . import figures
+from .report_page import ReportContent, Table, render_html, render_markdown
+from .stats import Comparison, compare_to_baselines, markers_from, wilson_interval
+from .summary import OUTCOME_COLUMNS
+from .task_metrics import metric_tables
+from .tidy import TrialRow, tidy_run, write_csv, write_jsonl
 
 DEFAULT_BASELINES = ("vanilla", "mem0", "amem", "lightmem", "memoryos", "transcript")
 ALPHA = 0.05

@@ -22,8 +22,13 @@ from cogarch.io import atomic_write_json
 from cogarch.models.metering import Meter
 from cogarch.models.providers import FAKES, ProviderConfig, Providers
 from cogarch.seeds import trial_seed
-from experiments.config import AgentEntry, RunConfig
-from experiments.results import (
+
+from ..tasks.base import Task, TrialContext
+from ..tasks.registry import build_task
+from ..workspace.agent import Agent
+from ..workspace.spec import AgentSpec, build_agent, load_agent_spec
+from .config import AgentEntry, RunConfig
+from .results import (
     CorruptTrialError,
     TrialError,
     TrialResult,
@@ -31,13 +36,9 @@ from experiments.results import (
     trial_path,
     write_trial,
 )
-from experiments.summary import AgentRow, format_table, summarize, text_table
-from experiments.task_metrics import MetricTable, metric_tables
-from experiments.tidy import row_from_trial
-from tasks.base import Task, TrialContext
-from tasks.registry import build_task
-from workspace.agent import Agent
-from workspace.spec import AgentSpec, build_agent, load_agent_spec
+from .summary import AgentRow, format_table, summarize, text_table
+from .task_metrics import MetricTable, metric_tables
+from .tidy import row_from_trial
 
 _PACKAGES = ("cogarch", "autogen-core", "autogen-ext", "openai", "networkx", "chromadb", "pydantic")
 

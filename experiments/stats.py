@@ -26,7 +26,8 @@ from typing import Literal
 from scipy.stats import fisher_exact
 
 from cogarch.errors import ConfigError
-from experiments.summary import wilson_interval
+
+from .summary import wilson_interval
 
 Family = Literal["agent_column", "column", "agent", "all", "none"]
 FAMILIES: tuple[Family, ...] = ("agent_column", "column", "agent", "all", "none")

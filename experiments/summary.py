@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from experiments.results import TrialResult
+from .results import TrialResult
 
 OUTCOME_COLUMNS = (
     "self_consistent",

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import fmean, stdev
 
-from experiments.tidy import TrialRow
+from .tidy import TrialRow
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,8 @@ from typing import Any
 
 from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_text
-from experiments.results import CorruptTrialError, TrialResult, iter_trials
+
+from .results import CorruptTrialError, TrialResult, iter_trials
 
 FOOTPRINT_KEY = "footprint_tokens"
 _TRIAL_FILE = re.compile(r"trial_(\d+)\.json$")

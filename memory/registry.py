@@ -6,16 +6,17 @@ from typing import Any
 
 from cogarch.config import validate_mapping
 from cogarch.registry import Registry
-from memory.base import MemoryModule
+
+from .base import MemoryModule
 
 MEMORY_MODULES: Registry[type[MemoryModule]] = Registry("memory module")
-MEMORY_MODULES.register("working_memory", "memory.working:WorkingMemory")
-MEMORY_MODULES.register("mem0", "memory.mem0:Mem0Memory")
-MEMORY_MODULES.register("amem", "memory.amem:AMemMemory")
-MEMORY_MODULES.register("lightmem", "memory.lightmem:LightMemMemory")
-MEMORY_MODULES.register("memoryos", "memory.memoryos:MemoryOSMemory")
-MEMORY_MODULES.register("ccs", "memory.compressor:CompressorMemory")
-MEMORY_MODULES.register("task_graph", "memory.task_memory:TaskMemory")
+MEMORY_MODULES.register("working_memory", "cogarch.memory.working.module:WorkingMemory")
+MEMORY_MODULES.register("mem0", "cogarch.memory.retrieval.mem0:Mem0Memory")
+MEMORY_MODULES.register("amem", "cogarch.memory.retrieval.amem:AMemMemory")
+MEMORY_MODULES.register("lightmem", "cogarch.memory.retrieval.lightmem:LightMemMemory")
+MEMORY_MODULES.register("memoryos", "cogarch.memory.retrieval.memoryos:MemoryOSMemory")
+MEMORY_MODULES.register("ccs", "cogarch.memory.compressed.module:CompressorMemory")
+MEMORY_MODULES.register("task_graph", "cogarch.memory.task_graph.module:TaskMemory")
 
 
 def build_memory(kind: str, params: dict[str, Any], *, where: str = "") -> MemoryModule:

@@ -11,7 +11,8 @@ from pydantic import BaseModel
 
 if TYPE_CHECKING:
     from cogarch.models.model import Model
-    from workspace.agent import Agent
+
+    from ..workspace.agent import Agent
 
 
 @dataclass(frozen=True)

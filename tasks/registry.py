@@ -6,13 +6,14 @@ from typing import Any
 
 from cogarch.config import validate_mapping
 from cogarch.registry import Registry
-from tasks.base import Task
+
+from .base import Task
 
 TASKS: Registry[type[Task]] = Registry("task")
-TASKS.register("hangman_sct", "tasks.hangman.task:HangmanSCT")
-TASKS.register("diagnosis_sct", "tasks.diagnosis.task:DiagnosisSCT")
-TASKS.register("revision", "tasks.revision.task:RevisionTask")
-TASKS.register("constraints", "tasks.constraints.task:ConstraintTask")
+TASKS.register("hangman_sct", "cogarch.tasks.hangman.task:HangmanSCT")
+TASKS.register("diagnosis_sct", "cogarch.tasks.diagnosis.task:DiagnosisSCT")
+TASKS.register("revision", "cogarch.tasks.revision.task:RevisionTask")
+TASKS.register("constraints", "cogarch.tasks.constraints.task:ConstraintTask")
 
 
 def build_task(kind: str, params: dict[str, Any]) -> Task:

@@ -11,12 +11,13 @@ from cogarch.errors import CogarchError
 from cogarch.models.metering import Meter
 from cogarch.models.model import Model
 from cogarch.tokens import count_tokens
-from memory.base import MemoryModule, TurnRecord
-from workspace.graph import TransitionGraph
-from workspace.router import Router
-from workspace.specialist import Specialist, StepContext
-from workspace.trace import StepRecord, Trace, Transition
-from workspace.workspace import Workspace
+
+from ..memory.base import MemoryModule, TurnRecord
+from .graph import TransitionGraph
+from .router import Router
+from .specialist import Specialist, StepContext
+from .trace import StepRecord, Trace, Transition
+from .workspace import Workspace
 
 
 class TurnError(CogarchError):

@@ -17,7 +17,8 @@ from autogen_agentchat.messages import BaseChatMessage, TextMessage
 from autogen_core import CancellationToken
 
 from cogarch.errors import ConfigError
-from workspace.agent import Agent
+
+from .agent import Agent
 
 
 class WorkspaceChatAgent(BaseChatAgent):

@@ -88,7 +88,7 @@ class TransitionGraph:
         if cycle and step_budget is None:
             loop = " -> ".join([*cycle, cycle[0]])
             problems.append(f"cycle {loop} needs a step_budget")
-        from workspace.router import PREDICATES
+        from .router import PREDICATES
 
         for edge in edge_list:
             if edge.when is not None and edge.when not in PREDICATES and ":" not in edge.when:

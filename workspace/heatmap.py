@@ -17,7 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from cogarch.errors import ConfigError
-from workspace.trace import Trace
+
+from .trace import Trace
 
 Counts = Mapping[tuple[str, str], int]
 

@@ -161,7 +161,7 @@ def resolve_prompt(name_or_text: str) -> str:
 
 
 def _register_retrieval_prompts() -> None:
-    from memory.retrieval_prompts import register_prompts
+    from ..memory.retrieval.prompts import register_prompts
 
     register_prompts()
 

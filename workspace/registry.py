@@ -6,25 +6,26 @@ from importlib import resources
 from pathlib import Path
 
 from cogarch.registry import Registry
-from workspace.specialist import Specialist
+
+from .specialist import Specialist
 
 SPECIALISTS: Registry[type[Specialist]] = Registry("specialist")
 for _kind, _path in {
-    "responder": "workspace.specialists.responder:Responder",
-    "memory_updater": "workspace.specialists.memory_updater:MemoryUpdater",
-    "tool_responder": "workspace.specialists.tool_responder:ToolResponder",
-    "conscious": "workspace.specialists.conscious:Conscious",
-    "focus": "workspace.specialists.focus:Focus",
-    "planner": "workspace.specialists.planner:Planner",
-    "retrieval": "workspace.specialists.retrieval:RetrievalMemory",
-    "compressor": "workspace.specialists.compressor:Compressor",
-    "task_tracker": "workspace.specialists.task_tracker:TaskTracker",
+    "responder": "cogarch.workspace.specialists.responder:Responder",
+    "memory_updater": "cogarch.workspace.specialists.memory_updater:MemoryUpdater",
+    "tool_responder": "cogarch.workspace.specialists.tool_responder:ToolResponder",
+    "conscious": "cogarch.workspace.specialists.conscious:Conscious",
+    "focus": "cogarch.workspace.specialists.focus:Focus",
+    "planner": "cogarch.workspace.specialists.planner:Planner",
+    "retrieval": "cogarch.workspace.specialists.retrieval:RetrievalMemory",
+    "compressor": "cogarch.workspace.specialists.compressor:Compressor",
+    "task_tracker": "cogarch.workspace.specialists.task_tracker:TaskTracker",
 }.items():
     SPECIALISTS.register(_kind, _path)
 
 
 def agents_dir() -> Path:
-    return Path(str(resources.files("workspace") / "agents"))
+    return Path(str(resources.files("cogarch.workspace") / "agents"))
 
 
 def ready_made_agents() -> dict[str, Path]:

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import extract_json
 from cogarch.registry import Registry
-from workspace.graph import NodeRouting, TransitionGraph
-from workspace.specialist import StepContext
-from workspace.trace import How
-from workspace.workspace import Workspace
+
+from .graph import NodeRouting, TransitionGraph
+from .specialist import StepContext
+from .trace import How
+from .workspace import Workspace
 
 Predicate = Callable[[Workspace], bool]
 

@@ -13,10 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from cogarch.config import read_yaml, validate_mapping
 from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.models.model import Model
-from memory.registry import build_memory
-from workspace.agent import Agent
-from workspace.graph import Edge, NodeRouting, TransitionGraph
-from workspace.registry import SPECIALISTS, ready_made_agents
+
+from ..memory.registry import build_memory
+from .agent import Agent
+from .graph import Edge, NodeRouting, TransitionGraph
+from .registry import SPECIALISTS, ready_made_agents
 
 _ARROW = re.compile(r"^\s*([\w.-]+)\s*->\s*([\w.-]+)\s*(?:\[\s*when\s*[:=]\s*([\w.:-]+)\s*\])?\s*$")
 

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.models.model import Model
-from memory.base import MemoryContext, MemoryModule
-from workspace.workspace import Workspace
+
+from ..memory.base import MemoryContext, MemoryModule
+from .workspace import Workspace
 
 if TYPE_CHECKING:
-    from workspace.trace import Trace
+    from .trace import Trace
 
 
 M = TypeVar("M", bound=MemoryModule)

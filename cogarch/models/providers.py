@@ -22,7 +22,7 @@ FAKES: Registry[PairsFn] = Registry("fake model")
 for _kind in ("honest", "forgetful", "leaky", "denier"):
     FAKES.register(f"hangman.{_kind}", f"tasks.hangman.hosts:{_kind}_host")
     FAKES.register(f"diagnosis.{_kind}", f"tasks.diagnosis.patients:{_kind}_patient")
-FAKES.register("diagnosis.switcher", "tasks.diagnosis.patients:switcher_patient")
+FAKES.register("diagnosis.switcher", "cogarch.tasks.diagnosis.patients:switcher_patient")
 
 DEFAULT_MODEL_INFO: dict[str, Any] = {
     "vision": False,

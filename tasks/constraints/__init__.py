@@ -1,7 +1,7 @@
 """Constraint retention over long dialogues, audited by a judge with canonical memory (ACC)."""
 
-from tasks.constraints.judge import Judgement, JudgeVerdict, judge_turn, score, verdict_json
-from tasks.constraints.metrics import (
+from .judge import Judgement, JudgeVerdict, judge_turn, score, verdict_json
+from .metrics import (
     RespondingAgent,
     TurnFootprint,
     drift_rate,
@@ -11,7 +11,7 @@ from tasks.constraints.metrics import (
     mean_hallucination,
     respond_measured,
 )
-from tasks.constraints.scenarios import (
+from .scenarios import (
     CONSTRAINT_SCENARIOS,
     CanonicalMemory,
     Constraint,
@@ -19,7 +19,7 @@ from tasks.constraints.scenarios import (
     ConstraintTurn,
     get_constraint_scenario,
 )
-from tasks.constraints.task import ConstraintResult, ConstraintTask, TurnScore, run_constraints
+from .task import ConstraintResult, ConstraintTask, TurnScore, run_constraints
 
 __all__ = [
     "CONSTRAINT_SCENARIOS",

@@ -13,8 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.model import Model
 from cogarch.models.structured import structured
-from tasks.constraints.metrics import drift_rate, hallucination_rate
-from tasks.constraints.scenarios import CanonicalMemory
+
+from .metrics import drift_rate, hallucination_rate
+from .scenarios import CanonicalMemory
 
 OUTCOME_METRICS = ("relevance", "answer_quality", "instruction_following", "coherence")
 

@@ -9,9 +9,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.model import Model
-from tasks.base import Task, TrialContext
-from tasks.constraints.judge import OUTCOME_METRICS, Judgement, judge_turn
-from tasks.constraints.metrics import (
+
+from ..base import Task, TrialContext
+from ..scenario_choice import scenario_for_trial, scenario_list
+from .judge import OUTCOME_METRICS, Judgement, judge_turn
+from .metrics import (
     RespondingAgent,
     TurnFootprint,
     footprint_summary,
@@ -19,13 +21,12 @@ from tasks.constraints.metrics import (
     mean_hallucination,
     respond_measured,
 )
-from tasks.constraints.scenarios import (
+from .scenarios import (
     CONSTRAINT_SCENARIOS,
     ConstraintScenario,
     TurnKind,
     get_constraint_scenario,
 )
-from tasks.scenario_choice import scenario_for_trial, scenario_list
 
 
 class TurnScore(BaseModel):

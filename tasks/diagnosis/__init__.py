@@ -5,7 +5,7 @@ DDXPlus evidences; at the fork the candidates are the conditions still consisten
 answers. Everything here is deterministic code; only the agent under test is a model.
 """
 
-from tasks.diagnosis.candidates import (
+from .candidates import (
     CandidateSet,
     CandidateSource,
     Proposer,
@@ -13,7 +13,7 @@ from tasks.diagnosis.candidates import (
     build_candidates,
     consistent_conditions,
 )
-from tasks.diagnosis.catalogue import (
+from .catalogue import (
     DEFAULT_EXCLUDED_GROUPS,
     Catalogue,
     Condition,
@@ -21,14 +21,14 @@ from tasks.diagnosis.catalogue import (
     EvidenceGroup,
     load_catalogue,
 )
-from tasks.diagnosis.matching import (
+from .matching import (
     clean_condition_text,
     condition_forms,
     is_near_duplicate,
     match_condition,
     mentions_condition,
 )
-from tasks.diagnosis.patients import (
+from .patients import (
     MEMORY_UPDATER_MARKER,
     PATIENT_KINDS,
     PATIENTS,
@@ -37,8 +37,8 @@ from tasks.diagnosis.patients import (
     ScriptedPatient,
     hidden_condition,
 )
-from tasks.diagnosis.player import Answer, AnswerParser, DiagnosisPlayer, QuestionScore
-from tasks.diagnosis.prompts import (
+from .player import Answer, AnswerParser, DiagnosisPlayer, QuestionScore
+from .prompts import (
     CANDIDATE_GENERATION_TEMPLATE,
     OPENER,
     QUESTION_TEMPLATE,

@@ -20,8 +20,8 @@ from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from tasks.diagnosis.catalogue import Catalogue, Condition, load_catalogue
-from tasks.diagnosis.matching import clean_condition_text, is_near_duplicate, match_condition
+from .catalogue import Catalogue, Condition, load_catalogue
+from .matching import clean_condition_text, is_near_duplicate, match_condition
 
 CandidateSource = Literal["revealed", "memory", "catalogue", "model"]
 RejectionReason = Literal["inconsistent", "duplicate", "invalid"]

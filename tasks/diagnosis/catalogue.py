@@ -29,7 +29,7 @@ DataType = Literal["B", "C", "M"]
 DEFAULT_EXCLUDED_GROUPS: tuple[str, ...] = ("E_204",)
 """E_204 asks about travel in the last four weeks; every condition lists it: it splits nothing."""
 
-_DATA_PACKAGE = "tasks.diagnosis.data"
+_DATA_PACKAGE = "cogarch.tasks.diagnosis.data"
 CONDITIONS_FILE = "release_conditions.json"
 EVIDENCES_FILE = "release_evidences.json"
 

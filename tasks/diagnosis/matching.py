@@ -23,7 +23,7 @@ from functools import cache
 
 from rapidfuzz import fuzz
 
-from tasks.diagnosis.catalogue import Catalogue, Condition, load_catalogue
+from .catalogue import Catalogue, Condition, load_catalogue
 
 _EXTRA_FORMS: Mapping[str, tuple[str, ...]] = {
     "Spontaneous pneumothorax": ("pneumothorax",),

@@ -35,9 +35,9 @@ from typing import Literal
 
 from rapidfuzz import fuzz, process
 
-from tasks.diagnosis.catalogue import Catalogue, Condition, EvidenceGroup, load_catalogue
-from tasks.diagnosis.matching import match_condition
-from tasks.sct.fake_memory import memory_tool_call
+from ..sct.fake_memory import memory_tool_call
+from .catalogue import Catalogue, Condition, EvidenceGroup, load_catalogue
+from .matching import match_condition
 
 PatientFn = Callable[[Sequence[tuple[str, str]], int], str]
 PatientKind = Literal["honest", "forgetful", "leaky", "denier", "switcher"]

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from tasks.diagnosis.catalogue import Catalogue, Condition, load_catalogue
-from tasks.diagnosis.prompts import OPENER, REVEAL_REQUEST, question_prompt, verification_prompt
+from .catalogue import Catalogue, Condition, load_catalogue
+from .prompts import OPENER, REVEAL_REQUEST, question_prompt, verification_prompt
 
 Answer = Literal["yes", "no"]
 AnswerParser = Callable[[str], object]
@@ -49,7 +49,7 @@ class QuestionScore:
 
 def _default_parser() -> AnswerParser:
     try:
-        from tasks.sct.parsing import parse_yes_no
+        from ..sct.parsing import parse_yes_no
     except ImportError as error:
         raise ImportError(
             "DiagnosisPlayer.record_reply reads replies with tasks.sct.parsing.parse_yes_no, "

@@ -9,23 +9,23 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from tasks.diagnosis.candidates import CandidateSet, build_candidates
-from tasks.diagnosis.catalogue import Catalogue, Condition, load_catalogue
-from tasks.diagnosis.matching import (
+from ..sct.engine import ProposeFn, SCTGame, SCTParams, SCTTask
+from .candidates import CandidateSet, build_candidates
+from .catalogue import Catalogue, Condition, load_catalogue
+from .matching import (
     clean_condition_text,
     is_near_duplicate,
     match_condition,
     mentions_condition,
     normalise,
 )
-from tasks.diagnosis.player import DiagnosisPlayer
-from tasks.diagnosis.prompts import (
+from .player import DiagnosisPlayer
+from .prompts import (
     REVEAL_REQUEST,
     candidate_generation_prompt,
     parse_proposals,
     verification_prompt,
 )
-from tasks.sct.engine import ProposeFn, SCTGame, SCTParams, SCTTask
 
 
 class DiagnosisParams(SCTParams):

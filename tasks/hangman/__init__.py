@@ -4,14 +4,14 @@ Everything here is deterministic code; only the agent under test is a model. Not
 on import: the English vocabulary is read from wordfreq and indexed on first use.
 """
 
-from tasks.hangman.candidates import (
+from .candidates import (
     CandidateSet,
     CandidateSource,
     Rejection,
     build_candidates,
     parse_word_list,
 )
-from tasks.hangman.hosts import (
+from .hosts import (
     HOSTS,
     HostFn,
     denier_host,
@@ -20,8 +20,8 @@ from tasks.hangman.hosts import (
     host_secret,
     leaky_host,
 )
-from tasks.hangman.player import LETTER_FREQUENCY, HangmanPlayer, derive_seed, letter_weights
-from tasks.hangman.prompts import (
+from .player import LETTER_FREQUENCY, HangmanPlayer, derive_seed, letter_weights
+from .prompts import (
     CANDIDATE_GENERATION_PROMPT,
     GUESS_PROMPT,
     OPENER_PROMPT,
@@ -31,7 +31,7 @@ from tasks.hangman.prompts import (
     format_guess,
     format_verification,
 )
-from tasks.hangman.rules import (
+from .rules import (
     Constraints,
     Outcome,
     format_pattern,
@@ -39,7 +39,7 @@ from tasks.hangman.rules import (
     parse_pattern,
     reveal_pattern,
 )
-from tasks.hangman.vocabulary import (
+from .vocabulary import (
     PatternError,
     Vocabulary,
     consistent_words,

@@ -26,9 +26,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tasks.hangman.rules import Constraints
-from tasks.hangman.vocabulary import Vocabulary
-from tasks.sct.parsing import parse_reveal_word, strip_reasoning
+from ..sct.parsing import parse_reveal_word, strip_reasoning
+from .rules import Constraints
+from .vocabulary import Vocabulary
 
 __all__ = ["CandidateSet", "CandidateSource", "Rejection", "build_candidates", "parse_word_list"]
 

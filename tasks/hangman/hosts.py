@@ -31,9 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tasks.hangman.rules import format_pattern, reveal_pattern
-from tasks.hangman.vocabulary import consistent_words, is_consistent
-from tasks.sct.fake_memory import memory_tool_call
+from ..sct.fake_memory import memory_tool_call
+from .rules import format_pattern, reveal_pattern
+from .vocabulary import consistent_words, is_consistent
 
 __all__ = [
     "HOSTS",

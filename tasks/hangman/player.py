@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 
 from cogarch.seeds import trial_seed
-from tasks.hangman.prompts import OPENER_PROMPT, format_guess
+
+from .prompts import OPENER_PROMPT, format_guess
 
 __all__ = ["LETTER_FREQUENCY", "HangmanPlayer", "derive_seed", "letter_weights"]
 

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tasks.hangman.vocabulary import (
+from ..sct.parsing import strip_reasoning
+from .vocabulary import (
     ALPHABET,
     BLANK,
     Vocabulary,
@@ -21,7 +22,6 @@ from tasks.hangman.vocabulary import (
     is_consistent,
     make_query,
 )
-from tasks.sct.parsing import strip_reasoning
 
 __all__ = [
     "Constraints",

@@ -7,16 +7,16 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from tasks.hangman.candidates import CandidateSet, build_candidates, parse_word_list
-from tasks.hangman.player import HangmanPlayer
-from tasks.hangman.prompts import (
+from ..sct.engine import ProposeFn, SCTGame, SCTParams, SCTTask
+from ..sct.parsing import mentions_word, parse_reveal_word
+from .candidates import CandidateSet, build_candidates, parse_word_list
+from .player import HangmanPlayer
+from .prompts import (
     REVEAL_PROMPT,
     format_candidate_generation,
     format_verification,
 )
-from tasks.hangman.rules import Constraints
-from tasks.sct.engine import ProposeFn, SCTGame, SCTParams, SCTTask
-from tasks.sct.parsing import mentions_word, parse_reveal_word
+from .rules import Constraints
 
 
 class HangmanParams(SCTParams):

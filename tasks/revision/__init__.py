@@ -1,8 +1,8 @@
 """Revision tasks: scripted multi-turn scenarios where the user sets, revises and checks values."""
 
-from tasks.revision.checks import RoundCheck, check_round, mentions, normalize
-from tasks.revision.scenarios import SCENARIOS, Round, Scenario, get_scenario
-from tasks.revision.task import RevisionResult, RevisionTask, run_revision, task_state
+from .checks import RoundCheck, check_round, mentions, normalize
+from .scenarios import SCENARIOS, Round, Scenario, get_scenario
+from .task import RevisionResult, RevisionTask, run_revision, task_state
 
 __all__ = [
     "SCENARIOS",

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tasks.revision.scenarios import RoundKind, Scenario
+from .scenarios import RoundKind, Scenario
 
 _ORDINAL = re.compile(r"\b(\d{1,2})(st|nd|rd|th)\b")
 _TIME = re.compile(r"\b(\d{1,2}(?::\d{2})?)\s*([ap])\.?\s?m\b\.?")

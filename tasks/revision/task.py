@@ -7,11 +7,11 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from tasks.base import Task, TrialContext
-from tasks.constraints.metrics import RespondingAgent, TurnFootprint, respond_measured
-from tasks.revision.checks import RoundCheck, check_round
-from tasks.revision.scenarios import SCENARIOS, Scenario, get_scenario
-from tasks.scenario_choice import scenario_for_trial, scenario_list
+from ..base import Task, TrialContext
+from ..constraints.metrics import RespondingAgent, TurnFootprint, respond_measured
+from ..scenario_choice import scenario_for_trial, scenario_list
+from .checks import RoundCheck, check_round
+from .scenarios import SCENARIOS, Scenario, get_scenario
 
 
 class RevisionResult(BaseModel):

@@ -1,9 +1,9 @@
 """The task-agnostic Self-Consistency Test engine, its parsers and its evaluator."""
 
-from tasks.sct.engine import SCTGame, SCTParams, SCTTask
-from tasks.sct.evaluator import OUTCOMES, Answer, Outcome, classify, evaluate
-from tasks.sct.parsing import mentions_word, parse_reveal_word, parse_yes_no
-from tasks.sct.secrets import extract_last_secret, summarize_secret_history
+from .engine import SCTGame, SCTParams, SCTTask
+from .evaluator import OUTCOMES, Answer, Outcome, classify, evaluate
+from .parsing import mentions_word, parse_reveal_word, parse_yes_no
+from .secrets import extract_last_secret, summarize_secret_history
 
 __all__ = [
     "OUTCOMES",

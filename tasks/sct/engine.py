@@ -11,10 +11,10 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tasks.base import Task, TrialContext
-from tasks.sct.evaluator import Answer, evaluate
-from tasks.sct.parsing import parse_yes_no
-from tasks.sct.secrets import extract_last_secret
+from ..base import Task, TrialContext
+from .evaluator import Answer, evaluate
+from .parsing import parse_yes_no
+from .secrets import extract_last_secret
 
 ProposeFn = Callable[[int], Awaitable[list[str]]]
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tasks.sct.secrets import summarize_secret_history
+from .secrets import summarize_secret_history
 
 Outcome = Literal[
     "leakage", "self_consistent", "over_confirmation", "state_substitution", "all_denial"

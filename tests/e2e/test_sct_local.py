@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from experiments.config import RunConfig
-from experiments.runner import Runner
+from cogarch.experiments.config import RunConfig
+from cogarch.experiments.runner import Runner
 
 pytestmark = pytest.mark.e2e
 

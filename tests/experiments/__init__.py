@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from experiments.results import TrialError, TrialResult, write_trial
+from cogarch.experiments.results import TrialError, TrialResult, write_trial
 
 OUTCOMES = ("self_consistent", "over_confirmation", "state_substitution", "all_denial", "leakage")
 

@@ -24,7 +24,7 @@ import json
 import os
 from collections.abc import Sequence
 
-from tasks.hangman.hosts import honest_host
+from cogarch.tasks.hangman.hosts import honest_host
 
 DELAY_ENV = "COGARCH_TEST_FAKE_DELAY_S"
 

@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from cogarch.experiments.cli import main
 
-from cogarch.cli import main
 from cogarch.errors import ConfigError
-from experiments.config import load_run_config
-from experiments.runner import Runner
+from cogarch.experiments.config import load_run_config
+from cogarch.experiments.runner import Runner
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -295,7 +295,7 @@ def test_out_of_range_overrides_are_config_errors(
 def test_the_installed_entry_point_gives_no_traceback(tmp_path: Path) -> None:
     bad = write(tmp_path, GOOD_RUN + "bogus: 1\n")
     done = subprocess.run(
-        [sys.executable, "-m", "cogarch", "run", str(bad)],
+        [sys.executable, "-m", "cogarch.experiments", "run", str(bad)],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -7,12 +7,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from cogarch.experiments.cli import main
 
-from cogarch.cli import main
-from experiments.config import RunConfig, load_run_config
-from experiments.results import iter_trials
-from experiments.runner import Runner
-from experiments.summary import OUTCOME_COLUMNS
+from cogarch.experiments.config import RunConfig, load_run_config
+from cogarch.experiments.results import iter_trials
+from cogarch.experiments.runner import Runner
+from cogarch.experiments.summary import OUTCOME_COLUMNS
 
 REPO = Path(__file__).resolve().parents[2]
 HANGMAN = REPO / "experiments" / "hangman_sct_fakes.yaml"

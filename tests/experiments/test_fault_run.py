@@ -17,10 +17,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from cogarch.experiments.config import RunConfig
+from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.runner import Runner
 from cogarch.testing import FaultServer, allowing_model_requests
-from experiments.config import RunConfig
-from experiments.results import read_trial, trial_path
-from experiments.runner import Runner
 
 CONTENT = "Pattern: _ _ _ _ _\nRemaining lives: 6"
 """The server's answer: a board that names no word, so the reveal reads as no word at all."""

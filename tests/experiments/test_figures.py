@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from experiments import figures
-from experiments.tidy import FOOTPRINT_KEY, TrialRow, tidy_run
+from cogarch.experiments import figures
+from cogarch.experiments.tidy import FOOTPRINT_KEY, TrialRow, tidy_run
 from tests.experiments import make_trial, write_corrupt, write_run
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -84,7 +84,9 @@ def test_transition_heatmap(rows: list[TrialRow], tmp_path: Path) -> None:
 def test_transition_heatmap_without_the_workspace_module(
     rows: list[TrialRow], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "workspace.heatmap", None)  # import now raises ImportError
+    monkeypatch.setitem(
+        sys.modules, "cogarch.workspace.heatmap", None
+    )  # import now raises ImportError
     assert_png(figures.transition_heatmap(rows, tmp_path / "own.png"), min_bytes=4_000)
 
 

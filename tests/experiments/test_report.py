@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
+from cogarch.experiments.cli import main
 
-from cogarch.cli import main
 from cogarch.errors import ConfigError
-from experiments.report import build_report, is_default_baseline
+from cogarch.experiments.report import build_report, is_default_baseline
 from tests.experiments import make_trial, write_corrupt, write_run
 
 AGENTS = ("vanilla_llm", "a-mem", "workflow_overwrite")

@@ -1,6 +1,6 @@
 """A run killed with SIGKILL part-way resumes without losing, duplicating or rewriting a trial.
 
-``python -m cogarch run`` runs in a subprocess against a slow fake host
+``python -m cogarch.experiments run`` runs in a subprocess against a slow fake host
 (``tests.experiments.slow_fakes:slow_honest``), is killed once a few trial files exist, and is
 then run again to completion.
 """
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from cogarch.experiments.results import read_trial, trial_path
 from cogarch.seeds import trial_seed
-from experiments.results import read_trial, trial_path
 from tests.experiments.slow_fakes import DELAY_ENV
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
@@ -42,7 +42,7 @@ agents:
 
 
 def command(config: Path, results: Path) -> list[str]:
-    return [sys.executable, "-m", "cogarch", "run", str(config), "--results-dir", str(results),
+    return [sys.executable, "-m", "cogarch.experiments", "run", str(config), "--results-dir", str(results),
             "--quiet"]  # fmt: skip
 
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from cogarch.experiments.config import RunConfig
+from cogarch.experiments.results import TrialResult, read_trial, safe_name, trial_path, write_trial
+from cogarch.experiments.runner import Runner, RunReport, package_versions
 from cogarch.seeds import trial_seed
-from experiments.config import RunConfig
-from experiments.results import TrialResult, read_trial, safe_name, trial_path, write_trial
-from experiments.runner import Runner, RunReport, package_versions
 from tests.experiments import slow_fakes
 
 SEED = 11

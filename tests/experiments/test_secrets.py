@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
+from cogarch.experiments.config import RunConfig
+from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.runner import Runner
 from cogarch.testing import FaultServer, allowing_model_requests
-from experiments.config import RunConfig
-from experiments.results import read_trial, trial_path
-from experiments.runner import Runner
 from tests.experiments.slow_fakes import MEMORY_MARK, REASONING_MARK, SECRET_MARK
 
 PRIVATE_TAGS = ("<secret", "</secret", "<think", "</think", "<working_memory", "</working_memory")
@@ -146,8 +146,8 @@ async def test_api_keys_never_reach_trial_files_run_json_cache_or_report(
     recorded = json.loads((results / "run.json").read_text(encoding="utf-8"))["config"]
     assert recorded["providers"]["endpoint"]["api_key_env"] == KEY_ENV  # the name, not the value
 
-    if importlib.util.find_spec("experiments.report") is not None:
-        from experiments.report import build_report
+    if importlib.util.find_spec("cogarch.experiments.report") is not None:
+        from cogarch.experiments.report import build_report
 
         written = build_report(results, tmp_path / "report")
         assert written

@@ -6,7 +6,7 @@ import pytest
 from scipy.stats import fisher_exact
 
 from cogarch.errors import ConfigError
-from experiments.stats import (
+from cogarch.experiments.stats import (
     FAMILIES,
     compare_to_baselines,
     fisher_greater,

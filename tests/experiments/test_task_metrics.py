@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from experiments.report import build_report
-from experiments.task_metrics import metric_tables
-from experiments.tidy import metrics_of, row_from_trial
+from cogarch.experiments.report import build_report
+from cogarch.experiments.task_metrics import metric_tables
+from cogarch.experiments.tidy import metrics_of, row_from_trial
 from tests.experiments import make_trial, write_run
 
 

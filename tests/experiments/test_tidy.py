@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from experiments.tidy import COLUMNS, FOOTPRINT_KEY, footprint_of, tidy_run, write_tidy
+from cogarch.experiments.tidy import COLUMNS, FOOTPRINT_KEY, footprint_of, tidy_run, write_tidy
 from tests.experiments import make_trial, write_corrupt, write_run
 
 

@@ -6,8 +6,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from cogarch.memory.base import MemoryContext
 from cogarch.models import CallInfo, FunctionModel, LLMMessage, Model, as_pairs
-from memory.base import MemoryContext
 
 
 class FakeLLM:

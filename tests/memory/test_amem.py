@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cogarch.memory.base import TurnRecord
+from cogarch.memory.retrieval.amem import AMemMemory
+from cogarch.memory.retrieval.embeddings import HashEmbedder
+from cogarch.memory.retrieval.prompts import register_prompts
 from cogarch.models import FunctionModel, Meter, Model
-from memory.amem import AMemMemory
-from memory.base import TurnRecord
-from memory.embeddings import HashEmbedder
-from memory.retrieval_prompts import register_prompts
+from cogarch.workspace.spec import build_agent, load_agent_spec
 from tests.memory import FakeLLM, context
-from workspace.spec import build_agent, load_agent_spec
 
 
 def module(**params: Any) -> AMemMemory:

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from cogarch.memory.compressed.ccs import CCS, FIELDS, MAX_CONSTRAINTS, CCSDraft, repair_ccs_payload
 from cogarch.tokens import count_tokens
-from memory.ccs import CCS, FIELDS, MAX_CONSTRAINTS, CCSDraft, repair_ccs_payload
 
 
 def payload(**overrides: Any) -> dict[str, Any]:

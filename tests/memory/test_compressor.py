@@ -9,19 +9,25 @@ from typing import Any
 import pytest
 
 from cogarch.errors import ConfigError, ModelCallError
+from cogarch.memory.base import MemoryContext, TurnRecord
+from cogarch.memory.compressed.ccs import CCS
+from cogarch.memory.compressed.gate import (
+    Artifact,
+    Candidate,
+    GateContext,
+    GateDecision,
+    relevance_and_safety,
+)
+from cogarch.memory.compressed.module import CompressorMemory, InteractionSignal, hash_embedding
 from cogarch.models import FunctionModel, Model, ScriptedModel, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
 from cogarch.tokens import count_tokens
-from memory.base import MemoryContext, TurnRecord
-from memory.ccs import CCS
-from memory.compressor import CompressorMemory, InteractionSignal, hash_embedding
-from memory.gate import Artifact, Candidate, GateContext, GateDecision, relevance_and_safety
-from workspace.agent import Agent
-from workspace.graph import Edge, TransitionGraph
-from workspace.spec import build_agent, load_agent_spec
-from workspace.specialists.compressor import Compressor
-from workspace.specialists.responder import Responder
+from cogarch.workspace.agent import Agent
+from cogarch.workspace.graph import Edge, TransitionGraph
+from cogarch.workspace.spec import build_agent, load_agent_spec
+from cogarch.workspace.specialists.compressor import Compressor
+from cogarch.workspace.specialists.responder import Responder
 
 NO_RESTART = "no restart of nginx during business hours"
 

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from cogarch.errors import ConfigError
-from memory.embeddings import (
+from cogarch.memory.retrieval.embeddings import (
     Embedder,
     HashEmbedder,
     MiniLMEmbedder,

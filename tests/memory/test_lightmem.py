@@ -6,13 +6,13 @@ import json
 import re
 from typing import Any
 
+from cogarch.memory.base import TurnRecord
+from cogarch.memory.retrieval.embeddings import HashEmbedder
+from cogarch.memory.retrieval.lightmem import LightMemMemory, compress_text
+from cogarch.memory.retrieval.prompts import register_prompts
 from cogarch.models import FunctionModel, Meter, Model
-from memory.base import TurnRecord
-from memory.embeddings import HashEmbedder
-from memory.lightmem import LightMemMemory, compress_text
-from memory.retrieval_prompts import register_prompts
+from cogarch.workspace.spec import build_agent, load_agent_spec
 from tests.memory import FakeLLM, context
-from workspace.spec import build_agent, load_agent_spec
 
 _LINE = re.compile(r"^\[(\d+)\] \S+ \w{3} \w+: (.*)$", re.MULTILINE)
 

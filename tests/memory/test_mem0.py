@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from cogarch.errors import ConfigError
+from cogarch.memory.base import TurnRecord
+from cogarch.memory.retrieval.embeddings import HashEmbedder
+from cogarch.memory.retrieval.mem0 import Mem0Memory
+from cogarch.memory.retrieval.prompts import register_prompts
 from cogarch.models import FunctionModel, Meter, Model
-from memory.base import TurnRecord
-from memory.embeddings import HashEmbedder
-from memory.mem0 import Mem0Memory
-from memory.retrieval_prompts import register_prompts
+from cogarch.workspace.spec import build_agent, load_agent_spec
 from tests.memory import FakeLLM, context
-from workspace.spec import build_agent, load_agent_spec
 
 
 def module(**params: Any) -> Mem0Memory:

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
+from cogarch.memory.base import TurnRecord
+from cogarch.memory.retrieval.embeddings import HashEmbedder, cosine
+from cogarch.memory.retrieval.memoryos import MemoryOSMemory
+from cogarch.memory.retrieval.prompts import register_prompts
 from cogarch.models import FunctionModel, Meter, Model
-from memory.base import TurnRecord
-from memory.embeddings import HashEmbedder, cosine
-from memory.memoryos import MemoryOSMemory
-from memory.retrieval_prompts import register_prompts
+from cogarch.workspace.spec import build_agent, load_agent_spec
 from tests.memory import FakeLLM, context
-from workspace.spec import build_agent, load_agent_spec
 
 
 class FakeClock:

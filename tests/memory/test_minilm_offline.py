@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 
-from memory.embeddings import MiniLMEmbedder, cosine
+from cogarch.memory.retrieval.embeddings import MiniLMEmbedder, cosine
 
 
 def test_minilm_loads_offline_and_ranks_close_sentences_above_unrelated_ones() -> None:

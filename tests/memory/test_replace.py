@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.tools import (
+from cogarch.memory.working.tools import (
     MemoryToolError,
     replace_in_memory,
 )

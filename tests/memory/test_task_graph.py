@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.task_graph import TaskGraph, TaskGraphError, slot_key
+from cogarch.memory.task_graph.graph import TaskGraph, TaskGraphError, slot_key
 
 
 def trip() -> TaskGraph:

@@ -9,17 +9,17 @@ from typing import Any
 import pytest
 
 from cogarch.errors import ConfigError, ModelCallError
+from cogarch.memory.base import MemoryContext, TurnRecord
+from cogarch.memory.task_graph.module import Intent, TaskMemory, Trim
+from cogarch.memory.working.module import WorkingMemory
 from cogarch.models import FunctionModel, Model, ScriptedModel, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
-from memory.base import MemoryContext, TurnRecord
-from memory.task_memory import Intent, TaskMemory, Trim
-from memory.working import WorkingMemory
-from workspace.agent import Agent
-from workspace.graph import Edge, TransitionGraph
-from workspace.spec import build_agent, load_agent_spec
-from workspace.specialists.responder import Responder
-from workspace.specialists.task_tracker import TaskTracker
+from cogarch.workspace.agent import Agent
+from cogarch.workspace.graph import Edge, TransitionGraph
+from cogarch.workspace.spec import build_agent, load_agent_spec
+from cogarch.workspace.specialists.responder import Responder
+from cogarch.workspace.specialists.task_tracker import TaskTracker
 
 TRIP: dict[str, list[dict[str, Any]]] = {
     "Plan a trip to Portugal.": [{"intent": "new", "slot": "trip", "value": "Portugal trip"}],

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cogarch.errors import UnknownNameError
-from memory.tool_specs import (
+from cogarch.memory.working.document import INITIAL_MEMORY, parse_memory
+from cogarch.memory.working.tool_specs import (
     STRATEGIES,
     TOOL_SCHEMAS,
     ToolCallRequest,
@@ -24,7 +25,7 @@ from memory.tool_specs import (
     tool_guide,
     tool_schemas,
 )
-from memory.tools import (
+from cogarch.memory.working.tools import (
     MemoryToolError,
     ToolResult,
     append_in_memory,
@@ -33,7 +34,6 @@ from memory.tools import (
     patch_memory,
     replace_in_memory,
 )
-from memory.working_memory import INITIAL_MEMORY, parse_memory
 
 FUNCTIONS: dict[str, Callable[..., ToolResult]] = {
     "overwrite_memory": overwrite_memory,

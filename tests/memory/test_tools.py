@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from memory.tools import (
+from cogarch.memory.working.document import INITIAL_MEMORY
+from cogarch.memory.working.tools import (
     MemoryToolError,
     ToolResult,
     append_in_memory,
     delete_from_memory,
     overwrite_memory,
 )
-from memory.working_memory import INITIAL_MEMORY
 from tests.memory.tool_memory import MEMORY, body, headers
 
 # --------------------------------------------------------------------------- results

@@ -17,9 +17,9 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from memory.tool_specs import apply_tool_call
-from memory.tools import MemoryToolError, patch_memory, replace_in_memory
-from memory.working_memory import is_header_line, parse_memory
+from cogarch.memory.working.document import is_header_line, parse_memory
+from cogarch.memory.working.tool_specs import apply_tool_call
+from cogarch.memory.working.tools import MemoryToolError, patch_memory, replace_in_memory
 
 SETTINGS = settings(
     max_examples=80,

@@ -9,8 +9,8 @@ import chromadb
 import pytest
 from chromadb.config import Settings
 
-from memory.embeddings import HashEmbedder, cosine
-from memory.vector_store import Hit, VectorStore, VectorStoreError
+from cogarch.memory.retrieval.embeddings import HashEmbedder, cosine
+from cogarch.memory.retrieval.vector_store import Hit, VectorStore, VectorStoreError
 
 TEXTS = ["the cat sat on the mat", "stock markets fell sharply", "a cat slept on a mat"]
 

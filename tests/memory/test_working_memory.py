@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.working_memory import (
+from cogarch.memory.working.document import (
     INITIAL_MEMORY,
     SECTION_TITLES,
     SectionLookupError,

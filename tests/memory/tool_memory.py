@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory.working_memory import parse_memory
+from cogarch.memory.working.document import parse_memory
 
 # The memory the paper's Appendix G examples edit (its template wording, plus the notes the
 # examples refer to).

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.constraints.task import ConstraintTask
-from tasks.revision.task import RevisionTask
-from tasks.scenario_choice import scenario_for_trial, scenario_list
+from cogarch.tasks.constraints.task import ConstraintTask
+from cogarch.tasks.revision.task import RevisionTask
+from cogarch.tasks.scenario_choice import scenario_for_trial, scenario_list
 
 KNOWN = ("trip", "cooking", "cart")
 

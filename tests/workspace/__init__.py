@@ -19,7 +19,7 @@ from typing import Any
 from autogen_core.models import LLMMessage, SystemMessage
 
 from cogarch.models import CallInfo, FakeReply, FunctionModel, Model, Providers, as_pairs
-from workspace import Agent, build_agent, load_agent_spec
+from cogarch.workspace import Agent, build_agent, load_agent_spec
 
 SECRET = "zebra"
 """Every fake reply hides this word in a ``<secret>`` block; it must never reach the user."""

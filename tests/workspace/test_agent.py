@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from autogen_core.models import LLMMessage
 
+from cogarch.memory import WorkingMemory
 from cogarch.models import CallInfo, as_pairs
-from memory import WorkingMemory
+from cogarch.workspace import Agent, build_agent, load_agent_spec
+from cogarch.workspace.heatmap import aggregate_counts, plot_transition_heatmap
 from tests.workspace import Brain, make_agent, memory_edit, providers, role_of, working_memory_in
-from workspace import Agent, build_agent, load_agent_spec
-from workspace.heatmap import aggregate_counts, plot_transition_heatmap
 
 STRATEGIES = ["overwrite", "append_delete", "patch_replace"]
 QUESTIONS = ["Shall we play a game?", "Is the word long?", "Does it have an E?"]

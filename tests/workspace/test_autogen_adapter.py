@@ -11,10 +11,10 @@ from autogen_core import CancellationToken
 from autogen_ext.models.replay import ReplayChatCompletionClient
 
 from cogarch.errors import ConfigError
+from cogarch.memory import WorkingMemory
 from cogarch.models import ScriptedModel
-from memory import WorkingMemory
+from cogarch.workspace.autogen_adapter import WorkspaceChatAgent
 from tests.workspace import SECRET, Brain, make_agent
-from workspace.autogen_adapter import WorkspaceChatAgent
 
 HOST_LINES = ["Is there an A?", "Is there an E?", "Is there an S?"]
 

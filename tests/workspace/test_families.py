@@ -15,9 +15,9 @@ import pytest
 from autogen_core.models import LLMMessage, SystemMessage
 
 from cogarch.models import as_pairs
+from cogarch.workspace import Agent, build_agent, load_agent_spec
+from cogarch.workspace.prompts import ELICIT_REASONING
 from tests.workspace import SECRET, Brain, make_agent, providers
-from workspace import Agent, build_agent, load_agent_spec
-from workspace.prompts import ELICIT_REASONING
 
 STRATEGIES = ["overwrite", "append_delete", "patch_replace"]
 FAMILIES: list[tuple[str, dict[str, Any]]] = [

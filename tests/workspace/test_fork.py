@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from memory import WorkingMemory
+from cogarch.memory import WorkingMemory
+from cogarch.workspace import Agent
 from tests.workspace import Brain, make_agent
-from workspace import Agent
 
 BRANCH_EDITS: dict[str, tuple[str, dict[str, Any]]] = {
     "overwrite": ("overwrite_memory", {"new_memory": "## 1. Goals and Plans\n- branch only\n"}),

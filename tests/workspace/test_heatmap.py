@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from cogarch.errors import ConfigError
-from workspace import Trace, Transition
-from workspace.heatmap import aggregate_counts, plot_transition_heatmap, transition_matrix
+from cogarch.workspace import Trace, Transition
+from cogarch.workspace.heatmap import aggregate_counts, plot_transition_heatmap, transition_matrix
 
 
 def trace(*moves: tuple[str, str]) -> Trace:

@@ -13,8 +13,7 @@ from typing import ClassVar
 from autogen_core.models import LLMMessage
 
 from cogarch.models import CallInfo, as_pairs
-from tests.workspace import Brain, make_agent, providers
-from workspace import (
+from cogarch.workspace import (
     Agent,
     Edge,
     NodeRouting,
@@ -23,6 +22,7 @@ from workspace import (
     TransitionGraph,
     Workspace,
 )
+from tests.workspace import Brain, make_agent, providers
 
 
 class Note(Specialist):

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError, UnknownNameError
-from memory import WorkingMemory
+from cogarch.memory import WorkingMemory
+from cogarch.workspace import Agent, build_agent, load_agent_spec, ready_made_agents
+from cogarch.workspace.specialists.tool_responder import ToolResponder
 from tests.workspace import Brain, providers
-from workspace import Agent, build_agent, load_agent_spec, ready_made_agents
-from workspace.specialists.tool_responder import ToolResponder
 
 READY = ["autonomous", "gwt", "private_cot", "public_cot", "vanilla", "workflow"]
 

@@ -15,11 +15,11 @@ from autogen_core.models import (
 )
 
 from cogarch.errors import ConfigError, UnknownNameError
+from cogarch.memory import MemoryModule, WorkingMemory
 from cogarch.models import CallInfo, FakeReply, as_pairs
-from memory import MemoryModule, WorkingMemory
+from cogarch.workspace import Agent, TransitionGraph, build_agent, load_agent_spec
+from cogarch.workspace.specialists.tool_responder import FINAL_REQUEST, ToolResponder
 from tests.workspace import memory_edit, providers
-from workspace import Agent, TransitionGraph, build_agent, load_agent_spec
-from workspace.specialists.tool_responder import FINAL_REQUEST, ToolResponder
 
 Reply = str | FakeReply
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cogarch.memory.working.document import INITIAL_MEMORY
 from cogarch.models import CallInfo, FunctionModel, LLMMessage, Model, Providers, as_pairs
-from memory.working_memory import INITIAL_MEMORY
-from workspace import build_agent, load_agent_spec
+from cogarch.workspace import build_agent, load_agent_spec
 
 
 def host(messages: Sequence[LLMMessage], info: CallInfo) -> str:

@@ -20,10 +20,11 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.errors import ConfigError
-from memory.base import TurnRecord
-from memory.compressor import CompressorMemory, InteractionSignal
-from workspace.specialist import Specialist, StepContext
-from workspace.workspace import Workspace
+
+from ...memory.base import TurnRecord
+from ...memory.compressed.module import CompressorMemory, InteractionSignal
+from ..specialist import Specialist, StepContext
+from ..workspace import Workspace
 
 
 class Compressor(Specialist):

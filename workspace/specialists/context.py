@@ -8,9 +8,10 @@ from typing import Any
 from autogen_core.models import LLMMessage
 
 from cogarch.models.messages import assistant, system, user
-from workspace.prompts import fill, placeholders, resolve_prompt
-from workspace.specialist import StepContext
-from workspace.workspace import Workspace
+
+from ..prompts import fill, placeholders, resolve_prompt
+from ..specialist import StepContext
+from ..workspace import Workspace
 
 
 def prompt_values(ws: Workspace, ctx: StepContext, budget: int | None = None) -> dict[str, str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from workspace.specialist import Specialist, StepContext
-from workspace.workspace import Workspace
+from ..specialist import Specialist, StepContext
+from ..workspace import Workspace
 
 
 class Focus(Specialist):

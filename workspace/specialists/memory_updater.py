@@ -8,11 +8,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, assistant, system, user
-from memory.working import WorkingMemory
-from workspace.prompts import fill, resolve_prompt
-from workspace.specialist import Specialist, StepContext
-from workspace.specialists.context import transcript_text
-from workspace.workspace import Workspace
+
+from ...memory.working.module import WorkingMemory
+from ..prompts import fill, resolve_prompt
+from ..specialist import Specialist, StepContext
+from ..workspace import Workspace
+from .context import transcript_text
 
 FEEDBACK_CHARS = 1200
 """How much of a failed answer is shown back to the model with its error."""
@@ -64,7 +65,12 @@ class MemoryUpdater(Specialist):
     params: Params
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
-        from memory.tool_specs import MemoryToolError, parse_tool_calls, tool_guide, tool_schemas
+        from ...memory.working.tool_specs import (
+            MemoryToolError,
+            parse_tool_calls,
+            tool_guide,
+            tool_schemas,
+        )
 
         p = self.params
         module = ctx.memory_of(p.memory, WorkingMemory, self.name)

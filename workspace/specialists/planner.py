@@ -7,10 +7,11 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.models.messages import LLMMessage, system, user
-from workspace.sanitize import public_text
-from workspace.specialist import Specialist, StepContext
-from workspace.specialists.context import system_prompt, transcript_text
-from workspace.workspace import Workspace
+
+from ..sanitize import public_text
+from ..specialist import Specialist, StepContext
+from ..workspace import Workspace
+from .context import system_prompt, transcript_text
 
 PLANNER_PROMPT = (
     "You plan privately for an assistant. In at most three short lines, say what the reply to "

@@ -7,11 +7,12 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.models.messages import system
-from workspace.prompts import ELICIT_REASONING
-from workspace.sanitize import public_text
-from workspace.specialist import Specialist, StepContext
-from workspace.specialists.context import dialogue_messages, system_prompt
-from workspace.workspace import Workspace
+
+from ..prompts import ELICIT_REASONING
+from ..sanitize import public_text
+from ..specialist import Specialist, StepContext
+from ..workspace import Workspace
+from .context import dialogue_messages, system_prompt
 
 
 class Responder(Specialist):

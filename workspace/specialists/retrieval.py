@@ -20,9 +20,10 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.errors import ModelCallError
-from memory.base import TurnRecord
-from workspace.specialist import Specialist, StepContext
-from workspace.workspace import Workspace
+
+from ...memory.base import TurnRecord
+from ..specialist import Specialist, StepContext
+from ..workspace import Workspace
 
 INGESTED_KEY = "retrieval_ingested"
 

@@ -8,9 +8,9 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory.task_memory import TaskMemory
-from workspace.specialist import Specialist, StepContext
-from workspace.workspace import Workspace
+from ...memory.task_graph.module import TaskMemory
+from ..specialist import Specialist, StepContext
+from ..workspace import Workspace
 
 
 class TaskTracker(Specialist):

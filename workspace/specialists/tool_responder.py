@@ -33,14 +33,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.models.messages import assistant, system, user
 from cogarch.models.types import Completion
-from memory.tool_specs import parse_tool_calls, tool_guide, tool_schemas
-from memory.tools import MemoryToolError
-from memory.working import WorkingMemory
-from workspace.prompts import fill, placeholders, resolve_prompt
-from workspace.sanitize import public_text
-from workspace.specialist import Specialist, StepContext
-from workspace.specialists.context import dialogue_messages, prompt_values
-from workspace.workspace import Workspace
+
+from ...memory.working.module import WorkingMemory
+from ...memory.working.tool_specs import parse_tool_calls, tool_guide, tool_schemas
+from ...memory.working.tools import MemoryToolError
+from ..prompts import fill, placeholders, resolve_prompt
+from ..sanitize import public_text
+from ..specialist import Specialist, StepContext
+from ..workspace import Workspace
+from .context import dialogue_messages, prompt_values
 
 ToolMode = Literal["native", "json", "auto"]
 

@@ -14,8 +14,8 @@ from cogarch.errors import ConfigError
 from cogarch.models import FunctionModel, Model, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
-from tasks.base import TrialContext
-from tasks.constraints import (
+from cogarch.tasks.base import TrialContext
+from cogarch.tasks.constraints import (
     CONSTRAINT_SCENARIOS,
     ConstraintScenario,
     ConstraintTask,
@@ -29,8 +29,8 @@ from tasks.constraints import (
     run_constraints,
     verdict_json,
 )
-from tasks.constraints.metrics import TurnFootprint
-from workspace.spec import build_agent, load_agent_spec
+from cogarch.tasks.constraints.metrics import TurnFootprint
+from cogarch.workspace.spec import build_agent, load_agent_spec
 
 _TURN = re.compile(r'<canonical_memory turn="(\d+)">')
 

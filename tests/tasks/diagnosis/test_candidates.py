@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from tasks.diagnosis import (
+from cogarch.tasks.diagnosis import (
     CandidateSet,
     Condition,
     build_candidates,
     consistent_conditions,
     load_catalogue,
 )
-from tasks.diagnosis.catalogue import read_data_file
+from cogarch.tasks.diagnosis.catalogue import read_data_file
 
 
 @cache

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.diagnosis import (
+from cogarch.tasks.diagnosis import (
     condition_forms,
     is_near_duplicate,
     load_catalogue,
     match_condition,
     mentions_condition,
 )
-from tasks.diagnosis.matching import _ALIASES, _EXTRA_FORMS, normalise
+from cogarch.tasks.diagnosis.matching import _ALIASES, _EXTRA_FORMS, normalise
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from tasks.diagnosis import (
+from cogarch.tasks.diagnosis import (
     MEMORY_UPDATER_MARKER,
     PATIENTS,
     DiagnosisPlayer,

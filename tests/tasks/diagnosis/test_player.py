@@ -9,7 +9,13 @@ from dataclasses import dataclass
 
 import pytest
 
-from tasks.diagnosis import OPENER, REVEAL_REQUEST, Catalogue, DiagnosisPlayer, load_catalogue
+from cogarch.tasks.diagnosis import (
+    OPENER,
+    REVEAL_REQUEST,
+    Catalogue,
+    DiagnosisPlayer,
+    load_catalogue,
+)
 
 
 def parse(text: str) -> str | None:
@@ -201,7 +207,7 @@ def test_a_parser_returning_something_else_is_reported() -> None:
 def test_without_the_sct_parser_record_reply_says_what_to_do(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(sys.modules, "tasks.sct.parsing", None)
+    monkeypatch.setitem(sys.modules, "cogarch.tasks.sct.parsing", None)
     player = DiagnosisPlayer(1)
     player.next_question()
     with pytest.raises(ImportError, match="parse_answer"):

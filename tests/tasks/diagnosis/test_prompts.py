@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.diagnosis import (
+from cogarch.tasks.diagnosis import (
     OPENER,
     REVEAL_REQUEST,
     candidate_generation_prompt,

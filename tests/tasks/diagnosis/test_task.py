@@ -7,12 +7,12 @@ import json
 from typing import Any
 
 from cogarch.models import ProviderConfig, Providers
-from tasks.base import TrialContext
-from tasks.diagnosis.patients import hidden_condition
-from tasks.diagnosis.prompts import OPENER, REVEAL_REQUEST, verification_prompt
-from tasks.diagnosis.task import DiagnosisGame, DiagnosisParams, DiagnosisSCT
-from tasks.registry import build_task
-from workspace import build_agent, load_agent_spec
+from cogarch.tasks.base import TrialContext
+from cogarch.tasks.diagnosis.patients import hidden_condition
+from cogarch.tasks.diagnosis.prompts import OPENER, REVEAL_REQUEST, verification_prompt
+from cogarch.tasks.diagnosis.task import DiagnosisGame, DiagnosisParams, DiagnosisSCT
+from cogarch.tasks.registry import build_task
+from cogarch.workspace import build_agent, load_agent_spec
 
 SEED = 90210
 

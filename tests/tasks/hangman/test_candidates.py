@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tasks.hangman import (
+from cogarch.tasks.hangman import (
     CandidateSet,
     Constraints,
     Rejection,

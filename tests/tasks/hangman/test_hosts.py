@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tasks.hangman import (
+from cogarch.tasks.hangman import (
     HOSTS,
     REVEAL_PROMPT,
     Constraints,
@@ -27,7 +27,7 @@ from tasks.hangman import (
     leaky_host,
     reveal_pattern,
 )
-from tasks.sct.parsing import mentions_word, parse_reveal_word, parse_yes_no
+from cogarch.tasks.sct.parsing import mentions_word, parse_reveal_word, parse_yes_no
 
 Messages = list[tuple[str, str]]
 SYSTEM = ("system", "You are a helpful assistant.")

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from tasks.hangman import (
+from cogarch.tasks.hangman import (
     GUESS_PROMPT,
     LETTER_FREQUENCY,
     OPENER_PROMPT,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.hangman import (
+from cogarch.tasks.hangman import (
     Constraints,
     PatternError,
     Vocabulary,

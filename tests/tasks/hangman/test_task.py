@@ -6,12 +6,17 @@ import json
 from typing import Any
 
 from cogarch.models import ProviderConfig, Providers
-from tasks.base import TrialContext
-from tasks.hangman.hosts import host_secret
-from tasks.hangman.prompts import OPENER_PROMPT, REVEAL_PROMPT, format_guess, format_verification
-from tasks.hangman.task import HangmanGame, HangmanParams, HangmanSCT
-from tasks.registry import build_task
-from workspace import build_agent, load_agent_spec
+from cogarch.tasks.base import TrialContext
+from cogarch.tasks.hangman.hosts import host_secret
+from cogarch.tasks.hangman.prompts import (
+    OPENER_PROMPT,
+    REVEAL_PROMPT,
+    format_guess,
+    format_verification,
+)
+from cogarch.tasks.hangman.task import HangmanGame, HangmanParams, HangmanSCT
+from cogarch.tasks.registry import build_task
+from cogarch.workspace import build_agent, load_agent_spec
 
 SEED = 424242
 

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from tasks.hangman import (
+from cogarch.tasks.hangman import (
     PatternError,
     Vocabulary,
     consistent_words,

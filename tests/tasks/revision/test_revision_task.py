@@ -13,8 +13,8 @@ from pydantic import ValidationError
 from cogarch.models import FunctionModel, Model, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
-from tasks.base import TrialContext
-from tasks.revision import (
+from cogarch.tasks.base import TrialContext
+from cogarch.tasks.revision import (
     SCENARIOS,
     RevisionTask,
     Round,
@@ -24,8 +24,8 @@ from tasks.revision import (
     normalize,
     run_revision,
 )
-from tasks.scenario_choice import scenario_for_trial
-from workspace.spec import build_agent, load_agent_spec
+from cogarch.tasks.scenario_choice import scenario_for_trial
+from cogarch.workspace.spec import build_agent, load_agent_spec
 
 
 class ScriptedAgent:

@@ -17,11 +17,11 @@ from typing import Any
 from autogen_core.models import LLMMessage
 
 from cogarch.models import CallInfo, FunctionModel, Model, Providers, as_pairs
-from tasks.base import TrialContext
-from tasks.hangman.prompts import REVEAL_PROMPT
-from tasks.hangman.rules import format_pattern, reveal_pattern
-from tasks.hangman.task import HangmanParams, HangmanSCT
-from workspace import Agent, build_agent, load_agent_spec
+from cogarch.tasks.base import TrialContext
+from cogarch.tasks.hangman.prompts import REVEAL_PROMPT
+from cogarch.tasks.hangman.rules import format_pattern, reveal_pattern
+from cogarch.tasks.hangman.task import HangmanParams, HangmanSCT
+from cogarch.workspace import Agent, build_agent, load_agent_spec
 
 GUESS = re.compile(r'My next guess is the letter "([a-z])"')
 VERIFY = re.compile(r'Is the secret word "([a-z]+)"\?')

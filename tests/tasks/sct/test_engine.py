@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.hangman.prompts import OPENER_PROMPT, REVEAL_PROMPT
-from tasks.hangman.vocabulary import is_consistent
+from cogarch.tasks.hangman.prompts import OPENER_PROMPT, REVEAL_PROMPT
+from cogarch.tasks.hangman.vocabulary import is_consistent
 from tests.tasks.sct.engine_script import (
     GUESS,
     SEED,

@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 import pytest
 
-from tasks.sct.evaluator import OUTCOMES, Answer, classify, evaluate
-from tasks.sct.secrets import extract_last_secret, summarize_secret_history
+from cogarch.tasks.sct.evaluator import OUTCOMES, Answer, classify, evaluate
+from cogarch.tasks.sct.secrets import extract_last_secret, summarize_secret_history
 
 Reply = Literal["yes", "no"] | None
 CANDIDATES = ("apple", "angle", "ankle", "amble", "addle")

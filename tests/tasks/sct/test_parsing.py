@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.sct.parsing import (
+from cogarch.tasks.sct.parsing import (
     YesNo,
     mentions_word,
     parse_reveal_word,

@@ -1,6 +1,6 @@
 """Checking the arguments of a memory tool call, and the wording its error messages share.
 
-Every check raises :class:`~memory.edit_meta.MemoryToolError` with a message for the model
+Every check raises :class:`~memory.working.edit_meta.MemoryToolError` with a message for the model
 that made the call, except a ``current_memory`` that is not text, which is the caller's bug
 and raises :class:`TypeError`.
 """
@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
-from memory.edit_meta import MemoryToolError
-from memory.working_memory import (
+from .document import (
     MemoryDocument,
     Section,
     SectionLookupError,
     find_section_index,
     is_blank,
 )
+from .edit_meta import MemoryToolError
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from memory.base import MemoryModule, truncate_to_budget
+from ..base import MemoryModule, truncate_to_budget
 
 Strategy = Literal["overwrite", "append_delete", "patch_replace"]
 
@@ -22,7 +22,7 @@ class WorkingMemory(MemoryModule):
         initial: str | None = None
 
     def __init__(self, params: Params | None = None) -> None:
-        from memory.working_memory import INITIAL_MEMORY
+        from .document import INITIAL_MEMORY
 
         params = params or self.Params()
         self.strategy: Strategy = params.strategy
@@ -31,7 +31,7 @@ class WorkingMemory(MemoryModule):
 
     def apply(self, name: str, arguments: dict[str, Any]) -> Any:
         """Run one tool call; on ``MemoryToolError`` the text is left exactly as it was."""
-        from memory.tool_specs import STRATEGIES, apply_tool_call
+        from .tool_specs import STRATEGIES, apply_tool_call
 
         result = apply_tool_call(self.text, name, arguments, allowed=STRATEGIES[self.strategy])
         self.text = result.new_memory
@@ -40,7 +40,7 @@ class WorkingMemory(MemoryModule):
 
     def apply_all(self, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
         """Run several tool calls as one edit: all succeed, or the memory is left unchanged."""
-        from memory.tool_specs import STRATEGIES, apply_tool_call
+        from .tool_specs import STRATEGIES, apply_tool_call
 
         text, results = self.text, []
         for name, arguments in calls:

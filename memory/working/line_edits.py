@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory.edit_args import (
+from .document import (
+    MemoryDocument,
+    body_end_index,
+    canonical_line,
+    is_header_line,
+    parse_memory,
+    render_memory,
+)
+from .edit_args import (
     check_memory,
     clip,
     describe_body,
@@ -17,15 +25,7 @@ from memory.edit_args import (
     quoted,
     section_index,
 )
-from memory.edit_meta import MemoryToolError, ToolResult, tool_result
-from memory.working_memory import (
-    MemoryDocument,
-    body_end_index,
-    canonical_line,
-    is_header_line,
-    parse_memory,
-    render_memory,
-)
+from .edit_meta import MemoryToolError, ToolResult, tool_result
 
 SUBSTRING_MIN_CHARS = 8
 """Delete targets at least this long (in canonical form) may match part of a line."""

@@ -26,7 +26,8 @@ from functools import cache
 from typing import Any, NamedTuple, Self
 
 from cogarch.errors import CogarchError
-from memory.embeddings import Embedder, get_embedder
+
+from .embeddings import Embedder, get_embedder
 
 _SEQ = "_seq"
 _JSON = "_json"

@@ -29,10 +29,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch.models.messages import user
 from cogarch.tokens import count_tokens
-from memory.base import MemoryContext, MemoryItem, TurnRecord
-from memory.embeddings import cosine
-from memory.retrieval_base import LoggedMessage, RetrievalModule, RetrievalParams, Role
-from memory.retrieval_prompts import LIGHTMEM_EXTRACT, LIGHTMEM_UPDATE, render_template
+
+from ..base import MemoryContext, MemoryItem, TurnRecord
+from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
+from .embeddings import cosine
+from .prompts import LIGHTMEM_EXTRACT, LIGHTMEM_UPDATE, render_template
 
 _TRAILING: Final = ",.;:!?"
 _KEEP: Final = frozenset({"no", "not", "nor", "never", "none", "nothing", "nobody", "without"})

@@ -9,7 +9,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from memory.edit_args import (
+from .document import MemoryDocument, SectionSpan, parse_memory, section_spans
+from .edit_args import (
     REPLACE_DEFAULTS,
     EditOptions,
     check_memory,
@@ -21,14 +22,13 @@ from memory.edit_args import (
     read_options,
     section_index,
 )
-from memory.edit_meta import (
+from .edit_meta import (
     MemoryToolError,
     ToolResult,
     edited_changed_lines,
     tool_result,
     unchanged_result,
 )
-from memory.working_memory import MemoryDocument, SectionSpan, parse_memory, section_spans
 
 _MARKER = r"(?:[-*+•]|\d+[.)])"
 _ADJACENT = rf"\s*(?:{_MARKER}[ \t]+)?"

@@ -26,9 +26,10 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.models.messages import user
-from memory.base import MemoryContext, MemoryItem, TurnRecord
-from memory.retrieval_base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
-from memory.retrieval_prompts import (
+
+from ..base import MemoryContext, MemoryItem, TurnRecord
+from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
+from .prompts import (
     MEMORYOS_KNOWLEDGE,
     MEMORYOS_PAGE,
     MEMORYOS_PROFILE,

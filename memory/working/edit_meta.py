@@ -17,7 +17,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cogarch.errors import CogarchError
-from memory.working_memory import MemoryDocument, Section
+
+from .document import MemoryDocument, Section
 
 
 class MemoryToolError(CogarchError, ValueError):

@@ -20,8 +20,9 @@ from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
 from cogarch.tokens import count_tokens
-from memory.base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
-from memory.task_graph import CheckResult, TaskGraph, TaskGraphError, slot_key
+
+from ..base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
+from .graph import CheckResult, TaskGraph, TaskGraphError, slot_key
 
 _ALL = {"all", "*", "everything", "summary"}
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory.tools import MemoryToolError, ToolResult
+from .tools import MemoryToolError, ToolResult
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class ToolCallRequest:
     arguments: dict[str, Any] = field(default_factory=dict)
 
     def apply(self, current_memory: str, *, allowed: Sequence[str] | None = None) -> ToolResult:
-        from memory.tool_specs import apply_tool_call
+        from .tool_specs import apply_tool_call
 
         return apply_tool_call(current_memory, self.name, self.arguments, allowed=allowed)
 

@@ -10,24 +10,24 @@ no tool can add, remove, edit or reorder a section header line.
 
 This module is the public API; the code lives in one module per concept:
 
-* :mod:`memory.edit_meta`: ``MemoryToolError``, ``ToolMeta``, ``ToolResult``, changed lines;
-* :mod:`memory.edit_args`: argument checks and the matching options (``EditOptions``);
-* :mod:`memory.overwrite`: ``overwrite_memory``;
-* :mod:`memory.line_edits`: ``append_in_memory`` and ``delete_from_memory``;
-* :mod:`memory.patch_format`: the patch format and its parser;
-* :mod:`memory.patch`: ``patch_memory``;
-* :mod:`memory.replace`: ``replace_in_memory``.
+* :mod:`memory.working.edit_meta`: ``MemoryToolError``, ``ToolMeta``, ``ToolResult``, changed lines;
+* :mod:`memory.working.edit_args`: argument checks and the matching options (``EditOptions``);
+* :mod:`memory.working.overwrite`: ``overwrite_memory``;
+* :mod:`memory.working.line_edits`: ``append_in_memory`` and ``delete_from_memory``;
+* :mod:`memory.working.patch_format`: the patch format and its parser;
+* :mod:`memory.working.patch`: ``patch_memory``;
+* :mod:`memory.working.replace`: ``replace_in_memory``.
 """
 
 from __future__ import annotations
 
-from memory.edit_args import PATCH_DEFAULTS, REPLACE_DEFAULTS, EditOptions, read_options
-from memory.edit_meta import MemoryToolError, ToolMeta, ToolResult
-from memory.line_edits import SUBSTRING_MIN_CHARS, append_in_memory, delete_from_memory
-from memory.overwrite import overwrite_memory
-from memory.patch import patch_memory
-from memory.patch_format import PATCH_EXAMPLE, Hunk, PatchOp, parse_patch
-from memory.replace import replace_in_memory
+from .edit_args import PATCH_DEFAULTS, REPLACE_DEFAULTS, EditOptions, read_options
+from .edit_meta import MemoryToolError, ToolMeta, ToolResult
+from .line_edits import SUBSTRING_MIN_CHARS, append_in_memory, delete_from_memory
+from .overwrite import overwrite_memory
+from .patch import patch_memory
+from .patch_format import PATCH_EXAMPLE, Hunk, PatchOp, parse_patch
+from .replace import replace_in_memory
 
 __all__ = [
     "PATCH_DEFAULTS",

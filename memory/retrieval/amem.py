@@ -21,10 +21,11 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field, field_validator
 
 from cogarch.models.messages import user
-from memory.base import MemoryContext, MemoryItem, TurnRecord
-from memory.retrieval_base import LoggedMessage, RetrievalModule, RetrievalParams
-from memory.retrieval_prompts import AMEM_EVOLVE, AMEM_NOTE, render_template
-from memory.vector_store import Hit
+
+from ..base import MemoryContext, MemoryItem, TurnRecord
+from .base import LoggedMessage, RetrievalModule, RetrievalParams
+from .prompts import AMEM_EVOLVE, AMEM_NOTE, render_template
+from .vector_store import Hit
 
 
 def _strings(value: Any) -> Any:

@@ -300,7 +300,7 @@ def render_template(template: str, **values: str) -> str:
 
 def register_prompts() -> None:
     """Add the four Appendix F.2 prompts to ``workspace.prompts.PROMPTS`` (idempotent)."""
-    from workspace.prompts import PROMPTS
+    from ...workspace.prompts import PROMPTS
 
     for name, text in RESPONDER_PROMPTS.items():
         PROMPTS.register(name, text)

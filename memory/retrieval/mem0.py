@@ -18,9 +18,10 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, Field, field_validator
 
 from cogarch.models.messages import system, user
-from memory.base import MemoryContext, MemoryItem, TurnRecord
-from memory.retrieval_base import LoggedMessage, RetrievalModule, RetrievalParams
-from memory.retrieval_prompts import (
+
+from ..base import MemoryContext, MemoryItem, TurnRecord
+from .base import LoggedMessage, RetrievalModule, RetrievalParams
+from .prompts import (
     MEM0_EXTRACT,
     MEM0_EXTRACT_INPUT,
     MEM0_UPDATE,

@@ -4,7 +4,7 @@ Per turn t (the ACC paper's Algorithm 1):
 
 1. recall a bounded candidate set A_t from the artifact store, querying with the interaction
    signal x_t and the committed goal of CCS_{t-1};
-2. keep the qualified set A_t+ = {a in A_t | Q(a, CCS_{t-1}, x_t)} (see ``memory.gate``);
+2. keep the qualified set A_t+ = {a in A_t | Q(a, CCS_{t-1}, x_t)} (see ``memory.compressed.gate``);
 3. ask the compressor model (the CCM) for CCS_t under the schema, validated by pydantic with
    deterministic repair and, when still invalid, retried with the error shown to the model;
 4. replace CCS_{t-1} by CCS_t entirely (nothing is merged or appended), keeping only artifact
@@ -35,9 +35,10 @@ from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
 from cogarch.registry import Registry
 from cogarch.tokens import count_tokens
-from memory.base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
-from memory.ccs import CCS, FIELDS, CCSDraft, clip
-from memory.gate import GATES, Artifact, ArtifactSource, Candidate, Gate, GateContext, qualify
+
+from ..base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
+from .ccs import CCS, FIELDS, CCSDraft, clip
+from .gate import GATES, Artifact, ArtifactSource, Candidate, Gate, GateContext, qualify
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -91,15 +92,15 @@ class HashListBackend:
 
 
 class ChromaBackend:
-    """Artifacts in a chromadb collection through ``memory.vector_store`` (imported on use).
+    """Artifacts in a chromadb collection (``memory.retrieval.vector_store``, imported on use).
 
     ``embedder`` is ``"minilm"`` (the offline sentence model) or ``"hash"``. Forking the
     module copies the collection (the store forks itself on deep copy).
     """
 
     def __init__(self, embedder: str = "minilm") -> None:
-        from memory.embeddings import get_embedder
-        from memory.vector_store import VectorStore
+        from ..retrieval.embeddings import get_embedder
+        from ..retrieval.vector_store import VectorStore
 
         self._store = VectorStore(get_embedder(embedder), prefix="ccs-artifacts")
 
@@ -204,7 +205,9 @@ class CompressorMemory(MemoryModule):
             description="Provider of the compressor model; the calling specialist's when unset.",
         )
         recall_k: int = Field(default=5, ge=0, le=20, description="Artifacts recalled per turn.")
-        gate: str = Field(default="default", description="A name in memory.gate.GATES or a path.")
+        gate: str = Field(
+            default="default", description="A name in memory.compressed.gate.GATES or a path."
+        )
         gate_threshold: float = Field(default=0.2, ge=-1.0, le=1.0)
         backend: str = Field(default="hash", description="A name in ARTIFACT_BACKENDS.")
         attempts: int = Field(default=3, ge=1, le=6, description="Model answers per commitment.")

@@ -35,7 +35,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.errors import ConfigError
 from cogarch.registry import Registry
-from memory.ccs import ARTIFACT_ID, CCS
+
+from .ccs import ARTIFACT_ID, CCS
 
 ArtifactSource = Literal["user", "assistant", "tool", "document"]
 

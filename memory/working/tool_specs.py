@@ -16,9 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cogarch.errors import UnknownNameError
-from memory.tool_calls import ToolCallRequest, parse_tool_calls
-from memory.tool_guide import GUIDES
-from memory.tools import (
+
+from .tool_calls import ToolCallRequest, parse_tool_calls
+from .tool_guide import GUIDES
+from .tools import (
     MemoryToolError,
     ToolResult,
     append_in_memory,

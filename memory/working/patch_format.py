@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from memory.edit_args import clip
-from memory.edit_meta import MemoryToolError
-from memory.working_memory import is_blank, is_header_line
+from .document import is_blank, is_header_line
+from .edit_args import clip
+from .edit_meta import MemoryToolError
 
 _HUNK_HEADER = re.compile(r"^@@+\s*(?:section\b\s*:?\s*)?(.*?)\s*(?:@@+\s*)?$", re.IGNORECASE)
 PATCH_EXAMPLE = (

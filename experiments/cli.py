@@ -29,8 +29,8 @@ def _providers(config: str | None) -> Providers:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from experiments.config import load_run_config
-    from experiments.runner import Runner
+    from .config import load_run_config
+    from .runner import Runner
 
     config = load_run_config(args.config)
     updates: dict[str, object] = {}
@@ -42,7 +42,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         updates["concurrency"] = args.concurrency
     if updates:
         from cogarch.config import validate_mapping
-        from experiments.config import RunConfig
+
+        from .config import RunConfig
 
         config = validate_mapping(
             RunConfig, {**config.model_dump(), **updates}, source="the command-line overrides"
@@ -110,8 +111,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from workspace.registry import ready_made_agents
-    from workspace.spec import load_agent_spec
+    from ..workspace.registry import ready_made_agents
+    from ..workspace.spec import load_agent_spec
 
     for name in ready_made_agents():
         spec = load_agent_spec(name)
@@ -124,7 +125,7 @@ def cmd_agents(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from experiments.report import build_report
+    from .report import build_report
 
     paths = build_report(Path(args.run_dir), Path(args.out) if args.out else None)
     for path in paths:

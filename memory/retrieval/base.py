@@ -22,9 +22,10 @@ from cogarch.errors import ConfigError
 from cogarch.models.messages import LLMMessage
 from cogarch.models.model import Model
 from cogarch.models.structured import structured
-from memory.base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
-from memory.embeddings import Embedder, EmbedderName, get_embedder
-from memory.vector_store import VectorStore
+
+from ..base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
+from .embeddings import Embedder, EmbedderName, get_embedder
+from .vector_store import VectorStore
 
 Role = Literal["user", "assistant"]
 Clock = Callable[[], datetime]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from memory.edit_args import check_memory, kind, quoted
-from memory.edit_meta import MemoryToolError, ToolResult, text_changed_lines, tool_result
-from memory.working_memory import SECTION_TITLES, normalize_title, parse_memory
+from .document import SECTION_TITLES, normalize_title, parse_memory
+from .edit_args import check_memory, kind, quoted
+from .edit_meta import MemoryToolError, ToolResult, text_changed_lines, tool_result
 
 
 def overwrite_memory(current_memory: str, *, new_memory: str) -> ToolResult:

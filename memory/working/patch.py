@@ -1,6 +1,6 @@
 """``patch_memory``: applying a section-anchored patch to the working memory.
 
-The patch text is parsed by :mod:`memory.patch_format`. Each hunk is spliced into its
+The patch text is parsed by :mod:`memory.working.patch_format`. Each hunk is spliced into its
 section's body; ``meta.changed_lines`` is then counted over the edited sections only.
 """
 
@@ -9,7 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from memory.edit_args import (
+from .document import (
+    MemoryDocument,
+    body_end_index,
+    is_blank,
+    parse_memory,
+    render_memory,
+    strip_list_marker,
+)
+from .edit_args import (
     PATCH_DEFAULTS,
     EditOptions,
     check_memory,
@@ -22,16 +30,8 @@ from memory.edit_args import (
     read_options,
     section_index,
 )
-from memory.edit_meta import MemoryToolError, ToolResult, edited_changed_lines, tool_result
-from memory.patch_format import Hunk, parse_patch
-from memory.working_memory import (
-    MemoryDocument,
-    body_end_index,
-    is_blank,
-    parse_memory,
-    render_memory,
-    strip_list_marker,
-)
+from .edit_meta import MemoryToolError, ToolResult, edited_changed_lines, tool_result
+from .patch_format import Hunk, parse_patch
 
 _Key = Callable[[str], str]
 
@@ -45,7 +45,7 @@ def patch_memory(
     expected_changes: int | None = None,
     options: Mapping[str, Any] | None = None,
 ) -> ToolResult:
-    """Apply a section-anchored patch (format in :mod:`memory.patch_format`).
+    """Apply a section-anchored patch (format in :mod:`memory.working.patch_format`).
 
     Each hunk's old block (its context and ``-`` lines, in order; blank memory lines are
     skipped) must match exactly one place in its section. A hunk with only ``+`` lines and

@@ -1,5 +1,0 @@
-import sys
-
-from cogarch.cli import main
-
-sys.exit(main())

@@ -1,0 +1,1 @@
+"""Private working memory: a three-section text document and the tools that edit it."""

@@ -1,6 +1,7 @@
 """Memory modules: private working memory, compressed state, task graph, retrieval baselines."""
 
-from .base import MemoryContext, MemoryItem, MemoryModule, TurnRecord
+from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
+
 from .registry import MEMORY_MODULES, build_memory
 from .working.module import WorkingMemory
 

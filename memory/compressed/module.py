@@ -30,13 +30,14 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
 from cogarch.registry import Registry
 from cogarch.tokens import count_tokens
 
-from ..base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
+from ..budget import truncate_to_budget
 from .ccs import CCS, FIELDS, CCSDraft, clip
 from .gate import GATES, Artifact, ArtifactSource, Candidate, Gate, GateContext, qualify
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from cogarch.core.memory import MemoryContext, TurnRecord
 from cogarch.errors import ConfigError, ModelCallError
-from cogarch.memory.base import MemoryContext, TurnRecord
 from cogarch.memory.compressed.ccs import CCS
 from cogarch.memory.compressed.gate import (
     Artifact,

@@ -1,4 +1,7 @@
-"""Memory modules: private working memory, compressed state, task graph, retrieval baselines."""
+"""Memory modules: private working memory, compressed state, task graph, retrieval baselines.
+
+The interface they implement lives in :mod:`cogarch.core.memory` and is re-exported here.
+"""
 
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 

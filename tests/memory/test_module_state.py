@@ -112,6 +112,16 @@ def _plain(value: object) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
 
 
+def _same(state: object) -> object:
+    """``state`` with floats rounded: chromadb renormalises the vectors it stores (float32),
+    so a vector loaded back may differ from the exported one in its last bit."""
+    if isinstance(state, dict):
+        return {k: _same(v) for k, v in state.items()}
+    if isinstance(state, list):
+        return [_same(v) for v in state]
+    return round(state, 6) if isinstance(state, float) else state
+
+
 def _found(items: list[MemoryItem]) -> list[tuple[str, str, float]]:
     return [(i.id, i.text, round(i.score, 5)) for i in items]
 
@@ -134,16 +144,16 @@ async def test_state_is_json_and_restores_identical_behaviour(case: Case) -> Non
     restored = build_memory(case.kind, case.params)
     restored.load_state(json.loads(json.dumps(state)))
 
-    assert restored.state() == state
+    assert _same(restored.state()) == _same(state)
     assert restored.render() == original.render() and restored.render(20) == original.render(20)
     assert restored.private_text() == original.private_text()
     assert _found(await restored.retrieve(QUERY, context(LLM))) == found
     for module in (original, restored):
         await _turn(module, NEXT)
-    assert restored.state() == original.state()
+    assert _same(restored.state()) == _same(original.state())
     assert restored.render() == original.render()
 
     left, right = original.fork(), restored.fork()
-    assert left.state() == right.state() == original.state()
+    assert _same(left.state()) == _same(right.state()) == _same(original.state())
     await _turn(left, TurnRecord(5, "Add a day trip to Sintra.", "Sintra added."))
-    assert original.state() == restored.state()
+    assert _same(original.state()) == _same(restored.state())

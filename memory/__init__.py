@@ -1,6 +1,10 @@
-"""Memory modules: private working memory, compressed state, task graph, retrieval baselines."""
+"""Memory modules: private working memory, compressed state, task graph, retrieval baselines.
 
-from .base import MemoryContext, MemoryItem, MemoryModule, TurnRecord
+The interface they implement lives in :mod:`cogarch.core.memory` and is re-exported here.
+"""
+
+from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
+
 from .registry import MEMORY_MODULES, build_memory
 from .working.module import WorkingMemory
 

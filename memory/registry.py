@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from cogarch.config import validate_mapping
+from cogarch.core.memory import MemoryModule
 from cogarch.registry import Registry
-
-from .base import MemoryModule
 
 MEMORY_MODULES: Registry[type[MemoryModule]] = Registry("memory module")
 MEMORY_MODULES.register("working_memory", "cogarch.memory.working.module:WorkingMemory")

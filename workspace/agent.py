@@ -7,12 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cogarch.core.memory import MemoryModule, TurnRecord
 from cogarch.errors import CogarchError
 from cogarch.models.metering import Meter
 from cogarch.models.model import Model
 from cogarch.tokens import count_tokens
 
-from ..memory.base import MemoryModule, TurnRecord
 from .graph import TransitionGraph
 from .router import Router
 from .specialist import Specialist, StepContext

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from cogarch.core.memory import MemoryContext, MemoryModule
 from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.models.model import Model
 
-from ..memory.base import MemoryContext, MemoryModule
 from .workspace import Workspace
 
 if TYPE_CHECKING:

@@ -20,40 +20,23 @@ instead; similarity scales differ between backends, so tune ``gate_threshold`` w
 
 from __future__ import annotations
 
-import hashlib
-import itertools
-import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
 from cogarch.registry import Registry
 from cogarch.tokens import count_tokens
 
-from ..base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
+from ..budget import truncate_to_budget
+from ..retrieval.embeddings import HASH_DIM, HashEmbedder
 from .ccs import CCS, FIELDS, CCSDraft, clip
 from .gate import GATES, Artifact, ArtifactSource, Candidate, Gate, GateContext, qualify
-
-_WORD = re.compile(r"[a-z0-9]+")
-
-
-def hash_embedding(text: str, dim: int = 256) -> list[float]:
-    """A unit vector of signed feature-hash counts over words and word pairs (blake2b)."""
-    words = [w[:6] for w in _WORD.findall(text.lower()) if len(w) > 2]
-    features = words + [f"{a}_{b}" for a, b in itertools.pairwise(words)]
-    vector = [0.0] * dim
-    for feature in features:
-        digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
-        index = int.from_bytes(digest[:4], "little") % dim
-        vector[index] += 1.0 if digest[4] & 1 else -1.0
-    norm = math.sqrt(sum(v * v for v in vector))
-    return [v / norm for v in vector] if norm else vector
 
 
 class ArtifactBackend(Protocol):
@@ -69,17 +52,18 @@ class ArtifactBackend(Protocol):
 class HashListBackend:
     """A list of artifacts with hash embeddings; ties are broken by insertion order."""
 
-    def __init__(self, dim: int = 256) -> None:
-        self.dim = dim
+    def __init__(self, dim: int = HASH_DIM) -> None:
+        self._embedder = HashEmbedder(dim)
         self._items: list[tuple[Artifact, list[float]]] = []
 
     def add(self, artifact: Artifact) -> None:
-        self._items.append((artifact, hash_embedding(artifact.text, self.dim)))
+        [vector] = self._embedder.embed([artifact.text])
+        self._items.append((artifact, vector))
 
     def search(self, query: str, k: int) -> list[Candidate]:
         if k <= 0 or not self._items:
             return []
-        q = hash_embedding(query, self.dim)
+        [q] = self._embedder.embed([query])
         scored = [
             (sum(a * b for a, b in zip(q, vec, strict=True)), i, art)
             for i, (art, vec) in enumerate(self._items)

@@ -1,2 +1,2 @@
-"""Retrieval memory: vector store, embedders, and the Mem0-, A-Mem-, LightMem- and MemoryOS-style
-modules."""
+"""Retrieval memory: the vector store, the embedders (MiniLM and the feature-hash embedder the ACC
+artifact store also uses), and the Mem0-, A-Mem-, LightMem- and MemoryOS-style modules."""

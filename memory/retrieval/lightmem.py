@@ -27,10 +27,10 @@ from typing import Any, ClassVar, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import user
 from cogarch.tokens import count_tokens
 
-from ..base import MemoryContext, MemoryItem, TurnRecord
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
 from .embeddings import cosine
 from .prompts import LIGHTMEM_EXTRACT, LIGHTMEM_UPDATE, render_template

@@ -17,9 +17,9 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import system, user
 
-from ..base import MemoryContext, MemoryItem, TurnRecord
 from .base import LoggedMessage, RetrievalModule, RetrievalParams
 from .prompts import (
     MEM0_EXTRACT,

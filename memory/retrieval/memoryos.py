@@ -25,9 +25,9 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import user
 
-from ..base import MemoryContext, MemoryItem, TurnRecord
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
 from .prompts import (
     MEMORYOS_KNOWLEDGE,

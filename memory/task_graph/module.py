@@ -16,12 +16,13 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
 from cogarch.tokens import count_tokens
 
-from ..base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
+from ..budget import truncate_to_budget
 from .graph import CheckResult, TaskGraph, TaskGraphError, slot_key
 
 _ALL = {"all", "*", "everything", "summary"}

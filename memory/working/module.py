@@ -1,12 +1,23 @@
-"""The private working memory module: a three-section text edited only through its tools."""
+"""The private working memory module: a three-section text edited only through its tools.
+
+The module owns its tools: which ones its strategy allows, how a model sees them (function
+schemas, a prompt guide, a schema for constrained decoding) and running a call on the text.
+A specialist that drives the memory asks the module, never the strategy tables.
+"""
 
 from __future__ import annotations
 
+import copy
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ..base import MemoryModule, truncate_to_budget
+from cogarch.core.memory import MemoryModule
+
+from ..budget import truncate_to_budget
+from .document import INITIAL_MEMORY
+from .tool_specs import apply_tool_call, strategy_tools, tool_call_schema, tool_guide, tool_schemas
+from .tools import ToolResult
 
 Strategy = Literal["overwrite", "append_delete", "patch_replace"]
 
@@ -22,29 +33,40 @@ class WorkingMemory(MemoryModule):
         initial: str | None = None
 
     def __init__(self, params: Params | None = None) -> None:
-        from .document import INITIAL_MEMORY
-
         params = params or self.Params()
         self.strategy: Strategy = params.strategy
         self.text: str = params.initial if params.initial is not None else INITIAL_MEMORY
         self.edits: list[dict[str, Any]] = []
 
-    def apply(self, name: str, arguments: dict[str, Any]) -> Any:
-        """Run one tool call; on ``MemoryToolError`` the text is left exactly as it was."""
-        from .tool_specs import STRATEGIES, apply_tool_call
+    # -- the tools, as the model sees them ----------------------------------------------
+    def tool_names(self) -> tuple[str, ...]:
+        """The tools the strategy allows."""
+        return strategy_tools(self.strategy)
 
-        result = apply_tool_call(self.text, name, arguments, allowed=STRATEGIES[self.strategy])
-        self.text = result.new_memory
-        self.edits.append({"tool": name, "meta": result.to_dict()["meta"]})
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        """The allowed tools' function schemas (name, description, parameters)."""
+        return tool_schemas(self.strategy)
+
+    def tool_guide(self) -> str:
+        """The allowed tools described for a prompt, one example call each."""
+        return tool_guide(self.strategy)
+
+    def tool_call_schema(self) -> dict[str, Any]:
+        """A JSON schema for one call of any allowed tool (for constrained decoding)."""
+        return tool_call_schema(self.strategy)
+
+    # -- editing --------------------------------------------------------------------------
+    def apply(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        """Run one tool call; on ``MemoryToolError`` the text is left exactly as it was."""
+        [result] = self.apply_all([(name, arguments)])
         return result
 
-    def apply_all(self, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    def apply_all(self, calls: list[tuple[str, dict[str, Any]]]) -> list[ToolResult]:
         """Run several tool calls as one edit: all succeed, or the memory is left unchanged."""
-        from .tool_specs import STRATEGIES, apply_tool_call
-
+        allowed = self.tool_names()
         text, results = self.text, []
         for name, arguments in calls:
-            result = apply_tool_call(text, name, arguments, allowed=STRATEGIES[self.strategy])
+            result = apply_tool_call(text, name, arguments, allowed=allowed)
             text = result.new_memory
             results.append(result)
         self.text = text
@@ -54,8 +76,23 @@ class WorkingMemory(MemoryModule):
         )
         return results
 
+    # -- the MemoryModule interface ---------------------------------------------------
     def render(self, budget_tokens: int | None = None) -> str:
         return truncate_to_budget(self.text, budget_tokens)
 
     def private_text(self) -> str:
         return self.text
+
+    def state(self) -> dict[str, Any]:
+        """Plain JSON: the strategy, the text and the log of applied edits."""
+        return {
+            "strategy": self.strategy,
+            "text": self.text,
+            "edits": copy.deepcopy(self.edits),
+        }
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        restored = self.Params(strategy=state["strategy"])
+        self.strategy = restored.strategy
+        self.text = str(state["text"])
+        self.edits = copy.deepcopy(list(state.get("edits", [])))

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .tools import MemoryToolError, ToolResult
+from .tools import MemoryToolError
 
 
 @dataclass(frozen=True)
@@ -17,11 +16,6 @@ class ToolCallRequest:
 
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
-
-    def apply(self, current_memory: str, *, allowed: Sequence[str] | None = None) -> ToolResult:
-        from .tool_specs import apply_tool_call
-
-        return apply_tool_call(current_memory, self.name, self.arguments, allowed=allowed)
 
 
 _CALL_SHAPE = '{"name": "<tool_name>", "arguments": {...}} or a list of such objects'

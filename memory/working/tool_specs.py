@@ -1,8 +1,9 @@
 """How models see the memory tools: JSON schemas, prompt guides, and call dispatch.
 
 A model asks for an edit either through native function calling (the schemas from
-:func:`tool_schemas`) or by writing JSON in its reply (read with :func:`parse_tool_calls`).
-Either way the call goes through :func:`apply_tool_call`, which checks the tool name and the
+:func:`tool_schemas`) or by writing JSON in its reply (read with
+:func:`memory.working.tool_calls.parse_tool_calls`). Either way the call goes through
+:func:`apply_tool_call`, which checks the tool name and the
 arguments and runs the tool. Every mistake in a call raises :class:`MemoryToolError` with a
 message for the model; the memory text passed in is never changed.
 """
@@ -17,7 +18,6 @@ from typing import Any
 
 from cogarch.errors import UnknownNameError
 
-from .tool_calls import ToolCallRequest, parse_tool_calls
 from .tool_guide import GUIDES
 from .tools import (
     MemoryToolError,
@@ -34,14 +34,13 @@ __all__ = [
     "TOOL_ALIASES",
     "TOOL_SCHEMAS",
     "MemoryToolError",
-    "ToolCallRequest",
     "ToolResult",
     "apply_tool_call",
     "canonical_tool_name",
     "openai_tools",
-    "parse_tool_calls",
     "signature",
     "strategy_tools",
+    "tool_call_schema",
     "tool_guide",
     "tool_schemas",
 ]
@@ -198,6 +197,23 @@ def tool_schemas(strategy: str) -> list[dict[str, Any]]:
     return [copy.deepcopy(TOOL_SCHEMAS[name]) for name in strategy_tools(strategy)]
 
 
+def tool_call_schema(strategy: str) -> dict[str, Any]:
+    """A JSON schema allowing one call of any of a strategy's tools (for constrained decoding)."""
+    options = [
+        {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "enum": [schema["name"]]},
+                "arguments": schema["parameters"],
+            },
+            "required": ["name", "arguments"],
+        }
+        for schema in tool_schemas(strategy)
+    ]
+    body: dict[str, Any] = options[0] if len(options) == 1 else {"anyOf": options}
+    return {"title": "MemoryToolCall", **body}
+
+
 def openai_tools(strategy: str) -> list[dict[str, Any]]:
     """The same schemas wrapped for the ``tools`` parameter of chat completions."""
     return [{"type": "function", "function": schema} for schema in tool_schemas(strategy)]
@@ -333,7 +349,3 @@ def _json_kind(value: object) -> str:
     if isinstance(value, str):
         return f"the string {json.dumps(value[:40])}"
     return "a list" if isinstance(value, list | tuple) else type(value).__name__
-
-
-# ---------------------------------------------------------------------------------------------
-# reading calls from model text

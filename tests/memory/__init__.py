@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from cogarch.memory.base import MemoryContext
+from cogarch.core.memory import MemoryContext
 from cogarch.models import CallInfo, FunctionModel, LLMMessage, Model, as_pairs
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cogarch.memory.base import TurnRecord
+from cogarch.core.memory import TurnRecord
 from cogarch.memory.retrieval.amem import AMemMemory
 from cogarch.memory.retrieval.embeddings import HashEmbedder
 from cogarch.memory.retrieval.prompts import register_prompts

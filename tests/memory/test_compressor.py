@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from cogarch.core.memory import MemoryContext, TurnRecord
 from cogarch.errors import ConfigError, ModelCallError
-from cogarch.memory.base import MemoryContext, TurnRecord
 from cogarch.memory.compressed.ccs import CCS
 from cogarch.memory.compressed.gate import (
     Artifact,
@@ -18,7 +18,8 @@ from cogarch.memory.compressed.gate import (
     GateDecision,
     relevance_and_safety,
 )
-from cogarch.memory.compressed.module import CompressorMemory, InteractionSignal, hash_embedding
+from cogarch.memory.compressed.module import CompressorMemory, InteractionSignal
+from cogarch.memory.retrieval.embeddings import hash_embedding
 from cogarch.models import FunctionModel, Model, ScriptedModel, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage

@@ -34,10 +34,24 @@ def test_hash_similarity_follows_shared_words() -> None:
     assert cosine(close, near) > cosine(close, far)
 
 
-def test_empty_text_still_gets_a_unit_vector() -> None:
-    [vector] = HashEmbedder(dim=16).embed(["?!"])
-    assert vector[0] == 1.0 and sum(vector) == 1.0
+def test_a_text_without_words_gets_the_zero_vector_and_similarity_zero() -> None:
+    vectors = HashEmbedder(dim=16).embed(["?!", "", "a b c"])  # words of 1-2 letters are dropped
+    assert vectors == [[0.0] * 16] * 3
+    assert cosine(vectors[0], HashEmbedder(dim=16).embed(["letter"])[0]) == 0.0
     assert HashEmbedder().embed([]) == []
+
+
+def test_words_are_cut_to_six_letters_and_adjacent_pairs_count() -> None:
+    [stem, longer] = HashEmbedder().embed(["guessed letters", "guesses lettering"])
+    assert stem == longer
+    [reordered] = HashEmbedder().embed(["letters guessed"])
+    assert cosine(stem, reordered) < 1.0  # the word pair differs
+
+
+def test_the_vectors_are_the_ones_the_acc_gate_threshold_was_tuned_on() -> None:
+    [vector] = HashEmbedder().embed(["nginx 502 errors"])
+    nonzero = {i: round(x, 6) for i, x in enumerate(vector) if x}
+    assert nonzero == {98: -0.447214, 110: -0.447214, 148: -0.447214, 158: 0.447214, 202: -0.447214}
 
 
 def test_get_embedder_by_name_and_unknown_names_list_the_valid_ones() -> None:

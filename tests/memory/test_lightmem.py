@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from cogarch.memory.base import TurnRecord
+from cogarch.core.memory import TurnRecord
 from cogarch.memory.retrieval.embeddings import HashEmbedder
 from cogarch.memory.retrieval.lightmem import LightMemMemory, compress_text
 from cogarch.memory.retrieval.prompts import register_prompts

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from cogarch.core.memory import TurnRecord
 from cogarch.errors import ConfigError
-from cogarch.memory.base import TurnRecord
 from cogarch.memory.retrieval.embeddings import HashEmbedder
 from cogarch.memory.retrieval.mem0 import Mem0Memory
 from cogarch.memory.retrieval.prompts import register_prompts

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cogarch.memory.base import TurnRecord
+from cogarch.core.memory import TurnRecord
 from cogarch.memory.retrieval.embeddings import HashEmbedder, cosine
 from cogarch.memory.retrieval.memoryos import MemoryOSMemory
 from cogarch.memory.retrieval.prompts import register_prompts

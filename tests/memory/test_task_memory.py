@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from cogarch.core.memory import MemoryContext, TurnRecord
 from cogarch.errors import ConfigError, ModelCallError
-from cogarch.memory.base import MemoryContext, TurnRecord
 from cogarch.memory.task_graph.module import Intent, TaskMemory, Trim
 from cogarch.memory.working.module import WorkingMemory
 from cogarch.models import FunctionModel, Model, ScriptedModel, as_pairs

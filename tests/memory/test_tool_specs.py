@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 
 from cogarch.errors import UnknownNameError
 from cogarch.memory.working.document import INITIAL_MEMORY, parse_memory
+from cogarch.memory.working.module import WorkingMemory
+from cogarch.memory.working.tool_calls import ToolCallRequest, parse_tool_calls
 from cogarch.memory.working.tool_specs import (
     STRATEGIES,
     TOOL_SCHEMAS,
-    ToolCallRequest,
     apply_tool_call,
     openai_tools,
-    parse_tool_calls,
     signature,
     tool_guide,
     tool_schemas,
@@ -317,9 +317,10 @@ def test_parse_rejects_non_text() -> None:
         parse_tool_calls(None)  # type: ignore[arg-type]
 
 
-def test_a_parsed_call_applies_itself() -> None:
+def test_a_parsed_call_runs_on_a_working_memory() -> None:
     (call,) = parse_tool_calls('{"name": "overwrite_memory", "arguments": {"new_memory": "x"}}')
-    assert call.apply(MEMORY, allowed=STRATEGIES["overwrite"]).new_memory == "x"
+    memory = WorkingMemory(WorkingMemory.Params(strategy="overwrite", initial=MEMORY))
+    assert memory.apply(call.name, call.arguments).new_memory == "x" == memory.text
 
 
 # --------------------------------------------------------------------------- fuzzing

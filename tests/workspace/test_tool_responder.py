@@ -290,6 +290,15 @@ async def test_the_memory_must_be_a_working_memory() -> None:
     class Notes(MemoryModule):
         kind = "notes"
 
+        def render(self, budget_tokens: int | None = None) -> str:
+            return ""
+
+        def state(self) -> dict[str, Any]:
+            return {}
+
+        def load_state(self, state: dict[str, Any]) -> None:
+            pass
+
     responder = ToolResponder("responder", "fake", ToolResponder.Params(memory="notes"))
     graph = TransitionGraph.build(["responder"], [], entry="responder")
     found, _ = providers(Script("unused"))

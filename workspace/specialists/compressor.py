@@ -19,9 +19,9 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.memory import TurnRecord
 from cogarch.errors import ConfigError
 
-from ...memory.base import TurnRecord
 from ...memory.compressed.module import CompressorMemory, InteractionSignal
 from ..specialist import Specialist, StepContext
 from ..workspace import Workspace

@@ -10,6 +10,8 @@ from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, assistant, system, user
 
 from ...memory.working.module import WorkingMemory
+from ...memory.working.tool_calls import parse_tool_calls
+from ...memory.working.tools import MemoryToolError
 from ..prompts import fill, resolve_prompt
 from ..specialist import Specialist, StepContext
 from ..workspace import Workspace
@@ -19,25 +21,6 @@ FEEDBACK_CHARS = 1200
 """How much of a failed answer is shown back to the model with its error."""
 
 UPDATE_REQUEST = "Update the working memory now. Return ONLY the JSON tool call(s)."
-
-
-def tool_call_schema(tool_schemas: list[dict[str, Any]]) -> dict[str, Any]:
-    """A JSON schema allowing one call of any of the given tools (for constrained decoding)."""
-    options = []
-    for tool in tool_schemas:
-        fn = tool.get("function", tool)
-        options.append(
-            {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string", "enum": [fn["name"]]},
-                    "arguments": fn.get("parameters", {"type": "object"}),
-                },
-                "required": ["name", "arguments"],
-            }
-        )
-    body: dict[str, Any] = options[0] if len(options) == 1 else {"anyOf": options}
-    return {"title": "MemoryToolCall", **body}
 
 
 class MemoryUpdater(Specialist):
@@ -65,19 +48,12 @@ class MemoryUpdater(Specialist):
     params: Params
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
-        from ...memory.working.tool_specs import (
-            MemoryToolError,
-            parse_tool_calls,
-            tool_guide,
-            tool_schemas,
-        )
-
         p = self.params
         module = ctx.memory_of(p.memory, WorkingMemory, self.name)
         prompt = fill(
             resolve_prompt(p.prompt),
             {
-                "tool_guide": tool_guide(module.strategy),
+                "tool_guide": module.tool_guide(),
                 "working_memory": module.text,
                 "dialogue": transcript_text(ws, p.dialogue_window, include_current=False),
                 "thinking": ws.thought or "",
@@ -88,7 +64,7 @@ class MemoryUpdater(Specialist):
             system(prompt),
             user(f"User: {ws.current_input}\n\n{UPDATE_REQUEST}"),
         ]
-        schema = tool_call_schema(tool_schemas(module.strategy)) if p.constrained else None
+        schema = module.tool_call_schema() if p.constrained else None
         errors: list[str] = []
         for _ in range(p.max_attempts):
             try:

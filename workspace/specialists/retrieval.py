@@ -19,9 +19,9 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.memory import TurnRecord
 from cogarch.errors import ModelCallError
 
-from ...memory.base import TurnRecord
 from ..specialist import Specialist, StepContext
 from ..workspace import Workspace
 

@@ -35,7 +35,7 @@ from cogarch.models.messages import assistant, system, user
 from cogarch.models.types import Completion
 
 from ...memory.working.module import WorkingMemory
-from ...memory.working.tool_specs import parse_tool_calls, tool_guide, tool_schemas
+from ...memory.working.tool_calls import parse_tool_calls
 from ...memory.working.tools import MemoryToolError
 from ..prompts import fill, placeholders, resolve_prompt
 from ..sanitize import public_text
@@ -119,7 +119,7 @@ class ToolResponder(Specialist):
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         p = self.params
         module = self._working_memory(ctx)
-        tools = native_tool_schemas(module.strategy) if p.tool_mode != "json" else []
+        tools = native_tool_schemas(module) if p.tool_mode != "json" else []
         conversation: list[LLMMessage] = dialogue_messages(ws, p.history)
         log = ToolLog()
         thoughts: list[str] = []
@@ -258,9 +258,7 @@ class ToolResponder(Specialist):
         prompt = fill(text, values)
         if p.tool_mode == "native":
             return prompt
-        protocol = JSON_PROTOCOL.format(
-            iterations=p.max_iterations, guide=tool_guide(module.strategy)
-        )
+        protocol = JSON_PROTOCOL.format(iterations=p.max_iterations, guide=module.tool_guide())
         if p.tool_mode == "auto":
             head, sep, guide = protocol.partition("\n\nAllowed tools:")
             protocol = head + NATIVE_TOO + sep + guide
@@ -273,16 +271,12 @@ class ToolResponder(Specialist):
         return {**super().describe(), **self.params.model_dump(exclude_defaults=True)}
 
 
-def native_tool_schemas(strategy: str) -> list[ToolSchema]:
-    """The strategy's tools as AutoGen ``ToolSchema`` s (from OpenAI-style or plain schemas)."""
-    schemas: list[ToolSchema] = []
-    for tool in tool_schemas(strategy):
-        fn = tool.get("function", tool)
-        schema: ToolSchema = {"name": fn["name"], "description": fn.get("description", "")}
-        if "parameters" in fn:
-            schema["parameters"] = fn["parameters"]
-        schemas.append(schema)
-    return schemas
+def native_tool_schemas(module: WorkingMemory) -> list[ToolSchema]:
+    """The memory's allowed tools as AutoGen ``ToolSchema`` s."""
+    return [
+        {"name": s["name"], "description": s["description"], "parameters": s["parameters"]}
+        for s in module.tool_schemas()
+    ]
 
 
 def looks_like_tool_call(text: str) -> bool:

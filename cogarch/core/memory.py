@@ -1,17 +1,23 @@
-"""The memory-module interface every private or retrieval memory implements."""
+"""The memory-module interface: what every private or retrieval memory implements.
+
+A memory module is the stateful part of an agent. It takes in completed turns, answers
+queries, shows itself to a prompt within a token budget, forks into an independent copy, and
+exports its state as plain JSON (``state``) that ``load_state`` on a freshly built module of the
+same kind and parameters restores exactly.
+"""
 
 from __future__ import annotations
 
 import copy
-from abc import ABC
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import Any, ClassVar, Self
 
 from cogarch.tokens import count_tokens
 
-if TYPE_CHECKING:
-    from cogarch.models.model import Model
+ModelSource = Callable[[str], Any]
+"""Gives the model client of a provider name; modules pass it on to the model layer."""
 
 
 @dataclass(frozen=True)
@@ -36,16 +42,17 @@ class MemoryItem:
 
 @dataclass(frozen=True)
 class MemoryContext:
-    """What a module may use while it works: a model (by provider name) and the call seed."""
+    """What a module may use while it works: models by provider name, and the call seed."""
 
-    model: Callable[[str], Model]
+    model: ModelSource
     seed: int | None = None
     caller: str = "memory"
 
 
-class MemoryModule(ABC):  # noqa: B024 - every method has a usable default
+class MemoryModule(ABC):
     """Ingest turns, retrieve for a query, render for a prompt, fork, save and load state.
 
+    Subclasses implement ``render``, ``state`` and ``load_state``; the rest has defaults.
     Model calls a module makes go through the model layer with ``caller`` set to the module's
     name, so the active meter records them like any specialist's calls.
     """
@@ -59,9 +66,9 @@ class MemoryModule(ABC):  # noqa: B024 - every method has a usable default
         """Entries relevant to ``query``. The default returns none."""
         return []
 
+    @abstractmethod
     def render(self, budget_tokens: int | None = None) -> str:
         """The text a prompt shows of this memory, within ``budget_tokens`` when given."""
-        return ""
 
     def private_text(self) -> str:
         """The module's private state as text (what the SCT snapshots at the fork)."""
@@ -74,24 +81,13 @@ class MemoryModule(ABC):  # noqa: B024 - every method has a usable default
         """An independent copy: writes to the copy never reach the original."""
         return copy.deepcopy(self)
 
+    @abstractmethod
     def state(self) -> dict[str, Any]:
-        return {k: copy.deepcopy(v) for k, v in vars(self).items() if not k.startswith("_")}
+        """The module's state as JSON values only (dicts, lists, str, numbers, bool, None)."""
 
+    @abstractmethod
     def load_state(self, state: dict[str, Any]) -> None:
-        for key, value in state.items():
-            setattr(self, key, copy.deepcopy(value))
+        """Replace this module's state by one ``state`` exported (same kind and params)."""
 
 
-def truncate_to_budget(text: str, budget_tokens: int | None) -> str:
-    """Keep whole lines from the top until the budget is reached."""
-    if budget_tokens is None or count_tokens(text) <= budget_tokens:
-        return text
-    kept: list[str] = []
-    used = 0
-    for line in text.splitlines():
-        cost = count_tokens(line) + 1
-        if used + cost > budget_tokens:
-            break
-        kept.append(line)
-        used += cost
-    return "\n".join(kept)
+__all__ = ["MemoryContext", "MemoryItem", "MemoryModule", "ModelSource", "TurnRecord"]

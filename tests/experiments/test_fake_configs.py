@@ -7,8 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from cogarch.experiments.cli import main
 
+from cogarch.experiments.cli import main
 from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.results import iter_trials
 from cogarch.experiments.runner import Runner

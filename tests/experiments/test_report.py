@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
-from cogarch.experiments.cli import main
 
 from cogarch.errors import ConfigError
+from cogarch.experiments.cli import main
 from cogarch.experiments.report import build_report, is_default_baseline
 from tests.experiments import make_trial, write_corrupt, write_run
 

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from cogarch.core.task import TrialContext
 from cogarch.errors import ConfigError
 from cogarch.models import FunctionModel, Model, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
-from cogarch.tasks.base import TrialContext
 from cogarch.tasks.constraints import (
     CONSTRAINT_SCENARIOS,
     ConstraintScenario,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cogarch.core.task import TrialContext
 from cogarch.models import ProviderConfig, Providers
-from cogarch.tasks.base import TrialContext
 from cogarch.tasks.diagnosis.patients import hidden_condition
 from cogarch.tasks.diagnosis.prompts import OPENER, REVEAL_REQUEST, verification_prompt
 from cogarch.tasks.diagnosis.task import DiagnosisGame, DiagnosisParams, DiagnosisSCT

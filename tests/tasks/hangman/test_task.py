@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cogarch.core.task import TrialContext
 from cogarch.models import ProviderConfig, Providers
-from cogarch.tasks.base import TrialContext
 from cogarch.tasks.hangman.hosts import host_secret
 from cogarch.tasks.hangman.prompts import (
     OPENER_PROMPT,

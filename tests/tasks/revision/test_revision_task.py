@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from cogarch.core.task import TrialContext
 from cogarch.models import FunctionModel, Model, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
-from cogarch.tasks.base import TrialContext
 from cogarch.tasks.revision import (
     SCENARIOS,
     RevisionTask,

@@ -16,8 +16,8 @@ from typing import Any
 
 from autogen_core.models import LLMMessage
 
+from cogarch.core.task import TrialContext
 from cogarch.models import CallInfo, FunctionModel, Model, Providers, as_pairs
-from cogarch.tasks.base import TrialContext
 from cogarch.tasks.hangman.prompts import REVEAL_PROMPT
 from cogarch.tasks.hangman.rules import format_pattern, reveal_pattern
 from cogarch.tasks.hangman.task import HangmanParams, HangmanSCT

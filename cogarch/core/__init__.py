@@ -1,0 +1,1 @@
+"""Core interfaces and records, one concept per file."""

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from cogarch.experiments.cli import main
 
 from cogarch.errors import ConfigError
+from cogarch.experiments.cli import main
 from cogarch.experiments.config import load_run_config
 from cogarch.experiments.runner import Runner
 

@@ -230,9 +230,9 @@ async def test_the_task_plays_its_scenarios_round_robin_and_records_which() -> N
         )
 
     first = await task.run_trial(context(0))
-    assert first["evaluation"]["scenario"] == "form"
-    assert first["evaluation"]["outcome"] == "consistent"
-    assert len(first["interaction_log"]) == len(get_scenario("form").rounds)
-    assert "Ana Moreno" in first["final_private_state"]  # the task graph, as text
+    assert first.evaluation.metrics["scenario"] == "form"
+    assert first.evaluation.outcome == "consistent"
+    assert len(first.turns) == len(get_scenario("form").rounds)
+    assert "Ana Moreno" in first.payload.final_private_state  # the task graph, as text
     assert task.params.scenario[1] == "cart"
     assert scenario_for_trial(task.params.scenario, 3) == "cart"

@@ -279,9 +279,8 @@ async def test_trials_played_by_another_version_of_the_agent_are_rerun(
     report = await run(make_config(results, agents=agents))
     assert (report.ran, report.skipped) == (3, 3)  # only the changed agent's trials
     assert "played by another version of agent 'plain host'" in capsys.readouterr().err
-    assert read_trial(trial_path(results, "plain host", 2)).metadata.model_dump()["agent_spec"]["name"] == (
-        "public_cot"
-    )
+    spec = read_trial(trial_path(results, "plain host", 2)).metadata.agent_spec
+    assert spec is not None and spec["name"] == "public_cot"
 
 
 def test_agent_names_that_share_a_folder_are_rejected(tmp_path: Path) -> None:

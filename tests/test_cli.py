@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cogarch.experiments.cli import build_parser, main
 
+from cogarch.experiments.cli import build_parser, main
 from cogarch.models import providers as providers_module
 from cogarch.tasks.hangman.prompts import OPENER_PROMPT
 from cogarch.testing import FaultServer, allowing_model_requests

@@ -12,7 +12,7 @@ object API on an Agg canvas (no display, no global pyplot state), and returns th
 - ``transition_heatmap``: the Episodex paper's Figures 5-6 for a routed agent, its transition
   counts summed over trials.
 - ``footprint``: per-turn footprint tokens of revision / constraint trials (read by
-  ``experiments.tidy.footprint_of`` from ``extra["footprint_tokens"]``).
+  ``experiments.tidy.footprint_of`` from the turns' footprints).
 """
 
 from __future__ import annotations
@@ -298,16 +298,15 @@ def routed_agents(rows: Iterable[TrialRow]) -> list[str]:
 
 
 def transition_counts(rows: Iterable[TrialRow]) -> dict[str, Counter[tuple[str, str]]]:
-    """Per agent, ``(source, target)`` counts summed over complete trials (keys ``"a->b"``)."""
+    """Per agent, ``(source, target)`` counts summed over complete trials."""
     out: dict[str, Counter[tuple[str, str]]] = {}
     for r in rows:
         if r.status != "complete":
             continue
         total = out.setdefault(r.agent, Counter())
-        for key, n in r.transitions.items():
-            source, arrow, target = key.partition("->")
-            if arrow and n > 0:
-                total[(source.strip(), target.strip())] += int(n)
+        for source, target, n in r.transitions:
+            if n > 0:
+                total[(source, target)] += n
     return out
 
 

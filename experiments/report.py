@@ -22,13 +22,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from cogarch.core.records import Scoring
 from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_text
 
 from . import figures
 from .report_page import ReportContent, Table, render_html, render_markdown
 from .stats import Comparison, compare_to_baselines, markers_from, wilson_interval
-from .summary import OUTCOME_COLUMNS
 from .task_metrics import metric_tables
 from .tidy import TrialRow, tidy_run, write_csv, write_jsonl
 
@@ -79,12 +79,15 @@ def _order(rows: list[TrialRow], meta: dict[str, Any]) -> list[TrialRow]:
 
 
 def summary_table(
-    rows: Sequence[TrialRow], baselines: Sequence[str], markers: set[tuple[str, str]]
+    rows: Sequence[TrialRow],
+    baselines: Sequence[str],
+    markers: set[tuple[str, str]],
+    scoring: Scoring | None = None,
 ) -> Table:
-    sct = any(r.outcome in OUTCOME_COLUMNS for r in rows)
-    outcomes = list(OUTCOME_COLUMNS if sct else ()) + sorted(
-        {r.outcome for r in rows if r.outcome and r.outcome not in OUTCOME_COLUMNS}
-    )
+    """Counts per agent and task; the task's outcome classes (any other outcome seen after
+    them) and, when trials are rated, the success rate with its interval and markers."""
+    classes = list(scoring.classes) if scoring is not None else []
+    outcomes = classes + sorted({r.outcome for r in rows if r.outcome and r.outcome not in classes})
     rated = any(r.self_consistent is not None for r in rows)
     counts = ["agent", "task", "role", "trials", "complete", "failed", "corrupt"]
     header = [*counts, *outcomes, *(["SC %", "95% CI"] if rated else [])]
@@ -224,6 +227,7 @@ def _content(
     meta: dict[str, Any],
     baselines: Sequence[str],
     pictures: list[tuple[str, Path]],
+    scoring: Scoring | None = None,
 ) -> ReportContent:
     comparisons, markers = significance(rows, baselines)
     counts = Counter(r.status for r in rows)
@@ -261,7 +265,7 @@ def _content(
         )
     return ReportContent(
         facts=facts,
-        summary=summary_table(rows, baselines, markers),
+        summary=summary_table(rows, baselines, markers, scoring),
         notes=notes,
         tests=comparison_table(comparisons) if comparisons else None,
         metrics=[(m.title, Table(m.header, m.body)) for m in metric_tables(rows)],
@@ -292,7 +296,7 @@ def build_report(
     csv_path = write_csv(rows, out / "trials.csv")
     jsonl_path = write_jsonl(rows, out / "trials.jsonl")
     pictures = make_figures(rows, out / "figures")
-    content = _content(rows, meta, chosen, pictures)
+    content = _content(rows, meta, chosen, pictures, table.scoring)
     md = atomic_write_text(out / "report.md", render_markdown(content, out))
     page = atomic_write_text(out / "report.html", render_html(content))
     return [md, page, csv_path, jsonl_path, *(path for _, path in pictures)]

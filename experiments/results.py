@@ -1,47 +1,24 @@
-"""Trial files: one JSON per agent and trial, written atomically, checked when read back."""
+"""Trial files: one JSON per agent and trial, written atomically, checked when read back.
+
+Files are written in the current schema (``cogarch.core.records``); older files are read by
+the loader of their ``schema_version`` and migrated in memory (the file is left as it is).
+"""
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
+from cogarch.core.records import SCHEMA_VERSION, TrialError, TrialRecord
 from cogarch.errors import CogarchError
 from cogarch.io import atomic_write_text
 
-SCHEMA_VERSION = 1
-
-
-class TrialError(BaseModel):
-    type: str
-    message: str
-    traceback: str = ""
-
-
-class TrialResult(BaseModel):
-    """One episode of one agent on one task with one seed."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    schema_version: int = SCHEMA_VERSION
-    status: Literal["complete", "failed"]
-    run: str
-    agent: str
-    task: str
-    trial: int = Field(ge=0)
-    seed: int
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    interaction_log: list[dict[str, Any]] = Field(default_factory=list)
-    branches: list[dict[str, Any]] = Field(default_factory=list)
-    sct: dict[str, Any] | None = None
-    evaluation: dict[str, Any] = Field(default_factory=dict)
-    usage: dict[str, Any] = Field(default_factory=dict)
-    transitions: dict[str, int] = Field(default_factory=dict)
-    extra: dict[str, Any] = Field(default_factory=dict)
-    error: TrialError | None = None
+from .migrate import migrate_v1
 
 
 class CorruptTrialError(CogarchError):
@@ -56,35 +33,71 @@ def trial_path(results_dir: str | os.PathLike[str], agent: str, trial: int) -> P
     return Path(results_dir) / safe_name(agent) / f"trial_{trial:04d}.json"
 
 
-def write_trial(results_dir: str | os.PathLike[str], result: TrialResult) -> Path:
+def write_trial(results_dir: str | os.PathLike[str], result: TrialRecord) -> Path:
     path = trial_path(results_dir, result.agent, result.trial)
     return atomic_write_text(path, result.model_dump_json(indent=2) + "\n")
 
 
-def read_trial(path: str | os.PathLike[str]) -> TrialResult:
+def load_record(data: Any) -> TrialRecord:
+    """A trial file's content as a current record, whatever its schema version."""
+    if not isinstance(data, dict):
+        raise ValueError("the file holds no JSON object")
+    version = data.get("schema_version")
+    loader = _LOADERS.get(version) if isinstance(version, int) else None
+    if loader is None:
+        known = ", ".join(str(v) for v in _LOADERS)
+        raise ValueError(
+            f"schema_version {version!r} is not one this version of cogarch reads ({known}); "
+            "upgrade cogarch to read newer files"
+        )
+    return loader(data)
+
+
+_LOADERS: dict[int, Callable[[dict[str, Any]], TrialRecord]] = {
+    1: migrate_v1,
+    SCHEMA_VERSION: TrialRecord.model_validate,
+}
+
+
+def read_trial(path: str | os.PathLike[str]) -> TrialRecord:
     file = Path(path)
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise CorruptTrialError(f"trial file '{file}' is unreadable: {exc}") from None
     try:
-        return TrialResult.model_validate(data)
+        return load_record(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise CorruptTrialError(
             f"trial file '{file}' is not a valid trial ({where}: {first['msg']})"
         ) from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CorruptTrialError(f"trial file '{file}' is not a valid trial ({exc})") from None
 
 
 def iter_trials(
     results_dir: str | os.PathLike[str],
-) -> list[tuple[Path, TrialResult | CorruptTrialError]]:
+) -> list[tuple[Path, TrialRecord | CorruptTrialError]]:
     """Every trial file under ``results_dir``, read; corrupt ones come back as the error."""
-    out: list[tuple[Path, TrialResult | CorruptTrialError]] = []
+    out: list[tuple[Path, TrialRecord | CorruptTrialError]] = []
     for path in sorted(Path(results_dir).glob("*/trial_*.json")):
         try:
             out.append((path, read_trial(path)))
         except CorruptTrialError as exc:
             out.append((path, exc))
     return out
+
+
+__all__ = [
+    "CorruptTrialError",
+    "TrialError",
+    "TrialRecord",
+    "iter_trials",
+    "load_record",
+    "read_trial",
+    "safe_name",
+    "trial_path",
+    "write_trial",
+]

@@ -1,56 +1,32 @@
-"""The runner: agents x trials through a bounded asyncio pool, resumable, failures recorded."""
+"""The runner: the driver of a run. It schedules agents x trials through an execution
+backend, skips complete trials (resume), writes every trial file, and tables the results."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-import platform
 import sys
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from cogarch.errors import ConfigError
+from cogarch.core.backend import ExecutionBackend, TrialHandle, TrialSpec
+from cogarch.core.records import Scoring, TrialRecord
 from cogarch.io import atomic_write_json
-from cogarch.models.metering import Meter
-from cogarch.models.providers import FAKES, ProviderConfig, Providers
 from cogarch.seeds import trial_seed
 
-from ..tasks.base import Task, TrialContext
-from ..tasks.registry import build_task
-from ..workspace.agent import Agent
-from ..workspace.spec import AgentSpec, build_agent, load_agent_spec
+from .backends.local import LocalBackend
 from .config import AgentEntry, RunConfig
-from .results import (
-    CorruptTrialError,
-    TrialError,
-    TrialResult,
-    read_trial,
-    trial_path,
-    write_trial,
-)
-from .summary import AgentRow, format_table, summarize, text_table
+from .results import CorruptTrialError, read_trial, trial_path, write_trial
+from .summary import AgentRow, format_table, run_scoring, summarize, text_table
 from .task_metrics import MetricTable, metric_tables
 from .tidy import row_from_trial
+from .worker import RunSetup, TrialWorker
 
-_PACKAGES = ("cogarch", "autogen-core", "autogen-ext", "openai", "networkx", "chromadb", "pydantic")
-
-
-def package_versions() -> dict[str, str]:
-    versions = {"python": platform.python_version()}
-    for name in _PACKAGES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
+BackendFactory = Callable[[TrialWorker, int], ExecutionBackend]
 
 
 @dataclass
@@ -61,11 +37,13 @@ class RunReport:
     failed: int = 0
     corrupt: list[str] = field(default_factory=list)
     rows: list[AgentRow] = field(default_factory=list)
+    scoring: Scoring = field(default_factory=Scoring)
+    """How the run's task tables its outcomes."""
     metrics: list[MetricTable] = field(default_factory=list)
     """The task's own numbers per agent, for tasks without SCT outcome classes."""
 
     def table(self) -> str:
-        parts = [format_table(self.rows)]
+        parts = [format_table(self.rows, self.scoring)]
         for m in self.metrics:
             parts += [
                 f"\n{m.title} (mean ± sd over complete trials):",
@@ -101,55 +79,27 @@ class Progress:
         sys.stderr.flush()
 
 
-def check_provider(name: str, cfg: ProviderConfig) -> None:
-    """Catch before any trial runs what would otherwise fail every trial."""
-    if cfg.kind == "fake" and cfg.fake is not None:
-        FAKES.get(cfg.fake)
-    if cfg.api_key_env and not os.environ.get(cfg.api_key_env):
-        raise ConfigError(
-            f"provider '{name}' reads its API key from ${cfg.api_key_env}, which is not set; "
-            f"export {cfg.api_key_env}=... before running"
-        )
-
-
 class Runner:
-    def __init__(self, config: RunConfig, *, progress: bool = True) -> None:
+    def __init__(
+        self,
+        config: RunConfig,
+        *,
+        progress: bool = True,
+        backend: BackendFactory | None = None,
+    ) -> None:
         self.config = config
         self.results_dir = config.output_dir()
-        cache_dir = self.results_dir / ".cache" if config.cache else None
-        self.providers = Providers(config.providers, cache_dir=cache_dir)
-        self.task: Task = build_task(config.task.kind, config.task.params())
-        self.specs: dict[str, AgentSpec] = {}
-        for entry in config.agents:
-            spec = load_agent_spec(entry.agent, entry.params)
-            provider = entry.provider or spec.provider
-            if provider is not None:
-                self.providers.config(provider)  # unknown names fail before any trial runs
-            build_agent(spec, self.providers.get, provider=provider)  # validate the graph
-            self.specs[entry.label] = spec
-        used = {
-            e.provider or s.provider
-            for e, s in zip(config.agents, self.specs.values(), strict=True)
-        }
-        used.add(config.helper_provider)
-        for name in sorted(p for p in used if p):
-            check_provider(name, self.providers.config(name))
+        self.setup = RunSetup(config)
+        self.task = self.setup.task
+        self.specs = self.setup.specs
         self.show_progress = progress
+        self._backend = backend or (lambda play, n: LocalBackend(play, n))
 
     def metadata(self) -> dict[str, Any]:
-        return {
-            "config": self.config.model_dump(mode="json"),
-            "config_hash": self.config.digest(),
-            "versions": package_versions(),
-            "seed_rule": "trial_seed(run_seed, i) = sha256(f'{run_seed}:{i}')[:8] & (2**63-1)",
-        }
+        return self.setup.metadata()
 
-    async def run(self, on_result: Callable[[TrialResult], None] | None = None) -> RunReport:
-        report = RunReport(self.results_dir)
-        self.results_dir.mkdir(parents=True, exist_ok=True)
-        for leftover in self.results_dir.glob("*/.trial_*.json.*.tmp"):
-            leftover.unlink(missing_ok=True)  # a write cut short by a kill; never a result
-        atomic_write_json(self.results_dir / "run.json", self.metadata())
+    def _pending(self, report: RunReport) -> list[tuple[AgentEntry, int]]:
+        """The trials to run: those without a complete file of this run (resume)."""
         jobs: list[tuple[AgentEntry, int]] = []
         for entry in self.config.agents:
             for i in range(self.config.trials):
@@ -166,23 +116,44 @@ class Runner:
                         path.replace(path.with_suffix(".corrupt"))
                         sys.stderr.write(f"warning: {exc}; it was moved aside and will be rerun\n")
                 jobs.append((entry, i))
-        progress = Progress(len(jobs), self.show_progress)
-        gate = asyncio.Semaphore(self.config.concurrency)
+        return jobs
 
-        async def one(entry: AgentEntry, index: int) -> None:
-            async with gate:
-                result = await self.run_trial(entry, index)
-            write_trial(self.results_dir, result)
+    def spec(self, entry: AgentEntry, index: int) -> TrialSpec:
+        return TrialSpec(
+            agent=entry.label,
+            index=index,
+            seed=trial_seed(self.config.seed, index),
+            config=self.config.model_dump(mode="json"),
+        )
+
+    async def run(self, on_result: Callable[[TrialRecord], None] | None = None) -> RunReport:
+        report = RunReport(self.results_dir)
+        self.results_dir.mkdir(parents=True, exist_ok=True)
+        for leftover in self.results_dir.glob("*/.trial_*.json.*.tmp"):
+            leftover.unlink(missing_ok=True)  # a write cut short by a kill; never a result
+        atomic_write_json(self.results_dir / "run.json", self.metadata())
+        jobs = self._pending(report)
+        progress = Progress(len(jobs), self.show_progress)
+        worker = TrialWorker(self.setup)
+        backend = self._backend(worker, self.config.concurrency)
+        handles = [backend.submit(self.spec(e, i)) for e, i in jobs]
+
+        async def collect(entry: AgentEntry, index: int, record: TrialRecord) -> None:
+            write_trial(self.results_dir, record)
             report.ran += 1
-            report.failed += result.status == "failed"
-            progress.advance(f"{entry.label} #{index}", result.status == "complete")
+            report.failed += record.status == "failed"
+            progress.advance(f"{entry.label} #{index}", record.status == "complete")
             if on_result is not None:
-                on_result(result)
+                on_result(record)
+
+        async def one(job: tuple[AgentEntry, int], handle: TrialHandle) -> None:
+            await collect(*job, await handle.record())
 
         try:
-            await asyncio.gather(*(one(e, i) for e, i in jobs))
+            await asyncio.gather(*(one(j, h) for j, h in zip(jobs, handles, strict=True)))
         finally:
-            await self.providers.aclose()
+            await backend.aclose()
+            await worker.aclose()
         results = []
         for entry in self.config.agents:
             for i in range(self.config.trials):
@@ -191,11 +162,12 @@ class Runner:
                 except CorruptTrialError as exc:
                     report.corrupt.append(str(exc))
         report.rows = summarize(results)
-        if not any(r.evaluation.get("self_consistent") is not None for r in results):
+        report.scoring = run_scoring(results)
+        if not report.scoring.classifies:
             report.metrics = metric_tables([row_from_trial(r) for r in results])
         return report
 
-    def _check_belongs(self, found: TrialResult, entry: AgentEntry, index: int, path: Path) -> None:
+    def _check_belongs(self, found: TrialRecord, entry: AgentEntry, index: int, path: Path) -> None:
         expected = (entry.label, index, self.config.task.kind, trial_seed(self.config.seed, index))
         actual = (found.agent, found.trial, found.task, found.seed)
         if actual != expected:
@@ -203,13 +175,13 @@ class Runner:
                 f"trial file '{path}' belongs to another run (agent, trial, task, seed = "
                 f"{actual}, expected {expected})"
             )
-        recorded = (found.metadata.get("config") or {}).get("task")
+        recorded = (found.metadata.config or {}).get("task")
         if recorded is not None and self._task_params(recorded) != self.task.params.model_dump():
             raise CorruptTrialError(
                 f"trial file '{path}' was played with other task settings ({recorded}, now "
                 f"{self.config.task.model_dump()})"
             )
-        played_by = found.metadata.get("agent_spec")
+        played_by = found.metadata.agent_spec
         if played_by is not None and played_by != self.specs[entry.label].model_dump(mode="json"):
             raise CorruptTrialError(
                 f"trial file '{path}' was played by another version of agent "
@@ -225,74 +197,6 @@ class Runner:
             return type(self.task.params).model_validate(settings).model_dump()
         except ValidationError:
             return None
-
-    async def run_trial(self, entry: AgentEntry, index: int) -> TrialResult:
-        spec = self.specs[entry.label]
-        seed = trial_seed(self.config.seed, index)
-        provider = entry.provider or spec.provider
-
-        def make_agent() -> Agent:
-            return build_agent(
-                spec, self.providers.get, name=entry.label, provider=provider, seed=seed
-            )
-
-        ctx = TrialContext(
-            agent_name=entry.label,
-            trial=index,
-            seed=seed,
-            make_agent=make_agent,
-            models=self.providers.get,
-            helper_provider=self.config.helper_provider or provider,
-        )
-        meter = Meter()
-        started = datetime.now(UTC)
-        clock = time.perf_counter()
-        header: dict[str, Any] = {
-            "run": self.config.name,
-            "agent": entry.label,
-            "task": self.config.task.kind,
-            "trial": index,
-            "seed": seed,
-        }
-        meta = {
-            **self.metadata(),
-            "agent_spec": spec.model_dump(mode="json"),
-            "provider": provider,
-            "provider_settings": (
-                self.providers.config(provider).model_dump(mode="json", exclude={"api_key_env"})
-                if provider
-                else None
-            ),
-            "started_at": started.isoformat(),
-        }
-        try:
-            with meter.active():
-                out = await self.task.run_trial(ctx)
-        except Exception as exc:  # a failed trial is recorded and the run goes on
-            meta["duration_s"] = round(time.perf_counter() - clock, 3)
-            return TrialResult(
-                status="failed",
-                metadata=meta,
-                usage={**meter.summary(), "calls": [u.to_dict() for u in meter.records]},
-                error=TrialError(
-                    type=type(exc).__name__, message=str(exc), traceback=traceback.format_exc()
-                ),
-                **header,
-            )
-        meta["duration_s"] = round(time.perf_counter() - clock, 3)
-        known = {"interaction_log", "branches", "sct", "evaluation", "transitions"}
-        return TrialResult(
-            status="complete",
-            metadata=meta,
-            interaction_log=out.get("interaction_log", []),
-            branches=out.get("branches", []),
-            sct=out.get("sct"),
-            evaluation=out.get("evaluation", {}),
-            transitions=out.get("transitions", {}),
-            extra={k: v for k, v in out.items() if k not in known},
-            usage={**meter.summary(), "calls": [u.to_dict() for u in meter.records]},
-            **header,
-        )
 
 
 async def run_config(config: RunConfig, *, progress: bool = True) -> RunReport:

@@ -1,4 +1,4 @@
-"""The end-of-run table: outcomes and self-consistency per agent, with a 95% interval."""
+"""The end-of-run table: outcomes and the success rate per agent, with a 95% interval."""
 
 from __future__ import annotations
 
@@ -7,15 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .results import TrialResult
-
-OUTCOME_COLUMNS = (
-    "self_consistent",
-    "over_confirmation",
-    "state_substitution",
-    "all_denial",
-    "leakage",
-)
+from cogarch.core.records import Scoring, TrialRecord
 
 
 def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -36,34 +28,40 @@ class AgentRow:
     failed: int = 0
     outcomes: Counter[str] = field(default_factory=Counter)
 
-    @property
-    def self_consistency(self) -> float | None:
-        return self.outcomes["self_consistent"] / self.complete if self.complete else None
+    def success_rate(self, success: str) -> float | None:
+        return self.outcomes[success] / self.complete if self.complete else None
 
 
-def summarize(results: Sequence[TrialResult], corrupt: int = 0) -> list[AgentRow]:
+def summarize(results: Sequence[TrialRecord], corrupt: int = 0) -> list[AgentRow]:
     rows: dict[str, AgentRow] = {}
     for r in results:
         row = rows.setdefault(r.agent, AgentRow(r.agent))
         row.trials += 1
         if r.status == "complete":
             row.complete += 1
-            outcome = r.evaluation.get("outcome")
-            if outcome:
-                row.outcomes[str(outcome)] += 1
+            if r.evaluation.outcome:
+                row.outcomes[r.evaluation.outcome] += 1
         else:
             row.failed += 1
     return list(rows.values())
 
 
-def format_table(rows: Sequence[AgentRow]) -> str:
-    """SCT runs get the paper's five classes and self-consistency; other tasks list the
-    outcomes they report (none for tasks that only measure, such as constraint retention)."""
-    seen = sorted({o for row in rows for o in row.outcomes})
-    sct = bool(seen) and set(seen) <= set(OUTCOME_COLUMNS)
-    columns = list(OUTCOME_COLUMNS) if sct else seen
+def run_scoring(results: Sequence[TrialRecord]) -> Scoring:
+    """The scoring the run's task declared (the first that classifies outcomes, if any)."""
+    return next((r.scoring for r in results if r.scoring.classifies), Scoring())
+
+
+def format_table(rows: Sequence[AgentRow], scoring: Scoring | None = None) -> str:
+    """Tasks that classify outcomes (the SCT) get their classes and the success rate with its
+    interval; other tasks list the outcomes they report (none for tasks that only measure,
+    such as constraint retention)."""
+    rated = scoring is not None and scoring.classifies and scoring.success is not None
+    if scoring is not None and scoring.classifies:
+        columns = list(scoring.classes)
+    else:
+        columns = sorted({o for row in rows for o in row.outcomes})
     header = ["agent", "trials", "done", "failed", *columns]
-    if sct:
+    if rated:
         header += ["SC %", "95% CI"]
     body = []
     for row in rows:
@@ -74,9 +72,9 @@ def format_table(rows: Sequence[AgentRow]) -> str:
             str(row.failed),
             *(str(row.outcomes[c]) for c in columns),
         ]
-        if sct:
-            sc = row.self_consistency
-            lo, hi = wilson_interval(row.outcomes["self_consistent"], row.complete)
+        if rated and scoring is not None and scoring.success is not None:
+            sc = row.success_rate(scoring.success)
+            lo, hi = wilson_interval(row.outcomes[scoring.success], row.complete)
             cells += [
                 "-" if sc is None else f"{100 * sc:.0f}",
                 "-" if sc is None else f"{100 * lo:.0f}-{100 * hi:.0f}",

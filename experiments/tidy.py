@@ -5,10 +5,9 @@ Every trial file becomes a row, whatever happened to it: ``status`` is ``complet
 file cannot be read back; agent and trial come from its path). Cells are scalars; the per-turn
 lists and the transition counts are JSON text, so the CSV and the JSON lines hold the same values.
 
-Per-turn footprints of the revision and constraint tasks are read from the trial's ``extra``
-block, first from ``extra["footprint_tokens"]`` (a list with one token count, or null, per
-turn), else from the shapes those tasks write today (``extra["revision"]["footprint"][i]`` and
-``extra["constraints"]["turns"][i]["footprint"]``, their ``memory_tokens``).
+Only the record's typed fields are read: the outcome and the task's declared success outcome,
+the turns (private state sizes and memory footprints), the metrics of the evaluation, the
+usage, and for the SCT its payload (revealed and memory secrets, the candidates' answers).
 """
 
 from __future__ import annotations
@@ -23,12 +22,13 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from cogarch.core.records import Evaluation, Scoring, SCTPayload, TrialRecord
 from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_text
 
-from .results import CorruptTrialError, TrialResult, iter_trials
+from .results import CorruptTrialError, iter_trials
+from .summary import run_scoring
 
-FOOTPRINT_KEY = "footprint_tokens"
 _TRIAL_FILE = re.compile(r"trial_(\d+)\.json$")
 
 
@@ -56,7 +56,8 @@ class TrialRow:
     final_private_state_tokens: int | None = None
     private_state_tokens: list[int] = field(default_factory=list)
     footprint_tokens: list[int | None] = field(default_factory=list)
-    transitions: dict[str, int] = field(default_factory=dict)
+    transitions: list[tuple[str, str, int]] = field(default_factory=list)
+    """Router transitions as ``(source, target, count)``; a cell shows ``{"a->b": n}``."""
     model_calls: int | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
@@ -77,6 +78,8 @@ class TrialRow:
         """The row as scalar cells (lists and mappings as compact JSON)."""
         out: dict[str, str | int | float | bool | None] = {}
         for key, value in asdict(self).items():
+            if key == "transitions":
+                value = {f"{a}->{b}": n for a, b, n in value}
             out[key] = (
                 json.dumps(value, separators=(",", ":"))
                 if isinstance(value, list | dict)
@@ -92,6 +95,8 @@ COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(TrialRow))
 class TidyTable:
     rows: list[TrialRow]
     status_counts: Counter[str]
+    scoring: Scoring = field(default_factory=Scoring)
+    """How the run's task tables its outcomes (as its records declare)."""
 
 
 def _int(value: Any) -> int | None:
@@ -106,54 +111,30 @@ def _str(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _self_consistent(evaluation: Mapping[str, Any]) -> bool | None:
-    flag = evaluation.get("self_consistent")
-    if isinstance(flag, bool):
-        return flag
-    outcome = evaluation.get("outcome")  # the revision task's outcome names
-    return {"consistent": True, "inconsistent": False}.get(str(outcome)) if outcome else None
+def footprint_of(record: TrialRecord) -> list[int | None]:
+    """Per-turn memory footprint tokens, for tasks that measure it (else empty)."""
+    return [t.footprint.memory_tokens for t in record.turns if t.footprint is not None]
 
 
-def footprint_of(extra: Mapping[str, Any]) -> list[int | None]:
-    """Per-turn footprint tokens from a trial's ``extra`` block (see the module docstring)."""
-    direct = extra.get(FOOTPRINT_KEY)
-    if isinstance(direct, list):
-        return [_int(v) for v in direct]
-    turns: Any = None
-    revision = extra.get("revision")
-    if isinstance(revision, Mapping):
-        turns = revision.get("footprint")
-    constraints = extra.get("constraints")
-    if (
-        turns is None
-        and isinstance(constraints, Mapping)
-        and isinstance(constraints.get("turns"), list)
-    ):
-        turns = [t.get("footprint") for t in constraints["turns"] if isinstance(t, Mapping)]
-    if not isinstance(turns, list):
-        return []
-    return [_int(t.get("memory_tokens")) if isinstance(t, Mapping) else None for t in turns]
-
-
-def _scenario(result: TrialResult) -> str | None:
+def _scenario(result: TrialRecord) -> str | None:
     """The scenario the trial played; for trials that predate recording it, the run config's
     scenario when that named a single one."""
-    if ev := result.evaluation.get("scenario"):
+    if ev := result.evaluation.metrics.get("scenario"):
         return str(ev)
-    task = (result.metadata.get("config") or {}).get("task")
+    task = (result.metadata.config or {}).get("task")
     named = task.get("scenario") if isinstance(task, Mapping) else None
     if isinstance(named, list) and len(named) == 1:
         named = named[0]
     return named if isinstance(named, str) and named != "all" else None
 
 
-def metrics_of(evaluation: Mapping[str, Any]) -> dict[str, float]:
+def metrics_of(evaluation: Evaluation) -> dict[str, float]:
     """The evaluation's numbers: top-level ones, and those one mapping deep as ``key.inner``.
 
     Booleans and lists are left out (they have their own columns or are per-turn series).
     """
     out: dict[str, float] = {}
-    for key, value in evaluation.items():
+    for key, value in evaluation.metrics.items():
         if isinstance(value, Mapping):
             for inner, item in value.items():
                 number = _float(item)
@@ -166,22 +147,22 @@ def metrics_of(evaluation: Mapping[str, Any]) -> dict[str, float]:
     return out
 
 
-def _model_names(result: TrialResult) -> str | None:
-    calls = result.usage.get("calls") or []
-    names = sorted({str(c["model"]) for c in calls if isinstance(c, Mapping) and c.get("model")})
+def _model_names(result: TrialRecord) -> str | None:
+    names = sorted({c.model for c in result.usage.calls if c.model})
     if names:
         return ";".join(names)
-    settings = result.metadata.get("provider_settings") or {}
+    settings = result.metadata.provider_settings or {}
     if settings.get("model"):
         return str(settings["model"])
     return f"fake:{settings['fake']}" if settings.get("fake") else None
 
 
-def row_from_trial(result: TrialResult, path: Path | str = "") -> TrialRow:
-    ev = result.evaluation
+def row_from_trial(result: TrialRecord, path: Path | str = "") -> TrialRow:
+    complete = result.status == "complete"
     usage = result.usage
-    tokens = [int(t) for t in ev.get("private_state_tokens") or [] if isinstance(t, int | float)]
-    spec = result.metadata.get("agent_spec") or {}
+    tokens = [t.private_state_tokens for t in result.turns if t.private_state_tokens is not None]
+    spec = result.metadata.agent_spec or {}
+    sct = result.payload if isinstance(result.payload, SCTPayload) else None
     return TrialRow(
         run=result.run,
         agent=result.agent,
@@ -191,30 +172,30 @@ def row_from_trial(result: TrialResult, path: Path | str = "") -> TrialRow:
         status=result.status,
         error_type=result.error.type if result.error else None,
         error_message=result.error.message if result.error else None,
-        outcome=_str(ev.get("outcome")),
-        self_consistent=_self_consistent(ev) if result.status == "complete" else None,
-        leaked=ev.get("leaked") if isinstance(ev.get("leaked"), bool) else None,
-        revealed=_str(ev.get("revealed")),
-        memory_secret=_str(ev.get("memory_secret")),
-        n_candidates=_int(ev.get("num_candidates")),
-        yes_rate=_float(ev.get("yes_rate")),
-        parsed_rate=_float(ev.get("answers_parsed_rate")),
-        turns=len(result.interaction_log) if result.status == "complete" else None,
+        outcome=result.evaluation.outcome,
+        self_consistent=result.succeeded,
+        leaked=sct.leaked if sct else None,
+        revealed=sct.revealed if sct else None,
+        memory_secret=sct.memory_secret if sct else None,
+        n_candidates=len(sct.candidates) if sct else None,
+        yes_rate=sct.yes_rate if sct else None,
+        parsed_rate=sct.parsed_rate if sct else None,
+        turns=len(result.turns) if complete else None,
         final_private_state_tokens=tokens[-1] if tokens else None,
         private_state_tokens=tokens,
-        footprint_tokens=footprint_of(result.extra),
-        transitions=dict(result.transitions),
-        model_calls=_int(usage.get("model_calls")),
-        prompt_tokens=_int(usage.get("prompt_tokens")),
-        completion_tokens=_int(usage.get("completion_tokens")),
-        reasoning_tokens=_int(usage.get("reasoning_tokens")),
-        latency_s=_float(usage.get("latency_s")),
-        duration_s=_float(result.metadata.get("duration_s")),
-        provider=_str(result.metadata.get("provider")),
+        footprint_tokens=footprint_of(result),
+        transitions=[(t.source, t.target, t.count) for t in result.transitions],
+        model_calls=usage.model_calls,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        reasoning_tokens=usage.reasoning_tokens,
+        latency_s=usage.latency_s,
+        duration_s=result.metadata.duration_s,
+        provider=result.metadata.provider,
         model=_model_names(result),
-        base_agent=_str(spec.get("name")) if isinstance(spec, Mapping) else None,
+        base_agent=_str(spec.get("name")),
         scenario=_scenario(result),
-        metrics=metrics_of(ev) if result.status == "complete" else {},
+        metrics=metrics_of(result.evaluation) if complete else {},
         path=str(path),
     )
 
@@ -252,13 +233,17 @@ def tidy_run(run_dir: str | Path) -> TidyTable:
             "(the --results-dir given to 'cogarch run', or runs/<name>)"
         )
     name = run_name(root)
+    found = iter_trials(root)
     rows = [
         row_from_corrupt(path, item, name)
         if isinstance(item, CorruptTrialError)
         else row_from_trial(item, path)
-        for path, item in iter_trials(root)
+        for path, item in found
     ]
-    return TidyTable(rows=rows, status_counts=Counter(r.status for r in rows))
+    records = [item for _, item in found if not isinstance(item, CorruptTrialError)]
+    return TidyTable(
+        rows=rows, status_counts=Counter(r.status for r in rows), scoring=run_scoring(records)
+    )
 
 
 def write_csv(rows: Sequence[TrialRow], path: str | Path) -> Path:
@@ -290,7 +275,6 @@ def write_tidy(
 
 __all__ = [
     "COLUMNS",
-    "FOOTPRINT_KEY",
     "TidyTable",
     "TrialRow",
     "footprint_of",

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from cogarch.config import validate_mapping
+from cogarch.core.task import Task
 from cogarch.registry import Registry
-
-from .base import Task
 
 TASKS: Registry[type[Task]] = Registry("task")
 TASKS.register("hangman_sct", "cogarch.tasks.hangman.task:HangmanSCT")
@@ -18,5 +17,4 @@ TASKS.register("constraints", "cogarch.tasks.constraints.task:ConstraintTask")
 
 def build_task(kind: str, params: dict[str, Any]) -> Task:
     cls = TASKS.get(kind)
-    param_model = getattr(cls, "Params")  # noqa: B009
-    return cls(validate_mapping(param_model, params, where="task"))
+    return cls(validate_mapping(cls.Params, params, where="task"))

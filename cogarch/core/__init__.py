@@ -1,1 +1,1 @@
-"""Core interfaces: one concept per file, importing only the standard library and pydantic."""
+"""Core interfaces and records, one concept per file."""

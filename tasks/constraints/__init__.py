@@ -2,7 +2,6 @@
 
 from .judge import Judgement, JudgeVerdict, judge_turn, score, verdict_json
 from .metrics import (
-    RespondingAgent,
     TurnFootprint,
     drift_rate,
     footprint_summary,
@@ -31,7 +30,6 @@ __all__ = [
     "ConstraintTurn",
     "JudgeVerdict",
     "Judgement",
-    "RespondingAgent",
     "TurnFootprint",
     "TurnScore",
     "drift_rate",

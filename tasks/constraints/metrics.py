@@ -18,35 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from statistics import fmean
-from typing import Any, Protocol
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
+from cogarch.core.player import Host
+from cogarch.core.records import TurnFootprint
 from cogarch.models.metering import Meter
 from cogarch.tokens import count_tokens
-
-
-class RespondingAgent(Protocol):
-    """Anything a task can talk to: one async call per user turn, returning the public reply."""
-
-    async def respond(self, text: str) -> str: ...
-
-
-class TurnFootprint(BaseModel):
-    """What one turn cost in context. Fields are None when the agent does not expose them."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    turn: int
-    memory_tokens: int | None
-    """M_t as defined in the module docstring."""
-    responder_prompt_tokens: int | None = None
-    prompt_tokens: int | None = None
-    """All metered calls of the turn (memory upkeep included)."""
-    model_calls: int = 0
-    state_tokens: int | None = None
-    """The agent's private state after the turn (``agent.state_sizes``), when it has one."""
-    reply_tokens: int = 0
 
 
 def _responder_name(agent: Any) -> str | None:
@@ -55,9 +32,7 @@ def _responder_name(agent: Any) -> str | None:
     return name if isinstance(name, str) else None
 
 
-async def respond_measured(
-    agent: RespondingAgent, text: str, turn: int
-) -> tuple[str, TurnFootprint]:
+async def respond_measured(agent: Host, text: str, turn: int) -> tuple[str, TurnFootprint]:
     """Send ``text`` to the agent while metering every model call it makes."""
     meter = Meter()
     with meter.active():

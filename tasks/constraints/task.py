@@ -7,15 +7,15 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cogarch.core.player import Host
+from cogarch.core.records import ConstraintsPayload, Evaluation, TrialOutput, Turn, TurnFootprint
+from cogarch.core.task import Task, TrialContext
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.model import Model
 
-from ..base import Task, TrialContext
 from ..scenario_choice import scenario_for_trial, scenario_list
 from .judge import OUTCOME_METRICS, Judgement, judge_turn
 from .metrics import (
-    RespondingAgent,
-    TurnFootprint,
     footprint_summary,
     mean_drift,
     mean_hallucination,
@@ -70,7 +70,7 @@ class ConstraintResult(BaseModel):
 
 
 async def run_constraints(
-    agent: RespondingAgent,
+    agent: Host,
     scenario: ConstraintScenario,
     judge_model: Model,
     *,
@@ -147,7 +147,7 @@ class ConstraintTask(Task):
 
     params: Params
 
-    async def run_trial(self, ctx: TrialContext) -> dict[str, Any]:
+    async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         if ctx.helper_provider is None:
             raise ConfigError(
                 "the constraints task needs a judge model: set the run's helper provider "
@@ -161,19 +161,24 @@ class ConstraintTask(Task):
             ctx.models(ctx.helper_provider),
             seed=ctx.seed,
         )
-        return {
-            "interaction_log": [
-                {"turn": t.turn, "user": t.user, "reply": t.reply} for t in result.turns
+        return TrialOutput(
+            turns=[
+                Turn(turn=t.turn, user=t.user, reply=t.reply, footprint=t.footprint)
+                for t in result.turns
             ],
-            "evaluation": {
-                "scenario": name,
-                "hallucination_rate": result.hallucination_rate,
-                "drift_rate": result.drift_rate,
-                "footprint": result.footprint,
-                "outcome_means": result.outcome_means,
-                "judge_failures": result.judge_failures,
-                "claims_audited": result.claims_audited,
-            },
-            "constraints": result.model_dump(mode="json"),
-            "final_private_state": agent.private_state(),
-        }
+            evaluation=Evaluation.model_validate(
+                {
+                    "scenario": name,
+                    "hallucination_rate": result.hallucination_rate,
+                    "drift_rate": result.drift_rate,
+                    "footprint": result.footprint,
+                    "outcome_means": result.outcome_means,
+                    "judge_failures": result.judge_failures,
+                    "claims_audited": result.claims_audited,
+                }
+            ),
+            payload=ConstraintsPayload(
+                constraints=result.model_dump(mode="json"),
+                final_private_state=agent.private_state(),
+            ),
+        )

@@ -8,7 +8,6 @@ answers. Everything here is deterministic code; only the agent under test is a m
 from .candidates import (
     CandidateSet,
     CandidateSource,
-    Proposer,
     RejectedProposal,
     build_candidates,
     consistent_conditions,
@@ -71,7 +70,6 @@ __all__ = [
     "EvidenceGroup",
     "PatientFn",
     "PatientKind",
-    "Proposer",
     "QuestionScore",
     "RejectedProposal",
     "ScriptedPatient",

@@ -16,16 +16,17 @@ Consistent conditions are ranked by how well they fit the answers:
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable, Collection, Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Literal
+
+from cogarch.core.player import Propose
 
 from .catalogue import Catalogue, Condition, load_catalogue
 from .matching import clean_condition_text, is_near_duplicate, match_condition
 
 CandidateSource = Literal["revealed", "memory", "catalogue", "model"]
 RejectionReason = Literal["inconsistent", "duplicate", "invalid"]
-Proposer = Callable[[int], Awaitable[list[str]]]
 
 MAX_PROPOSAL_CHARS = 100
 MAX_PROPOSAL_WORDS = 12
@@ -133,7 +134,7 @@ async def build_candidates(
     rng: random.Random,
     revealed: str | None,
     memory_secret: str | None,
-    propose: Proposer | None,
+    propose: Propose | None,
     catalogue: Catalogue | None = None,
 ) -> CandidateSet:
     """The ``n`` candidates asked about at the fork, shuffled with ``rng``.

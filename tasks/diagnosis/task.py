@@ -9,7 +9,10 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from ..sct.engine import ProposeFn, SCTGame, SCTParams, SCTTask
+from cogarch.core.player import Propose
+
+from ..sct.engine import SCTParams, SCTTask
+from ..sct.game import SCTGame
 from .candidates import CandidateSet, build_candidates
 from .catalogue import Catalogue, Condition, load_catalogue
 from .matching import (
@@ -32,12 +35,13 @@ class DiagnosisParams(SCTParams):
     top_k: int = Field(default=5, ge=1, le=50, description="Questions the player picks among.")
 
 
-class DiagnosisGame(SCTGame):
+class DiagnosisDialogue:
+    """The player's side: the seeded resident's questions, and the answers it recorded."""
+
     reveal_prompt = REVEAL_REQUEST
 
-    def __init__(self, seed: int, top_k: int, catalogue: Catalogue | None = None) -> None:
-        self.catalogue = catalogue or load_catalogue()
-        self.player = DiagnosisPlayer(seed, self.catalogue, top_k)
+    def __init__(self, player: DiagnosisPlayer) -> None:
+        self.player = player
 
     def opener(self) -> str:
         return self.player.opener()
@@ -51,6 +55,14 @@ class DiagnosisGame(SCTGame):
 
     def verification_prompt(self, candidate: str) -> str:
         return verification_prompt(candidate)
+
+
+class DiagnosisRules:
+    """Conditions are the same when they match one catalogue entry (else by near-equal text)."""
+
+    def __init__(self, player: DiagnosisPlayer, catalogue: Catalogue) -> None:
+        self.player = player
+        self.catalogue = catalogue
 
     def parse_reveal(self, text: str) -> str | None:
         cleaned = clean_condition_text(text)
@@ -74,6 +86,25 @@ class DiagnosisGame(SCTGame):
             return mentions_condition(text, condition, self.catalogue)
         return re.search(rf"\b{re.escape(secret)}\b", text, re.IGNORECASE) is not None
 
+    def public_state(self) -> dict[str, Any]:
+        return {
+            "asked": list(self.player.asked),
+            "affirmed": sorted(self.player.affirmed),
+            "denied": sorted(self.player.denied),
+            "consistent": [c.name for c in self.player.remaining],
+        }
+
+    def contradictions(self) -> list[str]:
+        return []
+
+
+class DiagnosisCandidates:
+    """Conditions the answers leave possible, topped up by the helper's proposals."""
+
+    def __init__(self, player: DiagnosisPlayer, catalogue: Catalogue) -> None:
+        self.player = player
+        self.catalogue = catalogue
+
     async def candidates(
         self,
         *,
@@ -81,7 +112,7 @@ class DiagnosisGame(SCTGame):
         memory_secret: str | None,
         n: int,
         rng: random.Random,
-        propose: ProposeFn | None,
+        propose: Propose | None,
     ) -> CandidateSet:
         return await build_candidates(
             affirmed=self.player.affirmed,
@@ -100,13 +131,15 @@ class DiagnosisGame(SCTGame):
     def parse_proposals(self, text: str) -> list[str]:
         return parse_proposals(text)
 
-    def public_state(self) -> dict[str, Any]:
-        return {
-            "asked": list(self.player.asked),
-            "affirmed": sorted(self.player.affirmed),
-            "denied": sorted(self.player.denied),
-            "consistent": [c.name for c in self.player.remaining],
-        }
+
+def diagnosis_game(seed: int, top_k: int, catalogue: Catalogue | None = None) -> SCTGame:
+    cat = catalogue or load_catalogue()
+    player = DiagnosisPlayer(seed, cat, top_k)
+    return SCTGame(
+        DiagnosisDialogue(player),
+        DiagnosisRules(player, cat),
+        DiagnosisCandidates(player, cat),
+    )
 
 
 class DiagnosisSCT(SCTTask):
@@ -114,5 +147,5 @@ class DiagnosisSCT(SCTTask):
     Params = DiagnosisParams
     params: DiagnosisParams
 
-    def new_game(self, seed: int) -> DiagnosisGame:
-        return DiagnosisGame(seed, self.params.top_k)
+    def new_game(self, seed: int) -> SCTGame:
+        return diagnosis_game(seed, self.params.top_k)

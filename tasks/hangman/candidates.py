@@ -22,9 +22,10 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
+
+from cogarch.core.player import Propose
 
 from ..sct.parsing import parse_reveal_word, strip_reasoning
 from .rules import Constraints
@@ -33,7 +34,6 @@ from .vocabulary import Vocabulary
 __all__ = ["CandidateSet", "CandidateSource", "Rejection", "build_candidates", "parse_word_list"]
 
 CandidateSource = Literal["revealed", "memory", "vocabulary", "model"]
-ProposeFn = Callable[[int], Awaitable[list[str]]]
 
 _WORD = re.compile(r"[a-z]+")
 
@@ -82,7 +82,7 @@ async def build_candidates(
     rng: random.Random,
     revealed: str | None,
     memory_secret: str | None,
-    propose: ProposeFn | None = None,
+    propose: Propose | None = None,
     vocabulary: Vocabulary | None = None,
 ) -> CandidateSet:
     """Build and shuffle ``n`` candidates (see the module docstring for the order).

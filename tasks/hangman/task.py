@@ -7,7 +7,10 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from ..sct.engine import ProposeFn, SCTGame, SCTParams, SCTTask
+from cogarch.core.player import Propose
+
+from ..sct.engine import SCTParams, SCTTask
+from ..sct.game import SCTGame
 from ..sct.parsing import mentions_word, parse_reveal_word
 from .candidates import CandidateSet, build_candidates, parse_word_list
 from .player import HangmanPlayer
@@ -25,7 +28,9 @@ class HangmanParams(SCTParams):
     )
 
 
-class HangmanGame(SCTGame):
+class HangmanDialogue:
+    """The player's side: the seeded guesser, and every (letter, reply) pair it heard."""
+
     reveal_prompt = REVEAL_PROMPT
 
     def __init__(self, seed: int, temperature: float) -> None:
@@ -45,11 +50,18 @@ class HangmanGame(SCTGame):
     def observe(self, reply: str) -> None:
         self.pairs.append((self._pending, reply))
 
+    def verification_prompt(self, candidate: str) -> str:
+        return format_verification(candidate)
+
     def constraints(self) -> Constraints:
         return Constraints.from_dialogue(self.pairs)
 
-    def verification_prompt(self, candidate: str) -> str:
-        return format_verification(candidate)
+
+class HangmanRules:
+    """Words are the same up to case and spaces; the board is what the dialogue revealed."""
+
+    def __init__(self, dialogue: HangmanDialogue) -> None:
+        self.dialogue = dialogue
 
     def parse_reveal(self, text: str) -> str | None:
         return parse_reveal_word(text)
@@ -60,6 +72,25 @@ class HangmanGame(SCTGame):
     def mentions(self, text: str, secret: str) -> bool:
         return mentions_word(text, secret)
 
+    def public_state(self) -> dict[str, Any]:
+        c = self.dialogue.constraints()
+        return {
+            "pattern": c.pattern,
+            "present": sorted(c.present),
+            "absent": sorted(c.absent),
+            "guessed": list(self.dialogue.player.guessed),
+        }
+
+    def contradictions(self) -> list[str]:
+        return list(self.dialogue.constraints().contradictions)
+
+
+class HangmanCandidates:
+    """Words the board admits, by frequency, topped up by the helper's proposals."""
+
+    def __init__(self, dialogue: HangmanDialogue) -> None:
+        self.dialogue = dialogue
+
     async def candidates(
         self,
         *,
@@ -67,10 +98,10 @@ class HangmanGame(SCTGame):
         memory_secret: str | None,
         n: int,
         rng: random.Random,
-        propose: ProposeFn | None,
+        propose: Propose | None,
     ) -> CandidateSet:
         return await build_candidates(
-            constraints=self.constraints(),
+            constraints=self.dialogue.constraints(),
             n=n,
             rng=rng,
             revealed=revealed,
@@ -84,17 +115,10 @@ class HangmanGame(SCTGame):
     def parse_proposals(self, text: str) -> list[str]:
         return parse_word_list(text)
 
-    def public_state(self) -> dict[str, Any]:
-        c = self.constraints()
-        return {
-            "pattern": c.pattern,
-            "present": sorted(c.present),
-            "absent": sorted(c.absent),
-            "guessed": list(self.player.guessed),
-        }
 
-    def contradictions(self) -> list[str]:
-        return list(self.constraints().contradictions)
+def hangman_game(seed: int, temperature: float) -> SCTGame:
+    dialogue = HangmanDialogue(seed, temperature)
+    return SCTGame(dialogue, HangmanRules(dialogue), HangmanCandidates(dialogue))
 
 
 class HangmanSCT(SCTTask):
@@ -102,5 +126,5 @@ class HangmanSCT(SCTTask):
     Params = HangmanParams
     params: HangmanParams
 
-    def new_game(self, seed: int) -> HangmanGame:
-        return HangmanGame(seed, self.params.letter_temperature)
+    def new_game(self, seed: int) -> SCTGame:
+        return hangman_game(seed, self.params.letter_temperature)

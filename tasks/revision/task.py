@@ -7,8 +7,18 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ..base import Task, TrialContext
-from ..constraints.metrics import RespondingAgent, TurnFootprint, respond_measured
+from cogarch.core.player import Host
+from cogarch.core.records import (
+    Evaluation,
+    RevisionPayload,
+    Scoring,
+    TrialOutput,
+    Turn,
+    TurnFootprint,
+)
+from cogarch.core.task import Task, TrialContext
+
+from ..constraints.metrics import respond_measured
 from ..scenario_choice import scenario_for_trial, scenario_list
 from .checks import RoundCheck, check_round
 from .scenarios import SCENARIOS, Scenario, get_scenario
@@ -56,7 +66,7 @@ def task_state(agent: Any) -> dict[str, str] | None:
     return None
 
 
-async def run_revision(agent: RespondingAgent, scenario: Scenario) -> RevisionResult:
+async def run_revision(agent: Host, scenario: Scenario) -> RevisionResult:
     """Play every round of ``scenario`` with ``agent`` and check each reply (and state)."""
     checks: list[RoundCheck] = []
     footprints: list[TurnFootprint] = []
@@ -87,6 +97,7 @@ class RevisionTask(Task):
     """The revision scenarios as a runnable task (one scenario per trial)."""
 
     kind: ClassVar[str] = "revision"
+    scoring: ClassVar[Scoring] = Scoring(success="consistent")
 
     class Params(BaseModel):
         model_config = ConfigDict(extra="forbid")
@@ -103,26 +114,31 @@ class RevisionTask(Task):
 
     params: Params
 
-    async def run_trial(self, ctx: TrialContext) -> dict[str, Any]:
+    async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         name = scenario_for_trial(self.params.scenario, ctx.trial)
         agent = ctx.make_agent()
         result = await run_revision(agent, get_scenario(name))
-        return {
-            "interaction_log": [
-                {"turn": c.round, "user": c.user, "reply": c.reply} for c in result.rounds
+        return TrialOutput(
+            turns=[
+                Turn(turn=c.round, user=c.user, reply=c.reply, footprint=f)
+                for c, f in zip(result.rounds, result.footprint, strict=True)
             ],
-            "evaluation": {
-                "scenario": name,
-                "outcome": "consistent" if result.consistent else "inconsistent",
-                "rounds_passed": result.rounds_passed,
-                "replies_ok": result.replies_ok,
-                "rounds": len(result.rounds),
-                "final_summary_ok": result.final_summary_ok,
-                "stale_mentions": result.stale_mentions,
-                "missing_mentions": result.missing_mentions,
-                "state_errors": result.state_errors,
-                "total_memory_tokens": result.total_memory_tokens,
-            },
-            "revision": result.model_dump(mode="json"),
-            "final_private_state": agent.private_state(),
-        }
+            evaluation=Evaluation.model_validate(
+                {
+                    "scenario": name,
+                    "outcome": "consistent" if result.consistent else "inconsistent",
+                    "rounds_passed": result.rounds_passed,
+                    "replies_ok": result.replies_ok,
+                    "rounds": len(result.rounds),
+                    "final_summary_ok": result.final_summary_ok,
+                    "stale_mentions": result.stale_mentions,
+                    "missing_mentions": result.missing_mentions,
+                    "state_errors": result.state_errors,
+                    "total_memory_tokens": result.total_memory_tokens,
+                }
+            ),
+            payload=RevisionPayload(
+                revision=result.model_dump(mode="json"),
+                final_private_state=agent.private_state(),
+            ),
+        )

@@ -1,22 +1,32 @@
 """The task-agnostic Self-Consistency Test engine, its parsers and its evaluator."""
 
-from .engine import SCTGame, SCTParams, SCTTask
+from .engine import SCTParams, SCTTask, play_to_fork
 from .evaluator import OUTCOMES, Answer, Outcome, classify, evaluate
+from .game import CandidateSource, SCTGame, SCTJudge, SCTPlayer, SCTRules
 from .parsing import mentions_word, parse_reveal_word, parse_yes_no
+from .score import PlayedSCT, leak_turns, score
 from .secrets import extract_last_secret, summarize_secret_history
 
 __all__ = [
     "OUTCOMES",
     "Answer",
+    "CandidateSource",
     "Outcome",
+    "PlayedSCT",
     "SCTGame",
+    "SCTJudge",
     "SCTParams",
+    "SCTPlayer",
+    "SCTRules",
     "SCTTask",
     "classify",
     "evaluate",
     "extract_last_secret",
+    "leak_turns",
     "mentions_word",
     "parse_reveal_word",
     "parse_yes_no",
+    "play_to_fork",
+    "score",
     "summarize_secret_history",
 ]

@@ -44,9 +44,9 @@ async def test_a_short_hangman_sct_runs_on_the_embedded_model(tmp_path: Path) ->
             "all_denial",
             "leakage",
         }
-        assert len(trial["interaction_log"]) == 2
-        assert len(trial["branches"]) == 1 + len(trial["sct"]["candidates"])
+        assert len(trial["turns"]) == 2
+        assert len(trial["branches"]) == 1 + len(trial["payload"]["candidates"])
         assert trial["usage"]["model_calls"] > 0
     workflow = json.loads((tmp_path / "workflow" / "trial_0000.json").read_text())
     assert workflow["usage"]["by_caller"]["updater"]["calls"] >= 2
-    assert "## 2. Facts and Knowledge" in workflow["sct"]["snapshot"]
+    assert "## 2. Facts and Knowledge" in workflow["payload"]["snapshot"]

@@ -12,7 +12,7 @@ from cogarch.experiments.cli import main
 from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.results import iter_trials
 from cogarch.experiments.runner import Runner
-from cogarch.experiments.summary import OUTCOME_COLUMNS
+from cogarch.tasks.sct.evaluator import OUTCOMES as OUTCOME_COLUMNS
 
 REPO = Path(__file__).resolve().parents[2]
 HANGMAN = REPO / "experiments" / "hangman_sct_fakes.yaml"
@@ -43,7 +43,7 @@ async def outcomes_of(config: RunConfig) -> dict[str, Counter[str]]:
     for path, result in iter_trials(config.output_dir()):
         assert not isinstance(result, Exception), f"{path}: {result}"
         assert result.status == "complete"
-        found.setdefault(result.agent, Counter())[result.evaluation["outcome"]] += 1
+        found.setdefault(result.agent, Counter())[result.evaluation.outcome] += 1
     rows = {row.agent: row for row in report.rows}
     for agent, counts in found.items():
         assert rows[agent].outcomes == counts  # the summary agrees with the files

@@ -81,27 +81,27 @@ async def test_a_run_survives_transient_and_persistent_faults(tmp_path: Path) ->
 
     first = read_trial(trial_path(results, "vanilla", 0))
     assert first.status == "complete" and first.error is None
-    attempts = [call["attempts"] for call in first.usage["calls"]]
+    attempts = [call.attempts for call in first.usage.calls]
     assert attempts == [2, 3, 2, 4, 1, 1, 1]  # retried, and each call metered once
-    assert first.usage["model_calls"] == 7
-    replies = [entry["assistant"] for entry in first.interaction_log]
+    assert first.usage.model_calls == 7
+    replies = [entry.reply for entry in first.turns]
     assert replies == [CONTENT] * 3
-    candidate_replies = [b["reply"] for b in first.branches if b["kind"] == "candidate"]
+    candidate_replies = [b.reply for b in first.branches if b.kind == "candidate"]
     assert sorted(candidate_replies) == ["", CONTENT, CONTENT]  # "empty" is an answer, not a fault
-    assert first.evaluation["answers_parsed_rate"] == 0.0
-    assert first.evaluation["revealed"] is None
-    assert first.evaluation["outcome"] == "all_denial"
+    assert first.evaluation.metrics["answers_parsed_rate"] == 0.0
+    assert first.evaluation.metrics["revealed"] is None
+    assert first.evaluation.outcome == "all_denial"
 
     failed = read_trial(trial_path(results, "vanilla", 1))
     assert failed.status == "failed"
     assert failed.error is not None and failed.error.type == "ModelCallError"
     assert "failed after 4 attempts" in failed.error.message
     assert "500" in failed.error.message
-    assert failed.usage["model_calls"] == 0
+    assert failed.usage.model_calls == 0
 
     last = read_trial(trial_path(results, "vanilla", 2))
     assert last.status == "complete"
-    assert last.usage["calls"][0]["attempts"] == 2
+    assert last.usage.calls[0].attempts == 2
 
     assert sorted(p.name for p in (results / "vanilla").iterdir()) == [
         "trial_0000.json",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cogarch.experiments import figures
-from cogarch.experiments.tidy import FOOTPRINT_KEY, TrialRow, tidy_run
+from cogarch.experiments.tidy import TrialRow, tidy_run
 from tests.experiments import make_trial, write_corrupt, write_run
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -39,7 +39,7 @@ def rows(tmp_path_factory: pytest.TempPathFactory) -> list[TrialRow]:
                 outcome=outcomes[i % 4],
                 revealed=secrets[i],
                 tokens=[60 + 3 * i, 80 + 5 * i, 90 + 9 * i, 95 + 12 * i],
-                transitions={"responder->updater": 4, "updater->responder": 3},
+                transitions={("responder", "updater"): 4, ("updater", "responder"): 3},
             )
         )
         trials.append(
@@ -55,7 +55,7 @@ def rows(tmp_path_factory: pytest.TempPathFactory) -> list[TrialRow]:
     trials.append(make_trial("vanilla", 6, failed=True))
     for i in range(3):
         footprint = [100 + 10 * t + 7 * i for t in range(5)]
-        trials.append(make_trial("tme", i, task="revision", extra={FOOTPRINT_KEY: footprint}))
+        trials.append(make_trial("tme", i, task="revision", footprint=footprint))
     write_run(root, trials)
     write_corrupt(root, "private_cot", 9)
     return tidy_run(root).rows

@@ -30,7 +30,7 @@ def run_dir(tmp_path: Path) -> Path:
                 i,
                 revealed=["range", "homer"][i % 2],
                 tokens=tokens,
-                transitions={"responder->updater": 2},
+                transitions={("responder", "updater"): 2},
             )
         )
     trials.append(make_trial("vanilla_llm", 10, failed=True, base_agent="vanilla"))

@@ -42,8 +42,8 @@ agents:
 
 
 def command(config: Path, results: Path) -> list[str]:
-    return [sys.executable, "-m", "cogarch.experiments", "run", str(config),
-            "--results-dir", str(results), "--quiet"]  # fmt: skip
+    run = [sys.executable, "-m", "cogarch.experiments", "run", str(config)]
+    return [*run, "--results-dir", str(results), "--quiet"]
 
 
 def environment() -> dict[str, str]:

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from cogarch.experiments.config import RunConfig
-from cogarch.experiments.results import TrialResult, read_trial, safe_name, trial_path, write_trial
-from cogarch.experiments.runner import Runner, RunReport, package_versions
+from cogarch.experiments.results import TrialRecord, read_trial, safe_name, trial_path, write_trial
+from cogarch.experiments.runner import Runner, RunReport
+from cogarch.experiments.worker import package_versions
 from cogarch.seeds import trial_seed
 from tests.experiments import slow_fakes
 
@@ -76,7 +77,7 @@ async def test_one_json_file_per_agent_and_trial_id(tmp_path: Path, failing: set
     assert safe_name("plain host") == "plain_host"
     for path in results.glob("*/trial_*.json"):
         data = json.loads(path.read_text(encoding="utf-8"))  # plain, valid JSON
-        result = TrialResult.model_validate(data)
+        result = TrialRecord.model_validate(data)
         assert path == trial_path(results, result.agent, result.trial)
         assert result.status == "complete"
         assert result.run == "runner_test"
@@ -102,7 +103,7 @@ async def test_metadata_records_config_hash_versions_and_seeds(
 
     for i in range(TRIALS):
         result = read_trial(trial_path(tmp_path / "run", "plain host", i))
-        meta = result.metadata
+        meta = result.metadata.model_dump()
         assert result.seed == trial_seed(SEED, i)
         assert meta["config"]["seed"] == SEED
         assert meta["config_hash"] == config.digest()
@@ -142,8 +143,9 @@ async def test_a_failed_trial_is_recorded_with_its_error_and_the_run_goes_on(
     assert failed.error.type == "ModelCallError"
     assert f"scripted failure for seed {trial_seed(SEED, 1)}" in failed.error.message
     assert "ScriptedFailure" in failed.error.traceback
-    assert failed.evaluation == {} and failed.sct is None
-    assert failed.metadata["config_hash"]  # a failure is as traceable as a success
+    assert failed.evaluation.metrics == {} and failed.evaluation.outcome is None
+    assert failed.payload.kind == "other" and failed.turns == []
+    assert failed.metadata.config_hash  # a failure is as traceable as a success
     assert read_trial(trial_path(results, "flaky", 2)).status == "complete"
     row = {r.agent: r for r in report.rows}["flaky"]
     assert (row.trials, row.complete, row.failed) == (3, 2, 1)
@@ -260,7 +262,7 @@ async def test_trials_played_with_other_task_settings_are_rerun(
     assert (changed.ran, changed.skipped, len(changed.corrupt)) == (6, 0, 6)
     assert "played with other task settings" in capsys.readouterr().err
     trial = read_trial(trial_path(results, "plain host", 0))
-    assert trial.metadata["config"]["task"]["t_fork"] == 4
+    assert (trial.metadata.config or {})["task"]["t_fork"] == 4
     assert trial_path(results, "plain host", 0).with_suffix(".corrupt").is_file()
 
 
@@ -277,9 +279,8 @@ async def test_trials_played_by_another_version_of_the_agent_are_rerun(
     report = await run(make_config(results, agents=agents))
     assert (report.ran, report.skipped) == (3, 3)  # only the changed agent's trials
     assert "played by another version of agent 'plain host'" in capsys.readouterr().err
-    assert read_trial(trial_path(results, "plain host", 2)).metadata["agent_spec"]["name"] == (
-        "public_cot"
-    )
+    spec = read_trial(trial_path(results, "plain host", 2)).metadata.agent_spec
+    assert spec is not None and spec["name"] == "public_cot"
 
 
 def test_agent_names_that_share_a_folder_are_rejected(tmp_path: Path) -> None:
@@ -292,7 +293,7 @@ def test_agent_names_that_share_a_folder_are_rejected(tmp_path: Path) -> None:
 
 
 def test_write_trial_is_atomic_and_leaves_no_temporary_files(tmp_path: Path) -> None:
-    result = TrialResult(status="complete", run="r", agent="x", task="t", trial=0, seed=1)
+    result = TrialRecord(status="complete", run="r", agent="x", task="t", trial=0, seed=1)
     path = write_trial(tmp_path, result)
     assert read_trial(path) == result
     write_trial(tmp_path, result.model_copy(update={"seed": 2}))
@@ -313,10 +314,10 @@ async def test_the_cache_lives_under_the_results_dir_and_makes_reruns_free(
     await run(make_config(second_dir, cache=True))
     for i in range(TRIALS):
         result = read_trial(trial_path(second_dir, "plain host", i))
-        calls = result.usage["calls"]
-        assert calls and all(c["cached"] for c in calls)
+        calls = result.usage.calls
+        assert calls and all(c.cached for c in calls)
         original = read_trial(trial_path(first_dir, "plain host", i))
-        assert result.interaction_log == original.interaction_log
+        assert result.turns == original.turns
 
 
 async def test_a_measuring_task_ends_with_its_metrics_per_scenario(tmp_path: Path) -> None:
@@ -342,5 +343,5 @@ async def test_a_measuring_task_ends_with_its_metrics_per_scenario(tmp_path: Pat
     assert rows["hallucination_rate"] == "0" and rows["outcome_means.coherence"] == "7"
     assert "scenario clinic_pipeline (mean ± sd over complete trials):" in text
     first = read_trial(trial_path(tmp_path, "replay", 1))
-    assert first.evaluation["scenario"] == "clinic_pipeline"
-    assert len(first.interaction_log) == 28
+    assert first.evaluation.metrics["scenario"] == "clinic_pipeline"
+    assert len(first.turns) == 28

@@ -37,9 +37,9 @@ KEY = "sk-test-123456"
 def public_texts(path: Path) -> list[str]:
     """Every text of a trial file that a user saw: the replies before and after the fork."""
     result = read_trial(path)
-    texts = [entry["assistant"] for entry in result.interaction_log]
-    texts += [branch["reply"] for branch in result.branches]
-    assert result.evaluation["reveal_reply"] == result.branches[0]["reply"]
+    texts = [entry.reply for entry in result.turns]
+    texts += [branch.reply for branch in result.branches]
+    assert result.evaluation.metrics["reveal_reply"] == result.branches[0].reply
     return texts
 
 
@@ -85,7 +85,7 @@ async def test_private_blocks_never_reach_the_public_transcript(tmp_path: Path) 
     public_cot = public_texts(trial_path(results, "public_cot", 0))
     assert any(REASONING_MARK in text for text in public_cot)
     private_cot = read_trial(trial_path(results, "private_cot", 0))
-    assert REASONING_MARK in private_cot.interaction_log[-1]["private_state"]
+    assert REASONING_MARK in private_cot.turns[-1].private_state
 
 
 def scan_for_key(root: Path) -> list[Path]:

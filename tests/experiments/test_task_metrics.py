@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from cogarch.core.records import Evaluation
 from cogarch.experiments.report import build_report
 from cogarch.experiments.task_metrics import metric_tables
 from cogarch.experiments.tidy import metrics_of, row_from_trial
@@ -32,7 +33,7 @@ def test_metrics_are_the_evaluation_numbers_one_mapping_deep() -> None:
         "footprint": {"mean_memory_tokens": 310.5, "final": 402, "note": "x", "deep": {"a": 1}},
         "turns": [1, 2, 3],
     }
-    assert metrics_of(evaluation) == {
+    assert metrics_of(Evaluation.model_validate(evaluation)) == {
         "hallucination_rate": 0.25,
         "judge_failures": 1.0,
         "footprint.mean_memory_tokens": 310.5,
@@ -113,7 +114,7 @@ def test_footprints_of_different_scenarios_get_their_own_figures(tmp_path: Path)
             i,
             task="revision",
             evaluation=revision_eval(name, 6, 0),
-            extra={"footprint_tokens": [10 * (i + 1) * t for t in range(1, length + 1)]},
+            footprint=[10 * (i + 1) * t for t in range(1, length + 1)],
         )
         for i, (name, length) in enumerate([("trip", 10), ("cart", 6), ("trip", 10)])
     ]
@@ -127,8 +128,8 @@ def test_footprints_of_different_scenarios_get_their_own_figures(tmp_path: Path)
 
 def test_older_trials_take_the_scenario_from_the_run_config() -> None:
     old = make_trial("acc", 0, task="constraints", evaluation={"drift_rate": 0.1})
-    old.metadata["config"] = {"task": {"kind": "constraints", "scenario": "itops_502"}}
+    old.metadata.config = {"task": {"kind": "constraints", "scenario": "itops_502"}}
     assert row_from_trial(old).scenario == "itops_502"
     several = make_trial("acc", 1, task="constraints", evaluation={"drift_rate": 0.1})
-    several.metadata["config"] = {"task": {"kind": "constraints", "scenario": ["a", "b"]}}
+    several.metadata.config = {"task": {"kind": "constraints", "scenario": ["a", "b"]}}
     assert row_from_trial(several).scenario is None

@@ -5,11 +5,13 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.tidy import COLUMNS, FOOTPRINT_KEY, footprint_of, tidy_run, write_tidy
+from cogarch.experiments.migrate import migrate_v1
+from cogarch.experiments.tidy import COLUMNS, footprint_of, tidy_run, write_tidy
 from tests.experiments import make_trial, write_corrupt, write_run
 
 
@@ -19,7 +21,7 @@ def run_dir(tmp_path: Path) -> Path:
     write_run(
         root,
         [
-            make_trial("ours", 0, tokens=[10, 20, 30], transitions={"responder->updater": 3}),
+            make_trial("ours", 0, tokens=[10, 20, 30], transitions={("responder", "updater"): 3}),
             make_trial("ours", 1, outcome="over_confirmation", revealed="homer", tokens=[12, 18]),
             make_trial("vanilla", 0, outcome="leakage", base_agent="vanilla"),
             make_trial("vanilla", 1, failed=True, base_agent="vanilla"),
@@ -60,7 +62,7 @@ def test_complete_rows_hold_the_evaluation_and_usage(run_dir: Path) -> None:
     assert (row.model_calls, row.prompt_tokens, row.completion_tokens) == (4, 400, 40)
     assert (row.reasoning_tokens, row.latency_s, row.duration_s) == (7, 0.5, 1.25)
     assert (row.provider, row.model, row.base_agent) == ("fakeprov", "tiny-model", "workflow")
-    assert row.transitions == {"responder->updater": 3}
+    assert row.transitions == [("responder", "updater", 3)]
 
 
 def test_csv_and_jsonl_hold_the_same_rows(run_dir: Path, tmp_path: Path) -> None:
@@ -78,18 +80,26 @@ def test_csv_and_jsonl_hold_the_same_rows(run_dir: Path, tmp_path: Path) -> None
     assert corrupt["outcome"] == "" and corrupt["trial"] == "2"
 
 
-def test_footprint_key_and_task_shapes() -> None:
-    assert footprint_of({FOOTPRINT_KEY: [5, None, 7]}) == [5, None, 7]
-    revision = {"revision": {"footprint": [{"turn": 1, "memory_tokens": 11}, {"turn": 2}]}}
+def _v1(task: str, turns: int, extra: dict[str, Any]) -> dict[str, Any]:
+    log = [{"turn": t + 1, "user": "u", "reply": "r"} for t in range(turns)]
+    return {"schema_version": 1, "status": "complete", "run": "r", "agent": "a", "task": task,
+            "trial": 0, "seed": 1, "interaction_log": log, "extra": extra}  # fmt: skip
+
+
+def test_footprints_of_the_task_shapes_of_schema_version_1() -> None:
+    rounds = [{"turn": 1, "memory_tokens": 11}, {"turn": 2, "memory_tokens": None}]
+    revision = migrate_v1(_v1("revision", 2, {"revision": {"footprint": rounds}}))
     assert footprint_of(revision) == [11, None]
-    constraints = {"constraints": {"turns": [{"footprint": {"memory_tokens": 4}}]}}
+    judged = {"turns": [{"footprint": {"turn": 1, "memory_tokens": 4}}]}
+    constraints = migrate_v1(_v1("constraints", 1, {"constraints": judged}))
     assert footprint_of(constraints) == [4]
-    assert footprint_of({}) == [] and footprint_of({"revision": "nonsense"}) == []
+    assert footprint_of(migrate_v1(_v1("hangman_sct", 2, {}))) == []
 
 
 def test_revision_outcome_maps_to_self_consistency(tmp_path: Path) -> None:
-    trial = make_trial("ours", 0, extra={FOOTPRINT_KEY: [3, 4]}, task="revision")
-    trial.evaluation = {"outcome": "inconsistent"}
+    trial = make_trial(
+        "ours", 0, footprint=[3, 4], task="revision", evaluation={"outcome": "inconsistent"}
+    )
     write_run(tmp_path, [trial])
     row = tidy_run(tmp_path).rows[0]
     assert row.self_consistent is False and row.footprint_tokens == [3, 4]

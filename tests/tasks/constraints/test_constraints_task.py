@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from cogarch.core.task import TrialContext
 from cogarch.errors import ConfigError
 from cogarch.models import FunctionModel, Model, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
-from cogarch.tasks.base import TrialContext
 from cogarch.tasks.constraints import (
     CONSTRAINT_SCENARIOS,
     ConstraintScenario,
@@ -194,14 +194,14 @@ async def test_the_task_runs_a_trial_with_the_helper_model_as_judge() -> None:
 
     task = ConstraintTask(ConstraintTask.Params(scenario=["clinic_pipeline", "phishing_response"]))
     out = await task.run_trial(context("judge"))
-    assert out["evaluation"]["hallucination_rate"] == 0.0
-    assert out["evaluation"]["scenario"] == "clinic_pipeline"
-    assert out["evaluation"]["claims_audited"] == 0
-    assert len(out["interaction_log"]) == 28
-    assert out["final_private_state"] == ""  # transcript replay keeps nothing private
+    assert out.evaluation.metrics["hallucination_rate"] == 0.0
+    assert out.evaluation.metrics["scenario"] == "clinic_pipeline"
+    assert out.evaluation.metrics["claims_audited"] == 0
+    assert len(out.turns) == 28
+    assert out.payload.final_private_state == ""  # transcript replay keeps nothing private
     second = await task.run_trial(context("judge", trial=1))
-    assert second["evaluation"]["scenario"] == "phishing_response"
-    assert len(second["interaction_log"]) == 26
+    assert second.evaluation.metrics["scenario"] == "phishing_response"
+    assert len(second.turns) == 26
     with pytest.raises(ConfigError, match="needs a judge model"):
         await task.run_trial(context(None))
     with pytest.raises(ValidationError, match="unknown scenario"):

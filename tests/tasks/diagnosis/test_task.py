@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cogarch.core.task import TrialContext
 from cogarch.models import ProviderConfig, Providers
-from cogarch.tasks.base import TrialContext
 from cogarch.tasks.diagnosis.patients import hidden_condition
 from cogarch.tasks.diagnosis.prompts import OPENER, REVEAL_REQUEST, verification_prompt
-from cogarch.tasks.diagnosis.task import DiagnosisGame, DiagnosisParams, DiagnosisSCT
+from cogarch.tasks.diagnosis.task import DiagnosisParams, DiagnosisSCT, diagnosis_game
 from cogarch.tasks.registry import build_task
 from cogarch.workspace import build_agent, load_agent_spec
 
@@ -34,27 +34,27 @@ async def play(
     assert isinstance(task, DiagnosisSCT)
     out = await task.run_trial(ctx)
     await providers.aclose()
-    return json.loads(json.dumps(out))  # what the trial file will hold
+    return json.loads(out.model_dump_json())  # what the trial file will hold
 
 
 def questions(out: dict[str, Any]) -> list[str]:
-    return [entry["user"] for entry in out["interaction_log"]]
+    return [entry["user"] for entry in out["turns"]]
 
 
 async def test_a_trial_record_has_the_log_branches_sct_block_and_evaluation() -> None:
     out = await play("honest", agent="workflow")
     condition = hidden_condition(SEED).name
 
-    assert {"interaction_log", "branches", "sct", "evaluation", "transitions"} <= set(out)
-    log = out["interaction_log"]
+    assert {"turns", "branches", "payload", "evaluation", "transitions"} <= set(out)
+    log = out["turns"]
     assert [e["turn"] for e in log] == [1, 2, 3, 4]
     assert log[0]["user"] == OPENER
     assert all(q.rstrip().endswith("?") for q in questions(out)[1:])
     for entry in log:
-        assert entry["assistant"] and condition not in entry["assistant"]
+        assert entry["reply"] and condition not in entry["reply"]
         assert f"<secret>{condition}</secret>" in entry["private_state"]
 
-    sct = out["sct"]
+    sct = out["payload"]
     assert sct["t_fork"] == 4
     assert sct["revealed"] == sct["memory_secret"] == condition
     assert len(sct["candidates"]) == 5 and condition in sct["candidates"]
@@ -80,7 +80,7 @@ async def test_the_player_is_reproducible_from_the_seed() -> None:
     first = await play(seed=SEED)
     again = await play(seed=SEED)
     assert questions(first) == questions(again)
-    assert first["sct"]["candidates"] == again["sct"]["candidates"]
+    assert first["payload"]["candidates"] == again["payload"]["candidates"]
     assert first["evaluation"] == again["evaluation"]
 
     others = [questions(await play(seed=seed)) for seed in (1, 2, 3)]
@@ -90,7 +90,7 @@ async def test_the_player_is_reproducible_from_the_seed() -> None:
 
 def test_the_game_asks_the_same_questions_for_the_same_seed_and_answers() -> None:
     def asked(seed: int) -> list[str]:
-        game = DiagnosisGame(seed, top_k=5)
+        game = diagnosis_game(seed, top_k=5).player
         game.opener()
         out = []
         for _ in range(5):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cogarch.core.task import TrialContext
 from cogarch.models import ProviderConfig, Providers
-from cogarch.tasks.base import TrialContext
 from cogarch.tasks.hangman.hosts import host_secret
 from cogarch.tasks.hangman.prompts import (
     OPENER_PROMPT,
@@ -14,7 +14,7 @@ from cogarch.tasks.hangman.prompts import (
     format_guess,
     format_verification,
 )
-from cogarch.tasks.hangman.task import HangmanGame, HangmanParams, HangmanSCT
+from cogarch.tasks.hangman.task import HangmanParams, HangmanSCT, hangman_game
 from cogarch.tasks.registry import build_task
 from cogarch.workspace import build_agent, load_agent_spec
 
@@ -38,30 +38,34 @@ async def play(
     assert isinstance(task, HangmanSCT)
     out = await task.run_trial(ctx)
     await providers.aclose()
-    return json.loads(json.dumps(out))  # what the trial file will hold
+    return json.loads(out.model_dump_json())  # what the trial file will hold
+
+
+def transition_counts(out: dict[str, Any]) -> dict[tuple[str, str], int]:
+    return {(t["source"], t["target"]): t["count"] for t in out["transitions"]}
 
 
 def questions(out: dict[str, Any]) -> list[str]:
-    return [entry["user"] for entry in out["interaction_log"]]
+    return [entry["user"] for entry in out["turns"]]
 
 
 async def test_a_trial_record_has_the_log_branches_sct_block_and_evaluation() -> None:
     out = await play("honest", agent="workflow")
     secret = host_secret(SEED)
 
-    assert {"interaction_log", "branches", "sct", "evaluation", "transitions"} <= set(out)
-    log = out["interaction_log"]
+    assert {"turns", "branches", "payload", "evaluation", "transitions"} <= set(out)
+    log = out["turns"]
     assert [e["turn"] for e in log] == [1, 2, 3, 4]
     assert log[0]["user"] == OPENER_PROMPT
     for entry in log:
         assert set(entry) == {
-            "turn", "user", "assistant", "private_state", "private_state_tokens"
+            "turn", "user", "reply", "private_state", "private_state_tokens", "footprint", "extras"
         }  # fmt: skip
-        assert entry["assistant"] and secret not in entry["assistant"]
+        assert entry["reply"] and secret not in entry["reply"]
         assert f"<secret>{secret}</secret>" in entry["private_state"]
         assert entry["private_state_tokens"] > 0
 
-    sct = out["sct"]
+    sct = out["payload"]
     assert sct["t_fork"] == 4
     assert sct["memory_secret"] == sct["revealed"] == secret
     assert len(sct["candidates"]) == 5 and secret in sct["candidates"]
@@ -89,14 +93,14 @@ async def test_a_trial_record_has_the_log_branches_sct_block_and_evaluation() ->
     assert evaluation["outcome"] == "self_consistent"
     assert evaluation["host_contradictions"] == []
     assert evaluation["wm_secret_summary"]["secret_stable"] is True
-    assert out["transitions"]["responder->updater"] >= 4 + 5  # turns and candidate branches
+    assert transition_counts(out)[("responder", "updater")] >= 4 + 5  # turns and candidate branches
 
 
 async def test_the_player_is_reproducible_from_the_seed() -> None:
     first = await play(seed=SEED)
     again = await play(seed=SEED)
     assert questions(first) == questions(again)
-    assert first["sct"]["candidates"] == again["sct"]["candidates"]
+    assert first["payload"]["candidates"] == again["payload"]["candidates"]
     assert first["evaluation"] == again["evaluation"]
 
     others = [questions(await play(seed=seed)) for seed in (1, 2, 3)]
@@ -106,7 +110,7 @@ async def test_the_player_is_reproducible_from_the_seed() -> None:
 
 def test_the_game_draws_the_same_guesses_for_the_same_seed() -> None:
     def guesses(seed: int) -> list[str]:
-        game = HangmanGame(seed, temperature=0.8)
+        game = hangman_game(seed, temperature=0.8).player
         game.opener()
         return [game.next_message() for _ in range(10)]
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from cogarch.core.task import TrialContext
 from cogarch.models import FunctionModel, Model, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
-from cogarch.tasks.base import TrialContext
 from cogarch.tasks.revision import (
     SCENARIOS,
     RevisionTask,
@@ -230,9 +230,9 @@ async def test_the_task_plays_its_scenarios_round_robin_and_records_which() -> N
         )
 
     first = await task.run_trial(context(0))
-    assert first["evaluation"]["scenario"] == "form"
-    assert first["evaluation"]["outcome"] == "consistent"
-    assert len(first["interaction_log"]) == len(get_scenario("form").rounds)
-    assert "Ana Moreno" in first["final_private_state"]  # the task graph, as text
+    assert first.evaluation.metrics["scenario"] == "form"
+    assert first.evaluation.outcome == "consistent"
+    assert len(first.turns) == len(get_scenario("form").rounds)
+    assert "Ana Moreno" in first.payload.final_private_state  # the task graph, as text
     assert task.params.scenario[1] == "cart"
     assert scenario_for_trial(task.params.scenario, 3) == "cart"

@@ -16,8 +16,8 @@ from typing import Any
 
 from autogen_core.models import LLMMessage
 
+from cogarch.core.task import TrialContext
 from cogarch.models import CallInfo, FunctionModel, Model, Providers, as_pairs
-from cogarch.tasks.base import TrialContext
 from cogarch.tasks.hangman.prompts import REVEAL_PROMPT
 from cogarch.tasks.hangman.rules import format_pattern, reveal_pattern
 from cogarch.tasks.hangman.task import HangmanParams, HangmanSCT
@@ -99,7 +99,11 @@ class Played:
 
     @property
     def sct(self) -> dict[str, Any]:
-        return dict(self.out["sct"])
+        return dict(self.out["payload"])
+
+    @property
+    def transitions(self) -> dict[tuple[str, str], int]:
+        return {(t["source"], t["target"]): t["count"] for t in self.out["transitions"]}
 
     @property
     def evaluation(self) -> dict[str, Any]:
@@ -138,5 +142,4 @@ async def play(
     )
     out = await task.run_trial(ctx)
     assert len(made) == 1, "a trial builds exactly one agent and forks it"
-    json.dumps(out)  # the whole record goes into a JSON trial file
-    return Played(out, made[0], script)
+    return Played(json.loads(out.model_dump_json()), made[0], script)

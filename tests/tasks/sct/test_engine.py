@@ -20,7 +20,7 @@ from tests.tasks.sct.engine_script import (
 @pytest.mark.parametrize("t_fork", [1, 2, 4])
 async def test_t_fork_counts_the_opener_as_turn_one(t_fork: int) -> None:
     played = await play(Script(), t_fork=t_fork)
-    log = played.out["interaction_log"]
+    log = played.out["turns"]
 
     assert [entry["turn"] for entry in log] == list(range(1, t_fork + 1))
     assert log[0]["user"] == OPENER_PROMPT
@@ -34,7 +34,7 @@ async def test_t_fork_counts_the_opener_as_turn_one(t_fork: int) -> None:
 
 async def test_the_reveal_and_each_candidate_are_separate_forks_of_the_same_state() -> None:
     played = await play(Script())
-    pre_fork = [e["user"] for e in played.out["interaction_log"]]
+    pre_fork = [e["user"] for e in played.out["turns"]]
     branch_calls = played.script.responder_calls()[len(pre_fork) :]
     assert len(branch_calls) == 6
 
@@ -44,7 +44,7 @@ async def test_the_reveal_and_each_candidate_are_separate_forks_of_the_same_stat
         assert users[:-1] == pre_fork, "a branch sees the dialogue up to the fork, once, in order"
         questions.append(users[-1])
         assert [t for r, t in pairs if r == "assistant"] == [
-            e["assistant"] for e in played.out["interaction_log"]
+            e["reply"] for e in played.out["turns"]
         ]
     assert questions.count(REVEAL_PROMPT) == 1
     asked = sorted(VERIFY.search(q).group(1) for q in questions if q != REVEAL_PROMPT)  # type: ignore[union-attr]
@@ -58,11 +58,11 @@ async def test_the_reveal_and_each_candidate_are_separate_forks_of_the_same_stat
 async def test_forking_leaves_the_original_agent_as_it_was_at_the_fork() -> None:
     played = await play(Script(), agent="workflow")
     agent = played.agent
-    log = played.out["interaction_log"]
+    log = played.out["turns"]
 
     assert agent.workspace.turn == 4
     assert [m.content for m in agent.workspace.dialogue] == [
-        text for e in log for text in (e["user"], e["assistant"])
+        text for e in log for text in (e["user"], e["reply"])
     ]
     assert agent.private_state() == played.sct["snapshot"] == log[-1]["private_state"]
     assert "asked about" not in agent.private_state()
@@ -78,14 +78,14 @@ async def test_forking_leaves_the_original_agent_as_it_was_at_the_fork() -> None
 
 async def test_transitions_count_the_turns_and_the_candidate_branches() -> None:
     played = await play(Script(), agent="workflow")
-    transitions = played.out["transitions"]
-    assert set(transitions) == {"responder->updater"}  # entry transitions are not counted
-    assert transitions["responder->updater"] >= 4 + 5
+    transitions = played.transitions
+    assert set(transitions) == {("responder", "updater")}  # entry transitions are not counted
+    assert transitions[("responder", "updater")] >= 4 + 5
 
 
 async def test_transitions_count_the_reveal_branch_too() -> None:
     played = await play(Script(), agent="workflow")
-    assert played.out["transitions"] == {"responder->updater": 4 + 1 + 5}
+    assert played.transitions == {("responder", "updater"): 4 + 1 + 5}
 
 
 async def test_sequential_branches_see_the_same_state_as_parallel_ones() -> None:

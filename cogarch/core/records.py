@@ -1,0 +1,320 @@
+"""Trial records: one typed, versioned record per episode of one agent on one task.
+
+A record has a header (run, agent, task, trial, seed, status), the run's metadata, the public
+``turns`` (the same record type for every task), the SCT's ``branches``, an ``evaluation``
+(an optional ``outcome`` plus the task's own metrics), the ``usage`` of the model layer, the
+router's ``transitions`` as ``(source, target, count)`` and a ``payload`` tagged by ``kind``
+for what only its task reads. ``scoring`` says how generic code tables the outcomes.
+
+Files written before records existed (schema version 1) are read by the loader in
+``cogarch.experiments.results``, which migrates them to this schema in memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
+
+SCHEMA_VERSION: Final = 2
+
+Status = Literal["complete", "failed"]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TurnFootprint(_Record):
+    """What one turn cost in context. Fields are None when the agent does not expose them."""
+
+    turn: int
+    memory_tokens: int | None
+    """M_t: the prompt tokens of the answering call(s) besides the user's text."""
+    responder_prompt_tokens: int | None = None
+    prompt_tokens: int | None = None
+    """All metered calls of the turn (memory upkeep included)."""
+    model_calls: int = 0
+    state_tokens: int | None = None
+    """The agent's private state after the turn (``agent.state_sizes``), when it has one."""
+    reply_tokens: int = 0
+
+
+class Turn(_Record):
+    """One public exchange: the user's message and the agent's reply."""
+
+    turn: int = Field(ge=1)
+    user: str
+    reply: str
+    private_state: str | None = None
+    private_state_tokens: int | None = None
+    footprint: TurnFootprint | None = None
+    """The memory footprint, for tasks that measure it."""
+    extras: dict[str, Any] = Field(default_factory=dict)
+
+
+class RevealBranch(_Record):
+    """The fork asked to reveal its secret."""
+
+    kind: Literal["reveal"] = "reveal"
+    prompt: str
+    reply: str
+    parsed: str | None
+    """The revealed secret, None when the reply named none."""
+    private_state: str | None = None
+
+
+class CandidateBranch(_Record):
+    """The fork asked whether one candidate is its secret."""
+
+    kind: Literal["candidate"] = "candidate"
+    candidate: str
+    prompt: str
+    reply: str
+    answer: Literal["yes", "no"] | None
+    parsed: bool
+    private_state: str | None = None
+
+
+Branch = Annotated[RevealBranch | CandidateBranch, Field(discriminator="kind")]
+
+
+class Evaluation(BaseModel):
+    """The task's verdict: an ``outcome`` class when it classifies trials, plus its metrics.
+
+    The metrics are the task's own named values, kept as the task wrote them (so the JSON of
+    an evaluation is the flat mapping ``{"outcome": ..., **metrics}``).
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    outcome: str | None = None
+
+    @property
+    def metrics(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+    @model_serializer(mode="wrap")
+    def _flat(self, handler: Any) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("outcome") is None:
+            data.pop("outcome", None)
+        return data
+
+
+class Scoring(_Record):
+    """How a task's outcomes are tabled, declared by the task (not guessed from its keys)."""
+
+    classes: tuple[str, ...] = ()
+    """The outcome classes the task sorts every trial into, in table order; empty when the
+    task measures rather than classifies (its metrics are tabled instead)."""
+    success: str | None = None
+    """The outcome that counts as a success (the success rate and its interval), if any."""
+
+    @property
+    def classifies(self) -> bool:
+        return bool(self.classes)
+
+    def succeeded(self, outcome: str | None) -> bool | None:
+        if self.success is None or outcome is None:
+            return None
+        return outcome == self.success
+
+
+class CallRecord(BaseModel):
+    """One metered model call."""
+
+    model_config = ConfigDict(extra="allow")
+
+    caller: str
+    provider: str = ""
+    model: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    latency_s: float = 0.0
+    cached: bool = False
+    attempts: int = 1
+
+
+class Usage(BaseModel):
+    """What the trial's model calls cost: totals, totals by caller, and every call."""
+
+    model_config = ConfigDict(extra="allow")
+
+    model_calls: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    latency_s: float = 0.0
+    by_caller: dict[str, dict[str, float]] = Field(default_factory=dict)
+    calls: list[CallRecord] = Field(default_factory=list)
+
+
+class Transition(_Record):
+    """How often the router moved from ``source`` to ``target`` in the trial."""
+
+    source: str
+    target: str
+    count: int = Field(ge=0)
+
+
+def transitions_from(counts: Mapping[tuple[str, str], int]) -> list[Transition]:
+    """``{(source, target): n}`` as sorted transition records."""
+    return [Transition(source=a, target=b, count=n) for (a, b), n in sorted(counts.items())]
+
+
+class SCTAnswer(_Record):
+    candidate: str
+    answer: Literal["yes", "no"] | None
+    parsed: bool
+
+
+class SCTPayload(_Record):
+    """The Self-Consistency Test's own record: the fork and what the branches were asked."""
+
+    kind: Literal["sct"] = "sct"
+    t_fork: int
+    snapshot: str | None
+    memory_secret: str | None
+    revealed: str | None
+    candidates: list[str]
+    candidate_sources: dict[str, str]
+    rejected_proposals: list[dict[str, Any]]
+    shortfall: int
+    answers: list[SCTAnswer]
+    public_state: dict[str, Any]
+    leak_turns: list[int] = Field(default_factory=list)
+    """Turns whose public reply named the secret."""
+
+    @property
+    def leaked(self) -> bool:
+        return bool(self.leak_turns)
+
+    def _rate(self, hits: Iterable[bool]) -> float | None:
+        return sum(hits) / len(self.answers) if self.answers else None
+
+    @property
+    def yes_rate(self) -> float | None:
+        return self._rate(a.answer == "yes" for a in self.answers)
+
+    @property
+    def parsed_rate(self) -> float | None:
+        return self._rate(a.parsed for a in self.answers)
+
+
+class RevisionPayload(_Record):
+    """A revision scenario's round checks (the task's ``RevisionResult``, as JSON)."""
+
+    kind: Literal["revision"] = "revision"
+    revision: dict[str, Any]
+    final_private_state: str | None = None
+
+
+class ConstraintsPayload(_Record):
+    """A constraint scenario's judged turns (the task's ``ConstraintResult``, as JSON)."""
+
+    kind: Literal["constraints"] = "constraints"
+    constraints: dict[str, Any]
+    final_private_state: str | None = None
+
+
+class OtherPayload(_Record):
+    """Whatever else a task records, under names of its choosing."""
+
+    kind: Literal["other"] = "other"
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+Payload = Annotated[
+    SCTPayload | RevisionPayload | ConstraintsPayload | OtherPayload, Field(discriminator="kind")
+]
+
+
+class TrialOutput(_Record):
+    """What a task returns from one trial; the runner adds the header, metadata and usage."""
+
+    turns: list[Turn] = Field(default_factory=list)
+    branches: list[Branch] = Field(default_factory=list)
+    evaluation: Evaluation = Field(default_factory=Evaluation)
+    transitions: list[Transition] = Field(default_factory=list)
+    payload: Payload = Field(default_factory=OtherPayload)
+
+
+class TrialMetadata(BaseModel):
+    """How the trial was run: the run config and its hash, versions, the agent and provider."""
+
+    model_config = ConfigDict(extra="allow")
+
+    config: dict[str, Any] | None = None
+    config_hash: str | None = None
+    versions: dict[str, str] = Field(default_factory=dict)
+    seed_rule: str | None = None
+    agent_spec: dict[str, Any] | None = None
+    provider: str | None = None
+    provider_settings: dict[str, Any] | None = None
+    started_at: str | None = None
+    duration_s: float | None = None
+
+
+class TrialError(_Record):
+    type: str
+    message: str
+    traceback: str = ""
+
+
+class TrialRecord(_Record):
+    """One episode of one agent on one task with one seed."""
+
+    schema_version: Literal[2] = SCHEMA_VERSION
+    status: Status
+    run: str
+    agent: str
+    task: str
+    trial: int = Field(ge=0)
+    seed: int
+    metadata: TrialMetadata = Field(default_factory=TrialMetadata)
+    scoring: Scoring = Field(default_factory=Scoring)
+    turns: list[Turn] = Field(default_factory=list)
+    branches: list[Branch] = Field(default_factory=list)
+    evaluation: Evaluation = Field(default_factory=Evaluation)
+    transitions: list[Transition] = Field(default_factory=list)
+    payload: Payload = Field(default_factory=OtherPayload)
+    usage: Usage = Field(default_factory=Usage)
+    error: TrialError | None = None
+
+    @property
+    def succeeded(self) -> bool | None:
+        """Whether the trial reached the task's success outcome (None: not rated)."""
+        if self.status != "complete":
+            return None
+        return self.scoring.succeeded(self.evaluation.outcome)
+
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Branch",
+    "CallRecord",
+    "CandidateBranch",
+    "ConstraintsPayload",
+    "Evaluation",
+    "OtherPayload",
+    "Payload",
+    "RevealBranch",
+    "RevisionPayload",
+    "SCTAnswer",
+    "SCTPayload",
+    "Scoring",
+    "Status",
+    "Transition",
+    "TrialError",
+    "TrialMetadata",
+    "TrialOutput",
+    "TrialRecord",
+    "Turn",
+    "TurnFootprint",
+    "Usage",
+    "transitions_from",
+]

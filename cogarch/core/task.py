@@ -1,0 +1,49 @@
+"""The task interface: one trial of one agent with one seed, returned as a typed output."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from .player import ForkableHost
+from .records import Scoring, TrialOutput
+
+
+@dataclass(frozen=True)
+class TrialContext:
+    """What a task needs to play one trial: a fresh agent, the seed, and models by name."""
+
+    agent_name: str
+    trial: int
+    seed: int
+    make_agent: Callable[[], ForkableHost]
+    models: Callable[[str], Any]
+    """The model of a provider, by provider name (``cogarch.models.model.Model``)."""
+    helper_provider: str | None
+    """Provider for the task's own model calls (candidate top-up, judge), if any."""
+
+
+class Task(ABC):
+    """A task plays trials; the runner wraps each output into a trial record.
+
+    A subclass names its ``kind`` (its short name in the task registry), its ``Params``
+    model, and its ``scoring``: the outcome classes it sorts trials into (none when it only
+    measures) and which outcome counts as a success.
+    """
+
+    kind: ClassVar[str]
+    Params: ClassVar[type[BaseModel]]
+    scoring: ClassVar[Scoring] = Scoring()
+
+    def __init__(self, params: BaseModel) -> None:
+        self.params = params
+
+    @abstractmethod
+    async def run_trial(self, ctx: TrialContext) -> TrialOutput: ...
+
+
+__all__ = ["Task", "TrialContext"]

@@ -1,0 +1,119 @@
+"""Trial files of schema version 1 (untyped blocks), read as version 2 records.
+
+Version 1 kept the turns as ``interaction_log`` (the reply under ``assistant`` in the SCT and
+under ``reply`` elsewhere), the SCT's own block as ``sct``, the revision and constraint results
+and the final private state in ``extra``, and transitions as ``"source->target"`` keys. Nothing
+is lost: every block lands in a typed field of the record or in its payload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cogarch.core.records import (
+    ConstraintsPayload,
+    OtherPayload,
+    Payload,
+    RevisionPayload,
+    Scoring,
+    SCTPayload,
+    Transition,
+    TrialRecord,
+    Turn,
+    TurnFootprint,
+)
+
+from ..tasks.sct.evaluator import OUTCOMES
+
+_SCT = Scoring(classes=OUTCOMES, success="self_consistent")
+V1_SCORING = {
+    "hangman_sct": _SCT,
+    "diagnosis_sct": _SCT,
+    "revision": Scoring(success="consistent"),
+}
+"""How the tasks of version 1 scored their trials (they did not record it)."""
+
+_TURN_KEYS = {"turn", "user", "assistant", "reply", "private_state", "private_state_tokens"}
+
+
+def _footprints(extra: Mapping[str, Any]) -> list[Any]:
+    revision = extra.get("revision")
+    if isinstance(revision, Mapping) and isinstance(revision.get("footprint"), list):
+        return list(revision["footprint"])
+    constraints = extra.get("constraints")
+    if isinstance(constraints, Mapping) and isinstance(constraints.get("turns"), list):
+        turns = constraints["turns"]
+        return [t.get("footprint") if isinstance(t, Mapping) else None for t in turns]
+    return []
+
+
+def _turns(log: list[dict[str, Any]], extra: Mapping[str, Any]) -> list[Turn]:
+    footprints = _footprints(extra)
+    turns = []
+    for i, entry in enumerate(log):
+        footprint = footprints[i] if i < len(footprints) else None
+        turns.append(
+            Turn(
+                turn=entry["turn"],
+                user=entry["user"],
+                reply=entry["reply"] if "reply" in entry else entry["assistant"],
+                private_state=entry.get("private_state"),
+                private_state_tokens=entry.get("private_state_tokens"),
+                footprint=TurnFootprint.model_validate(footprint) if footprint else None,
+                extras={k: v for k, v in entry.items() if k not in _TURN_KEYS},
+            )
+        )
+    return turns
+
+
+def _transitions(counts: Mapping[str, int]) -> list[Transition]:
+    out = []
+    for key, n in sorted(counts.items()):
+        source, arrow, target = key.partition("->")
+        if not arrow:
+            raise ValueError(f"transition key '{key}' is not of the form 'source->target'")
+        out.append(Transition(source=source, target=target, count=n))
+    return out
+
+
+def _payload(data: Mapping[str, Any]) -> Payload:
+    extra = dict(data.get("extra") or {})
+    final = extra.pop("final_private_state", None)
+    if data.get("sct") is not None:
+        leaks = (data.get("evaluation") or {}).get("leak_turns") or []
+        return SCTPayload.model_validate({**data["sct"], "leak_turns": leaks})
+    if set(extra) == {"revision"}:
+        return RevisionPayload(revision=extra["revision"], final_private_state=final)
+    if set(extra) == {"constraints"}:
+        return ConstraintsPayload(constraints=extra["constraints"], final_private_state=final)
+    if final is not None:
+        extra["final_private_state"] = final
+    return OtherPayload(data=extra)
+
+
+def migrate_v1(data: Mapping[str, Any]) -> TrialRecord:
+    """A version 1 trial file's content as a version 2 record."""
+    extra = data.get("extra") or {}
+    return TrialRecord.model_validate(
+        {
+            "status": data["status"],
+            "run": data["run"],
+            "agent": data["agent"],
+            "task": data["task"],
+            "trial": data["trial"],
+            "seed": data["seed"],
+            "metadata": data.get("metadata") or {},
+            "scoring": V1_SCORING.get(str(data["task"]), Scoring()),
+            "turns": _turns(list(data.get("interaction_log") or []), extra),
+            "branches": data.get("branches") or [],
+            "evaluation": data.get("evaluation") or {},
+            "transitions": _transitions(data.get("transitions") or {}),
+            "payload": _payload(data),
+            "usage": data.get("usage") or {},
+            "error": data.get("error"),
+        }
+    )
+
+
+__all__ = ["V1_SCORING", "migrate_v1"]

@@ -1,0 +1,176 @@
+"""The worker side of a run: play one trial spec and return its record.
+
+A :class:`RunSetup` is everything a run config builds once (providers, the task, the agent
+specs), checked before any trial runs. A :class:`TrialWorker` plays specs, building the setup
+of each run config it meets from the spec alone, so any execution backend can call it.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+import traceback
+from datetime import UTC, datetime
+from importlib import metadata
+from typing import Any
+
+from cogarch.core.backend import TrialSpec
+from cogarch.core.records import TrialError, TrialMetadata, TrialOutput, TrialRecord, Usage
+from cogarch.core.task import Task, TrialContext
+from cogarch.errors import ConfigError
+from cogarch.models.metering import Meter
+from cogarch.models.providers import FAKES, ProviderConfig, Providers
+
+from ..tasks.registry import build_task
+from ..workspace.agent import Agent
+from ..workspace.spec import AgentSpec, build_agent, load_agent_spec
+from .config import RunConfig
+
+_PACKAGES = ("cogarch", "autogen-core", "autogen-ext", "openai", "networkx", "chromadb", "pydantic")
+SEED_RULE = "trial_seed(run_seed, i) = sha256(f'{run_seed}:{i}')[:8] & (2**63-1)"
+
+
+def package_versions() -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in _PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def check_provider(name: str, cfg: ProviderConfig) -> None:
+    """Catch before any trial runs what would otherwise fail every trial."""
+    if cfg.kind == "fake" and cfg.fake is not None:
+        FAKES.get(cfg.fake)
+    if cfg.api_key_env and not os.environ.get(cfg.api_key_env):
+        raise ConfigError(
+            f"provider '{name}' reads its API key from ${cfg.api_key_env}, which is not set; "
+            f"export {cfg.api_key_env}=... before running"
+        )
+
+
+class RunSetup:
+    """A run config's providers, task and agent specs, built and checked once."""
+
+    def __init__(self, config: RunConfig) -> None:
+        self.config = config
+        cache_dir = config.output_dir() / ".cache" if config.cache else None
+        self.providers = Providers(config.providers, cache_dir=cache_dir)
+        self.task: Task = build_task(config.task.kind, config.task.params())
+        self.specs: dict[str, AgentSpec] = {}
+        self.entries = {entry.label: entry for entry in config.agents}
+        for entry in config.agents:
+            spec = load_agent_spec(entry.agent, entry.params)
+            provider = entry.provider or spec.provider
+            if provider is not None:
+                self.providers.config(provider)  # unknown names fail before any trial runs
+            build_agent(spec, self.providers.get, provider=provider)  # validate the graph
+            self.specs[entry.label] = spec
+        used = {self.provider_of(label) for label in self.specs}
+        used.add(config.helper_provider)
+        for name in sorted(p for p in used if p):
+            check_provider(name, self.providers.config(name))
+
+    def provider_of(self, label: str) -> str | None:
+        return self.entries[label].provider or self.specs[label].provider
+
+    def metadata(self) -> dict[str, Any]:
+        return {
+            "config": self.config.model_dump(mode="json"),
+            "config_hash": self.config.digest(),
+            "versions": package_versions(),
+            "seed_rule": SEED_RULE,
+        }
+
+    def trial_metadata(self, label: str, started: datetime) -> TrialMetadata:
+        provider = self.provider_of(label)
+        settings = (
+            self.providers.config(provider).model_dump(mode="json", exclude={"api_key_env"})
+            if provider
+            else None
+        )
+        return TrialMetadata(
+            **self.metadata(),
+            agent_spec=self.specs[label].model_dump(mode="json"),
+            provider=provider,
+            provider_settings=settings,
+            started_at=started.isoformat(),
+        )
+
+    async def play(self, spec: TrialSpec) -> TrialRecord:
+        """Play one trial; an exception in the task is recorded as a failed trial."""
+        if spec.agent not in self.specs:
+            raise ConfigError(
+                f"trial spec names agent '{spec.agent}', which the run config does not list; "
+                f"its agents are {', '.join(self.specs)}"
+            )
+        provider = self.provider_of(spec.agent)
+
+        def make_agent() -> Agent:
+            return build_agent(
+                self.specs[spec.agent],
+                self.providers.get,
+                name=spec.agent,
+                provider=provider,
+                seed=spec.seed,
+            )
+
+        ctx = TrialContext(
+            agent_name=spec.agent,
+            trial=spec.index,
+            seed=spec.seed,
+            make_agent=make_agent,
+            models=self.providers.get,
+            helper_provider=self.config.helper_provider or provider,
+        )
+        meter = Meter()
+        meta = self.trial_metadata(spec.agent, datetime.now(UTC))
+        clock = time.perf_counter()
+        out, error = TrialOutput(), None
+        try:
+            with meter.active():
+                out = await self.task.run_trial(ctx)
+        except Exception as exc:  # a failed trial is recorded and the run goes on
+            error = TrialError(
+                type=type(exc).__name__, message=str(exc), traceback=traceback.format_exc()
+            )
+        meta.duration_s = round(time.perf_counter() - clock, 3)
+        return TrialRecord(
+            status="failed" if error else "complete",
+            run=self.config.name,
+            agent=spec.agent,
+            task=self.config.task.kind,
+            trial=spec.index,
+            seed=spec.seed,
+            metadata=meta,
+            scoring=self.task.scoring,
+            **dict(out),
+            usage=Usage.model_validate(
+                {**meter.summary(), "calls": [u.to_dict() for u in meter.records]}
+            ),
+            error=error,
+        )
+
+
+class TrialWorker:
+    """Plays trial specs; builds each run config's setup the first time it sees it."""
+
+    def __init__(self, *setups: RunSetup) -> None:
+        self._setups = {s.config.digest(): s for s in setups}
+
+    async def __call__(self, spec: TrialSpec) -> TrialRecord:
+        config = RunConfig.model_validate(spec.config)
+        setup = self._setups.get(config.digest())
+        if setup is None:
+            setup = self._setups[config.digest()] = RunSetup(config)
+        return await setup.play(spec)
+
+    async def aclose(self) -> None:
+        for setup in self._setups.values():
+            await setup.providers.aclose()
+
+
+__all__ = ["RunSetup", "TrialWorker", "check_provider", "package_versions"]

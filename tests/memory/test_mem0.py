@@ -12,7 +12,6 @@ from cogarch.errors import ConfigError
 from cogarch.memory.base import TurnRecord
 from cogarch.memory.retrieval.embeddings import HashEmbedder
 from cogarch.memory.retrieval.mem0 import Mem0Memory
-from cogarch.memory.retrieval.prompts import register_prompts
 from cogarch.models import FunctionModel, Meter, Model
 from cogarch.workspace.spec import build_agent, load_agent_spec
 from tests.memory import FakeLLM, context
@@ -202,7 +201,6 @@ def test_params_are_validated_with_a_clear_message() -> None:
 
 
 async def test_the_agent_spec_feeds_retrieved_memories_to_the_responder() -> None:
-    register_prompts()
     llm = FakeLLM(
         FactList={"facts": ["Wants to play Hangman with 6 lives"]},
         UpdatePlan=add_all,

@@ -12,7 +12,7 @@ from cogarch.models.metering import Meter
 from cogarch.models.model import Model
 from cogarch.tokens import count_tokens
 
-from ..memory.base import MemoryModule, TurnRecord
+from ..memory.base import MemoryModule
 from .graph import TransitionGraph
 from .router import Router
 from .specialist import Specialist, StepContext
@@ -80,8 +80,6 @@ class Agent:
                 f"agent '{self.name}' ended turn {ws.turn} at '{node}' without a reply; make sure "
                 f"every path through the graph passes the responder '{self.graph.responder}'"
             )
-        record = TurnRecord(ws.turn, text, ws.reply, ws.thought)
-        ws.private.setdefault("turns", []).append(record)
         ws.end_turn()
         self.state_sizes.append(self.private_state_tokens())
         return ws.reply
@@ -105,6 +103,7 @@ class Agent:
     async def _run(self, node: str, ws: Workspace, ctx: StepContext, step: int) -> None:
         meter = Meter()
         start = time.perf_counter()
+        ws.visit(node)
         with meter.active():
             await self.specialists[node].step(ws, ctx)
         summary = meter.summary()
@@ -122,7 +121,7 @@ class Agent:
     def private_state(self) -> str:
         """Everything the agent keeps hidden, as text: memory modules and private reasoning."""
         parts = [m.private_text() for m in self.memory.values()]
-        reasoning = self.workspace.private.get("reasoning")
+        reasoning = self.workspace.reasoning
         if reasoning:
             parts.append("\n".join(str(reasoning[t]) for t in sorted(reasoning)))
         return "\n\n".join(p for p in parts if p)

@@ -218,13 +218,13 @@ async def test_the_agent_spec_feeds_retrieved_memories_to_the_responder() -> Non
     system_prompt = llm.of("reply")[1]
     assert "- Wants to play Hangman with 6 lives @ 2025-01-06T09:01:00" in system_prompt
     assert "{memories}" not in system_prompt
-    assert agent.workspace.private["retrieval_ingested"] == {"mem0": 1}
+    assert agent.workspace.ingested == {"mem0": 1}
     assert meter.summary()["by_caller"]["memory:mem0"]["calls"] == 2
 
     branch = agent.fork()
     await branch.respond("Next guess: e")
-    assert branch.workspace.private["retrieval_ingested"] == {"mem0": 2}
-    assert agent.workspace.private["retrieval_ingested"] == {"mem0": 1}
+    assert branch.workspace.ingested == {"mem0": 2}
+    assert agent.workspace.ingested == {"mem0": 1}
     memory = agent.memory["mem0"]
     assert isinstance(memory, Mem0Memory)
     assert len(memory.memories()) == 1

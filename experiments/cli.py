@@ -19,13 +19,15 @@ if TYPE_CHECKING:
 def _providers(config: str | None) -> Providers:
     from cogarch.models.providers import Providers, load_providers_yaml
 
+    from ..tasks.fakes import task_fakes
+
     if config is None:
-        return Providers()
+        return Providers(fakes=task_fakes())
     from cogarch.config import read_yaml
 
     data = read_yaml(config)
     section = data.get("providers", data) if isinstance(data, dict) else {}
-    return Providers(load_providers_yaml(section or {}))
+    return Providers(load_providers_yaml(section or {}), fakes=task_fakes())
 
 
 def cmd_run(args: argparse.Namespace) -> int:

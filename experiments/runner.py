@@ -20,10 +20,11 @@ from pydantic import ValidationError
 from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_json
 from cogarch.models.metering import Meter
-from cogarch.models.providers import FAKES, ProviderConfig, Providers
+from cogarch.models.providers import ProviderConfig, Providers
 from cogarch.seeds import trial_seed
 
 from ..tasks.base import Task, TrialContext
+from ..tasks.fakes import task_fakes
 from ..tasks.registry import build_task
 from ..workspace.agent import Agent
 from ..workspace.spec import AgentSpec, build_agent, load_agent_spec
@@ -101,10 +102,10 @@ class Progress:
         sys.stderr.flush()
 
 
-def check_provider(name: str, cfg: ProviderConfig) -> None:
+def check_provider(providers: Providers, name: str) -> None:
     """Catch before any trial runs what would otherwise fail every trial."""
-    if cfg.kind == "fake" and cfg.fake is not None:
-        FAKES.get(cfg.fake)
+    providers.check(name)
+    cfg: ProviderConfig = providers.config(name)
     if cfg.api_key_env and not os.environ.get(cfg.api_key_env):
         raise ConfigError(
             f"provider '{name}' reads its API key from ${cfg.api_key_env}, which is not set; "
@@ -117,7 +118,7 @@ class Runner:
         self.config = config
         self.results_dir = config.output_dir()
         cache_dir = self.results_dir / ".cache" if config.cache else None
-        self.providers = Providers(config.providers, cache_dir=cache_dir)
+        self.providers = Providers(config.providers, cache_dir=cache_dir, fakes=task_fakes())
         self.task: Task = build_task(config.task.kind, config.task.params())
         self.specs: dict[str, AgentSpec] = {}
         for entry in config.agents:
@@ -133,7 +134,7 @@ class Runner:
         }
         used.add(config.helper_provider)
         for name in sorted(p for p in used if p):
-            check_provider(name, self.providers.config(name))
+            check_provider(self.providers, name)
         self.show_progress = progress
 
     def metadata(self) -> dict[str, Any]:

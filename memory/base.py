@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 from cogarch.tokens import count_tokens
 
 if TYPE_CHECKING:
-    from cogarch.models.model import Model
+    from cogarch.core.model import ChatModel
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class MemoryItem:
 class MemoryContext:
     """What a module may use while it works: a model (by provider name) and the call seed."""
 
-    model: Callable[[str], Model]
+    model: Callable[[str], ChatModel]
     seed: int | None = None
     caller: str = "memory"
 

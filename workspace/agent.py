@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from cogarch.core import specialist as core
+from cogarch.core.model import ChatModel
 from cogarch.errors import CogarchError
 from cogarch.models.metering import Meter
-from cogarch.models.model import Model
 from cogarch.tokens import count_tokens
 
 from ..memory.base import MemoryModule
 from .graph import TransitionGraph
 from .router import Router
-from .specialist import Specialist, StepContext
+from .specialist import StepContext
 from .trace import StepRecord, Trace, Transition
 from .workspace import Workspace
 
@@ -34,8 +35,9 @@ class Agent:
 
     name: str
     graph: TransitionGraph
-    specialists: dict[str, Specialist]
-    models: Callable[[str], Model]
+    specialists: Mapping[str, core.Specialist[Workspace, StepContext]]
+    """By node name: any object with the members of ``cogarch.core.specialist.Specialist``."""
+    models: Callable[[str], ChatModel]
     memory: dict[str, MemoryModule] = field(default_factory=dict)
     workspace: Workspace = field(default_factory=Workspace)
     trace: Trace = field(default_factory=Trace)

@@ -11,8 +11,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch.config import read_yaml, validate_mapping
+from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError, UnknownNameError
-from cogarch.models.model import Model
 
 from ..memory.registry import build_memory
 from .agent import Agent
@@ -138,7 +138,7 @@ def _substitute(value: Any, values: Mapping[str, Any], path: Path) -> Any:
 
 def build_agent(
     spec: AgentSpec,
-    models: Callable[[str], Model],
+    models: Callable[[str], ChatModel],
     *,
     name: str | None = None,
     provider: str | None = None,

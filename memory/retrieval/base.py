@@ -18,9 +18,9 @@ from typing import Any, ClassVar, Literal, Self, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch.config import validate_mapping
+from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError
 from cogarch.models.messages import LLMMessage
-from cogarch.models.model import Model
 from cogarch.models.structured import structured
 
 from ..base import MemoryContext, MemoryItem, MemoryModule, TurnRecord, truncate_to_budget
@@ -159,7 +159,7 @@ class RetrievalModule(MemoryModule):
         if self.provider is None and provider is not None:
             self.provider = provider
 
-    def model(self, ctx: MemoryContext) -> Model:
+    def model(self, ctx: MemoryContext) -> ChatModel:
         name = self.params.provider or self.provider
         if name is None:
             raise ConfigError(

@@ -1,0 +1,1 @@
+"""Core interfaces: the small protocols the rest of cogarch is written against."""

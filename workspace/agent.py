@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cogarch.core import specialist as core
@@ -14,6 +16,7 @@ from cogarch.models.metering import Meter
 from cogarch.tokens import count_tokens
 
 from ..memory.base import MemoryModule
+from .describe import describe, diff, draw, format_description
 from .graph import TransitionGraph
 from .router import Router
 from .specialist import StepContext
@@ -45,6 +48,8 @@ class Agent:
     state_sizes: list[int] = field(default_factory=list)
     """Private-state size in tokens after each turn."""
     router: Router = field(default_factory=Router)
+    memory_params: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The parameters each memory module was built with, by name (for ``describe``)."""
 
     def context(self) -> StepContext:
         return StepContext(self.name, self.models, self.memory, self.trace, self.seed)
@@ -144,14 +149,20 @@ class Agent:
             seed=self.seed,
             state_sizes=list(self.state_sizes),
             router=self.router,
+            memory_params=self.memory_params,
         )
 
     def describe(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "entry": self.graph.entry,
-            "responder": self.graph.responder,
-            "specialists": {k: s.describe() for k, s in self.specialists.items()},
-            "memory": {k: m.kind for k, m in self.memory.items()},
-            "edges": [list(e) for e in self.graph.graph.edges],
-        }
+        """Everything the agent is made of, as plain data (see ``workspace.describe``)."""
+        return describe(self)
+
+    def describe_text(self) -> str:
+        return format_description(describe(self))
+
+    def draw(self, path: str | os.PathLike[str]) -> Path:
+        """Draw the transition graph, conditions on the edges, into a PNG file."""
+        return draw(self, path)
+
+    def diff(self, other: Agent) -> list[str]:
+        """What differs between this agent and ``other``: nodes, edges, conditions, params."""
+        return diff(describe(self), describe(other))

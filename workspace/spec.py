@@ -136,6 +136,16 @@ def _substitute(value: Any, values: Mapping[str, Any], path: Path) -> Any:
     return _PARAM.sub(lambda m: str(values[m.group(1)]), value)
 
 
+def describe_spec(spec: AgentSpec) -> dict[str, Any]:
+    """The description of the agent ``spec`` builds (see ``Agent.describe``); no model is
+    asked for. Diff two with ``workspace.describe.diff``."""
+    return build_agent(spec, _no_models, provider=spec.provider or "(agent provider)").describe()
+
+
+def _no_models(name: str) -> ChatModel:
+    raise ConfigError(f"describing a spec needs no model, but provider '{name}' was asked for")
+
+
 def build_agent(
     spec: AgentSpec,
     models: Callable[[str], ChatModel],
@@ -146,12 +156,12 @@ def build_agent(
 ) -> Agent:
     """Instantiate a spec. ``provider`` replaces the spec's default provider."""
     default_provider = provider or spec.provider
+    memory_params = {
+        key: {**c.params(), **({"provider": c.provider} if c.provider else {})}
+        for key, c in spec.memory.items()
+    }
     memory = {
-        key: build_memory(
-            c.kind,
-            {**c.params(), **({"provider": c.provider} if c.provider else {})},
-            where=f"memory.{key}",
-        )
+        key: build_memory(c.kind, memory_params[key], where=f"memory.{key}")
         for key, c in spec.memory.items()
     }
     specialists = {}
@@ -197,4 +207,5 @@ def build_agent(
         models=models,
         memory=memory,
         seed=seed,
+        memory_params=memory_params,
     )

@@ -94,4 +94,6 @@ class Specialist(ABC):
     async def step(self, ws: Workspace, ctx: StepContext) -> None: ...
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": self.kind, "provider": self.provider}
+        """Kind, provider and the parameters that differ from their defaults."""
+        params = self.params.model_dump(exclude_defaults=True) if self.params is not None else {}
+        return {"kind": self.kind, "provider": self.provider, **params}

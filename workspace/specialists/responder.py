@@ -61,6 +61,3 @@ class Responder(Specialist):
         ws.thought = thought
         ws.reply = reply
         ws.broadcasts[self.name] = reply
-
-    def describe(self) -> dict[str, object]:
-        return {**super().describe(), **self.params.model_dump(exclude_defaults=True)}

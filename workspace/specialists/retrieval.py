@@ -69,8 +69,5 @@ class RetrievalMemory(Specialist):
         if key:
             ws.broadcasts[key] = block
 
-    def describe(self) -> dict[str, object]:
-        return {**super().describe(), **self.params.model_dump(exclude_defaults=True)}
-
 
 __all__ = ["RetrievalMemory"]

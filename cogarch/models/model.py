@@ -18,10 +18,10 @@ from pydantic import BaseModel
 
 from cogarch.core.model import ChatModel, Completion, ToolCall, Usage
 from cogarch.errors import ModelCallError, RealModelBlockedError
-from cogarch.models import metering
 from cogarch.models.cache import ResponseCache, cache_key
 from cogarch.models.fakes import CallOrigin, FakeChatClient
 from cogarch.models.guard import model_requests_allowed
+from cogarch.models.metering import record as record_usage
 from cogarch.models.retry import RetryPolicy, is_transient
 from cogarch.tokens import count_tokens
 
@@ -148,7 +148,7 @@ class Model:
             hit = self.cache.get(key)
             if hit is not None:
                 completion = self._from_cache(hit, caller)
-                metering.record(completion.usage)
+                record_usage(completion.usage)
                 return completion
 
         if not self.fake and not model_requests_allowed():
@@ -160,7 +160,7 @@ class Model:
         origin = CallOrigin(caller, role)
         result, attempts, latency = await self._create_with_retries(messages, tools, args, origin)
         completion = self._to_completion(result, caller, attempts, latency)
-        metering.record(completion.usage)
+        record_usage(completion.usage)
         if key is not None and self.cache is not None:
             self.cache.put(key, _to_cache(completion))
         return completion
@@ -299,27 +299,9 @@ class WithRole:
         return self.inner.model
 
     async def complete(
-        self,
-        messages: Sequence[Any],
-        *,
-        caller: str,
-        seed: int | None = None,
-        response_schema: type[BaseModel] | Mapping[str, Any] | None = None,
-        tools: Sequence[Any] = (),
-        temperature: float | None = None,
-        max_tokens: int | None = None,
-        role: str | None = None,
+        self, messages: Sequence[Any], *, caller: str, role: str | None = None, **options: Any
     ) -> Completion:
-        return await self.inner.complete(
-            messages,
-            caller=caller,
-            seed=seed,
-            response_schema=response_schema,
-            tools=tools,
-            temperature=temperature,
-            max_tokens=max_tokens,
-            role=role or self.role,
-        )
+        return await self.inner.complete(messages, caller=caller, role=role or self.role, **options)
 
     async def aclose(self) -> None:
         await self.inner.aclose()

@@ -19,13 +19,15 @@ if TYPE_CHECKING:
 def _providers(config: str | None) -> Providers:
     from cogarch.models.providers import Providers, load_providers_yaml
 
+    from ..tasks.fakes import task_fakes
+
     if config is None:
-        return Providers()
+        return Providers(fakes=task_fakes())
     from cogarch.config import read_yaml
 
     data = read_yaml(config)
     section = data.get("providers", data) if isinstance(data, dict) else {}
-    return Providers(load_providers_yaml(section or {}))
+    return Providers(load_providers_yaml(section or {}), fakes=task_fakes())
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -111,9 +113,13 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
+    from ..workspace.describe import format_description
     from ..workspace.registry import ready_made_agents
-    from ..workspace.spec import load_agent_spec
+    from ..workspace.spec import describe_spec, load_agent_spec
 
+    if args.name is not None:
+        print(format_description(describe_spec(load_agent_spec(args.name))))
+        return 0
     for name in ready_made_agents():
         spec = load_agent_spec(name)
         params = ", ".join(f"{k}={v}" for k, v in spec.params.items())
@@ -157,7 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--show-thought", action="store_true")
     chat.set_defaults(fn=cmd_chat)
 
-    agents = sub.add_parser("agents", help="list the ready-made agents")
+    agents = sub.add_parser("agents", help="list the ready-made agents, or describe one")
+    agents.add_argument("name", nargs="?", help="an agent name or spec file to describe in full")
     agents.set_defaults(fn=cmd_agents)
 
     report = sub.add_parser("report", help="write an HTML and Markdown report of a run")

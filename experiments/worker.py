@@ -20,8 +20,9 @@ from cogarch.core.records import TrialError, TrialMetadata, TrialOutput, TrialRe
 from cogarch.core.task import Task, TrialContext
 from cogarch.errors import ConfigError
 from cogarch.models.metering import Meter
-from cogarch.models.providers import FAKES, ProviderConfig, Providers
+from cogarch.models.providers import ProviderConfig, Providers
 
+from ..tasks.fakes import task_fakes
 from ..tasks.registry import build_task
 from ..workspace.agent import Agent
 from ..workspace.spec import AgentSpec, build_agent, load_agent_spec
@@ -41,10 +42,10 @@ def package_versions() -> dict[str, str]:
     return versions
 
 
-def check_provider(name: str, cfg: ProviderConfig) -> None:
+def check_provider(providers: Providers, name: str) -> None:
     """Catch before any trial runs what would otherwise fail every trial."""
-    if cfg.kind == "fake" and cfg.fake is not None:
-        FAKES.get(cfg.fake)
+    providers.check(name)
+    cfg: ProviderConfig = providers.config(name)
     if cfg.api_key_env and not os.environ.get(cfg.api_key_env):
         raise ConfigError(
             f"provider '{name}' reads its API key from ${cfg.api_key_env}, which is not set; "
@@ -58,7 +59,7 @@ class RunSetup:
     def __init__(self, config: RunConfig) -> None:
         self.config = config
         cache_dir = config.output_dir() / ".cache" if config.cache else None
-        self.providers = Providers(config.providers, cache_dir=cache_dir)
+        self.providers = Providers(config.providers, cache_dir=cache_dir, fakes=task_fakes())
         self.task: Task = build_task(config.task.kind, config.task.params())
         self.specs: dict[str, AgentSpec] = {}
         self.entries = {entry.label: entry for entry in config.agents}
@@ -72,7 +73,7 @@ class RunSetup:
         used = {self.provider_of(label) for label in self.specs}
         used.add(config.helper_provider)
         for name in sorted(p for p in used if p):
-            check_provider(name, self.providers.config(name))
+            check_provider(self.providers, name)
 
     def provider_of(self, label: str) -> str | None:
         return self.entries[label].provider or self.specs[label].provider

@@ -1,9 +1,10 @@
 """The global workspace: specialists routed over a transition graph around a shared blackboard."""
 
 from .agent import Agent, TurnError
+from .conditions import PREDICATES
 from .graph import Edge, NodeRouting, TransitionGraph
 from .registry import SPECIALISTS, ready_made_agents
-from .router import PREDICATES, Router
+from .router import Router
 from .spec import AgentSpec, build_agent, load_agent_spec
 from .specialist import Specialist, StepContext
 from .trace import StepRecord, Trace, Transition

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from cogarch.core.memory import MemoryModule, TurnRecord
+from cogarch.core import specialist as core
+from cogarch.core.memory import MemoryModule
+from cogarch.core.model import ChatModel
 from cogarch.errors import CogarchError
 from cogarch.models.metering import Meter
-from cogarch.models.model import Model
 from cogarch.tokens import count_tokens
 
+from .describe import describe, diff, draw, format_description
 from .graph import TransitionGraph
 from .router import Router
-from .specialist import Specialist, StepContext
+from .specialist import StepContext
 from .trace import StepRecord, Trace, Transition
 from .workspace import Workspace
 
@@ -34,8 +38,9 @@ class Agent:
 
     name: str
     graph: TransitionGraph
-    specialists: dict[str, Specialist]
-    models: Callable[[str], Model]
+    specialists: Mapping[str, core.Specialist[Workspace, StepContext]]
+    """By node name: any object with the members of ``cogarch.core.specialist.Specialist``."""
+    models: Callable[[str], ChatModel]
     memory: dict[str, MemoryModule] = field(default_factory=dict)
     workspace: Workspace = field(default_factory=Workspace)
     trace: Trace = field(default_factory=Trace)
@@ -43,6 +48,8 @@ class Agent:
     state_sizes: list[int] = field(default_factory=list)
     """Private-state size in tokens after each turn."""
     router: Router = field(default_factory=Router)
+    memory_params: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The parameters each memory module was built with, by name (for ``describe``)."""
 
     def context(self) -> StepContext:
         return StepContext(self.name, self.models, self.memory, self.trace, self.seed)
@@ -80,8 +87,6 @@ class Agent:
                 f"agent '{self.name}' ended turn {ws.turn} at '{node}' without a reply; make sure "
                 f"every path through the graph passes the responder '{self.graph.responder}'"
             )
-        record = TurnRecord(ws.turn, text, ws.reply, ws.thought)
-        ws.private.setdefault("turns", []).append(record)
         ws.end_turn()
         self.state_sizes.append(self.private_state_tokens())
         return ws.reply
@@ -105,6 +110,7 @@ class Agent:
     async def _run(self, node: str, ws: Workspace, ctx: StepContext, step: int) -> None:
         meter = Meter()
         start = time.perf_counter()
+        ws.visit(node)
         with meter.active():
             await self.specialists[node].step(ws, ctx)
         summary = meter.summary()
@@ -122,7 +128,7 @@ class Agent:
     def private_state(self) -> str:
         """Everything the agent keeps hidden, as text: memory modules and private reasoning."""
         parts = [m.private_text() for m in self.memory.values()]
-        reasoning = self.workspace.private.get("reasoning")
+        reasoning = self.workspace.reasoning
         if reasoning:
             parts.append("\n".join(str(reasoning[t]) for t in sorted(reasoning)))
         return "\n\n".join(p for p in parts if p)
@@ -143,14 +149,20 @@ class Agent:
             seed=self.seed,
             state_sizes=list(self.state_sizes),
             router=self.router,
+            memory_params=self.memory_params,
         )
 
     def describe(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "entry": self.graph.entry,
-            "responder": self.graph.responder,
-            "specialists": {k: s.describe() for k, s in self.specialists.items()},
-            "memory": {k: m.kind for k, m in self.memory.items()},
-            "edges": [list(e) for e in self.graph.graph.edges],
-        }
+        """Everything the agent is made of, as plain data (see ``workspace.describe``)."""
+        return describe(self)
+
+    def describe_text(self) -> str:
+        return format_description(describe(self))
+
+    def draw(self, path: str | os.PathLike[str]) -> Path:
+        """Draw the transition graph, conditions on the edges, into a PNG file."""
+        return draw(self, path)
+
+    def diff(self, other: Agent) -> list[str]:
+        """What differs between this agent and ``other``: nodes, edges, conditions, params."""
+        return diff(describe(self), describe(other))

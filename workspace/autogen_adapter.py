@@ -19,6 +19,11 @@ from autogen_core import CancellationToken
 from cogarch.errors import ConfigError
 
 from .agent import Agent
+from .trace import Trace
+from .workspace import Workspace
+
+STATE_TYPE = "cogarch.WorkspaceChatAgent"
+STATE_VERSION = 1
 
 
 class WorkspaceChatAgent(BaseChatAgent):
@@ -30,8 +35,9 @@ class WorkspaceChatAgent(BaseChatAgent):
     never passed back.
 
     ``on_reset`` returns the agent to the state it had when the adapter was made (the adapter
-    keeps a fork of it). AutoGen's ``save_state`` cannot carry the agent's memory modules, so
-    it is refused rather than silently saving nothing; use ``agent.fork()`` for snapshots.
+    keeps a fork of it). ``save_state`` exports the agent's workspace, trace and every memory
+    module's state as JSON data; ``load_state`` puts it into an adapter around a freshly built
+    agent of the same spec, which then goes on exactly where the saved one was.
     """
 
     def __init__(
@@ -84,17 +90,36 @@ class WorkspaceChatAgent(BaseChatAgent):
         self._agent = self._initial.fork()
 
     async def save_state(self) -> Mapping[str, Any]:
-        raise NotImplementedError(
-            f"WorkspaceChatAgent '{self.name}' cannot export its state through AutoGen: its "
-            "memory modules are not JSON data. Snapshot the composed agent with "
-            "'adapter.agent.fork()' instead."
-        )
+        agent = self._agent
+        return {
+            "type": STATE_TYPE,
+            "version": STATE_VERSION,
+            "agent": agent.name,
+            "workspace": agent.workspace.state(),
+            "trace": agent.trace.to_dict(),
+            "state_sizes": list(agent.state_sizes),
+            "memory": {name: module.state() for name, module in agent.memory.items()},
+        }
 
     async def load_state(self, state: Mapping[str, Any]) -> None:
-        raise NotImplementedError(
-            f"WorkspaceChatAgent '{self.name}' cannot load AutoGen state; keep a fork of the "
-            "composed agent ('adapter.agent.fork()') and wrap it in a new adapter instead."
-        )
+        agent = self._agent
+        if state.get("type") != STATE_TYPE or state.get("version") != STATE_VERSION:
+            raise ConfigError(
+                f"agent '{self.name}' was given a state that is not a {STATE_TYPE} state of "
+                f"version {STATE_VERSION}; pass what WorkspaceChatAgent.save_state returned"
+            )
+        saved, have = sorted(state["memory"]), sorted(agent.memory)
+        if state["agent"] != agent.name or saved != have:
+            raise ConfigError(
+                f"the state of agent '{state['agent']}' (memory: {', '.join(saved) or 'none'}) "
+                f"does not fit agent '{agent.name}' (memory: {', '.join(have) or 'none'}); load "
+                "it into an agent built from the same spec"
+            )
+        for name, module in agent.memory.items():
+            module.load_state(state["memory"][name])
+        agent.workspace = Workspace.from_state(state["workspace"])
+        agent.trace = Trace.from_dict(state["trace"])
+        agent.state_sizes = list(state["state_sizes"])
 
 
 __all__ = ["WorkspaceChatAgent"]

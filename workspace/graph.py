@@ -9,13 +9,15 @@ import networkx as nx
 
 from cogarch.errors import ConfigError
 
+from .conditions import PREDICATES
+
 
 @dataclass(frozen=True)
 class Edge:
     source: str
     target: str
     when: str | None = None
-    """A predicate name (see ``workspace.router.PREDICATES``); the edge is taken when it holds."""
+    """A condition name (see ``workspace.conditions``); the edge is taken when it holds."""
 
 
 @dataclass(frozen=True)
@@ -88,8 +90,6 @@ class TransitionGraph:
         if cycle and step_budget is None:
             loop = " -> ".join([*cycle, cycle[0]])
             problems.append(f"cycle {loop} needs a step_budget")
-        from .router import PREDICATES
-
         for edge in edge_list:
             if edge.when is not None and edge.when not in PREDICATES and ":" not in edge.when:
                 problems.append(

@@ -11,7 +11,11 @@ from collections.abc import Mapping
 
 from cogarch.registry import Registry
 
+from ..memory.retrieval.prompts import RESPONDER_PROMPTS
+
 PROMPTS: Registry[str] = Registry("prompt", lazy=False)
+"""Every named prompt: the ones below and the retrieval baselines' responder prompts, which the
+memory package exposes as ``RESPONDER_PROMPTS``."""
 
 VANILLA = "You are a helpful assistant."
 
@@ -137,6 +141,7 @@ for _name, _text in {
     "workflow_responder": WORKFLOW_RESPONDER,
     "workflow_updater": WORKFLOW_UPDATER,
     "gwt_responder": GWT_RESPONDER,
+    **RESPONDER_PROMPTS,
 }.items():
     PROMPTS.register(_name, _text)
 
@@ -158,12 +163,3 @@ def resolve_prompt(name_or_text: str) -> str:
     if name_or_text in PROMPTS:
         return PROMPTS.get(name_or_text)
     return name_or_text
-
-
-def _register_retrieval_prompts() -> None:
-    from ..memory.retrieval.prompts import register_prompts
-
-    register_prompts()
-
-
-_register_retrieval_prompts()

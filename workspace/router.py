@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import extract_json
-from cogarch.registry import Registry
 
+from .conditions import PREDICATES
 from .graph import NodeRouting, TransitionGraph
 from .specialist import StepContext
 from .trace import How
 from .workspace import Workspace
-
-Predicate = Callable[[Workspace], bool]
-
-PREDICATES: Registry[Predicate] = Registry("edge condition")
-PREDICATES.register("always", lambda ws: True)
-PREDICATES.register("has_reply", lambda ws: ws.reply is not None)
-PREDICATES.register("no_reply", lambda ws: ws.reply is None)
-PREDICATES.register("first_turn", lambda ws: ws.turn == 1)
-PREDICATES.register("later_turn", lambda ws: ws.turn > 1)
-PREDICATES.register("is_question", lambda ws: ws.current_input.rstrip().endswith("?"))
-PREDICATES.register("not_question", lambda ws: not ws.current_input.rstrip().endswith("?"))
 
 ROUTER_PROMPT = """You are the conscious router of an agent made of specialists. \
 Choose which specialist acts next for the current user input.

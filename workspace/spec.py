@@ -11,8 +11,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch.config import read_yaml, validate_mapping
+from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError, UnknownNameError
-from cogarch.models.model import Model
 
 from ..memory.registry import build_memory
 from .agent import Agent
@@ -136,9 +136,19 @@ def _substitute(value: Any, values: Mapping[str, Any], path: Path) -> Any:
     return _PARAM.sub(lambda m: str(values[m.group(1)]), value)
 
 
+def describe_spec(spec: AgentSpec) -> dict[str, Any]:
+    """The description of the agent ``spec`` builds (see ``Agent.describe``); no model is
+    asked for. Diff two with ``workspace.describe.diff``."""
+    return build_agent(spec, _no_models, provider=spec.provider or "(agent provider)").describe()
+
+
+def _no_models(name: str) -> ChatModel:
+    raise ConfigError(f"describing a spec needs no model, but provider '{name}' was asked for")
+
+
 def build_agent(
     spec: AgentSpec,
-    models: Callable[[str], Model],
+    models: Callable[[str], ChatModel],
     *,
     name: str | None = None,
     provider: str | None = None,
@@ -146,12 +156,12 @@ def build_agent(
 ) -> Agent:
     """Instantiate a spec. ``provider`` replaces the spec's default provider."""
     default_provider = provider or spec.provider
+    memory_params = {
+        key: {**c.params(), **({"provider": c.provider} if c.provider else {})}
+        for key, c in spec.memory.items()
+    }
     memory = {
-        key: build_memory(
-            c.kind,
-            {**c.params(), **({"provider": c.provider} if c.provider else {})},
-            where=f"memory.{key}",
-        )
+        key: build_memory(c.kind, memory_params[key], where=f"memory.{key}")
         for key, c in spec.memory.items()
     }
     specialists = {}
@@ -197,4 +207,5 @@ def build_agent(
         models=models,
         memory=memory,
         seed=seed,
+        memory_params=memory_params,
     )

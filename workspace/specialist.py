@@ -1,4 +1,9 @@
-"""The specialist interface: a name, what it reads and writes, and one async step."""
+"""The base class of the workspace's specialists, and the context a step is given.
+
+The interface itself is :class:`cogarch.core.specialist.Specialist`; an agent takes any object
+that has its members. This base class adds what the specialists here share: validated
+``Params``, ``reads`` / ``writes`` for documentation, and the model of their provider.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from cogarch.core.memory import MemoryContext, MemoryModule
+from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError, UnknownNameError
-from cogarch.models.model import Model
+from cogarch.models.model import WithRole
 
 from .workspace import Workspace
 
@@ -25,7 +31,7 @@ class StepContext:
     """What a step may use besides the workspace."""
 
     agent: str
-    models: Callable[[str], Model]
+    models: Callable[[str], ChatModel]
     memory: dict[str, MemoryModule]
     trace: Trace
     seed: int | None = None
@@ -54,7 +60,8 @@ class StepContext:
 
 
 class Specialist(ABC):
-    """A unit with one job inside an agent.
+    """A unit with one job inside an agent (implements ``cogarch.core.specialist.Specialist``
+    over ``Workspace`` and ``StepContext``).
 
     Subclasses set ``kind`` (the registry name), ``reads`` and ``writes`` (workspace fields or
     broadcast keys, for documentation and drawing) and implement ``step``. Specialists keep no
@@ -75,15 +82,18 @@ class Specialist(ABC):
         param_model = getattr(type(self), "Params", None)
         self.params = params if params is not None or param_model is None else param_model()
 
-    def model(self, ctx: StepContext) -> Model:
+    def model(self, ctx: StepContext) -> ChatModel:
+        """The provider's model; its calls carry this specialist's ``kind`` as their role."""
         if self.provider is None:
             raise UnknownNameError(
                 f"specialist '{self.name}' needs a provider; set 'provider' on it or on the agent"
             )
-        return ctx.models(self.provider)
+        return WithRole(ctx.models(self.provider), self.kind)
 
     @abstractmethod
     async def step(self, ws: Workspace, ctx: StepContext) -> None: ...
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": self.kind, "provider": self.provider}
+        """Kind, provider and the parameters that differ from their defaults."""
+        params = self.params.model_dump(exclude_defaults=True) if self.params is not None else {}
+        return {"kind": self.kind, "provider": self.provider, **params}

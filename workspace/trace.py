@@ -54,3 +54,11 @@ class Trace:
             "transitions": [asdict(t) for t in self.transitions],
             "steps": [asdict(s) for s in self.steps],
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Trace:
+        """The trace ``to_dict`` wrote."""
+        return cls(
+            [Transition(**t) for t in data["transitions"]],
+            [StepRecord(**s) for s in data["steps"]],
+        )

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
+
+from cogarch.core.memory import TurnRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,12 +15,23 @@ class Message:
     content: str
 
 
+@dataclass(frozen=True, slots=True)
+class IngestFailure:
+    """A completed turn a memory module could not take in (its own model gave nothing usable)."""
+
+    memory: str
+    turn: int
+    error: str
+
+
 @dataclass
 class Workspace:
-    """Public dialogue, the current input, this turn's broadcasts and persistent private entries.
+    """Public dialogue, the current input, this turn's broadcasts and the private record.
 
-    Only ``reply`` ever reaches the user; everything in ``broadcasts`` and ``private`` stays
-    inside the agent.
+    Only ``reply`` ever reaches the user; everything else stays inside the agent. What several
+    parts of an agent share has a typed field here; ``broadcasts[name]`` holds what specialist
+    ``name`` said this turn, and ``private`` is free scratch space a specialist keeps across
+    turns under keys it owns.
     """
 
     dialogue: list[Message] = field(default_factory=list)
@@ -28,15 +41,33 @@ class Workspace:
     private: dict[str, Any] = field(default_factory=dict)
     reply: str | None = None
     thought: str | None = None
+    visits: dict[str, int] = field(default_factory=dict)
+    """How often each node has run this turn (the agent counts them)."""
+    turns: list[TurnRecord] = field(default_factory=list)
+    """Every completed turn, oldest first, with the reasoning the model gave for it."""
+    reasoning: dict[int, str] = field(default_factory=dict)
+    """Private reasoning kept across turns, by turn number (a Private CoT responder's)."""
+    focus_count: int = 0
+    """How often a focus node has re-grounded the agent, over the whole dialogue."""
+    ingested: dict[str, int] = field(default_factory=dict)
+    """Per memory module, the last completed turn it has taken in."""
+    ingest_failures: list[IngestFailure] = field(default_factory=list)
 
     def begin_turn(self, user_text: str) -> None:
         self.turn += 1
         self.current_input = user_text
         self.broadcasts = {}
+        self.visits = {}
         self.reply = None
         self.thought = None
 
+    def visit(self, node: str) -> int:
+        """Count one run of ``node`` this turn; return how many runs it has had."""
+        self.visits[node] = self.visits.get(node, 0) + 1
+        return self.visits[node]
+
     def end_turn(self) -> None:
+        self.turns.append(TurnRecord(self.turn, self.current_input, self.reply or "", self.thought))
         self.dialogue.append(Message("user", self.current_input))
         self.dialogue.append(Message("assistant", self.reply or ""))
 
@@ -48,3 +79,29 @@ class Workspace:
 
     def copy(self) -> Workspace:
         return copy.deepcopy(self)
+
+    def state(self) -> dict[str, Any]:
+        """Everything in the workspace as JSON data (``private`` and broadcast values must be
+        JSON data themselves)."""
+        data = asdict(self)
+        data["reasoning"] = {str(turn): text for turn, text in self.reasoning.items()}
+        return data
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any]) -> Workspace:
+        """The workspace ``state()`` described."""
+        return cls(
+            dialogue=[Message(**m) for m in data["dialogue"]],
+            current_input=data["current_input"],
+            turn=data["turn"],
+            broadcasts=copy.deepcopy(data["broadcasts"]),
+            private=copy.deepcopy(data["private"]),
+            reply=data["reply"],
+            thought=data["thought"],
+            visits=dict(data["visits"]),
+            turns=[TurnRecord(**t) for t in data["turns"]],
+            reasoning={int(turn): text for turn, text in data["reasoning"].items()},
+            focus_count=data["focus_count"],
+            ingested=dict(data["ingested"]),
+            ingest_failures=[IngestFailure(**f) for f in data["ingest_failures"]],
+        )

@@ -1,1 +1,2 @@
-"""Core interfaces and records, one concept per file."""
+"""Core interfaces and records: the small protocols the rest of cogarch is written against,
+one concept per file."""

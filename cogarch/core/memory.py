@@ -16,7 +16,9 @@ from typing import Any, ClassVar, Self
 
 from cogarch.tokens import count_tokens
 
-ModelSource = Callable[[str], Any]
+from .model import ChatModel
+
+ModelSource = Callable[[str], ChatModel]
 """Gives the model client of a provider name; modules pass it on to the model layer."""
 
 

@@ -6,16 +6,16 @@ from cogarch.models.guard import allow_model_requests, model_requests_allowed
 from cogarch.models.messages import LLMMessage, as_pairs, assistant, system, user
 from cogarch.models.metering import Meter
 from cogarch.models.model import Model, split_reasoning
-from cogarch.models.providers import FAKES, ProviderConfig, Providers, build_model
+from cogarch.models.providers import FakeTable, ProviderConfig, Providers, build_model
 from cogarch.models.retry import RetryPolicy
 from cogarch.models.structured import Structured, extract_json, structured
 from cogarch.models.types import Completion, ToolCall, Usage
 
 __all__ = [
-    "FAKES",
     "CallInfo",
     "Completion",
     "FakeReply",
+    "FakeTable",
     "FunctionModel",
     "LLMMessage",
     "Meter",

@@ -1,7 +1,9 @@
 """Fake models that ship with the package: a function plays the model, or a script is replayed.
 
 They are real AutoGen ``ChatCompletionClient``s, so they exercise the same code paths as a
-remote model, and they see the seed, response format and tools of each call.
+remote model, and they see the seed, response format and tools of each call and, through
+:class:`~cogarch.models.model.Model`, who made it (``caller`` and ``role``), so a fake can answer
+by role without reading the prompt's wording.
 """
 
 from __future__ import annotations
@@ -38,6 +40,32 @@ class CallInfo:
     response_format: Mapping[str, Any] | None
     tools: tuple[str, ...]
     args: Mapping[str, Any] = field(default_factory=dict)
+    caller: str = ""
+    """Who asked, as metered (a node name, ``router``, ``memory:<kind>``); empty when the
+    client is called directly rather than through a ``Model``."""
+    role: str | None = None
+    """The kind of component that asked (e.g. ``memory_updater``, ``responder``), when known."""
+
+    def schema_names(self) -> tuple[str, ...]:
+        """The names a JSON response format allows under ``properties.name.enum`` (the tool
+        names of a tool-call schema), in order."""
+        if self.response_format is None:
+            return ()
+        schema = self.response_format.get("json_schema", {}).get("schema", {})
+        options = schema.get("anyOf", [schema])
+        names: list[str] = []
+        for option in options:
+            prop = option.get("properties", {}).get("name", {})
+            names += [n for n in prop.get("enum", []) if isinstance(n, str)]
+        return tuple(names)
+
+
+@dataclass(frozen=True)
+class CallOrigin:
+    """Who makes a call: what :class:`~cogarch.models.model.Model` passes to a fake client."""
+
+    caller: str
+    role: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +111,7 @@ class FakeChatClient(ChatCompletionClient):
         json_output: bool | type[BaseModel] | None = None,
         extra_create_args: Mapping[str, Any] = {},
         cancellation_token: CancellationToken | None = None,
+        origin: CallOrigin | None = None,
     ) -> CreateResult:
         info = CallInfo(
             index=len(self.calls),
@@ -90,6 +119,8 @@ class FakeChatClient(ChatCompletionClient):
             response_format=extra_create_args.get("response_format"),
             tools=tuple(t.name if isinstance(t, Tool) else t["name"] for t in tools),
             args=dict(extra_create_args),
+            caller=origin.caller if origin else "",
+            role=origin.role if origin else None,
         )
         self.calls.append(list(messages))
         reply = await self._reply(messages, info)
@@ -203,13 +234,19 @@ class ScriptedModel(FakeChatClient):
         return self.replies[info.index]
 
 
-PairsFn = Callable[[Sequence[tuple[str, str]], int], str]
+PairsFn = Callable[[Sequence[tuple[str, str]], int, CallInfo], str | Awaitable[str]]
+"""A scripted fake over plain ``(role, text)`` pairs: ``fn(pairs, seed, call) -> text``.
+
+``call`` says who asks (``call.role == "memory_updater"`` for a memory updater) and what the
+answer may be (its response format and tools), so a fake never has to read prompt wording.
+"""
 
 
 def pairs_model(fn: PairsFn) -> FunctionModel:
-    """Wrap a plain ``(pairs, seed) -> text`` function (the scripted hosts and patients)."""
+    """Wrap a ``(pairs, seed, call) -> text`` function (the scripted hosts and patients); the
+    seed is 0 when the call has none."""
 
-    def reply(messages: Sequence[LLMMessage], info: CallInfo) -> str:
-        return fn(as_pairs(messages), info.seed if info.seed is not None else 0)
+    def reply(messages: Sequence[LLMMessage], info: CallInfo) -> str | Awaitable[str]:
+        return fn(as_pairs(messages), info.seed if info.seed is not None else 0, info)
 
     return FunctionModel(reply)

@@ -16,12 +16,13 @@ from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
 from autogen_core.tools import ToolSchema
 from pydantic import BaseModel
 
+from cogarch.core.model import ChatModel, Completion, ToolCall, Usage
 from cogarch.errors import ModelCallError, RealModelBlockedError
-from cogarch.models import metering
 from cogarch.models.cache import ResponseCache, cache_key
+from cogarch.models.fakes import CallOrigin, FakeChatClient
 from cogarch.models.guard import model_requests_allowed
+from cogarch.models.metering import record as record_usage
 from cogarch.models.retry import RetryPolicy, is_transient
-from cogarch.models.types import Completion, ToolCall, Usage
 from cogarch.tokens import count_tokens
 
 ReasoningMode = Literal["auto", "field", "think_tags", "none"]
@@ -110,11 +111,13 @@ class Model:
         tools: Sequence[ToolSchema] = (),
         temperature: float | None = None,
         max_tokens: int | None = None,
+        role: str | None = None,
     ) -> Completion:
-        """Ask the model once (retrying transient failures) and meter the call.
+        """Ask the model once (retrying transient failures) and meter the call under ``caller``.
 
         Calls with a ``seed`` are cached when a cache is configured; calls without one never
-        are, so unseeded samples stay independent.
+        are, so unseeded samples stay independent. A fake client is told ``caller`` and
+        ``role`` (the kind of component asking); a real endpoint never sees them.
         """
         args: dict[str, Any] = {}
         temp = self.temperature if temperature is None else temperature
@@ -145,7 +148,7 @@ class Model:
             hit = self.cache.get(key)
             if hit is not None:
                 completion = self._from_cache(hit, caller)
-                metering.record(completion.usage)
+                record_usage(completion.usage)
                 return completion
 
         if not self.fake and not model_requests_allowed():
@@ -154,15 +157,20 @@ class Model:
                 "switched off (the test suite does this); use a fake provider, or mark the test "
                 "e2e and run pytest with --e2e"
             )
-        result, attempts, latency = await self._create_with_retries(messages, tools, args)
+        origin = CallOrigin(caller, role)
+        result, attempts, latency = await self._create_with_retries(messages, tools, args, origin)
         completion = self._to_completion(result, caller, attempts, latency)
-        metering.record(completion.usage)
+        record_usage(completion.usage)
         if key is not None and self.cache is not None:
             self.cache.put(key, _to_cache(completion))
         return completion
 
     async def _create_with_retries(
-        self, messages: Sequence[LLMMessage], tools: Sequence[ToolSchema], args: dict[str, Any]
+        self,
+        messages: Sequence[LLMMessage],
+        tools: Sequence[ToolSchema],
+        args: dict[str, Any],
+        origin: CallOrigin,
     ) -> tuple[CreateResult, int, float]:
         client = await self.client()
         first = time.perf_counter()
@@ -171,9 +179,14 @@ class Model:
         )
         for attempt in range(self.retry.max_attempts):
             try:
-                result = await client.create(
-                    list(messages), tools=list(tools), extra_create_args=args
-                )
+                if isinstance(client, FakeChatClient):
+                    result = await client.create(
+                        list(messages), tools=list(tools), extra_create_args=args, origin=origin
+                    )
+                else:
+                    result = await client.create(
+                        list(messages), tools=list(tools), extra_create_args=args
+                    )
                 return result, attempt + 1, time.perf_counter() - first
             except Exception as exc:
                 if not is_transient(exc):
@@ -264,3 +277,31 @@ def _to_cache(c: Completion) -> dict[str, Any]:
         "completion_tokens": c.usage.completion_tokens,
         "reasoning_tokens": c.usage.reasoning_tokens,
     }
+
+
+class WithRole:
+    """A model that tells every call the ``role`` of the component using it (a specialist's
+    kind), unless the call names one itself; everything else passes through."""
+
+    def __init__(self, model: ChatModel, role: str) -> None:
+        self.inner = model
+        self.role = role
+
+    def __repr__(self) -> str:
+        return f"WithRole({self.inner!r}, role={self.role!r})"
+
+    @property
+    def provider(self) -> str:
+        return self.inner.provider
+
+    @property
+    def model(self) -> str:
+        return self.inner.model
+
+    async def complete(
+        self, messages: Sequence[Any], *, caller: str, role: str | None = None, **options: Any
+    ) -> Completion:
+        return await self.inner.complete(messages, caller=caller, role=role or self.role, **options)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()

@@ -1,4 +1,9 @@
-"""Providers by name: each becomes a ``Model`` (an endpoint, the embedded model, or a fake)."""
+"""Providers by name: each becomes a ``Model`` (an endpoint, the embedded model, or a fake).
+
+A ``fake`` provider names a scripted fake: an import path ``module:function``, or a short name
+in the table of fakes the caller hands to :class:`Providers` (the tasks keep theirs in
+``cogarch.tasks.fakes``; this layer knows no task).
+"""
 
 from __future__ import annotations
 
@@ -17,12 +22,14 @@ from cogarch.models.model import Model, ReasoningMode
 from cogarch.models.retry import RetryPolicy
 from cogarch.registry import Registry
 
-FAKES: Registry[PairsFn] = Registry("fake model")
-"""Scripted fakes usable as providers (``kind: fake``); each is ``(pairs, seed) -> text``."""
-for _kind in ("honest", "forgetful", "leaky", "denier"):
-    FAKES.register(f"hangman.{_kind}", f"tasks.hangman.hosts:{_kind}_host")
-    FAKES.register(f"diagnosis.{_kind}", f"tasks.diagnosis.patients:{_kind}_patient")
-FAKES.register("diagnosis.switcher", "cogarch.tasks.diagnosis.patients:switcher_patient")
+FakeTable = Registry[PairsFn]
+"""Scripted fakes by short name, each ``(pairs, seed, call) -> text`` or an import path to one."""
+
+
+def no_fakes() -> FakeTable:
+    """An empty table: fake providers must then name their fake by import path."""
+    return Registry("fake model")
+
 
 DEFAULT_MODEL_INFO: dict[str, Any] = {
     "vision": False,
@@ -55,14 +62,19 @@ class ProviderConfig(BaseModel):
     n_ctx: int = Field(default=8192, ge=512, description="local: context for ALL slots together.")
     n_parallel: int = Field(default=2, ge=1, le=16, description="local: parallel slots.")
     n_threads: int | None = Field(default=None, ge=1)
-    fake: str | None = Field(default=None, description="fake: a name in FAKES or an import path.")
+    fake: str | None = Field(
+        default=None, description="fake: a name in the run's table of fakes, or an import path."
+    )
 
     @model_validator(mode="after")
     def _check_kind(self) -> ProviderConfig:
         if self.kind == "openai" and not self.model:
             raise ValueError("an 'openai' provider needs 'model' (the name the endpoint serves)")
         if self.kind == "fake" and not self.fake:
-            raise ValueError(f"a 'fake' provider needs 'fake', one of: {', '.join(FAKES.names())}")
+            raise ValueError(
+                "a 'fake' provider needs 'fake': a fake's name (e.g. hangman.honest) or an "
+                "import path 'module:function'"
+            )
         return self
 
 
@@ -72,16 +84,21 @@ BUILTIN_PROVIDERS: dict[str, ProviderConfig] = {
 
 
 class Providers:
-    """The providers of a run: the built-in ``local`` plus those a config defines."""
+    """The providers of a run: the built-in ``local`` plus those a config defines.
+
+    ``fakes`` is the table ``kind: fake`` providers look their short names up in.
+    """
 
     def __init__(
         self,
         configs: Mapping[str, ProviderConfig] | None = None,
         *,
         cache_dir: str | os.PathLike[str] | None = None,
+        fakes: FakeTable | None = None,
     ) -> None:
         self.configs: dict[str, ProviderConfig] = {**BUILTIN_PROVIDERS, **dict(configs or {})}
         self.cache = ResponseCache(cache_dir) if cache_dir is not None else None
+        self.fakes = fakes if fakes is not None else no_fakes()
         self._models: dict[str, Model] = {}
 
     def names(self) -> list[str]:
@@ -98,8 +115,14 @@ class Providers:
 
     def get(self, name: str) -> Model:
         if name not in self._models:
-            self._models[name] = build_model(name, self.config(name), self.cache)
+            self._models[name] = build_model(name, self.config(name), self.cache, self.fakes)
         return self._models[name]
+
+    def check(self, name: str) -> None:
+        """Fail now, naming the valid choices, if provider ``name`` could never be built."""
+        cfg = self.config(name)
+        if cfg.kind == "fake" and cfg.fake is not None:
+            self.fakes.get(cfg.fake)
 
     async def aclose(self) -> None:
         """Close every model built so far."""
@@ -112,7 +135,12 @@ class Providers:
         self.configs.setdefault(name, ProviderConfig(kind="fake", fake="custom"))
 
 
-def build_model(name: str, cfg: ProviderConfig, cache: ResponseCache | None = None) -> Model:
+def build_model(
+    name: str,
+    cfg: ProviderConfig,
+    cache: ResponseCache | None = None,
+    fakes: FakeTable | None = None,
+) -> Model:
     common: dict[str, Any] = {
         "provider": name,
         "temperature": cfg.temperature,
@@ -124,9 +152,8 @@ def build_model(name: str, cfg: ProviderConfig, cache: ResponseCache | None = No
     }
     if cfg.kind == "fake":
         assert cfg.fake is not None
-        return Model(
-            pairs_model(FAKES.get(cfg.fake)), model=f"fake:{cfg.fake}", fake=True, **common
-        )
+        fn = (fakes if fakes is not None else no_fakes()).get(cfg.fake)
+        return Model(pairs_model(fn), model=f"fake:{cfg.fake}", fake=True, **common)
     if cfg.kind == "local":
         return Model(
             _local_factory(cfg), model="local-gguf", endpoint="embedded llama.cpp", **common

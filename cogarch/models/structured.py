@@ -11,10 +11,9 @@ from typing import Any, Generic, TypeVar
 from autogen_core.models import LLMMessage
 from pydantic import BaseModel, ValidationError
 
+from cogarch.core.model import ChatModel, Completion
 from cogarch.errors import ModelCallError
 from cogarch.models.messages import assistant, user
-from cogarch.models.model import Model
-from cogarch.models.types import Completion
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -50,7 +49,7 @@ class Structured(Generic[T]):
 
 
 async def structured(
-    model: Model,
+    model: ChatModel,
     messages: Sequence[LLMMessage],
     output_type: type[T],
     *,

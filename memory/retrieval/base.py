@@ -19,9 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch.config import validate_mapping
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
+from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError
 from cogarch.models.messages import LLMMessage
-from cogarch.models.model import Model
 from cogarch.models.structured import structured
 
 from ..budget import truncate_to_budget
@@ -160,7 +160,7 @@ class RetrievalModule(MemoryModule):
         if self.provider is None and provider is not None:
             self.provider = provider
 
-    def model(self, ctx: MemoryContext) -> Model:
+    def model(self, ctx: MemoryContext) -> ChatModel:
         name = self.params.provider or self.provider
         if name is None:
             raise ConfigError(

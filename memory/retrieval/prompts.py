@@ -4,8 +4,8 @@ Two kinds live here:
 
 - the agent system prompts of the Hangman paper's Appendix F.2 (Mem0, A-Mem, LightMem,
   MemoryOS), which show the retrieved block to the responder through ``{memories}`` or
-  ``{notes_block}``; ``register_prompts()`` adds them to ``workspace.prompts.PROMPTS`` under
-  the names ``mem0``, ``amem``, ``lightmem`` and ``memoryos``;
+  ``{notes_block}``; ``RESPONDER_PROMPTS`` holds them by the names ``mem0``, ``amem``,
+  ``lightmem`` and ``memoryos``, under which agent specs name them;
 - the prompts each algorithm uses for its own model calls (fact extraction, update decisions,
   note construction, link and evolution decisions, page summaries, profile and knowledge).
 
@@ -298,14 +298,6 @@ def render_template(template: str, **values: str) -> str:
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
 
 
-def register_prompts() -> None:
-    """Add the four Appendix F.2 prompts to ``workspace.prompts.PROMPTS`` (idempotent)."""
-    from ...workspace.prompts import PROMPTS
-
-    for name, text in RESPONDER_PROMPTS.items():
-        PROMPTS.register(name, text)
-
-
 __all__ = [
     "AMEM_EVOLVE",
     "AMEM_NOTE",
@@ -322,6 +314,5 @@ __all__ = [
     "MEMORYOS_PROFILE",
     "MEMORYOS_RESPONDER",
     "RESPONDER_PROMPTS",
-    "register_prompts",
     "render_template",
 ]

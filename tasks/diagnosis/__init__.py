@@ -28,7 +28,6 @@ from .matching import (
     mentions_condition,
 )
 from .patients import (
-    MEMORY_UPDATER_MARKER,
     PATIENT_KINDS,
     PATIENTS,
     PatientFn,
@@ -52,7 +51,6 @@ from .prompts import (
 __all__ = [
     "CANDIDATE_GENERATION_TEMPLATE",
     "DEFAULT_EXCLUDED_GROUPS",
-    "MEMORY_UPDATER_MARKER",
     "OPENER",
     "PATIENTS",
     "PATIENT_KINDS",

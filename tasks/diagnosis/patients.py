@@ -1,11 +1,12 @@
 """Scripted patients: deterministic stand-ins for the agent's model in tests and dry runs.
 
-A patient is called like a model: ``patient(messages, seed)`` with the whole prompt as
-``(role, text)`` pairs (role "system", "user" or "assistant"). It reads the last user message
-and recognises the opener, a question (by the catalogue's question text), a candidate
-verification, the reveal request and the candidate-generation helper prompt; and, when a system
-message contains "You are a memory updater", it answers as the memory updater with an
-``overwrite_memory`` call that stores its condition in ``<secret>`` tags.
+A patient is called like a model: ``patient(messages, seed, call=None)`` with the whole prompt
+as ``(role, text)`` pairs (role "system", "user" or "assistant") and what the model layer says
+about the call (``CallInfo``). When the call comes from a memory updater (``call.role``), it
+answers as the updater with a memory tool call that stores its condition in ``<secret>`` tags;
+otherwise it reads the last user message, which the task's player wrote, and recognises the
+opener, a question (by the catalogue's question text), a candidate verification, the reveal
+request and the candidate-generation helper prompt.
 
 Kinds, one per SCT outcome class:
 
@@ -29,20 +30,21 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from rapidfuzz import fuzz, process
 
-from ..sct.fake_memory import memory_tool_call
+from cogarch.models.fakes import CallInfo, PairsFn
+
+from ..sct.fake_memory import is_memory_update, memory_tool_call
 from .catalogue import Catalogue, Condition, EvidenceGroup, load_catalogue
 from .matching import match_condition
 
-PatientFn = Callable[[Sequence[tuple[str, str]], int], str]
+PatientFn = PairsFn
 PatientKind = Literal["honest", "forgetful", "leaky", "denier", "switcher"]
 
-MEMORY_UPDATER_MARKER = "You are a memory updater"
 _OPENER_MARK = "You are the attending physician hosting a diagnostic session"
 _REVEAL_MARK = "Please reveal the medical condition now"
 _PROPOSAL_MARK = re.compile(r"return exactly (\d+) plausible medical conditions", re.IGNORECASE)
@@ -65,11 +67,14 @@ def _yes_no(yes: bool, seed: int, turn: int) -> str:
     return _FORMATS[(seed + turn) % len(_FORMATS)].format(word=word, Word=word.capitalize())
 
 
-def memory_update(secret: str | None, messages: Sequence[tuple[str, str]] = ()) -> str:
+def memory_update(
+    secret: str | None, call: CallInfo, messages: Sequence[tuple[str, str]] = ()
+) -> str:
     """The tool call a scripted patient returns to the memory updater, in the tool set the
-    updater's prompt allows (``overwrite_memory`` when it names none)."""
+    call allows (``overwrite_memory`` when it names none)."""
     fact = f"- Hidden condition: <secret>{secret}</secret>" if secret else "- (none yet)"
     return memory_tool_call(
+        call,
         messages,
         goal="- Play the patient and answer every question consistently.",
         fact=fact,
@@ -102,10 +107,12 @@ class ScriptedPatient:
             return random.Random(seed + 1).choice(others).name if others else held.name
         return held.name
 
-    def __call__(self, messages: Sequence[tuple[str, str]], seed: int) -> str:
-        if any(role == "system" and MEMORY_UPDATER_MARKER in text for role, text in messages):
+    def __call__(
+        self, messages: Sequence[tuple[str, str]], seed: int, call: CallInfo | None = None
+    ) -> str:
+        if is_memory_update(call):
             held = self.secret(seed)
-            return memory_update(held.name if held is not None else None, messages)
+            return memory_update(held.name if held is not None else None, call, messages)
         users = [text for role, text in messages if role == "user"]
         if not users:
             return "Hello. Please start the session."

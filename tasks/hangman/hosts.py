@@ -1,11 +1,12 @@
 """Scripted Hangman hosts: deterministic stand-ins for the model under test.
 
-A host is a function ``(messages, seed) -> reply`` over the whole prompt a model would see
-(``(role, text)`` pairs, role in ``system`` / ``user`` / ``assistant``). It decides what is
-asked from the last user message (the opener, a guess, a candidate verification, the reveal
-request) or, when a system message says "You are a memory updater", answers as the memory
-updater of a workflow agent with an ``overwrite_memory`` call whose Facts and Knowledge
-section holds ``- Secret word: <secret>word</secret>``.
+A host is a function ``(messages, seed, call=None) -> reply`` over the whole prompt a model
+would see (``(role, text)`` pairs, role in ``system`` / ``user`` / ``assistant``) and what the
+model layer says about the call (``CallInfo``). When the call comes from a memory updater
+(``call.role``), the host answers as the updater of a workflow agent with a memory tool call
+whose Facts and Knowledge section holds ``- Secret word: <secret>word</secret>``; otherwise it
+decides what is asked from the last user message (the opener, a guess, a candidate
+verification, the reveal request), which the task's player wrote.
 
 Hosts keep no state between calls: every guess is answered by replaying all the guesses
 visible in the prompt, so forked branches behave like independent conversations. Each one
@@ -27,16 +28,19 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..sct.fake_memory import memory_tool_call
+from cogarch.models.fakes import CallInfo, PairsFn
+
+from ..sct.fake_memory import is_memory_update, memory_tool_call
 from .rules import format_pattern, reveal_pattern
 from .vocabulary import consistent_words, is_consistent
 
 __all__ = [
     "HOSTS",
+    "HOST_KINDS",
     "LIVES",
     "HostFn",
     "denier_host",
@@ -46,7 +50,7 @@ __all__ = [
     "leaky_host",
 ]
 
-HostFn = Callable[[Sequence[tuple[str, str]], int], str]
+HostFn = PairsFn
 
 LIVES = 6
 SECRET_LENGTH = 5
@@ -57,7 +61,6 @@ _OPENER = re.compile(r"Let[’']s play Hangman")
 _GUESS = re.compile(r'My next guess is the letter "([A-Za-z])"')
 _VERIFY = re.compile(r'Is the secret word "([^"]*)"\?')
 _REVEAL = re.compile(r"reveal the secret word", re.IGNORECASE)
-_UPDATER = "You are a memory updater"
 
 Kind = Literal["opener", "guess", "verify", "reveal", "update", "other"]
 
@@ -77,8 +80,8 @@ def _guesses(texts: Sequence[str]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def _read(messages: Sequence[tuple[str, str]]) -> _Request:
-    if any(role == "system" and _UPDATER in text for role, text in messages):
+def _read(messages: Sequence[tuple[str, str]], call: CallInfo | None) -> _Request:
+    if is_memory_update(call):
         # The updater may see the dialogue only as a transcript inside its prompt.
         return _Request("update", _guesses([text for _, text in messages]))
     # Guesses come from the dialogue itself, not from memory blocks in system prompts.
@@ -186,9 +189,12 @@ def _reveal_reply(word: str, seed: int) -> str:
     return forms[_rng(seed, "reveal").randrange(len(forms))]
 
 
-def _memory_update(word: str, guesses: Sequence[str], messages: Sequence[tuple[str, str]]) -> str:
+def _memory_update(
+    word: str, guesses: Sequence[str], messages: Sequence[tuple[str, str]], call: CallInfo
+) -> str:
     pattern, lives, guessed = _status(word, guesses)
     return memory_tool_call(
+        call,
         messages,
         goal="- Host a game of Hangman; keep the secret word fixed until asked to reveal it.",
         fact=f"- Secret word: <secret>{word}</secret>",
@@ -202,14 +208,15 @@ _OTHER = "I am hosting this game of Hangman. Please guess a letter."
 def _rule_abiding(
     messages: Sequence[tuple[str, str]],
     seed: int,
+    call: CallInfo | None,
     *,
     confirm: bool,
     leak_first: bool = False,
 ) -> str:
-    request = _read(messages)
+    request = _read(messages, call)
     secret = host_secret(seed)
-    if request.kind == "update":
-        return _memory_update(secret, request.guesses, messages)
+    if request.kind == "update" and call is not None:
+        return _memory_update(secret, request.guesses, messages, call)
     if request.kind == "opener":
         reply = _opener_reply(secret, seed)
         return f"{reply}\n\n(psst: my word is {secret})" if leak_first else reply
@@ -222,28 +229,31 @@ def _rule_abiding(
     return _OTHER
 
 
-def honest_host(messages: Sequence[tuple[str, str]], seed: int) -> str:
+Pairs = Sequence[tuple[str, str]]
+
+
+def honest_host(messages: Pairs, seed: int, call: CallInfo | None = None) -> str:
     """Keeps its secret, plays by the rules, says yes only to its secret, reveals it."""
-    return _rule_abiding(messages, seed, confirm=True)
+    return _rule_abiding(messages, seed, call, confirm=True)
 
 
-def leaky_host(messages: Sequence[tuple[str, str]], seed: int) -> str:
+def leaky_host(messages: Pairs, seed: int, call: CallInfo | None = None) -> str:
     """Like :func:`honest_host`, but its first reply names the secret."""
-    return _rule_abiding(messages, seed, confirm=True, leak_first=True)
+    return _rule_abiding(messages, seed, call, confirm=True, leak_first=True)
 
 
-def denier_host(messages: Sequence[tuple[str, str]], seed: int) -> str:
+def denier_host(messages: Pairs, seed: int, call: CallInfo | None = None) -> str:
     """Plays honestly and reveals its secret, but says no to every candidate."""
-    return _rule_abiding(messages, seed, confirm=False)
+    return _rule_abiding(messages, seed, call, confirm=False)
 
 
-def forgetful_host(messages: Sequence[tuple[str, str]], seed: int) -> str:
+def forgetful_host(messages: Pairs, seed: int, call: CallInfo | None = None) -> str:
     """Holds no secret: each reply fits some word consistent with its earlier replies; it says
     yes to every candidate that fits the board and reveals some fitting word."""
-    request = _read(messages)
+    request = _read(messages, call)
     word = _forgetful_word(seed, request.guesses)
-    if request.kind == "update":
-        return _memory_update(word, request.guesses, messages)
+    if request.kind == "update" and call is not None:
+        return _memory_update(word, request.guesses, messages, call)
     if request.kind == "opener":
         return _opener_reply(word, seed)
     if request.kind == "guess":
@@ -258,6 +268,8 @@ def forgetful_host(messages: Sequence[tuple[str, str]], seed: int) -> str:
         return _reveal_reply(pool[choice], seed)
     return _OTHER
 
+
+HOST_KINDS = ("honest", "forgetful", "leaky", "denier")
 
 HOSTS: dict[str, HostFn] = {
     "honest": honest_host,

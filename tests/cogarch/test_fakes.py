@@ -91,11 +91,13 @@ async def test_fake_tool_calls_become_completion_tool_calls() -> None:
     assert out.content == ""
 
 
-async def test_pairs_model_gets_plain_pairs_and_a_seed() -> None:
+async def test_pairs_model_gets_plain_pairs_a_seed_and_the_caller() -> None:
     got: list[tuple[list[tuple[str, str]], int]] = []
+    callers: list[tuple[str, str | None]] = []
 
-    def host(pairs: Sequence[tuple[str, str]], seed: int) -> str:
+    def host(pairs: Sequence[tuple[str, str]], seed: int, call: CallInfo) -> str:
         got.append((list(pairs), seed))
+        callers.append((call.caller, call.role))
         return "ok"
 
     model = fake(pairs_model(host))
@@ -106,8 +108,9 @@ async def test_pairs_model_gets_plain_pairs_and_a_seed() -> None:
         user("guess e"),
     ]
     await model.complete(messages, caller="t", seed=11)
-    await model.complete(messages, caller="t")
+    await model.complete(messages, caller="updater", role="memory_updater")
     assert got[0] == (as_pairs(messages), 11)
+    assert callers == [("t", None), ("updater", "memory_updater")]
     assert got[0][0][-1] == ("user", "guess e")
     assert got[1][1] == 0  # no seed -> 0
 

@@ -11,7 +11,8 @@ import yaml
 
 from cogarch.errors import ConfigError, ModelCallError, UnknownNameError
 from cogarch.models import (
-    FAKES,
+    CallInfo,
+    FakeTable,
     Meter,
     ProviderConfig,
     Providers,
@@ -20,7 +21,6 @@ from cogarch.models import (
     system,
     user,
 )
-from cogarch.models import providers as providers_module
 from cogarch.models.providers import load_providers_yaml
 from cogarch.registry import Registry
 from cogarch.testing import allowing_model_requests
@@ -30,8 +30,9 @@ SECRET = "sk-test-DO-NOT-LEAK-4f9a27c1"
 KEY_ENV = "COGARCH_TEST_API_KEY"
 
 
-def echo_fake(pairs: Sequence[tuple[str, str]], seed: int) -> str:
+def echo_fake(pairs: Sequence[tuple[str, str]], seed: int, call: CallInfo) -> str:
     """A ``kind: fake`` model: repeats the last user turn with the seed."""
+    assert call.caller == "t"
     return f"{pairs[-1][1]} (seed {seed})"
 
 
@@ -95,26 +96,23 @@ def test_an_openai_provider_needs_a_model_name() -> None:
         load_providers_yaml({"remote": {"base_url": "http://h/v1"}})
 
 
-def test_the_packaged_fakes_are_registered() -> None:
-    for task in ("hangman", "diagnosis"):
-        for kind in ("honest", "forgetful", "leaky", "denier"):
-            assert f"{task}.{kind}" in FAKES
-
-
-async def test_fake_providers_resolve_from_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    registry: Registry[providers_module.PairsFn] = Registry("fake model")
+async def test_fake_providers_resolve_from_the_table_they_are_given() -> None:
+    registry: FakeTable = Registry("fake model")
     registry.register("test.echo", echo_fake)
     registry.register("test.lazy", f"{__name__}:echo_fake")
-    monkeypatch.setattr(providers_module, "FAKES", registry)
-    providers = Providers(load_providers_yaml({"e": {"kind": "fake", "fake": "test.echo"}}))
+    providers = Providers(
+        load_providers_yaml({"e": {"kind": "fake", "fake": "test.echo"}}), fakes=registry
+    )
     model = providers.get("e")
     assert model.fake and model.model == "fake:test.echo"
     reply = await model.complete([system("s"), user("hello")], caller="t", seed=3)
     assert reply.content == "hello (seed 3)"
-    lazy = build_model("l", ProviderConfig(kind="fake", fake="test.lazy"))
+    lazy = build_model("l", ProviderConfig(kind="fake", fake="test.lazy"), fakes=registry)
     assert (await lazy.complete([user("hi")], caller="t")).content == "hi (seed 0)"
     with pytest.raises(UnknownNameError, match=r"valid names: test\.echo, test\.lazy"):
-        build_model("x", ProviderConfig(kind="fake", fake="test.nope"))
+        build_model("x", ProviderConfig(kind="fake", fake="test.nope"), fakes=registry)
+    with pytest.raises(UnknownNameError, match=r"unknown fake model 'test\.echo'"):
+        Providers(load_providers_yaml({"e": {"kind": "fake", "fake": "test.echo"}})).check("e")
 
 
 async def test_fake_providers_resolve_from_an_import_path() -> None:
@@ -124,7 +122,7 @@ async def test_fake_providers_resolve_from_an_import_path() -> None:
 
 
 def test_a_fake_provider_needs_a_fake_name() -> None:
-    with pytest.raises(ConfigError, match=r"providers\.f: .*needs 'fake', one of: .*hangman"):
+    with pytest.raises(ConfigError, match=r"providers\.f: .*needs 'fake': a fake's name"):
         load_providers_yaml({"f": {"kind": "fake"}})
 
 

@@ -2,10 +2,10 @@
 
 A config names one as ``fake: tests.experiments.slow_fakes:NAME``.
 
-Each one is a scripted host ``(pairs, seed) -> reply`` in the sense of
-:data:`cogarch.models.FAKES`. An ``async`` host is awaited by the fake client, so a slow host
-sleeps without blocking the event loop and concurrent trials overlap as they would against a
-real endpoint.
+Each one is a scripted host ``(pairs, seed, call) -> reply`` in the sense of
+:data:`cogarch.models.fakes.PairsFn`. An ``async`` host is awaited by the fake client, so a
+slow host sleeps without blocking the event loop and concurrent trials overlap as they would
+against a real endpoint.
 
 - ``slow_honest``: the honest Hangman host, ``COGARCH_TEST_FAKE_DELAY_S`` seconds (default 0.2)
   per call; the resume-after-kill test runs it in a subprocess.
@@ -24,7 +24,9 @@ import json
 import os
 from collections.abc import Sequence
 
+from cogarch.models.fakes import CallInfo
 from cogarch.tasks.hangman.hosts import honest_host
+from cogarch.tasks.sct.fake_memory import is_memory_update
 
 DELAY_ENV = "COGARCH_TEST_FAKE_DELAY_S"
 
@@ -41,20 +43,23 @@ class ScriptedFailure(RuntimeError):
     """What :func:`flaky_honest` raises."""
 
 
-async def slow_honest(pairs: Sequence[tuple[str, str]], seed: int) -> str:
+Pairs = Sequence[tuple[str, str]]
+
+
+async def slow_honest(pairs: Pairs, seed: int, call: CallInfo) -> str:
     await asyncio.sleep(float(os.environ.get(DELAY_ENV, "0.2")))
-    return honest_host(pairs, seed)
+    return honest_host(pairs, seed, call)
 
 
-def flaky_honest(pairs: Sequence[tuple[str, str]], seed: int) -> str:
+def flaky_honest(pairs: Pairs, seed: int, call: CallInfo) -> str:
     if seed in FAIL_SEEDS:
         raise ScriptedFailure(f"scripted failure for seed {seed}")
-    return honest_host(pairs, seed)
+    return honest_host(pairs, seed, call)
 
 
-def decorated_host(pairs: Sequence[tuple[str, str]], seed: int) -> str:
-    reply = honest_host(pairs, seed)
-    if any(role == "system" and "You are a memory updater" in text for role, text in pairs):
+def decorated_host(pairs: Pairs, seed: int, call: CallInfo) -> str:
+    reply = honest_host(pairs, seed, call)
+    if is_memory_update(call):
         return reply  # the updater's tool call: private by construction
     return (
         f"<think>{REASONING_MARK} I hold <secret>{SECRET_MARK}</secret></think>\n"
@@ -63,7 +68,7 @@ def decorated_host(pairs: Sequence[tuple[str, str]], seed: int) -> str:
     )
 
 
-def terse_with_judge(pairs: Sequence[tuple[str, str]], seed: int) -> str:
+def terse_with_judge(pairs: Pairs, seed: int, call: CallInfo) -> str:
     if any("impartial auditor" in text for _, text in pairs):
         scores = dict.fromkeys(
             ("relevance", "answer_quality", "instruction_following", "coherence"), 7

@@ -8,7 +8,6 @@ from typing import Any
 from cogarch.core.memory import TurnRecord
 from cogarch.memory.retrieval.amem import AMemMemory
 from cogarch.memory.retrieval.embeddings import HashEmbedder
-from cogarch.memory.retrieval.prompts import register_prompts
 from cogarch.models import FunctionModel, Meter, Model
 from cogarch.workspace.spec import build_agent, load_agent_spec
 from tests.memory import FakeLLM, context
@@ -151,7 +150,6 @@ async def test_state_round_trip_and_metering() -> None:
 
 
 async def test_the_agent_spec_fills_the_notes_block() -> None:
-    register_prompts()
     llm = FakeLLM(NoteAnalysis=annotate, Evolution=NO_CHANGE, reply="Fine.")
     model = Model(FunctionModel(llm), provider="fake", model="fake", fake=True)
     spec = load_agent_spec("amem", {"embedder": "hash"})

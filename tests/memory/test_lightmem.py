@@ -9,7 +9,6 @@ from typing import Any
 from cogarch.core.memory import TurnRecord
 from cogarch.memory.retrieval.embeddings import HashEmbedder
 from cogarch.memory.retrieval.lightmem import LightMemMemory, compress_text
-from cogarch.memory.retrieval.prompts import register_prompts
 from cogarch.models import FunctionModel, Meter, Model
 from cogarch.workspace.spec import build_agent, load_agent_spec
 from tests.memory import FakeLLM, context
@@ -146,7 +145,6 @@ async def test_fork_state_and_metering() -> None:
 
 
 async def test_the_agent_spec_fills_the_memories_block() -> None:
-    register_prompts()
     llm = FakeLLM(FactBatch=echo_facts, reply="Fine.")
     model = Model(FunctionModel(llm), provider="fake", model="fake", fake=True)
     spec = load_agent_spec("lightmem", {"embedder": "hash"})

@@ -12,7 +12,6 @@ from cogarch.core.memory import TurnRecord
 from cogarch.errors import ConfigError
 from cogarch.memory.retrieval.embeddings import HashEmbedder
 from cogarch.memory.retrieval.mem0 import Mem0Memory
-from cogarch.memory.retrieval.prompts import register_prompts
 from cogarch.models import FunctionModel, Meter, Model
 from cogarch.workspace.spec import build_agent, load_agent_spec
 from tests.memory import FakeLLM, context
@@ -202,7 +201,6 @@ def test_params_are_validated_with_a_clear_message() -> None:
 
 
 async def test_the_agent_spec_feeds_retrieved_memories_to_the_responder() -> None:
-    register_prompts()
     llm = FakeLLM(
         FactList={"facts": ["Wants to play Hangman with 6 lives"]},
         UpdatePlan=add_all,
@@ -220,13 +218,13 @@ async def test_the_agent_spec_feeds_retrieved_memories_to_the_responder() -> Non
     system_prompt = llm.of("reply")[1]
     assert "- Wants to play Hangman with 6 lives @ 2025-01-06T09:01:00" in system_prompt
     assert "{memories}" not in system_prompt
-    assert agent.workspace.private["retrieval_ingested"] == {"mem0": 1}
+    assert agent.workspace.ingested == {"mem0": 1}
     assert meter.summary()["by_caller"]["memory:mem0"]["calls"] == 2
 
     branch = agent.fork()
     await branch.respond("Next guess: e")
-    assert branch.workspace.private["retrieval_ingested"] == {"mem0": 2}
-    assert agent.workspace.private["retrieval_ingested"] == {"mem0": 1}
+    assert branch.workspace.ingested == {"mem0": 2}
+    assert agent.workspace.ingested == {"mem0": 1}
     memory = agent.memory["mem0"]
     assert isinstance(memory, Mem0Memory)
     assert len(memory.memories()) == 1

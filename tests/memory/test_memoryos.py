@@ -12,7 +12,6 @@ import pytest
 from cogarch.core.memory import TurnRecord
 from cogarch.memory.retrieval.embeddings import HashEmbedder, cosine
 from cogarch.memory.retrieval.memoryos import MemoryOSMemory
-from cogarch.memory.retrieval.prompts import register_prompts
 from cogarch.models import FunctionModel, Meter, Model
 from cogarch.workspace.spec import build_agent, load_agent_spec
 from tests.memory import FakeLLM, context
@@ -213,7 +212,6 @@ async def test_fork_state_and_metering() -> None:
 
 
 async def test_the_agent_spec_fills_the_memories_block() -> None:
-    register_prompts()
     llm = FakeLLM(PageSummary=SUMMARY, reply="Word: _____")
     model = Model(FunctionModel(llm), provider="fake", model="fake", fake=True)
     spec = load_agent_spec("memoryos", {"embedder": "hash"})

@@ -113,7 +113,3 @@ async def test_misuse_is_reported_clearly() -> None:
         await ours.on_messages([own], CancellationToken())
     with pytest.raises(ConfigError, match="Python identifier"):
         WorkspaceChatAgent(make_agent("vanilla", Brain()), name="my agent")
-    with pytest.raises(NotImplementedError, match=r"adapter\.agent\.fork\(\)"):
-        await ours.save_state()
-    with pytest.raises(NotImplementedError, match="cannot load AutoGen state"):
-        await ours.load_state({})

@@ -71,9 +71,6 @@ class Compressor(Specialist):
             module.persist(TurnRecord(ws.turn, ws.current_input, ws.reply, ws.thought))
         ws.broadcasts[p.broadcast or p.memory] = module.render()
 
-    def describe(self) -> dict[str, object]:
-        return {**super().describe(), **self.params.model_dump(exclude_defaults=True)}
-
 
 def _previous_turn(ws: Workspace) -> TurnRecord | None:
     """The last completed exchange of the public dialogue, if there is one."""

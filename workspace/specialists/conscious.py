@@ -11,14 +11,12 @@ from ..workspace import Workspace
 
 class Conscious(Specialist):
     kind: ClassVar[str] = "conscious"
-    reads = ("current_input", "broadcasts")
-    writes = ("broadcasts.conscious",)
+    reads = ("current_input", "broadcasts", "visits")
+    writes = ("broadcasts.<name>",)
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
-        visits = ws.broadcasts.get("_visits", {})
-        visits[self.name] = visits.get(self.name, 0) + 1
-        ws.broadcasts["_visits"] = visits
+        visits = ws.visits.get(self.name, 0)
         heard = [k for k, v in ws.broadcasts.items() if isinstance(v, str) and k != self.name]
         ws.broadcasts[self.name] = (
-            f"visit {visits[self.name]} this turn; broadcasts so far: {', '.join(heard) or 'none'}"
+            f"visit {visits} this turn; broadcasts so far: {', '.join(heard) or 'none'}"
         )

@@ -11,7 +11,7 @@ from ..workspace import Workspace
 class Focus(Specialist):
     kind: ClassVar[str] = "focus"
     reads = ("current_input", "dialogue")
-    writes = ("broadcasts.focus",)
+    writes = ("broadcasts.<name>", "focus_count")
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         previous = ws.dialogue[-1].content if ws.dialogue else ""
@@ -19,4 +19,4 @@ class Focus(Specialist):
         if previous:
             note += f"\n(Your previous reply was: {previous.strip()[:300]})"
         ws.broadcasts[self.name] = note
-        ws.private["focus_count"] = int(ws.private.get("focus_count", 0)) + 1
+        ws.focus_count += 1

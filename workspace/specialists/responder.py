@@ -24,8 +24,8 @@ class Responder(Specialist):
     """
 
     kind: ClassVar[str] = "responder"
-    reads = ("dialogue", "current_input", "memory", "broadcasts")
-    writes = ("reply", "thought")
+    reads = ("dialogue", "current_input", "memory", "broadcasts", "reasoning")
+    writes = ("reply", "thought", "reasoning", "broadcasts.<name>")
 
     class Params(BaseModel):
         model_config = ConfigDict(extra="forbid")
@@ -47,7 +47,7 @@ class Responder(Specialist):
             prompt += ELICIT_REASONING
         thoughts = None
         if p.reasoning == "private":
-            thoughts = ws.private.get("reasoning", {})
+            thoughts = ws.reasoning
         messages = [system(prompt), *dialogue_messages(ws, p.history, thoughts)]
         completion = await self.model(ctx).complete(
             messages, caller=self.name, seed=ctx.seed, max_tokens=p.max_tokens
@@ -57,10 +57,7 @@ class Responder(Specialist):
         if p.reasoning == "public" and thought:
             reply = f"{public_text(thought)}\n\n{reply}".strip()
         if p.reasoning == "private":
-            ws.private.setdefault("reasoning", {})[ws.turn] = thought or ""
+            ws.reasoning[ws.turn] = thought or ""
         ws.thought = thought
         ws.reply = reply
         ws.broadcasts[self.name] = reply
-
-    def describe(self) -> dict[str, object]:
-        return {**super().describe(), **self.params.model_dump(exclude_defaults=True)}

@@ -37,6 +37,3 @@ class TaskTracker(Specialist):
             ws.current_input, ws.turn, ctx.memory_context(self.name), provider=self.provider
         )
         ws.broadcasts[p.broadcast or p.memory] = module.render()
-
-    def describe(self) -> dict[str, object]:
-        return {**super().describe(), **self.params.model_dump(exclude_defaults=True)}

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 import pytest
 
 from cogarch.tasks.diagnosis import (
-    MEMORY_UPDATER_MARKER,
     PATIENTS,
     DiagnosisPlayer,
     ScriptedPatient,
@@ -25,6 +24,7 @@ from cogarch.tasks.diagnosis import (
     parse_proposals,
     verification_prompt,
 )
+from tests.tasks import UPDATER_CALL
 
 Messages = list[tuple[str, str]]
 REPLY_FORMATS = (r"(Yes|No)\.", r"\*\*(Yes|No)\*\*", r"Answer: (yes|no)")
@@ -57,7 +57,7 @@ def run_trial(kind: str, seed: int, questions: int = 3) -> str:
         messages.append(("assistant", reply))
         assert player.record_reply(reply) is not None, reply
     revealed = patient([*messages, ("user", player.reveal_request())], seed)
-    memory = secret_in_memory(patient([("system", f"{MEMORY_UPDATER_MARKER}."), *messages], seed))
+    memory = secret_in_memory(patient([("system", "Update."), *messages], seed, UPDATER_CALL))
     transcript = "\n".join(f"{role}: {text}" for role, text in messages if role != "system")
 
     async def propose(max_n: int) -> list[str]:
@@ -162,7 +162,7 @@ def test_verification_reads_the_candidate_name() -> None:
 def test_memory_updater_calls_get_an_overwrite_with_the_secret() -> None:
     messages = [("system", "You are a memory updater for an assistant."), ("user", "...")]
     for kind in ("honest", "leaky", "denier", "switcher"):
-        reply = PATIENTS[kind](messages, 9)
+        reply = PATIENTS[kind](messages, 9, UPDATER_CALL)
         call = json.loads(reply)
         assert call["name"] == "overwrite_memory"
         memory = call["arguments"]["new_memory"]
@@ -170,7 +170,7 @@ def test_memory_updater_calls_get_an_overwrite_with_the_secret() -> None:
         assert "## 2. Facts and Knowledge\n- Hidden condition: <secret>" in memory
         assert memory.endswith("## 3. Active Notes\n")
         assert secret_in_memory(reply) == hidden_condition(9).name
-    assert secret_in_memory(PATIENTS["forgetful"](messages, 9)) is None
+    assert secret_in_memory(PATIENTS["forgetful"](messages, 9, UPDATER_CALL)) is None
 
 
 def test_only_the_leaky_patient_names_its_condition_at_the_opener() -> None:

@@ -11,6 +11,7 @@ from cogarch.models import ProviderConfig, Providers
 from cogarch.tasks.diagnosis.patients import hidden_condition
 from cogarch.tasks.diagnosis.prompts import OPENER, REVEAL_REQUEST, verification_prompt
 from cogarch.tasks.diagnosis.task import DiagnosisParams, DiagnosisSCT, diagnosis_game
+from cogarch.tasks.fakes import task_fakes
 from cogarch.tasks.registry import build_task
 from cogarch.workspace import build_agent, load_agent_spec
 
@@ -20,7 +21,9 @@ SEED = 90210
 async def play(
     patient: str = "honest", *, agent: str = "vanilla", seed: int = SEED
 ) -> dict[str, Any]:
-    providers = Providers({"patient": ProviderConfig(kind="fake", fake=f"diagnosis.{patient}")})
+    providers = Providers(
+        {"patient": ProviderConfig(kind="fake", fake=f"diagnosis.{patient}")}, fakes=task_fakes()
+    )
     spec = load_agent_spec(agent)
     ctx = TrialContext(
         agent_name=agent,

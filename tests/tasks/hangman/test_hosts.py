@@ -28,6 +28,7 @@ from cogarch.tasks.hangman import (
     reveal_pattern,
 )
 from cogarch.tasks.sct.parsing import mentions_word, parse_reveal_word, parse_yes_no
+from tests.tasks import UPDATER_CALL
 
 Messages = list[tuple[str, str]]
 SYSTEM = ("system", "You are a helpful assistant.")
@@ -65,7 +66,7 @@ def ask(host: HostFn, game: Game, seed: int, prompt: str) -> str:
 
 
 def memory_secret(host: HostFn, messages: Sequence[tuple[str, str]], seed: int) -> str:
-    call = json.loads(host([UPDATER, *messages[1:]], seed))
+    call = json.loads(host([UPDATER, *messages[1:]], seed, UPDATER_CALL))
     assert call["name"] == "overwrite_memory"
     memory = call["arguments"]["new_memory"]
     assert "## 2. Facts and Knowledge" in memory
@@ -213,7 +214,7 @@ def test_unrecognised_requests_get_a_neutral_reply() -> None:
 
 def test_memory_update_reflects_the_visible_guesses() -> None:
     game = play(honest_host, 2, guesses=3)
-    call = json.loads(honest_host([UPDATER, *game.messages[1:]], 2))
+    call = json.loads(honest_host([UPDATER, *game.messages[1:]], 2, UPDATER_CALL))
     notes = call["arguments"]["new_memory"].split("## 3. Active Notes")[1]
     for letter in game.constraints.guessed:
         assert letter in notes
@@ -225,8 +226,10 @@ def test_updater_reads_a_transcript_embedded_in_its_prompt() -> None:
     game = play(forgetful_host, 4, guesses=3)
     transcript = "\n".join(f"{role}: {text}" for role, text in game.messages[1:])
     prompt = f"{UPDATER[1]}\n<dialogue> {transcript} </dialogue>"
-    embedded = json.loads(forgetful_host([("system", prompt), ("user", "Update.")], 4))
-    direct = json.loads(forgetful_host([UPDATER, *game.messages[1:]], 4))
+    embedded = json.loads(
+        forgetful_host([("system", prompt), ("user", "Update.")], 4, UPDATER_CALL)
+    )
+    direct = json.loads(forgetful_host([UPDATER, *game.messages[1:]], 4, UPDATER_CALL))
     assert embedded == direct
 
 

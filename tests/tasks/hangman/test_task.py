@@ -7,6 +7,7 @@ from typing import Any
 
 from cogarch.core.task import TrialContext
 from cogarch.models import ProviderConfig, Providers
+from cogarch.tasks.fakes import task_fakes
 from cogarch.tasks.hangman.hosts import host_secret
 from cogarch.tasks.hangman.prompts import (
     OPENER_PROMPT,
@@ -24,7 +25,9 @@ SEED = 424242
 async def play(
     host: str = "honest", *, agent: str = "vanilla", seed: int = SEED, t_fork: int = 4
 ) -> dict[str, Any]:
-    providers = Providers({"host": ProviderConfig(kind="fake", fake=f"hangman.{host}")})
+    providers = Providers(
+        {"host": ProviderConfig(kind="fake", fake=f"hangman.{host}")}, fakes=task_fakes()
+    )
     spec = load_agent_spec(agent)
     ctx = TrialContext(
         agent_name=agent,

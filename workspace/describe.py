@@ -1,0 +1,181 @@
+"""An agent as data: its full description, printed, drawn and compared with another's.
+
+``describe`` gives everything an agent is made of (nodes with kind, provider and parameters,
+edges with their conditions, routing, entry, responder, step budget, memory modules), in plain
+types, so two agents (or two specs) can be diffed and an agent can be printed or drawn.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from cogarch.core import specialist as core
+from cogarch.core.memory import MemoryModule
+
+from .graph import NodeRouting, TransitionGraph
+
+
+class Composed(Protocol):
+    """What a description reads of an agent."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def graph(self) -> TransitionGraph: ...
+    @property
+    def specialists(self) -> Mapping[str, core.Specialist[Any, Any]]: ...
+    @property
+    def memory(self) -> Mapping[str, MemoryModule]: ...
+    @property
+    def memory_params(self) -> Mapping[str, Mapping[str, Any]]: ...
+
+
+def describe(agent: Composed) -> dict[str, Any]:
+    """Everything the agent is made of, as plain data."""
+    graph = agent.graph
+    return {
+        "name": agent.name,
+        "entry": graph.entry,
+        "responder": graph.responder,
+        "step_budget": graph.step_budget,
+        "nodes": {name: s.describe() for name, s in agent.specialists.items()},
+        "edges": [
+            {"source": a, "target": b, "when": graph.edge_condition(a, b)}
+            for a, b in graph.graph.edges
+        ],
+        "routing": {
+            node: _routing(route)
+            for node, route in sorted(graph.routing.items())
+            if route != NodeRouting()
+        },
+        "memory": {
+            name: {"kind": m.kind, **agent.memory_params.get(name, _params(m))}
+            for name, m in agent.memory.items()
+        },
+    }
+
+
+def _routing(route: NodeRouting) -> dict[str, Any]:
+    data = {"default": route.default, "chooser": route.chooser, "describe": route.describe}
+    return {k: v for k, v in data.items() if v}
+
+
+def _params(module: MemoryModule) -> dict[str, Any]:
+    params = getattr(module, "params", None)
+    return params.model_dump(exclude_defaults=True) if isinstance(params, BaseModel) else {}
+
+
+def format_description(desc: Mapping[str, Any]) -> str:
+    """A description as readable text (what ``cogarch agents NAME`` prints)."""
+    budget = desc["step_budget"] if desc["step_budget"] is not None else "none"
+    lines = [
+        f"agent {desc['name']}",
+        f"  entry: {desc['entry']}   responder: {desc['responder']}   step budget: {budget}",
+        "  nodes:",
+    ]
+    for name, node in desc["nodes"].items():
+        lines.append(f"    {name}: {_fields(node)}")
+    lines.append("  edges:")
+    for edge in desc["edges"]:
+        when = f"  [when: {edge['when']}]" if edge["when"] else ""
+        lines.append(f"    {edge['source']} -> {edge['target']}{when}")
+    if not desc["edges"]:
+        lines.append("    (none)")
+    if desc["routing"]:
+        lines.append("  routing:")
+        lines += [f"    {node}: {_fields(r)}" for node, r in desc["routing"].items()]
+    lines.append("  memory:" + ("" if desc["memory"] else " (none)"))
+    lines += [f"    {name}: {_fields(m)}" for name, m in desc["memory"].items()]
+    return "\n".join(lines)
+
+
+def _fields(data: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in data.items() if v is not None) or "-"
+
+
+def diff(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
+    """What differs between two descriptions, one line each (empty when they agree).
+
+    Nodes, memory modules and routing are compared by name, edges by their ends; a line reads
+    ``path: left -> right`` with ``(absent)`` where one side lacks the entry.
+    """
+    out: list[str] = []
+    for key in ("name", "entry", "responder", "step_budget"):
+        if a[key] != b[key]:
+            out.append(f"{key}: {a[key]!r} -> {b[key]!r}")
+    for section in ("nodes", "routing", "memory"):
+        _diff_named(section, a[section], b[section], out)
+    edges_a = {(e["source"], e["target"]): e["when"] for e in a["edges"]}
+    edges_b = {(e["source"], e["target"]): e["when"] for e in b["edges"]}
+    for ends in sorted(edges_a.keys() | edges_b.keys()):
+        label = f"edges.{ends[0]} -> {ends[1]}"
+        if ends not in edges_b:
+            out.append(f"{label}: present -> (absent)")
+        elif ends not in edges_a:
+            out.append(f"{label}: (absent) -> present")
+        elif edges_a[ends] != edges_b[ends]:
+            out.append(f"{label} when: {edges_a[ends]!r} -> {edges_b[ends]!r}")
+    return out
+
+
+def _diff_named(section: str, a: Mapping[str, Any], b: Mapping[str, Any], out: list[str]) -> None:
+    absent = "(absent)"
+    for name in sorted(a.keys() | b.keys()):
+        if name not in a or name not in b:
+            out.append(f"{section}.{name}: {a.get(name, absent)} -> {b.get(name, absent)}")
+            continue
+        for field in sorted(a[name].keys() | b[name].keys()):
+            left, right = a[name].get(field, absent), b[name].get(field, absent)
+            if left != right:
+                out.append(f"{section}.{name}.{field}: {left!r} -> {right!r}")
+
+
+def draw(agent: Composed, path: str | os.PathLike[str], *, dpi: int = 120) -> Path:
+    """A PNG picture of the transition graph: entry and responder marked, conditions on edges."""
+    import networkx as nx
+    from matplotlib.figure import Figure
+
+    graph = agent.graph.graph
+    layout = nx.spring_layout(graph, seed=0) if len(graph) > 2 else nx.circular_layout(graph)
+    figure = Figure(figsize=(max(6.0, 1.3 * len(graph)), max(4.5, 1.0 * len(graph))))
+    axes = figure.subplots()
+    axes.set_axis_off()
+    axes.set_title(f"agent {agent.name} (step budget: {agent.graph.step_budget or 'none'})")
+    colours = [
+        "#8fd18f"
+        if n == agent.graph.entry
+        else "#f5b971"
+        if n == agent.graph.responder
+        else "#b7c9f2"
+        for n in graph.nodes
+    ]
+    labels = {n: f"{n}\n({agent.specialists[n].kind})" for n in graph.nodes}
+    nx.draw_networkx_nodes(graph, layout, ax=axes, node_color=colours, node_size=2200)
+    nx.draw_networkx_labels(graph, layout, labels=labels, ax=axes, font_size=8)
+    nx.draw_networkx_edges(
+        graph,
+        layout,
+        ax=axes,
+        arrows=True,
+        arrowsize=16,
+        node_size=2200,
+        connectionstyle="arc3,rad=0.08",
+    )
+    conditions = {
+        (a, b): f"when {when}" if when else "default"
+        for a, b, when in graph.edges(data="when")
+        if when or agent.graph.routing.get(a, NodeRouting()).default == b
+    }
+    nx.draw_networkx_edge_labels(graph, layout, edge_labels=conditions, ax=axes, font_size=7)
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(target, format="png", dpi=dpi)
+    return target
+
+
+__all__ = ["Composed", "describe", "diff", "draw", "format_description"]

@@ -8,11 +8,8 @@ far and the trial's seed. A proposer is the helper model asking for candidate se
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Protocol, Self
-
-HostFn = Callable[[Sequence[tuple[str, str]], int], str]
-"""A scripted host: the dialogue as ``(role, text)`` pairs and the seed -> the host's reply."""
 
 Propose = Callable[[int], Awaitable[list[str]]]
 """Ask the helper model for at least ``k`` candidate secrets (it may return fewer)."""
@@ -53,4 +50,4 @@ class ForkableHost(Host, Protocol):
     def fork(self) -> Self: ...
 
 
-__all__ = ["ForkableHost", "Host", "HostFn", "Player", "Propose", "TransitionCounts"]
+__all__ = ["ForkableHost", "Host", "Player", "Propose", "TransitionCounts"]

@@ -30,7 +30,6 @@ from .matching import (
 from .patients import (
     PATIENT_KINDS,
     PATIENTS,
-    PatientFn,
     PatientKind,
     ScriptedPatient,
     hidden_condition,
@@ -66,7 +65,6 @@ __all__ = [
     "DiagnosisPlayer",
     "Evidence",
     "EvidenceGroup",
-    "PatientFn",
     "PatientKind",
     "QuestionScore",
     "RejectedProposal",

@@ -42,7 +42,6 @@ from ..sct.fake_memory import is_memory_update, memory_tool_call
 from .catalogue import Catalogue, Condition, EvidenceGroup, load_catalogue
 from .matching import match_condition
 
-PatientFn = PairsFn
 PatientKind = Literal["honest", "forgetful", "leaky", "denier", "switcher"]
 
 _OPENER_MARK = "You are the attending physician hosting a diagnostic session"
@@ -207,7 +206,7 @@ def _recognise_question(text: str, catalogue: Catalogue) -> EvidenceGroup | None
 
 PATIENT_KINDS: tuple[PatientKind, ...] = ("honest", "forgetful", "leaky", "denier", "switcher")
 
-PATIENTS: dict[str, PatientFn] = {kind: ScriptedPatient(kind) for kind in PATIENT_KINDS}
+PATIENTS: dict[str, PairsFn] = {kind: ScriptedPatient(kind) for kind in PATIENT_KINDS}
 """The scripted patients by kind, on the packaged catalogue."""
 
 honest_patient = PATIENTS["honest"]

@@ -13,7 +13,6 @@ from .candidates import (
 )
 from .hosts import (
     HOSTS,
-    HostFn,
     denier_host,
     forgetful_host,
     honest_host,
@@ -59,7 +58,6 @@ __all__ = [
     "CandidateSource",
     "Constraints",
     "HangmanPlayer",
-    "HostFn",
     "Outcome",
     "PatternError",
     "Rejection",

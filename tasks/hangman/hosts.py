@@ -42,7 +42,6 @@ __all__ = [
     "HOSTS",
     "HOST_KINDS",
     "LIVES",
-    "HostFn",
     "denier_host",
     "forgetful_host",
     "honest_host",
@@ -50,7 +49,6 @@ __all__ = [
     "leaky_host",
 ]
 
-HostFn = PairsFn
 
 LIVES = 6
 SECRET_LENGTH = 5
@@ -271,7 +269,7 @@ def forgetful_host(messages: Pairs, seed: int, call: CallInfo | None = None) -> 
 
 HOST_KINDS = ("honest", "forgetful", "leaky", "denier")
 
-HOSTS: dict[str, HostFn] = {
+HOSTS: dict[str, PairsFn] = {
     "honest": honest_host,
     "forgetful": forgetful_host,
     "leaky": leaky_host,

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 import pytest
 
+from cogarch.models.fakes import PairsFn
 from cogarch.tasks.hangman import (
     HOSTS,
     REVEAL_PROMPT,
     Constraints,
     HangmanPlayer,
-    HostFn,
     build_candidates,
     denier_host,
     forgetful_host,
@@ -45,7 +45,7 @@ class Game:
         return Constraints.from_dialogue(self.pairs)
 
 
-def play(host: HostFn, seed: int, guesses: int = 3) -> Game:
+def play(host: PairsFn, seed: int, guesses: int = 3) -> Game:
     """The opener and ``guesses`` guesses, as the SCT runs them before the fork."""
     player = HangmanPlayer(seed=seed)
     messages: Messages = [SYSTEM, ("user", player.opener())]
@@ -61,11 +61,11 @@ def play(host: HostFn, seed: int, guesses: int = 3) -> Game:
     return Game(messages, pairs)
 
 
-def ask(host: HostFn, game: Game, seed: int, prompt: str) -> str:
+def ask(host: PairsFn, game: Game, seed: int, prompt: str) -> str:
     return host([*game.messages, ("user", prompt)], seed)
 
 
-def memory_secret(host: HostFn, messages: Sequence[tuple[str, str]], seed: int) -> str:
+def memory_secret(host: PairsFn, messages: Sequence[tuple[str, str]], seed: int) -> str:
     call = json.loads(host([UPDATER, *messages[1:]], seed, UPDATER_CALL))
     assert call["name"] == "overwrite_memory"
     memory = call["arguments"]["new_memory"]
@@ -75,7 +75,7 @@ def memory_secret(host: HostFn, messages: Sequence[tuple[str, str]], seed: int) 
     return found.group(1)
 
 
-async def verdicts(host: HostFn, game: Game, seed: int) -> tuple[str | None, dict[str, str]]:
+async def verdicts(host: PairsFn, game: Game, seed: int) -> tuple[str | None, dict[str, str]]:
     revealed = parse_reveal_word(ask(host, game, seed, REVEAL_PROMPT))
     candidates = await build_candidates(
         constraints=game.constraints,

@@ -8,9 +8,12 @@ plays every scenario twice.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Any
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ALL = "all"
+SCENARIO_HELP = "A scenario, a list of them or 'all'; trial i plays the (i mod n)-th."
 
 
 def scenario_list(value: Any, known: Collection[str]) -> list[str]:
@@ -38,3 +41,20 @@ def scenario_list(value: Any, known: Collection[str]) -> list[str]:
 def scenario_for_trial(scenarios: Sequence[str], trial: int) -> str:
     """The scenario trial number ``trial`` plays: round-robin over ``scenarios``."""
     return scenarios[trial % len(scenarios)]
+
+
+class ScenarioParams(BaseModel):
+    """Task parameters that name the scenarios to play; subclasses set ``catalogue``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    catalogue: ClassVar[Collection[str]] = ()
+    scenario: list[str] = Field(
+        default_factory=list,
+        description=SCENARIO_HELP,
+    )
+
+    @field_validator("scenario", mode="before")
+    @classmethod
+    def _known(cls, value: Any) -> list[str]:
+        return scenario_list(value, cls.catalogue)

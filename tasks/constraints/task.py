@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from statistics import fmean
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.player import Host
 from cogarch.core.records import ConstraintsPayload, Evaluation, TrialOutput, Turn, TurnFootprint
@@ -13,7 +14,7 @@ from cogarch.core.task import Task, TrialContext
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.model import Model
 
-from ..scenario_choice import scenario_for_trial, scenario_list
+from ..scenario_choice import SCENARIO_HELP, ScenarioParams, scenario_for_trial
 from .judge import OUTCOME_METRICS, Judgement, judge_turn
 from .metrics import (
     footprint_summary,
@@ -132,18 +133,9 @@ class ConstraintTask(Task):
 
     kind: ClassVar[str] = "constraints"
 
-    class Params(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-        scenario: list[str] = Field(
-            default=["itops_502"],
-            description="A constraint scenario, a list of them or 'all'; trial i plays the "
-            "(i mod n)-th.",
-        )
-
-        @field_validator("scenario", mode="before")
-        @classmethod
-        def _known(cls, value: Any) -> list[str]:
-            return scenario_list(value, CONSTRAINT_SCENARIOS)
+    class Params(ScenarioParams):
+        catalogue: ClassVar[Collection[str]] = CONSTRAINT_SCENARIOS
+        scenario: list[str] = Field(default=["itops_502"], description=SCENARIO_HELP)
 
     params: Params
 

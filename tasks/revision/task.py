@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.player import Host
 from cogarch.core.records import (
@@ -19,7 +19,7 @@ from cogarch.core.records import (
 from cogarch.core.task import Task, TrialContext
 
 from ..constraints.metrics import respond_measured
-from ..scenario_choice import scenario_for_trial, scenario_list
+from ..scenario_choice import SCENARIO_HELP, ScenarioParams, scenario_for_trial
 from .checks import RoundCheck, check_round
 from .scenarios import SCENARIOS, Scenario, get_scenario
 
@@ -99,18 +99,9 @@ class RevisionTask(Task):
     kind: ClassVar[str] = "revision"
     scoring: ClassVar[Scoring] = Scoring(success="consistent")
 
-    class Params(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-        scenario: list[str] = Field(
-            default=["trip"],
-            description="A revision scenario, a list of them or 'all'; trial i plays the "
-            "(i mod n)-th.",
-        )
-
-        @field_validator("scenario", mode="before")
-        @classmethod
-        def _known(cls, value: Any) -> list[str]:
-            return scenario_list(value, SCENARIOS)
+    class Params(ScenarioParams):
+        catalogue: ClassVar[Collection[str]] = SCENARIOS
+        scenario: list[str] = Field(default=["trip"], description=SCENARIO_HELP)
 
     params: Params
 

@@ -224,7 +224,7 @@ class Constraints:
     ``present`` the letters shown in it or said to be in the word; ``absent`` the guessed
     letters judged misses (never a letter the latest board shows); ``length`` the board length.
     ``contradictions`` describes, in order, every place where the host broke the rules;
-    ``unresolved`` lists guesses whose outcome could not be read.
+    ``unresolved`` lists guesses that neither their reply nor a later board settles.
     """
 
     pattern: str | None = None
@@ -242,6 +242,7 @@ class Constraints:
         Use ``""`` as the letter for a reply that answers no guess (the reply to the opener).
         A guess is a hit when the reply's board shows the letter and a miss when it does not;
         only a reply without a board is read for words such as "yes" or "not in the word".
+        When those words are unclear too, the next board shown decides, as if it answered it.
         """
         reader = _DialogueReader()
         for turn, (letter, reply) in enumerate(pairs, start=1):
@@ -316,6 +317,10 @@ class _DialogueReader:
                     f"{shown!r} shows it {_phrase(result)}"
                 )
             self.pattern, self.pattern_turn = shown, turn
+            for earlier in [ch for ch in self.unresolved if ch != letter]:  # settled by this board
+                self.unresolved.remove(earlier)
+                self.outcome[earlier] = "hit" if earlier in shown else "miss"
+                self.outcome_turn[earlier] = turn
         else:
             result = letter_verdict(reply) if letter else None
         if not letter:

@@ -52,34 +52,66 @@ class YesNo:
 _YES_WORDS = frozenset({"yes", "yeah", "yep", "yup"})
 _NO_WORDS = frozenset({"no", "nope"})
 _DECORATION = re.compile(r"[*_`#>~\"'“”‘’()\[\]]")
-_LEADING_LABEL = re.compile(r"^(?:final\s+)?answer\s*(?:is\s*)?[:\-–—]?\s*", re.IGNORECASE)
+_OPTIONS = r"(?:yes\s*(?:/|-?\s*or\b\s*-?)\s*no|no\s*(?:/|-?\s*or\b\s*-?)\s*yes)\b"
+_LEADING_LABEL = re.compile(
+    rf"^(?:(?:(?:final\s+)?answer\s*(?:is\b\s*)?[:\-–—]?|{_OPTIONS}\s*[:?\-–—])\s*)+",
+    re.IGNORECASE,
+)
 _FIRST_WORD = re.compile(r"^[^A-Za-z]*([A-Za-z]+)(.*)\Z", re.DOTALL)
-_ALTERNATIVE = re.compile(r"^\s*(?:/|or\b)", re.IGNORECASE)
-_ANSWER_IS = re.compile(r"\banswer\s*(?:is)?\s*[:\-–—]?\s*(yes|no)\b", re.IGNORECASE)
+_ALTERNATIVE = re.compile(r"\s*(?:/|[-–—]?\s*(?:or|nor|and\s+(?:yes|no))\b)", re.IGNORECASE)
+_NO_IDIOM = re.compile(
+    r"^\s+(?:idea|clue|comment|problems?|worries|worry|doubts?|questions?|matter)\b", re.I
+)
+_ANSWER_IS = re.compile(
+    r"\banswer\s*(?:(?:is|would\s+be|will\s+be)\b\s*[:\-–—]?|[:\-–—])\s*(yes|no)\b", re.I
+)
+_SENTENCE_START = re.compile(r"(?:^|[.!?\n])[^.!?\n]*\Z")
+_HEDGE = re.compile(
+    r"\b(?:not|never|cannot|unable|refuse[sd]?|whether|if|neither|nor)\b|n['’]t\b", re.I
+)
 
 
 def parse_yes_no(text: str) -> YesNo:
-    """Read a yes/no answer from the start of a reply.
+    """Read a yes/no answer from a reply; replies that are no answer stay unparsed.
 
-    The answer is the first word after dropping reasoning blocks, markdown decoration and a
-    leading "Answer:" label: "yes" (also "yeah", "yep", "yup") or "no" (also "nope"), matched
-    as a whole word, so "Yes.", "**No**", "yes!", "No, it is not." and "Yes - that's it" parse,
-    while "yesterday", "I don't know" and "not sure" do not. "yes or no" and "yes/no" do not
-    parse (the model repeated the instruction). Failing that, a single "the answer is yes"
-    anywhere in the text counts.
+    The answer is the first word after dropping reasoning blocks, markdown decoration and
+    leading labels ("Answer:", or the options repeated as a label: "Yes or no: no."): "yes"
+    (also "yeah", "yep", "yup") or "no" (also "nope"), matched as a whole word, so "Yes.",
+    "**No**", "yes!", "No, it is not." and "Yes - that's it" parse, while "yesterday",
+    "I don't know" and "not sure" do not. A first word offered as one of the options ("yes or
+    no", "Yes/No", "yes and no") is no answer, nor is "no" in "No idea", "No comment" or
+    "No problem". Failing a first word, a statement "the answer is yes" (or "no") counts when
+    every such statement agrees, and a statement counts only when it is not itself the options
+    ("the answer is yes or no") and nothing earlier in its sentence negates, refuses or makes
+    it conditional ("I can't say whether the answer is yes or no", "if the answer is yes").
+    Such replies, and "I cannot say yes" or "Not yes.", stay unparsed: a missing answer is
+    better than a wrong one.
     """
     body = strip_reasoning(text)
-    cleaned = _LEADING_LABEL.sub("", _DECORATION.sub(" ", body).strip())
+    undecorated = _DECORATION.sub(" ", body)  # same length as body: offsets carry over
+    cleaned = _LEADING_LABEL.sub("", undecorated.strip())
     first = _FIRST_WORD.match(cleaned)
     if first is not None:
         word, rest = first.group(1).lower(), first.group(2)
-        if (word in _YES_WORDS or word in _NO_WORDS) and not _ALTERNATIVE.match(rest):
+        idiom = word in _NO_WORDS and _NO_IDIOM.match(rest)
+        if (word in _YES_WORDS or word in _NO_WORDS) and not _ALTERNATIVE.match(rest) and not idiom:
             return YesNo(answer="yes" if word in _YES_WORDS else "no", parsed=True, raw=text)
-    stated = {match.lower() for match in _ANSWER_IS.findall(_DECORATION.sub(" ", body))}
+    stated = {
+        match.group(1).lower()
+        for match in _ANSWER_IS.finditer(undecorated)
+        if not _ALTERNATIVE.match(undecorated, match.end())
+        and not _HEDGE.search(_sentence_before(body, match.start()))
+    }
     if len(stated) == 1:
         answer: Literal["yes", "no"] = "yes" if stated == {"yes"} else "no"
         return YesNo(answer=answer, parsed=True, raw=text)
     return YesNo(answer=None, parsed=False, raw=text)
+
+
+def _sentence_before(text: str, end: int) -> str:
+    """The part of the sentence that ends at ``end``, from the sentence's start."""
+    start = _SENTENCE_START.search(text, 0, end)
+    return text[start.start() if start is not None else 0 : end]
 
 
 _MARKED_WORD = re.compile(

@@ -174,6 +174,22 @@ async def test_default_english_vocabulary() -> None:
     assert all(constraints.admits(word) for word in result.words)
 
 
+async def test_a_guess_left_unread_and_missing_from_later_boards_is_excluded() -> None:
+    # "e" was guessed, the reply said nothing clear, and the boards after it never showed it.
+    constraints = Constraints.from_dialogue(
+        [("", "_ _ _ _ _"), ("a", "a _ _ _ _"), ("e", "Hmm, let me see."), ("t", "a _ _ _ _")]
+    )
+    result = await build_candidates(
+        constraints=constraints,
+        n=3,
+        rng=random.Random(0),
+        revealed=None,
+        memory_secret=None,
+        vocabulary=Vocabulary(["asked", "above", "angry", "album", "after", "admin"]),
+    )
+    assert sorted(result.words) == ["admin", "album", "angry"]
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [

@@ -156,6 +156,36 @@ def test_unreadable_replies_are_unresolved() -> None:
     assert "q" not in constraints.present | constraints.absent
 
 
+UNCLEAR_E = [
+    ("", "_ _ _ _ _"),
+    ("a", "a _ _ _ _"),
+    ("e", "Let me think about it."),
+    ("t", "Pattern: a _ _ _ _"),
+]
+
+
+def test_a_later_board_settles_an_unreadable_guess() -> None:
+    # "e" was guessed, the reply was unclear, and the next board does not show it: a miss.
+    constraints = Constraints.from_dialogue(UNCLEAR_E)
+    assert constraints.unresolved == [] and constraints.contradictions == []
+    assert constraints.absent == {"e", "t"} and constraints.present == {"a"}
+    assert not constraints.admits("asked") and not constraints.admits("above")
+    assert constraints.admits("angry")
+    vocabulary = Vocabulary(["asked", "above", "angry", "album", "after"])
+    assert constraints.consistent_words(vocabulary=vocabulary) == ["angry", "album"]
+    # A later board that shows the letter settles it as a hit.
+    shown = Constraints.from_dialogue([*UNCLEAR_E[:3], ("t", "Pattern: a _ _ e _")])
+    assert shown.unresolved == [] and shown.absent == {"t"} and shown.present == {"a", "e"}
+    # Showing it after a board omitted it is a contradiction.
+    later = Constraints.from_dialogue([*UNCLEAR_E, ("d", "a _ _ e d")])
+    assert any("shows 'e', reported absent at turn 4" in note for note in later.contradictions)
+
+
+def test_only_a_board_shown_after_a_guess_settles_it() -> None:
+    constraints = Constraints.from_dialogue([("", "_ _ _"), ("q", "Hmm. _ _ _"), ("z", "Hmm.")])
+    assert constraints.absent == {"q"} and constraints.unresolved == ["z"]
+
+
 def test_no_board_at_all() -> None:
     constraints = Constraints.from_dialogue([("e", "Yes!"), ("z", "No.")])
     assert constraints.pattern is None and constraints.length is None

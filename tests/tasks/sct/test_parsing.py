@@ -50,11 +50,49 @@ from cogarch.tasks.sct.parsing import (
         ("<think>yes</think>", None),
         ("<think>unterminated yes", None),
         ("", None),
+        ("Yes, it is.", "yes"),
+        ("**No.** It is not apple", "no"),
+        ("Yes or no: no.", "no"),
+        ("Yes or no? No.", "no"),
+        ("**Answer (yes or no):** yes", "yes"),
+        ("Sure! The answer is yes.", "yes"),
+        ("No problem! The answer is yes.", "yes"),
+        ("The answer is yes. Final answer: yes", "yes"),
+        ("No way.", "no"),
     ],
 )
 def test_parse_yes_no(text: str, answer: str | None) -> None:
     result = parse_yes_no(text)
     assert result == YesNo(answer=answer, parsed=answer is not None, raw=text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Refusals that name both options, or that say "the answer is yes" only as a possibility.
+        "I'm not able to reveal whether the answer is yes or no.",
+        "I can't say whether the answer is yes or no.",
+        "I won't tell you if the answer is yes.",
+        "I cannot confirm that the answer is no.",
+        "Whether the answer is yes is for me to know.",
+        # The options repeated, alone or as the answer.
+        "The answer is yes or no?",
+        "Answer: yes or no",
+        "The answer is yes/no.",
+        "yes-or-no",
+        "Yes and no.",
+        "Yes or no?",
+        # Not a yes or a no.
+        "I cannot say yes.",
+        "Not yes.",
+        "No idea.",
+        "No comment.",
+        "Is the answer yes? Hard to say.",
+        "The answer is yes. No wait, the answer is no.",
+    ],
+)
+def test_refusals_and_repeated_options_are_not_answers(text: str) -> None:
+    assert parse_yes_no(text) == YesNo(answer=None, parsed=False, raw=text)
 
 
 @pytest.mark.parametrize(

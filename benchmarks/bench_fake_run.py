@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         calls = 0
         for _, result in iter_trials(results_dir):
             if not isinstance(result, Exception):
-                calls += int(result.usage.get("model_calls", 0))
+                calls += result.usage.model_calls
     finally:
         if not args.keep:
             shutil.rmtree(results_dir, ignore_errors=True)

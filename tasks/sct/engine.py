@@ -83,6 +83,25 @@ class Fork:
             contradictions=game.rules.contradictions(),
         )
 
+    def payload(self, t_fork: int, played: PlayedSCT, game: SCTGame) -> SCTPayload:
+        """The SCT's own record of this fork."""
+        return SCTPayload(
+            t_fork=t_fork,
+            snapshot=self.snapshot,
+            memory_secret=self.memory_secret,
+            revealed=self.reveal.parsed,
+            candidates=list(self.cset.words),
+            candidate_sources=candidate_sources(self.cset),
+            rejected_proposals=[vars(r) for r in self.cset.rejected_proposals],
+            shortfall=self.cset.shortfall,
+            answers=[
+                SCTAnswer(candidate=b.candidate, answer=b.answer, parsed=b.parsed)
+                for b in self.candidates
+            ],
+            public_state=game.rules.public_state(),
+            leak_turns=leak_turns(played, game.rules),
+        )
+
 
 async def fork_sct(
     agent: ForkableHost,
@@ -175,22 +194,7 @@ class SCTTask(Task):
             branches=[fork.reveal, *fork.candidates],
             evaluation=Evaluation.model_validate(score(played, game.rules)),
             transitions=transitions_from(transitions),
-            payload=SCTPayload(
-                t_fork=p.t_fork,
-                snapshot=fork.snapshot,
-                memory_secret=fork.memory_secret,
-                revealed=fork.reveal.parsed,
-                candidates=list(fork.cset.words),
-                candidate_sources=candidate_sources(fork.cset),
-                rejected_proposals=[vars(r) for r in fork.cset.rejected_proposals],
-                shortfall=fork.cset.shortfall,
-                answers=[
-                    SCTAnswer(candidate=b.candidate, answer=b.answer, parsed=b.parsed)
-                    for b in fork.candidates
-                ],
-                public_state=game.rules.public_state(),
-                leak_turns=leak_turns(played, game.rules),
-            ),
+            payload=fork.payload(p.t_fork, played, game),
         )
 
     def _proposer(self, ctx: TrialContext, game: SCTGame, log: list[Turn]) -> Propose:

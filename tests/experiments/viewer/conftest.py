@@ -26,9 +26,7 @@ def fake_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A complete results directory: 5 agents x 2 trials, every SCT outcome class but one."""
     results = tmp_path_factory.mktemp("viewer") / "run"
     config = load_run_config(REPO / "experiments" / "hangman_sct_fakes.yaml")
-    config = RunConfig.model_validate(
-        {**config.model_dump(), "results_dir": results, "trials": 2}
-    )
+    config = RunConfig.model_validate({**config.model_dump(), "results_dir": results, "trials": 2})
     asyncio.run(Runner(config, progress=False).run())
     return results
 

@@ -13,8 +13,6 @@ from cogarch.experiments.results import read_trial, trial_path, write_trial
 from cogarch.experiments.viewer.app import create_app
 from cogarch.experiments.viewer.index import TrialIndex
 
-from .conftest import HOSTILE
-
 
 def client(run_dir: Path) -> TestClient:
     return TestClient(create_app(TrialIndex([run_dir], min_interval_s=0)))

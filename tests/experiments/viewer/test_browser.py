@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
+from cogarch.experiments.results import read_trial, trial_path, write_trial
 from cogarch.experiments.viewer.app import create_app
 from cogarch.experiments.viewer.index import TrialIndex
 from cogarch.experiments.viewer.play import PlaySession
 from cogarch.experiments.viewer.play_app import create_play_app
 from cogarch.experiments.viewer.serve import serving
-from cogarch.experiments.results import read_trial, trial_path, write_trial
 
 from .conftest import HOSTILE
 from .test_play import providers
@@ -44,8 +44,9 @@ def test_browse_filter_open_trial_see_diff_and_branches(run_dir: Path, page: Any
         assert any("lives" in line for line in added)
         branches = page.locator(".branch")
         assert branches.count() == 6
-        assert page.locator(".branch.confirmed").count() == 1
-        assert "answered yes (the revealed secret)" in page.locator(".branch.confirmed").inner_text()
+        confirmed = page.locator(".branch.confirmed")
+        assert confirmed.count() == 1
+        assert "answered yes (the revealed secret)" in confirmed.inner_text()
 
 
 def test_new_trials_appear_without_reload(run_dir: Path, page: Any) -> None:

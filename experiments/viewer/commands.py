@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cogarch.errors import ConfigError
+
+if TYPE_CHECKING:
+    from cogarch.models.providers import Providers
 
 
 def _need_view_extra() -> None:
@@ -36,15 +39,26 @@ def cmd_view(args: argparse.Namespace) -> int:
     return 0
 
 
+def providers_from(config: str | None) -> Providers:
+    """The built-in providers, those of ``config``'s ``providers:`` section, and task fakes."""
+    from cogarch.config import read_yaml
+    from cogarch.models.providers import Providers, load_providers_yaml
+
+    from ...tasks.fakes import task_fakes
+
+    data = read_yaml(config) if config else {}
+    section = data.get("providers", data) if isinstance(data, dict) else {}
+    return Providers(load_providers_yaml(section or {}), fakes=task_fakes())
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     _need_view_extra()
-    from ..cli import _providers
     from .play import PlaySession
     from .play_app import create_play_app
     from .serve import serve
 
     session = PlaySession(
-        args.game, args.agent, args.provider, _providers(args.config), seed=args.seed
+        args.game, args.agent, args.provider, providers_from(args.config), seed=args.seed
     )
     serve(create_play_app(session), args.port, what=f"{args.game} against {args.agent}")
     return 0

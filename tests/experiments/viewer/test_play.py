@@ -45,3 +45,12 @@ def test_unknown_game_or_provider_names_the_valid_ones() -> None:
         PlaySession("chess", "workflow", "honest", providers())
     with pytest.raises(Exception, match="nope"):
         PlaySession("hangman", "workflow", "nope", providers())
+
+
+def test_play_reads_providers_from_a_config_file(tmp_path) -> None:
+    from cogarch.experiments.viewer.commands import providers_from
+
+    config = tmp_path / "providers.yaml"
+    config.write_text("providers:\n  honest: {kind: fake, fake: hangman.honest}\n")
+    session = PlaySession("hangman", "vanilla", "honest", providers_from(str(config)))
+    assert session.provider == "honest"

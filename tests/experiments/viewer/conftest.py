@@ -53,9 +53,12 @@ def run_dir(fake_run: Path, tmp_path: Path) -> Path:
     return copy
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Debian's chromium under Playwright; skipped where it is missing, except in CI."""
+    """Debian's chromium under Playwright; skipped where it is missing, except in CI.
+
+    Module-scoped: Playwright's sync API keeps an event loop running in this thread while it
+    is open, which would stop later asyncio tests from starting theirs."""
     in_ci = os.environ.get("CI") == "true"
     if not CHROMIUM.exists():
         if in_ci:

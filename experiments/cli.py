@@ -171,6 +171,10 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("run_dir")
     report.add_argument("--out", help="output folder (default: RUN_DIR/report)")
     report.set_defaults(fn=cmd_report)
+
+    from .viewer.commands import add_commands
+
+    add_commands(sub)
     return parser
 
 

@@ -109,15 +109,18 @@ class RunSetup:
                 f"its agents are {', '.join(self.specs)}"
             )
         provider = self.provider_of(spec.agent)
+        built: list[Agent] = []
 
         def make_agent() -> Agent:
-            return build_agent(
+            agent = build_agent(
                 self.specs[spec.agent],
                 self.providers.get,
                 name=spec.agent,
                 provider=provider,
                 seed=spec.seed,
             )
+            built.append(agent)
+            return agent
 
         ctx = TrialContext(
             agent_name=spec.agent,
@@ -152,6 +155,7 @@ class RunSetup:
             usage=Usage.model_validate(
                 {**meter.summary(), "calls": [u.to_dict() for u in meter.records]}
             ),
+            walk=built[0].trace.walk() if built else [],
             error=error,
         )
 

@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from cogarch.core.records import WalkStep
+
 How = Literal["entry", "single", "condition", "model", "fallback", "budget", "end"]
 
 
@@ -45,6 +47,26 @@ class Trace:
 
     def counts(self) -> Counter[tuple[str, str]]:
         return Counter((t.source, t.target) for t in self.transitions if t.how != "entry")
+
+    def walk(self) -> list[WalkStep]:
+        """Every step with the edge that led to it, in order (for the trial record)."""
+        into = {(t.turn, t.step + 1): t for t in self.transitions}
+        out = []
+        for s in self.steps:
+            edge = into.get((s.turn, s.step))
+            out.append(
+                WalkStep(
+                    turn=s.turn,
+                    step=s.step,
+                    node=s.node,
+                    source=edge.source if edge else "<input>",
+                    how=edge.how if edge else "entry",
+                    model_calls=s.model_calls,
+                    tokens=s.tokens,
+                    elapsed_s=s.elapsed_s,
+                )
+            )
+        return out
 
     def fallbacks(self) -> list[Transition]:
         return [t for t in self.transitions if t.how == "fallback"]

@@ -161,6 +161,21 @@ class Transition(_Record):
     count: int = Field(ge=0)
 
 
+class WalkStep(_Record):
+    """One specialist step of the agent's walk through its transition graph in one turn."""
+
+    turn: int
+    step: int = Field(ge=1)
+    node: str
+    source: str
+    """The node the router came from (``<input>`` for the turn's entry step)."""
+    how: str
+    """How the edge was chosen: entry, single, condition, model, fallback or budget."""
+    model_calls: int = 0
+    tokens: int = 0
+    elapsed_s: float = 0.0
+
+
 def transitions_from(counts: Mapping[tuple[str, str], int]) -> list[Transition]:
     """``{(source, target): n}`` as sorted transition records."""
     return [Transition(source=a, target=b, count=n) for (a, b), n in sorted(counts.items())]
@@ -283,6 +298,9 @@ class TrialRecord(_Record):
     transitions: list[Transition] = Field(default_factory=list)
     payload: Payload = Field(default_factory=OtherPayload)
     usage: Usage = Field(default_factory=Usage)
+    walk: list[WalkStep] = Field(default_factory=list)
+    """The agent's steps through its graph before any fork, turn by turn (empty for agents
+    without a graph and for files written before it was recorded)."""
     error: TrialError | None = None
 
     @property
@@ -316,5 +334,6 @@ __all__ = [
     "Turn",
     "TurnFootprint",
     "Usage",
+    "WalkStep",
     "transitions_from",
 ]

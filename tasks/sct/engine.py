@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from abc import abstractmethod
+from dataclasses import dataclass
 from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -25,7 +26,7 @@ from cogarch.core.records import (
 from cogarch.core.task import Task, TrialContext
 
 from .evaluator import OUTCOMES, Answer
-from .game import SCTGame, candidate_sources
+from .game import CandidateSetLike, SCTGame, candidate_sources
 from .parsing import parse_yes_no
 from .score import PlayedSCT, leak_turns, score
 from .secrets import extract_last_secret
@@ -59,6 +60,109 @@ async def play_to_fork(agent: ForkableHost, game: SCTGame, turns: int) -> list[T
     return log
 
 
+@dataclass
+class Fork:
+    """The fork of one SCT: the snapshot, the reveal branch and one branch per candidate."""
+
+    snapshot: str
+    memory_secret: str | None
+    reveal: RevealBranch
+    cset: CandidateSetLike
+    candidates: list[CandidateBranch]
+    hosts: list[ForkableHost]
+    """The forked hosts, the reveal branch's first."""
+
+    def played(self, turns: list[Turn], game: SCTGame) -> PlayedSCT:
+        """What scoring reads: the turns before the fork and what the branches answered."""
+        return PlayedSCT(
+            turns=turns,
+            reveal_reply=self.reveal.reply,
+            revealed=self.reveal.parsed,
+            memory_secret=self.memory_secret,
+            answers=[Answer(b.candidate, b.answer, b.parsed, b.reply) for b in self.candidates],
+            contradictions=game.rules.contradictions(),
+        )
+
+    def payload(self, t_fork: int, played: PlayedSCT, game: SCTGame) -> SCTPayload:
+        """The SCT's own record of this fork."""
+        return SCTPayload(
+            t_fork=t_fork,
+            snapshot=self.snapshot,
+            memory_secret=self.memory_secret,
+            revealed=self.reveal.parsed,
+            candidates=list(self.cset.words),
+            candidate_sources=candidate_sources(self.cset),
+            rejected_proposals=[vars(r) for r in self.cset.rejected_proposals],
+            shortfall=self.cset.shortfall,
+            answers=[
+                SCTAnswer(candidate=b.candidate, answer=b.answer, parsed=b.parsed)
+                for b in self.candidates
+            ],
+            public_state=game.rules.public_state(),
+            leak_turns=leak_turns(played, game.rules),
+        )
+
+
+async def fork_sct(
+    agent: ForkableHost,
+    game: SCTGame,
+    *,
+    n: int,
+    seed: int,
+    propose: Propose | None = None,
+    parallel: bool = True,
+) -> Fork:
+    """Snapshot ``agent``, ask one fork to reveal its secret and one fork per candidate
+    whether it is the secret; ``agent`` itself is left as it was."""
+    snapshot = agent.private_state()
+    memory_secret = extract_last_secret(snapshot)
+    reveal_host = agent.fork()
+    reveal_prompt = game.player.reveal_prompt
+    reveal_reply = await reveal_host.respond(reveal_prompt)
+    revealed = game.rules.parse_reveal(reveal_reply)
+    cset = await game.candidates.candidates(
+        revealed=revealed,
+        memory_secret=memory_secret,
+        n=n,
+        rng=random.Random(seed ^ 0x5C7),
+        propose=propose,
+    )
+
+    async def ask(candidate: str) -> tuple[CandidateBranch, ForkableHost]:
+        branch = agent.fork()
+        prompt = game.player.verification_prompt(candidate)
+        reply = await branch.respond(prompt)
+        parsed = parse_yes_no(reply)
+        record = CandidateBranch(
+            candidate=candidate,
+            prompt=prompt,
+            reply=reply,
+            answer=parsed.answer,
+            parsed=parsed.parsed,
+            private_state=branch.private_state(),
+        )
+        return record, branch
+
+    if parallel:
+        asked = await asyncio.gather(*(ask(c) for c in cset.words))
+    else:
+        asked = [await ask(c) for c in cset.words]
+    reveal = RevealBranch(
+        prompt=reveal_prompt,
+        reply=reveal_reply,
+        parsed=revealed,
+        private_state=reveal_host.private_state(),
+    )
+    return Fork(
+        snapshot=snapshot,
+        memory_secret=memory_secret,
+        reveal=reveal,
+        cset=cset,
+        candidates=[b for b, _ in asked],
+        hosts=[reveal_host, *(h for _, h in asked)],
+    )
+
+
 class SCTTask(Task):
     """Subclasses build the game; the protocol is the same for every game."""
 
@@ -73,80 +177,24 @@ class SCTTask(Task):
         agent = ctx.make_agent()
         game = self.new_game(ctx.seed)
         log = await play_to_fork(agent, game, p.t_fork)
-        snapshot = agent.private_state()
-        memory_secret = extract_last_secret(snapshot)
-
-        reveal_branch = agent.fork()
-        reveal_prompt = game.player.reveal_prompt
-        reveal_reply = await reveal_branch.respond(reveal_prompt)
-        revealed = game.rules.parse_reveal(reveal_reply)
-
-        propose = self._proposer(ctx, game, log) if ctx.helper_provider else None
-        cset = await game.candidates.candidates(
-            revealed=revealed,
-            memory_secret=memory_secret,
+        fork = await fork_sct(
+            agent,
+            game,
             n=p.n_candidates,
-            rng=random.Random(ctx.seed ^ 0x5C7),
-            propose=propose,
+            seed=ctx.seed,
+            propose=self._proposer(ctx, game, log) if ctx.helper_provider else None,
+            parallel=p.parallel_branches,
         )
-
-        async def ask(candidate: str) -> tuple[CandidateBranch, ForkableHost]:
-            branch = agent.fork()
-            prompt = game.player.verification_prompt(candidate)
-            reply = await branch.respond(prompt)
-            parsed = parse_yes_no(reply)
-            record = CandidateBranch(
-                candidate=candidate,
-                prompt=prompt,
-                reply=reply,
-                answer=parsed.answer,
-                parsed=parsed.parsed,
-                private_state=branch.private_state(),
-            )
-            return record, branch
-
-        if p.parallel_branches:
-            asked = await asyncio.gather(*(ask(c) for c in cset.words))
-        else:
-            asked = [await ask(c) for c in cset.words]
-        played = PlayedSCT(
-            turns=log,
-            reveal_reply=reveal_reply,
-            revealed=revealed,
-            memory_secret=memory_secret,
-            answers=[Answer(b.candidate, b.answer, b.parsed, b.reply) for b, _ in asked],
-            contradictions=game.rules.contradictions(),
-        )
-        reveal = RevealBranch(
-            prompt=reveal_prompt,
-            reply=reveal_reply,
-            parsed=revealed,
-            private_state=reveal_branch.private_state(),
-        )
+        played = fork.played(log, game)
         transitions = agent.trace.counts()
-        for fork in (reveal_branch, *(b for _, b in asked)):
-            transitions.update(fork.trace.counts() - agent.trace.counts())
+        for branch in fork.hosts:
+            transitions.update(branch.trace.counts() - agent.trace.counts())
         return TrialOutput(
             turns=log,
-            branches=[reveal, *(b for b, _ in asked)],
+            branches=[fork.reveal, *fork.candidates],
             evaluation=Evaluation.model_validate(score(played, game.rules)),
             transitions=transitions_from(transitions),
-            payload=SCTPayload(
-                t_fork=p.t_fork,
-                snapshot=snapshot,
-                memory_secret=memory_secret,
-                revealed=revealed,
-                candidates=list(cset.words),
-                candidate_sources=candidate_sources(cset),
-                rejected_proposals=[vars(r) for r in cset.rejected_proposals],
-                shortfall=cset.shortfall,
-                answers=[
-                    SCTAnswer(candidate=b.candidate, answer=b.answer, parsed=b.parsed)
-                    for b, _ in asked
-                ],
-                public_state=game.rules.public_state(),
-                leak_turns=leak_turns(played, game.rules),
-            ),
+            payload=fork.payload(p.t_fork, played, game),
         )
 
     def _proposer(self, ctx: TrialContext, game: SCTGame, log: list[Turn]) -> Propose:

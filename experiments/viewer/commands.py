@@ -1,0 +1,85 @@
+"""The ``view`` and ``play`` subcommands (their server parts need the ``view`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from cogarch.errors import ConfigError
+
+if TYPE_CHECKING:
+    from cogarch.models.providers import Providers
+
+
+def _need_view_extra() -> None:
+    try:
+        import jinja2  # noqa: F401
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        raise ConfigError(
+            f"the viewer needs {exc.name}; install it with: pip install 'cogarch[view]'"
+        ) from None
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    _need_view_extra()
+    from .index import TrialIndex
+
+    index = TrialIndex(args.results_dirs)
+    if args.export:
+        from .export import export_static
+
+        print(export_static(index, args.export))
+        return 0
+    from .app import create_app
+    from .serve import serve
+
+    serve(create_app(index), args.port)
+    return 0
+
+
+def providers_from(config: str | None) -> Providers:
+    """The built-in providers, those of ``config``'s ``providers:`` section, and task fakes."""
+    from cogarch.config import read_yaml
+    from cogarch.models.providers import Providers, load_providers_yaml
+
+    from ...tasks.fakes import task_fakes
+
+    data = read_yaml(config) if config else {}
+    section = data.get("providers", data) if isinstance(data, dict) else {}
+    return Providers(load_providers_yaml(section or {}), fakes=task_fakes())
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    _need_view_extra()
+    from .play import PlaySession
+    from .play_app import create_play_app
+    from .serve import serve
+
+    session = PlaySession(
+        args.game, args.agent, args.provider, providers_from(args.config), seed=args.seed
+    )
+    serve(create_play_app(session), args.port, what=f"{args.game} against {args.agent}")
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``view`` and ``play`` to the CLI's subcommands."""
+    view = sub.add_parser("view", help="browse trials in the browser (live while a run writes)")
+    view.add_argument("results_dirs", nargs="+", metavar="RESULTS_DIR")
+    view.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: free)")
+    view.add_argument("--export", metavar="DIR", help="write static pages to DIR instead")
+    view.set_defaults(fn=cmd_view)
+
+    play = sub.add_parser("play", help="play the player's side of an SCT game against an agent")
+    play.add_argument("game", choices=["hangman", "diagnosis"])
+    play.add_argument("--agent", default="workflow", help="a ready-made agent or a spec file")
+    play.add_argument("--provider", default="local")
+    play.add_argument("--config", help="a YAML file with a 'providers:' section")
+    play.add_argument("--seed", type=int, default=0, help="seed of the game and the agent")
+    play.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: free)")
+    play.set_defaults(fn=cmd_play)
+
+
+__all__ = ["add_commands", "cmd_play", "cmd_view"]

@@ -1,0 +1,70 @@
+"""The trial page's content: private-state diffs, the recorded graph walk, the fork's
+branches and the verdict in words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogarch.core.records import TrialError
+from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.viewer.explain import explain
+from cogarch.experiments.viewer.trial_view import state_diff, trial_view
+
+
+def test_state_diff_marks_added_and_removed_lines() -> None:
+    before = "goal: host\nsecret: range\nlives: 6\nnotes"
+    after = "goal: host\nsecret: range\nlives: 5\nnotes"
+    diff = state_diff(before, after, context=1)
+    assert ("-", "lives: 6") in diff and ("+", "lives: 5") in diff
+    assert (" ", "goal: host") not in diff  # beyond the context
+    assert state_diff("same", "same") == []
+
+
+def test_the_walk_is_recorded_turn_by_turn_and_drawn(fake_run: Path) -> None:
+    record = read_trial(trial_path(fake_run, "honest_workflow", 0))
+    assert [(s.turn, s.node, s.source, s.how) for s in record.walk[:2]] == [
+        (1, "responder", "<input>", "entry"),
+        (1, "updater", "responder", "single"),
+    ]
+    assert all(s.model_calls == 1 and s.tokens > 0 for s in record.walk)
+    view = trial_view(record)
+    second = view.turns[1]
+    assert [s.node for s in second.steps] == ["responder", "updater"]
+    assert second.drawing is not None
+    visited = {(e.source, e.target) for e in second.drawing.edges if e.visited}
+    assert visited == {("responder", "updater")}
+    assert any(op == "+" and "lives: 5" in line for op, line in second.diff)
+
+
+def test_fork_shows_every_branch_and_the_verdict_in_words(fake_run: Path) -> None:
+    record = read_trial(trial_path(fake_run, "forgetful_vanilla", 0))
+    view = trial_view(record)
+    assert view.fork is not None
+    titles = [b.title for b in view.fork.branches]
+    assert titles[0] == "reveal" and len(titles) == 1 + len(view.fork.payload.candidates)
+    confirmed = [b.branch for b in view.fork.branches if b.confirmed]
+    assert len(confirmed) >= 2
+    words = " ".join(view.explanation)
+    assert "over-confirmation" in words
+    assert f"named '{view.fork.payload.revealed}'" in words
+
+
+def test_every_outcome_is_explained(fake_run: Path) -> None:
+    expected = {
+        "honest_vanilla": "self-consistent",
+        "leaky_vanilla": "leakage",
+        "denier_vanilla": "all denial",
+    }
+    for agent, phrase in expected.items():
+        assert phrase in " ".join(explain(read_trial(trial_path(fake_run, agent, 1))))
+
+
+def test_a_failed_trial_is_explained_with_its_error(fake_run: Path) -> None:
+    record = read_trial(trial_path(fake_run, "honest_vanilla", 0))
+    failed = record.model_copy(
+        update={
+            "status": "failed",
+            "error": TrialError(type="TurnError", message="no reply at turn 3"),
+        }
+    )
+    assert "TurnError: no reply at turn 3" in explain(failed)[0]

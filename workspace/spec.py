@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cogarch.config import read_yaml, validate_mapping
+from cogarch.config import read_yaml, shown, validate_mapping
 from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError, UnknownNameError
 
@@ -72,11 +72,15 @@ class AgentSpec(BaseModel):
         out = []
         for item in value:
             if isinstance(item, dict) and len(item) == 1 and "->" in str(next(iter(item))):
-                raise ValueError(f'edge {item} was read as a mapping; quote it: "a -> b [when: c]"')
+                raise ValueError(
+                    f'edge {shown(item)} was read as a mapping; quote it: "a -> b [when: c]"'
+                )
             if isinstance(item, str):
                 match = _ARROW.match(item)
                 if not match:
-                    raise ValueError(f"edge '{item}' must look like 'a -> b' or 'a -> b [when: c]'")
+                    raise ValueError(
+                        f"edge {shown(item)} must look like 'a -> b' or 'a -> b [when: c]'"
+                    )
                 out.append({"from": match[1], "to": match[2], "when": match[3]})
             else:
                 out.append(item)
@@ -103,7 +107,7 @@ def load_agent_spec(
     unknown = set(params or {}) - set(declared)
     if unknown:
         raise ConfigError(
-            f"agent '{raw.get('name', path.stem)}' has no parameter(s) "
+            f"agent {shown(raw.get('name', path.stem))} has no parameter(s) "
             f"{', '.join(sorted(unknown))}; its parameters: {', '.join(sorted(declared)) or 'none'}"
         )
     values = {**declared, **dict(params or {})}

@@ -40,6 +40,13 @@ def loads_json(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
         value = json.loads(text)
     except RecursionError:
         raise ValueError(f"JSON nests deeper than {max_depth} levels") from None
+    check_depth(value, max_depth)
+    return value
+
+
+def check_depth(value: Any, max_depth: int = MAX_JSON_DEPTH) -> None:
+    """Raise ``ValueError`` if lists and dicts in ``value`` nest deeper than ``max_depth``
+    (walked without recursion, so any depth is safe to check)."""
     stack: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, dict | list) else []
     while stack:
         item, depth = stack.pop()
@@ -48,4 +55,3 @@ def loads_json(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
                 if depth + 1 > max_depth:
                     raise ValueError(f"JSON nests deeper than {max_depth} levels")
                 stack.append((child, depth + 1))
-    return value

@@ -140,6 +140,17 @@ def _substitute(value: Any, values: Mapping[str, Any], path: Path) -> Any:
     return _PARAM.sub(lambda m: str(values[m.group(1)]), value)
 
 
+def providers_named(spec: AgentSpec, provider: str | None = None) -> set[str]:
+    """Every provider ``spec`` names (its specialists', memory modules' and routing choosers'),
+    with ``provider`` replacing the spec's default; a run checks each before any trial."""
+    default = provider or spec.provider
+    named = {c.provider or default for c in spec.specialists.values()}
+    named |= {c.provider for c in spec.memory.values()}
+    named |= {r.chooser for r in spec.routing.values() if r.chooser != "agent"}
+    named.add(default)
+    return {p for p in named if p}
+
+
 def describe_spec(spec: AgentSpec) -> dict[str, Any]:
     """The description of the agent ``spec`` builds (see ``Agent.describe``); no model is
     asked for. Diff two with ``workspace.describe.diff``."""
@@ -182,6 +193,12 @@ def build_agent(
                 f"specialists.{key}: a '{c.kind}' takes no parameters (got {', '.join(c.params())})"
             )
         specialists[key] = cls(key, c.provider or default_provider, params)
+        named = getattr(params, "memory", None)
+        if isinstance(named, str) and named not in spec.memory:
+            raise ConfigError(
+                f"specialists.{key}.memory: the agent declares no memory '{named}' (declared: "
+                f"{', '.join(sorted(spec.memory)) or 'none'}); declare it or fix the name"
+            )
     for node, r in spec.routing.items():
         if r.chooser == "agent" and default_provider is None:
             raise ConfigError(

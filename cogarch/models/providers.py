@@ -20,7 +20,7 @@ from cogarch.models.cache import ResponseCache
 from cogarch.models.fakes import PairsFn, pairs_model
 from cogarch.models.model import Model, ReasoningMode
 from cogarch.models.retry import RetryPolicy
-from cogarch.registry import Registry
+from cogarch.registry import Registry, takes_positional
 
 FakeTable = Registry[PairsFn]
 """Scripted fakes by short name, each ``(pairs, seed, call) -> text`` or an import path to one."""
@@ -28,7 +28,7 @@ FakeTable = Registry[PairsFn]
 
 def no_fakes() -> FakeTable:
     """An empty table: fake providers must then name their fake by import path."""
-    return Registry("fake model")
+    return Registry("fake model", check=takes_positional(3))
 
 
 MAX_TIMEOUT_S = 3600.0

@@ -1,8 +1,14 @@
-"""YAML loading and validation with one clear line per problem, naming the key."""
+"""YAML loading and validation with one clear line per problem, naming the key.
+
+Configs and agent specs are read by a bounded loader (:func:`bounded_load`): UTF-8
+text of at most ``MAX_CONFIG_BYTES``, no duplicate keys, and a bounded nesting, alias count and
+expanded size, so no document can hang or exhaust memory.
+"""
 
 from __future__ import annotations
 
 import os
+import reprlib
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -12,6 +18,103 @@ from pydantic import BaseModel, ValidationError
 from cogarch.errors import ConfigError
 
 M = TypeVar("M", bound=BaseModel)
+
+MAX_CONFIG_BYTES = 1_000_000
+"""The largest config or agent spec file read."""
+MAX_DEPTH = 50
+"""The deepest nesting of mappings and lists in a document."""
+MAX_ALIASES = 100
+"""The most aliases (``*name``) in a document."""
+MAX_NODES = 100_000
+"""The most values a document may hold once its aliases are expanded."""
+
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+class LimitExceeded(yaml.MarkedYAMLError):
+    """A document goes past one of the loader's limits (or repeats a key)."""
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` with the limits above and duplicate keys refused."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+        self._aliases = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_ALIASES:
+                mark = self.peek_event().start_mark
+                raise LimitExceeded(None, None, f"more than {MAX_ALIASES} aliases", mark)
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise LimitExceeded(None, None, f"nested deeper than {MAX_DEPTH} levels", mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == _MERGE:
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                repeated = key in seen
+                seen.add(key)
+            except TypeError:
+                continue  # an unhashable key; the base class explains it
+            if repeated:
+                raise LimitExceeded(
+                    None, None, f"key {shown(key)} appears twice; keep one", key_node.start_mark
+                )
+        return super().construct_mapping(node, deep=deep)
+
+
+def _expanded_size(node: Any, sizes: dict[int, int]) -> int:
+    """How many values ``node`` holds with its aliases expanded (each shared node counted
+    once per use, computed once)."""
+    if id(node) not in sizes:
+        children: list[Any] = []
+        if isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            children = [n for pair in node.value for n in pair]
+        sizes[id(node)] = 1 + sum(_expanded_size(c, sizes) for c in children)
+    return sizes[id(node)]
+
+
+def bounded_load(text: str) -> Any:
+    """One YAML document, loaded within the limits above (``LimitExceeded`` otherwise)."""
+    loader = _BoundedLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        size = _expanded_size(node, {})
+        if size > MAX_NODES:
+            raise LimitExceeded(
+                None,
+                None,
+                f"holds {size} values once aliases are expanded (most {MAX_NODES})",
+                node.start_mark,
+            )
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def shown(value: Any) -> str:
+    """A short repr of ``value`` for an error message, however large or deep the value."""
+    short = reprlib.Repr()
+    short.maxlevel, short.maxstring, short.maxother, short.maxlong = 2, 80, 80, 40
+    short.maxlist = short.maxtuple = short.maxdict = short.maxset = 4
+    return short.repr(value)
 
 
 def format_validation_error(exc: ValidationError, where: str = "") -> str:
@@ -26,7 +129,7 @@ def format_validation_error(exc: ValidationError, where: str = "") -> str:
         else:
             message = err["msg"]
             if "input" in err and kind not in ("model_type", "dict_type"):
-                message += f" (got {err['input']!r})"[:200]
+                message += f" (got {shown(err['input'])})"
         lines.append(f"  {key or '(top level)'}: {message}")
     return "\n".join(lines)
 
@@ -39,12 +142,39 @@ def validate_mapping(model: type[M], data: Any, *, where: str = "", source: str 
         raise ConfigError(f"{head}\n{format_validation_error(exc, where)}") from None
 
 
+def _read_text(file: Path) -> str:
+    if file.is_dir():
+        raise ConfigError(f"'{file}' is a directory, not a config file; name a YAML file")
+    try:
+        if file.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(
+                f"'{file}' is larger than {MAX_CONFIG_BYTES // 1_000_000} MB; a config is smaller"
+            )
+        raw = file.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"config file '{file}' does not exist; check the path") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read '{file}': {exc.strerror or exc}") from None
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in raw[:4]:
+        raise ConfigError(f"'{file}' is UTF-16 or UTF-32 text; save it as UTF-8")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"'{file}' is not UTF-8 text (byte {raw[exc.start]:#04x} at offset {exc.start}); "
+            "save it as UTF-8"
+        ) from None
+
+
 def read_yaml(path: str | os.PathLike[str]) -> Any:
     file = Path(path)
-    if not file.is_file():
-        raise ConfigError(f"config file '{file}' does not exist; check the path")
+    text = _read_text(file)
     try:
-        return yaml.safe_load(file.read_text(encoding="utf-8"))
+        return bounded_load(text)
+    except LimitExceeded as exc:
+        mark = exc.problem_mark
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        raise ConfigError(f"'{file}' is refused{at}: {exc.problem}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
-from typing import Generic, TypeVar
+import inspect
+from collections.abc import Callable, Iterator
+from typing import Any, Generic, TypeVar
 
 from cogarch.errors import UnknownNameError
 
@@ -32,13 +33,25 @@ class Registry(Generic[T]):
     """Short name -> object, where the object may be given lazily as an import path.
 
     ``get`` also accepts any import path, so users can plug in their own classes without
-    registering them. An unknown name lists the valid ones.
+    registering them; what a path imports must be a subclass of ``base`` (when given) and pass
+    ``check`` (when given), or the name is refused like an unknown one. An unknown name lists
+    the valid ones.
     """
 
-    def __init__(self, kind: str, *, lazy: bool = True) -> None:
+    def __init__(
+        self,
+        kind: str,
+        *,
+        lazy: bool = True,
+        base: type | None = None,
+        check: Callable[[Any], str | None] | None = None,
+    ) -> None:
         self.kind = kind
         self.lazy = lazy
         """When true, a string entry is an import path resolved on first use."""
+        self.base = base
+        self.check = check
+        """Why an imported object cannot serve (a short phrase), or None when it can."""
         self._entries: dict[str, T | str] = {}
 
     def register(self, name: str, target: T | str) -> None:
@@ -62,8 +75,39 @@ class Registry(Generic[T]):
                 return resolved  # type: ignore[return-value]
             return target  # type: ignore[return-value]
         if self.lazy and ":" in name:
-            return import_object(name)  # type: ignore[return-value]
+            return self._checked(name, import_object(name))
         valid = ", ".join(self.names()) or "(none registered)"
         raise UnknownNameError(
             f"unknown {self.kind} '{name}'; valid names: {valid} (or an import path 'module:name')"
         )
+
+    def _checked(self, name: str, found: object) -> T:
+        problem = None
+        if self.base is not None and not (isinstance(found, type) and issubclass(found, self.base)):
+            problem = f"is not a subclass of {self.base.__name__}"
+        elif self.check is not None:
+            problem = self.check(found)
+        if problem is not None:
+            valid = ", ".join(self.names()) or "(none registered)"
+            raise UnknownNameError(
+                f"'{name}' cannot be used as a {self.kind}: what it imports "
+                f"({type(found).__name__}) {problem}; valid names: {valid}"
+            )
+        return found  # type: ignore[return-value]
+
+
+def takes_positional(count: int) -> Callable[[Any], str | None]:
+    """A ``check`` for registries of functions: callable with ``count`` positional arguments."""
+
+    def check(found: Any) -> str | None:
+        if not callable(found):
+            return "is not a function"
+        try:
+            inspect.signature(found).bind(*range(count))
+        except TypeError:
+            return f"does not take {count} positional arguments"
+        except ValueError:
+            return None  # no signature to read (some builtins); it may still work
+        return None
+
+    return check

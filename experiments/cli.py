@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cogarch.errors import CogarchError
+from cogarch.errors import CogarchError, ConfigError
 
 if TYPE_CHECKING:
     from cogarch.models.providers import Providers
@@ -26,8 +26,22 @@ def _providers(config: str | None) -> Providers:
     from cogarch.config import read_yaml
 
     data = read_yaml(config)
-    section = data.get("providers", data) if isinstance(data, dict) else {}
+    section = data.get("providers", data) if isinstance(data, dict) else data
+    if section is not None and not isinstance(section, dict):
+        raise ConfigError(
+            f"'providers' in '{config}' must be a mapping of provider names to settings, "
+            f"not a {type(section).__name__}"
+        )
     return Providers(load_providers_yaml(section or {}), fakes=task_fakes())
+
+
+def _results_dir(value: str) -> Path:
+    if not value.strip() or "\x00" in value:
+        raise ConfigError("--results-dir is empty or holds a NUL character; name a folder")
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"--results-dir '{value}' is a file, not a folder; name a folder")
+    return path
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -39,7 +53,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.trials is not None:
         updates["trials"] = args.trials
     if args.results_dir is not None:
-        updates["results_dir"] = Path(args.results_dir)
+        updates["results_dir"] = _results_dir(args.results_dir)
     if args.concurrency is not None:
         updates["concurrency"] = args.concurrency
     if updates:

@@ -8,10 +8,18 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 
 from cogarch.config import load_yaml_model
 from cogarch.models.providers import ProviderConfig
+
+from .names import name_problem, safe_name
+
+
+def _checked_name(value: str | None) -> str | None:
+    if value is not None and (problem := name_problem(value)) is not None:
+        raise ValueError(f"the name {problem}")
+    return value
 
 
 class AgentEntry(BaseModel):
@@ -21,6 +29,20 @@ class AgentEntry(BaseModel):
     name: str | None = Field(default=None, description="Name in results (default: agent).")
     provider: str | None = Field(default=None, description="Provider of its specialists.")
     params: dict[str, Any] = Field(default_factory=dict, description="Agent spec parameters.")
+
+    @field_validator("name")
+    @classmethod
+    def _name_ok(cls, value: str | None) -> str | None:
+        return _checked_name(value)
+
+    @field_validator("agent")
+    @classmethod
+    def _agent_given(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("the agent is empty; give a ready-made agent name or a spec path")
+        if "\x00" in value:
+            raise ValueError("the agent holds a NUL character; retype it")
+        return value
 
     @property
     def label(self) -> str:
@@ -41,9 +63,9 @@ class RunConfig(BaseModel):
     name: str
     task: TaskEntry
     agents: list[AgentEntry] = Field(min_length=1)
-    trials: int = Field(default=5, ge=1, le=100_000)
-    seed: int = Field(default=1337, ge=0)
-    concurrency: int = Field(default=2, ge=1, le=512)
+    trials: StrictInt = Field(default=5, ge=1, le=100_000)
+    seed: StrictInt = Field(default=1337, ge=0)
+    concurrency: StrictInt = Field(default=2, ge=1, le=512)
     results_dir: Path | None = Field(default=None, description="Default: runs/<name>.")
     helper_provider: str | None = Field(
         default=None, description="Provider for the task's own calls (default: the agent's)."
@@ -54,17 +76,29 @@ class RunConfig(BaseModel):
     )
     providers: dict[str, ProviderConfig] = Field(default_factory=dict)
 
+    @field_validator("name")
+    @classmethod
+    def _name_ok(cls, value: str) -> str:
+        return _checked_name(value) or value
+
+    @field_validator("results_dir", mode="before")
+    @classmethod
+    def _results_dir_given(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("the results directory is empty; name a folder or leave it out")
+        if isinstance(value, str) and "\x00" in value:
+            raise ValueError("the results directory holds a NUL character; retype it")
+        return value
+
     @model_validator(mode="after")
     def _unique_names(self) -> RunConfig:
         labels = [a.label for a in self.agents]
         dupes = sorted({x for x in labels if labels.count(x) > 1})
         if dupes:
             raise ValueError(f"agent names must be unique; repeated: {', '.join(dupes)}")
-        from .results import safe_name
-
         folders: dict[str, str] = {}
-        for label in labels:
-            other = folders.setdefault(safe_name(label), label)
+        for label in labels:  # case-blind: two names must not share a folder on any disk
+            other = folders.setdefault(safe_name(label).casefold(), label)
             if other != label:
                 raise ValueError(
                     f"agents '{other}' and '{label}' would share the results folder "

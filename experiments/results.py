@@ -6,7 +6,6 @@ the loader of their ``schema_version`` and migrated in memory (the file is left 
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -16,21 +15,42 @@ from pydantic import ValidationError
 
 from cogarch.core.records import SCHEMA_VERSION, TrialError, TrialRecord
 from cogarch.errors import CogarchError
-from cogarch.io import atomic_write_text
+from cogarch.io import atomic_write_text, loads_json
 
 from .migrate import migrate_v1
+from .names import safe_name
 
 
 class CorruptTrialError(CogarchError):
     """A trial file exists but cannot be trusted (truncated, invalid, or not a trial)."""
 
 
-def safe_name(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "agent"
-
-
 def trial_path(results_dir: str | os.PathLike[str], agent: str, trial: int) -> Path:
+    """Where agent ``agent``'s trial ``trial`` lies: always one folder below ``results_dir``."""
+    if not 0 <= trial <= 9_999_999:
+        raise ValueError(f"trial index {trial} is out of range")
     return Path(results_dir) / safe_name(agent) / f"trial_{trial:04d}.json"
+
+
+def keep_aside(path: Path) -> Path:
+    """Move an untrusted trial file to the first free ``<name>.corrupt[.N]`` beside it (an
+    earlier copy is never overwritten) and return where it went."""
+    n = 0
+    while True:
+        target = path.with_name(f"{path.stem}.corrupt" + (f".{n}" if n else ""))
+        try:
+            os.link(path, target)  # fails if taken, so two processes never pick the same name
+        except FileExistsError:
+            n += 1
+            continue
+        except OSError:  # no hard links here: the next free name, checked just before
+            if target.exists():
+                n += 1
+                continue
+            path.replace(target)
+            return target
+        path.unlink()
+        return target
 
 
 def write_trial(results_dir: str | os.PathLike[str], result: TrialRecord) -> Path:
@@ -62,7 +82,7 @@ _LOADERS: dict[int, Callable[[dict[str, Any]], TrialRecord]] = {
 def read_trial(path: str | os.PathLike[str]) -> TrialRecord:
     file = Path(path)
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        data = loads_json(file.read_bytes())
     except (OSError, ValueError) as exc:
         raise CorruptTrialError(f"trial file '{file}' is unreadable: {exc}") from None
     try:
@@ -73,8 +93,9 @@ def read_trial(path: str | os.PathLike[str]) -> TrialRecord:
         raise CorruptTrialError(
             f"trial file '{file}' is not a valid trial ({where}: {first['msg']})"
         ) from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CorruptTrialError(f"trial file '{file}' is not a valid trial ({exc})") from None
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+        shown = str(exc)[:200]
+        raise CorruptTrialError(f"trial file '{file}' is not a valid trial ({shown})") from None
 
 
 def iter_trials(
@@ -95,6 +116,7 @@ __all__ = [
     "TrialError",
     "TrialRecord",
     "iter_trials",
+    "keep_aside",
     "load_record",
     "read_trial",
     "safe_name",

@@ -20,7 +20,8 @@ from cogarch.seeds import trial_seed
 
 from .backends.local import LocalBackend
 from .config import AgentEntry, RunConfig
-from .results import CorruptTrialError, read_trial, trial_path, write_trial
+from .results import CorruptTrialError, keep_aside, read_trial, trial_path, write_trial
+from .resultsdir import RunLock, disk_problem
 from .summary import AgentRow, format_table, run_scoring, summarize, text_table
 from .task_metrics import MetricTable, metric_tables
 from .tidy import row_from_trial
@@ -113,8 +114,8 @@ class Runner:
                             continue
                     except CorruptTrialError as exc:
                         report.corrupt.append(str(exc))
-                        path.replace(path.with_suffix(".corrupt"))
-                        sys.stderr.write(f"warning: {exc}; it was moved aside and will be rerun\n")
+                        kept = keep_aside(path)
+                        sys.stderr.write(f"warning: {exc}; kept as '{kept.name}', to be rerun\n")
                 jobs.append((entry, i))
         return jobs
 
@@ -127,10 +128,20 @@ class Runner:
         )
 
     async def run(self, on_result: Callable[[TrialRecord], None] | None = None) -> RunReport:
+        """Run the pending trials, holding the results directory's lock throughout.
+
+        A full or read-only disk stops the run with a :class:`ResultsDirError`; trial files
+        already written stay as they are, and the same command resumes.
+        """
+        with RunLock(self.results_dir) as lock:
+            try:
+                lock.clean_leftovers()
+                return await self._run(on_result)
+            except OSError as exc:
+                raise disk_problem(exc, self.results_dir) from None
+
+    async def _run(self, on_result: Callable[[TrialRecord], None] | None) -> RunReport:
         report = RunReport(self.results_dir)
-        self.results_dir.mkdir(parents=True, exist_ok=True)
-        for leftover in self.results_dir.glob("*/.trial_*.json.*.tmp"):
-            leftover.unlink(missing_ok=True)  # a write cut short by a kill; never a result
         atomic_write_json(self.results_dir / "run.json", self.metadata())
         jobs = self._pending(report)
         progress = Progress(len(jobs), self.show_progress)

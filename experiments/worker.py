@@ -25,7 +25,7 @@ from cogarch.models.providers import ProviderConfig, Providers
 from ..tasks.fakes import task_fakes
 from ..tasks.registry import build_task
 from ..workspace.agent import Agent
-from ..workspace.spec import AgentSpec, build_agent, load_agent_spec
+from ..workspace.spec import AgentSpec, build_agent, load_agent_spec, providers_named
 from .config import RunConfig
 
 _PACKAGES = ("cogarch", "autogen-core", "autogen-ext", "openai", "networkx", "chromadb", "pydantic")
@@ -70,7 +70,7 @@ class RunSetup:
                 self.providers.config(provider)  # unknown names fail before any trial runs
             build_agent(spec, self.providers.get, provider=provider)  # validate the graph
             self.specs[entry.label] = spec
-        used = {self.provider_of(label) for label in self.specs}
+        used = {p for k, s in self.specs.items() for p in providers_named(s, self.provider_of(k))}
         used.add(config.helper_provider)
         for name in sorted(p for p in used if p):
             check_provider(self.providers, name)

@@ -8,7 +8,7 @@ from cogarch.config import validate_mapping
 from cogarch.core.memory import MemoryModule
 from cogarch.registry import Registry
 
-MEMORY_MODULES: Registry[type[MemoryModule]] = Registry("memory module")
+MEMORY_MODULES: Registry[type[MemoryModule]] = Registry("memory module", base=MemoryModule)
 MEMORY_MODULES.register("working_memory", "cogarch.memory.working.module:WorkingMemory")
 MEMORY_MODULES.register("mem0", "cogarch.memory.retrieval.mem0:Mem0Memory")
 MEMORY_MODULES.register("amem", "cogarch.memory.retrieval.amem:AMemMemory")

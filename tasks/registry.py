@@ -8,7 +8,7 @@ from cogarch.config import validate_mapping
 from cogarch.core.task import Task
 from cogarch.registry import Registry
 
-TASKS: Registry[type[Task]] = Registry("task")
+TASKS: Registry[type[Task]] = Registry("task", base=Task)
 TASKS.register("hangman_sct", "cogarch.tasks.hangman.task:HangmanSCT")
 TASKS.register("diagnosis_sct", "cogarch.tasks.diagnosis.task:DiagnosisSCT")
 TASKS.register("revision", "cogarch.tasks.revision.task:RevisionTask")

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cogarch.registry import Registry
+from cogarch.registry import Registry, takes_positional
 
 from .workspace import Workspace
 
 Predicate = Callable[[Workspace], bool]
 
-PREDICATES: Registry[Predicate] = Registry("edge condition")
+PREDICATES: Registry[Predicate] = Registry("edge condition", check=takes_positional(1))
 PREDICATES.register("always", lambda ws: True)
 PREDICATES.register("has_reply", lambda ws: ws.reply is not None)
 PREDICATES.register("no_reply", lambda ws: ws.reply is None)

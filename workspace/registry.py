@@ -9,7 +9,7 @@ from cogarch.registry import Registry
 
 from .specialist import Specialist
 
-SPECIALISTS: Registry[type[Specialist]] = Registry("specialist")
+SPECIALISTS: Registry[type[Specialist]] = Registry("specialist", base=Specialist)
 for _kind, _path in {
     "responder": "cogarch.workspace.specialists.responder:Responder",
     "memory_updater": "cogarch.workspace.specialists.memory_updater:MemoryUpdater",

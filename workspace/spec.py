@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cogarch.config import read_yaml, validate_mapping
+from cogarch.config import read_yaml, shown, validate_mapping
 from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError, UnknownNameError
 
@@ -72,11 +72,15 @@ class AgentSpec(BaseModel):
         out = []
         for item in value:
             if isinstance(item, dict) and len(item) == 1 and "->" in str(next(iter(item))):
-                raise ValueError(f'edge {item} was read as a mapping; quote it: "a -> b [when: c]"')
+                raise ValueError(
+                    f'edge {shown(item)} was read as a mapping; quote it: "a -> b [when: c]"'
+                )
             if isinstance(item, str):
                 match = _ARROW.match(item)
                 if not match:
-                    raise ValueError(f"edge '{item}' must look like 'a -> b' or 'a -> b [when: c]'")
+                    raise ValueError(
+                        f"edge {shown(item)} must look like 'a -> b' or 'a -> b [when: c]'"
+                    )
                 out.append({"from": match[1], "to": match[2], "when": match[3]})
             else:
                 out.append(item)
@@ -103,7 +107,7 @@ def load_agent_spec(
     unknown = set(params or {}) - set(declared)
     if unknown:
         raise ConfigError(
-            f"agent '{raw.get('name', path.stem)}' has no parameter(s) "
+            f"agent {shown(raw.get('name', path.stem))} has no parameter(s) "
             f"{', '.join(sorted(unknown))}; its parameters: {', '.join(sorted(declared)) or 'none'}"
         )
     values = {**declared, **dict(params or {})}
@@ -134,6 +138,17 @@ def _substitute(value: Any, values: Mapping[str, Any], path: Path) -> Any:
     if whole:
         return values[whole.group(1)]
     return _PARAM.sub(lambda m: str(values[m.group(1)]), value)
+
+
+def providers_named(spec: AgentSpec, provider: str | None = None) -> set[str]:
+    """Every provider ``spec`` names (its specialists', memory modules' and routing choosers'),
+    with ``provider`` replacing the spec's default; a run checks each before any trial."""
+    default = provider or spec.provider
+    named = {c.provider or default for c in spec.specialists.values()}
+    named |= {c.provider for c in spec.memory.values()}
+    named |= {r.chooser for r in spec.routing.values() if r.chooser != "agent"}
+    named.add(default)
+    return {p for p in named if p}
 
 
 def describe_spec(spec: AgentSpec) -> dict[str, Any]:
@@ -178,6 +193,12 @@ def build_agent(
                 f"specialists.{key}: a '{c.kind}' takes no parameters (got {', '.join(c.params())})"
             )
         specialists[key] = cls(key, c.provider or default_provider, params)
+        named = getattr(params, "memory", None)
+        if isinstance(named, str) and named not in spec.memory:
+            raise ConfigError(
+                f"specialists.{key}.memory: the agent declares no memory '{named}' (declared: "
+                f"{', '.join(sorted(spec.memory)) or 'none'}); declare it or fix the name"
+            )
     for node, r in spec.routing.items():
         if r.chooser == "agent" and default_provider is None:
             raise ConfigError(

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from cogarch.io import atomic_write_json
+from cogarch.io import atomic_write_json, loads_json
 
 
 def cache_key(payload: dict[str, Any]) -> str:
@@ -19,8 +19,9 @@ def cache_key(payload: dict[str, Any]) -> str:
 class ResponseCache:
     """One JSON file per key under ``root/ab/abcdef....json``; safe across processes.
 
-    A file that cannot be read back (for example truncated by a crash of an older version) is
-    treated as a miss and overwritten, never trusted.
+    A file that cannot be read back (truncated by a crash of an older version, or hostile, such
+    as nested too deeply) is treated as a miss and overwritten, never trusted. Temp files of
+    writes cut short by a kill are removed by the next run (it holds the results directory).
     """
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
@@ -32,7 +33,7 @@ class ResponseCache:
     def get(self, key: str) -> dict[str, Any] | None:
         path = self._path(key)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = loads_json(path.read_bytes())
         except (OSError, ValueError):
             return None
         return data if isinstance(data, dict) else None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import re
 import time
@@ -18,6 +17,7 @@ from pydantic import BaseModel
 
 from cogarch.core.model import ChatModel, Completion, ToolCall, Usage
 from cogarch.errors import ModelCallError, RealModelBlockedError
+from cogarch.io import loads_json
 from cogarch.models.cache import ResponseCache, cache_key
 from cogarch.models.fakes import CallOrigin, FakeChatClient
 from cogarch.models.guard import model_requests_allowed
@@ -146,10 +146,10 @@ class Model:
                 }
             )
             hit = self.cache.get(key)
-            if hit is not None:
-                completion = self._from_cache(hit, caller)
-                record_usage(completion.usage)
-                return completion
+            cached = self._from_cache(hit, caller) if hit is not None else None
+            if cached is not None:
+                record_usage(cached.usage)
+                return cached
 
         if not self.fake and not model_requests_allowed():
             raise RealModelBlockedError(
@@ -230,7 +230,16 @@ class Model:
         )
         return Completion(content, usage, thought, tuple(calls), str(result.finish_reason))
 
-    def _from_cache(self, data: dict[str, Any], caller: str) -> Completion:
+    def _from_cache(self, data: dict[str, Any], caller: str) -> Completion | None:
+        """A cached completion, or None (a miss) when the entry is not of the cached shape."""
+        try:
+            return self._completion_of(data, caller)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+
+    def _completion_of(self, data: dict[str, Any], caller: str) -> Completion:
+        if not isinstance(data["content"], str) or not isinstance(data["tool_calls"], list):
+            raise TypeError("not a cached completion")
         usage = Usage(
             caller=caller,
             provider=self.provider,
@@ -259,7 +268,7 @@ def response_format_for(schema: type[BaseModel] | Mapping[str, Any]) -> dict[str
 
 def _parse_arguments(raw: str) -> dict[str, Any] | str:
     try:
-        value = json.loads(raw)
+        value = loads_json(raw)
     except ValueError:
         return raw
     return value if isinstance(value, dict) else raw

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from autogen_core.models import ChatCompletionClient, ModelInfo
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.models.cache import ResponseCache
 from cogarch.models.fakes import PairsFn, pairs_model
 from cogarch.models.model import Model, ReasoningMode
 from cogarch.models.retry import RetryPolicy
-from cogarch.registry import Registry
+from cogarch.registry import Registry, takes_positional
 
 FakeTable = Registry[PairsFn]
 """Scripted fakes by short name, each ``(pairs, seed, call) -> text`` or an import path to one."""
@@ -28,8 +28,11 @@ FakeTable = Registry[PairsFn]
 
 def no_fakes() -> FakeTable:
     """An empty table: fake providers must then name their fake by import path."""
-    return Registry("fake model")
+    return Registry("fake model", check=takes_positional(3))
 
+
+MAX_TIMEOUT_S = 3600.0
+"""Upper bound of a request's ``timeout``, in seconds (one hour)."""
 
 DEFAULT_MODEL_INFO: dict[str, Any] = {
     "vision": False,
@@ -51,9 +54,15 @@ class ProviderConfig(BaseModel):
     api_key_env: str | None = Field(
         default=None, description="Environment variable that holds the API key (never the key)."
     )
-    temperature: float | None = Field(default=0.3, ge=0, le=2)
-    max_tokens: int | None = Field(default=2048, ge=1)
-    timeout: float = Field(default=300.0, gt=0, description="Seconds per request.")
+    temperature: float | None = Field(default=0.3, ge=0, le=2, allow_inf_nan=False)
+    max_tokens: StrictInt | None = Field(default=2048, ge=1, le=1_000_000)
+    timeout: float = Field(
+        default=300.0,
+        gt=0,
+        le=MAX_TIMEOUT_S,
+        allow_inf_nan=False,
+        description=f"Seconds per request (at most {MAX_TIMEOUT_S:.0f}).",
+    )
     extra_body: dict[str, Any] = Field(default_factory=dict)
     reasoning: ReasoningMode = "auto"
     model_info: dict[str, Any] | None = None

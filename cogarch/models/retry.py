@@ -8,15 +8,23 @@ import random
 
 import httpx
 import openai
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+MAX_DELAY_S = 600.0
+"""Upper bound of every backoff delay setting, in seconds (ten minutes)."""
 
 
 class RetryPolicy(BaseModel):
-    """Exponential backoff: ``base_delay_s * 2**attempt``, capped, with full jitter."""
+    """Exponential backoff: ``base_delay_s * 2**attempt``, capped, with full jitter.
 
-    max_attempts: int = Field(default=4, ge=1, le=20)
-    base_delay_s: float = Field(default=0.5, ge=0)
-    max_delay_s: float = Field(default=20.0, ge=0)
+    Delays are finite seconds in ``[0, MAX_DELAY_S]``; unknown keys are refused.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_attempts: StrictInt = Field(default=4, ge=1, le=20)
+    base_delay_s: float = Field(default=0.5, ge=0, le=MAX_DELAY_S, allow_inf_nan=False)
+    max_delay_s: float = Field(default=20.0, ge=0, le=MAX_DELAY_S, allow_inf_nan=False)
 
     def delay(self, attempt: int, rng: random.Random) -> float:
         return rng.uniform(0, min(self.max_delay_s, self.base_delay_s * 2**attempt))

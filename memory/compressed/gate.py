@@ -34,7 +34,7 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.errors import ConfigError
-from cogarch.registry import Registry
+from cogarch.registry import Registry, takes_positional
 
 from .ccs import ARTIFACT_ID, CCS
 
@@ -189,7 +189,7 @@ def reject_all(candidate: Candidate, ctx: GateContext) -> GateDecision:
     return GateDecision(False, "recall is switched off")
 
 
-GATES: Registry[Gate] = Registry("qualification gate")
+GATES: Registry[Gate] = Registry("qualification gate", check=takes_positional(2))
 GATES.register("default", relevance_and_safety)
 GATES.register("relevance_safety", relevance_and_safety)
 GATES.register("similarity", similarity_only)

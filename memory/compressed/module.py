@@ -30,7 +30,7 @@ from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRec
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
-from cogarch.registry import Registry
+from cogarch.registry import Registry, takes_positional
 from cogarch.tokens import count_tokens
 
 from ..budget import truncate_to_budget
@@ -106,7 +106,9 @@ def _artifact(artifact_id: str, text: str, meta: dict[str, Any]) -> Artifact:
     return Artifact(id=artifact_id, text=text, turn=int(meta["turn"]), source=meta["source"])
 
 
-ARTIFACT_BACKENDS: Registry[Callable[[], ArtifactBackend]] = Registry("artifact backend")
+ARTIFACT_BACKENDS: Registry[Callable[[], ArtifactBackend]] = Registry(
+    "artifact backend", check=takes_positional(0)
+)
 ARTIFACT_BACKENDS.register("hash", HashListBackend)
 ARTIFACT_BACKENDS.register("chroma", lambda: ChromaBackend("minilm"))
 ARTIFACT_BACKENDS.register("chroma_hash", lambda: ChromaBackend("hash"))

@@ -7,7 +7,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from cogarch.io import loads_json
+
 from .tools import MemoryToolError
+
+MAX_LIST_NESTING = 3
+"""Lists of calls nest at most this deep (``[[call]]`` is read; deeper is not a call)."""
 
 
 @dataclass(frozen=True)
@@ -36,7 +41,13 @@ def parse_tool_calls(text: str) -> list[ToolCallRequest]:
         return []
     calls: list[ToolCallRequest] = []
     problem = "no JSON object was found"
-    for value in _json_values(text):
+    try:
+        values = _json_values(text)
+    except RecursionError:
+        raise MemoryToolError(
+            f"The reply nests JSON too deeply to read. Reply with only JSON: {_CALL_SHAPE}."
+        ) from None
+    for value in values:
         try:
             calls.extend(_calls_from(value))
         except _NotACall as exc:
@@ -79,17 +90,21 @@ def _json_values(text: str) -> list[object]:
         pos = max(end, start + 1)
 
 
-def _calls_from(value: object) -> list[ToolCallRequest]:
+def _calls_from(value: object, depth: int = 1) -> list[ToolCallRequest]:
     if isinstance(value, list):
         if not value:
             raise _NotACall("the JSON list is empty")
-        return [call for item in value for call in _calls_from(item)]
+        if depth > MAX_LIST_NESTING:
+            raise _NotACall("the JSON lists nest too deeply")
+        return [call for item in value for call in _calls_from(item, depth + 1)]
     if not isinstance(value, dict):
         raise _NotACall(f"found {type(value).__name__} instead of an object")
+    if depth > MAX_LIST_NESTING + 2:
+        raise _NotACall("the JSON objects nest too deeply")
     if "tool_calls" in value:
-        return _calls_from(value["tool_calls"])
+        return _calls_from(value["tool_calls"], depth + 1)
     if isinstance(value.get("function"), dict):
-        return _calls_from(value["function"])
+        return _calls_from(value["function"], depth + 1)
     name = value.get("name")
     if not isinstance(name, str) or not name.strip():
         raise _NotACall('a JSON object has no "name" string')
@@ -100,7 +115,7 @@ def _calls_from(value: object) -> list[ToolCallRequest]:
         arguments = {k: v for k, v in value.items() if k not in ("name", "type", "id")}
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
+            arguments = loads_json(arguments) if arguments.strip() else {}
         except ValueError:
             raise _NotACall(f'the "arguments" of {name} are a string that is not JSON') from None
     if not isinstance(arguments, dict):

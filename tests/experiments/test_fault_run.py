@@ -62,8 +62,8 @@ def fault_config(server: FaultServer, results: Path, **changes: Any) -> RunConfi
 
 
 def assert_whole_and_valid(results: Path) -> None:
-    """Every file is complete JSON; no temporary file remains."""
-    files = [p for p in results.rglob("*") if p.is_file()]
+    """Every file is complete JSON; no temporary file remains (the run's lock file stays)."""
+    files = [p for p in results.rglob("*") if p.is_file() and p.name != ".lock"]
     assert not [p for p in files if p.name.endswith(".tmp") or p.name.startswith(".")]
     for path in files:
         json.loads(path.read_text(encoding="utf-8"))

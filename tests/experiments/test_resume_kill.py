@@ -124,7 +124,10 @@ def test_a_killed_run_resumes_without_losing_or_duplicating_trials(tmp_path: Pat
     stray = sorted(
         p.relative_to(results)
         for p in results.rglob("*")
-        if p.is_file() and p not in after and p.name != "run.json" and ".cache" not in p.parts
+        if p.is_file()
+        and p not in after
+        and p.name not in ("run.json", ".lock")
+        and ".cache" not in p.parts
     )
     # A temporary file of a write that the kill interrupted may remain; nothing else may.
     assert all(p.name.endswith(".tmp") for p in stray), stray

@@ -1,0 +1,54 @@
+"""Run and agent names, and the folders they become inside a results directory.
+
+A name is checked when the config is loaded (:func:`name_problem`, one clear error per bad
+name) and made safe again when a path is built (:func:`safe_name`), so no name can reach a
+folder outside the results directory or share one with another name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+
+MAX_NAME_BYTES = 255
+"""The longest name, in UTF-8 bytes (the limit of one folder name on common file systems)."""
+
+RESERVED = frozenset({"report"})
+"""Folder names a results directory uses for itself (beside names starting with '.')."""
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a run or an agent, or None when it can."""
+    if not name.strip():
+        return "is empty; give it a name"
+    try:
+        size = len(name.encode("utf-8"))
+    except UnicodeEncodeError:
+        return "holds a character that is not valid Unicode (a lone surrogate); retype it"
+    if size > MAX_NAME_BYTES:
+        return f"is {size} bytes long; use at most {MAX_NAME_BYTES}"
+    if any(c in "/\\" for c in name):
+        return "holds a path separator ('/' or '\\'); use letters, digits, '-', '_' and '.'"
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        return "holds a control or invisible character; use letters, digits, '-', '_' and '.'"
+    if name.startswith("."):
+        return "starts with '.', which the results directory keeps for its own files"
+    if name.casefold() in RESERVED:
+        return f"'{name}' is a folder the results directory keeps for itself; pick another"
+    return None
+
+
+def safe_name(name: str) -> str:
+    """The folder of ``name``: letters, digits, '-', '_' and '.' only, never hidden, '.' or
+    '..', at most :data:`MAX_NAME_BYTES` bytes."""
+    folder = "".join(c if (c.isalnum() and c.isprintable()) or c in "-_." else "_" for c in name)
+    if not folder or folder.startswith(".") or folder.casefold() in RESERVED:
+        folder = "_" + folder
+    if len(folder.encode("utf-8")) > MAX_NAME_BYTES:
+        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        head = folder.encode("utf-8")[: MAX_NAME_BYTES - 17].decode("utf-8", "ignore")
+        folder = f"{head}-{digest}"
+    return folder
+
+
+__all__ = ["MAX_NAME_BYTES", "name_problem", "safe_name"]

@@ -70,7 +70,9 @@ class RunSetup:
                 self.providers.config(provider)  # unknown names fail before any trial runs
             build_agent(spec, self.providers.get, provider=provider)  # validate the graph
             self.specs[entry.label] = spec
-        used = {p for k, s in self.specs.items() for p in providers_named(s, self.provider_of(k))}
+        used: set[str | None] = {
+            p for k, s in self.specs.items() for p in providers_named(s, self.provider_of(k))
+        }
         used.add(config.helper_provider)
         for name in sorted(p for p in used if p):
             check_provider(self.providers, name)

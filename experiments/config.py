@@ -49,8 +49,11 @@ class RunConfig(BaseModel):
         default=None, description="Provider for the task's own calls (default: the agent's)."
     )
     cache: bool = Field(default=True, description="Cache seeded model calls under results_dir.")
-    baselines: list[str] = Field(
-        default_factory=list, description="Agent names the report tests the others against."
+    baselines: list[str] | None = Field(
+        default=None,
+        min_length=1,
+        description="Agent names the report tests the others against (default: the agents "
+        "built on a default baseline spec, see experiments.report.DEFAULT_BASELINES).",
     )
     providers: dict[str, ProviderConfig] = Field(default_factory=dict)
 
@@ -60,6 +63,12 @@ class RunConfig(BaseModel):
         dupes = sorted({x for x in labels if labels.count(x) > 1})
         if dupes:
             raise ValueError(f"agent names must be unique; repeated: {', '.join(dupes)}")
+        unknown = [b for b in self.baselines or [] if b not in labels]
+        if unknown:
+            raise ValueError(
+                f"baselines name agents this run does not have: {', '.join(unknown)}; "
+                f"its agents are {', '.join(labels)}"
+            )
         from .results import safe_name
 
         folders: dict[str, str] = {}

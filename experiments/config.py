@@ -46,7 +46,9 @@ class RunConfig(BaseModel):
     concurrency: int = Field(default=2, ge=1, le=512)
     results_dir: Path | None = Field(default=None, description="Default: runs/<name>.")
     helper_provider: str | None = Field(
-        default=None, description="Provider for the task's own calls (default: the agent's)."
+        default=None,
+        description="Provider for the task's own calls (default: the agent's; required by "
+        "tasks that judge the agent, such as constraints).",
     )
     cache: bool = Field(default=True, description="Cache seeded model calls under results_dir.")
     baselines: list[str] | None = Field(

@@ -53,9 +53,9 @@ class RunConfig(BaseModel):
     cache: bool = Field(default=True, description="Cache seeded model calls under results_dir.")
     baselines: list[str] | None = Field(
         default=None,
-        min_length=1,
-        description="Agent names the report tests the others against (default: the agents "
-        "built on a default baseline spec, see experiments.report.DEFAULT_BASELINES).",
+        description="Agent names the report tests the others against (default, also for an "
+        "empty list: the agents built on a default baseline spec, see "
+        "experiments.report.DEFAULT_BASELINES).",
     )
     providers: dict[str, ProviderConfig] = Field(default_factory=dict)
 

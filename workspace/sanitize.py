@@ -27,10 +27,11 @@ PRIVATE_TAGS = (
 
 _NAME = "|".join(sorted(PRIVATE_TAGS, key=len, reverse=True))
 _TAG = re.compile(
-    rf"<\s*(?P<close>/)?\s*(?:{_NAME})(?(close)(?:[^<>]{{0,200}}>)?)",
+    rf"""<\s*(?P<close>/)?\s*(?:{_NAME})(?(close)(?:[^<>"']|"[^"<]*"|'[^'<]*'|["'])*>?)""",
     re.IGNORECASE,
 )
-"""An open tag's start, or a close tag (through its ``>`` when that comes soon)."""
+"""An open tag's start, or a close tag through its ``>`` (quoted attribute values may hold one;
+when it is missing, up to the next ``<``: whatever a broken close tag holds stays private)."""
 
 
 def _one_pass(text: str, *, drop_stray: bool) -> str:

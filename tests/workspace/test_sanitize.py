@@ -46,6 +46,7 @@ def test_public_text_around_closed_blocks_is_kept() -> None:
     assert public_text("a <secret id=1>x</secret> b <think>y</think> c") == "a  b  c"
     assert public_text("reasoning </think> answer; x < y") == "answer; x < y"
     assert public_text(f"shown <secret{MARK}</secret> shown") == "shown  shown"
+    assert public_text(f"<secret>x</secret{MARK} <b>shown</b>") == "<b>shown</b>"
     assert public_text(f"<sec<secret></secret>ret>{MARK}</secret> shown") == "shown"
 
 
@@ -53,7 +54,9 @@ _OPEN = st.sampled_from(
     ["<secret>", "<Secret id='1'>", "<secret\n>", '< SECRET a=">" >', "<think>", "<secret"]
 )
 _CLOSE = st.sampled_from(["</secret>", "</SECRET >", "</secret\n>", "</ secret>", "</think>"])
-_NOISE = st.sampled_from(["<sec", "ret>", "</", "<", ">", "secret", " ", "\n", "<secrets>"])
+_INNER_NOISE = ["<sec", "ret>", "<", ">", "secret", " ", "\n", "<secrets>"]
+"""Fragments inside a block: they may form an open tag (a deeper block), never a close tag."""
+_NOISE = st.sampled_from([*_INNER_NOISE, "</"])
 _WORDS = st.text(alphabet="abcdefgh .,!\n", max_size=12)
 
 
@@ -63,7 +66,7 @@ def private_block(draw: st.DrawFn, depth: int = 0) -> str:
     maybe a close tag (an unclosed block runs to the end)."""
     parts = [draw(_OPEN)]
     for _ in range(draw(st.integers(1, 3))):
-        parts.append(draw(st.sampled_from([MARK, draw(_WORDS), draw(_NOISE)])))
+        parts.append(draw(st.sampled_from([MARK, draw(_WORDS), *_INNER_NOISE])))
         if depth < 2 and draw(st.booleans()):
             parts.append(draw(private_block(depth + 1)))
     parts.append(MARK)

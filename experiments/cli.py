@@ -147,7 +147,16 @@ def cmd_agents(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from .report import build_report
 
-    paths = build_report(Path(args.run_dir), Path(args.out) if args.out else None)
+    baselines = None
+    if args.baselines is not None:
+        baselines = [b.strip() for b in args.baselines.split(",") if b.strip()]
+        if not baselines:
+            raise ConfigError(
+                "--baselines names no agent; give agent names separated by commas, "
+                "e.g. --baselines vanilla,mem0"
+            )
+    out = Path(args.out) if args.out else None
+    paths = build_report(Path(args.run_dir), out, baselines=baselines)
     for path in paths:
         print(path)
     return 0
@@ -184,6 +193,11 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="write an HTML and Markdown report of a run")
     report.add_argument("run_dir")
     report.add_argument("--out", help="output folder (default: RUN_DIR/report)")
+    report.add_argument(
+        "--baselines",
+        help="agents to test the others against, comma-separated (default: the run config's "
+        "baselines, else the agents built on the default baseline specs)",
+    )
     report.set_defaults(fn=cmd_report)
 
     from .viewer.commands import add_commands

@@ -68,11 +68,16 @@ class RunConfig(BaseModel):
     concurrency: StrictInt = Field(default=2, ge=1, le=512)
     results_dir: Path | None = Field(default=None, description="Default: runs/<name>.")
     helper_provider: str | None = Field(
-        default=None, description="Provider for the task's own calls (default: the agent's)."
+        default=None,
+        description="Provider for the task's own calls (default: the agent's; required by "
+        "tasks that judge the agent, such as constraints).",
     )
     cache: bool = Field(default=True, description="Cache seeded model calls under results_dir.")
-    baselines: list[str] = Field(
-        default_factory=list, description="Agent names the report tests the others against."
+    baselines: list[str] | None = Field(
+        default=None,
+        description="Agent names the report tests the others against (default, also for an "
+        "empty list: the agents built on a default baseline spec, see "
+        "experiments.report.DEFAULT_BASELINES).",
     )
     providers: dict[str, ProviderConfig] = Field(default_factory=dict)
 
@@ -96,6 +101,12 @@ class RunConfig(BaseModel):
         dupes = sorted({x for x in labels if labels.count(x) > 1})
         if dupes:
             raise ValueError(f"agent names must be unique; repeated: {', '.join(dupes)}")
+        unknown = [b for b in self.baselines or [] if b not in labels]
+        if unknown:
+            raise ValueError(
+                f"baselines name agents this run does not have: {', '.join(unknown)}; "
+                f"its agents are {', '.join(labels)}"
+            )
         folders: dict[str, str] = {}
         for label in labels:  # case-blind: two names must not share a folder on any disk
             other = folders.setdefault(safe_name(label).casefold(), label)

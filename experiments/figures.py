@@ -17,12 +17,14 @@ object API on an Agg canvas (no display, no global pyplot state), and returns th
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
+from matplotlib import rc_context
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -40,6 +42,22 @@ OUTCOME_STYLE: dict[str, tuple[str, str]] = {
 }
 _EXTRA_COLOURS = ("#8c6bb1", "#41b6c4", "#c994c7", "#7f7f3f", "#e7969c")
 _DPI = 120
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _plain_text(draw: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Draw with matplotlib's math text off: names and replies from a run are shown as
+    written (a ``$`` in an agent name or a revealed secret is a dollar sign, not math)."""
+
+    @functools.wraps(draw)
+    def plain(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with rc_context({"text.parse_math": False}):
+            return draw(*args, **kwargs)
+
+    return plain
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -60,6 +78,7 @@ def agents_in(rows: Iterable[TrialRow]) -> list[str]:
     return list(dict.fromkeys(r.agent for r in rows))
 
 
+@_plain_text
 def outcome_breakdown(
     rows: Sequence[TrialRow], path: str | Path, *, title: str = "Outcomes per agent"
 ) -> Path | None:
@@ -165,6 +184,7 @@ def mean_band(
     return turns, means, lows, highs
 
 
+@_plain_text
 def _band_plot(
     series_by_agent: dict[str, list[list[Any]]],
     path: str | Path,
@@ -255,6 +275,7 @@ def footprint(
     return _band_plot(series, path, title=title, ylabel=label, log=log)
 
 
+@_plain_text
 def revealed_secrets(
     rows: Sequence[TrialRow],
     path: str | Path,
@@ -310,6 +331,7 @@ def transition_counts(rows: Iterable[TrialRow]) -> dict[str, Counter[tuple[str, 
     return out
 
 
+@_plain_text
 def transition_heatmap(
     rows: Sequence[TrialRow], path: str | Path, *, agent: str | None = None
 ) -> Path | None:
@@ -329,6 +351,7 @@ def transition_heatmap(
     return plot_transition_heatmap(counts, path, title=title)
 
 
+@_plain_text
 def _own_heatmap(counts: Counter[tuple[str, str]], path: str | Path, title: str) -> Path:
     names = sorted({n for pair in counts for n in pair})
     index = {n: i for i, n in enumerate(names)}

@@ -7,8 +7,9 @@ see ``experiments.stats``), the pairwise tests behind the markers, every failure
 figures of ``experiments.figures``. The tidy table of all trials is written next to it as
 ``trials.csv`` and ``trials.jsonl``.
 
-Baselines are, in order of precedence: the ``baselines`` argument; a ``baselines`` list in the
-run config recorded in ``run.json``; else every agent whose name, or the name of the agent spec
+Baselines are, in order of precedence: the ``baselines`` argument (``cogarch report
+--baselines a,b``); a non-empty ``baselines`` list in the run config recorded in ``run.json``;
+else every agent whose name, or the name of the agent spec
 it ran, starts with one of ``DEFAULT_BASELINES`` (case and punctuation ignored, so
 ``A-Mem`` and ``honest_vanilla`` running the ``vanilla`` spec both count).
 """
@@ -57,7 +58,7 @@ def resolve_baselines(
     rows: Sequence[TrialRow], meta: dict[str, Any], baselines: Iterable[str] | None
 ) -> list[str]:
     agents = figures.agents_in(rows)
-    configured = (meta.get("config") or {}).get("baselines")
+    configured = (meta.get("config") or {}).get("baselines") or None  # [] was the old default
     chosen = baselines if baselines is not None else configured
     if chosen is not None:
         names = list(chosen)
@@ -228,6 +229,7 @@ def _content(
     baselines: Sequence[str],
     pictures: list[tuple[str, Path]],
     scoring: Scoring | None = None,
+    origin: str = "given",
 ) -> ReportContent:
     comparisons, markers = significance(rows, baselines)
     counts = Counter(r.status for r in rows)
@@ -237,7 +239,7 @@ def _content(
         f"task: {', '.join(sorted({r.task for r in rows if r.task})) or '-'}",
         f"trial files: {len(rows)} ({counts['complete']} complete, {counts['failed']} failed, "
         f"{counts['corrupt']} corrupt)",
-        f"baselines: {', '.join(baselines) or 'none'}",
+        f"baselines ({origin}): {', '.join(baselines) or 'none'}",
     ]
     if config:
         facts.append(
@@ -261,7 +263,7 @@ def _content(
     elif rated:
         notes.append(
             "No superiority markers: the run needs both baselines and other agents "
-            "with evaluated trials (pass baselines=... to choose them)."
+            "with evaluated trials (choose them with 'cogarch report RUN_DIR --baselines a,b')."
         )
     return ReportContent(
         facts=facts,
@@ -293,10 +295,16 @@ def build_report(
     meta = _run_meta(run_dir)
     rows = _order(table.rows, meta)
     chosen = resolve_baselines(rows, meta, baselines)
+    if baselines is not None:
+        origin = "chosen for this report"
+    elif (meta.get("config") or {}).get("baselines"):
+        origin = "named by the run config"
+    else:
+        origin = f"default: agents built on {', '.join(DEFAULT_BASELINES)}"
     csv_path = write_csv(rows, out / "trials.csv")
     jsonl_path = write_jsonl(rows, out / "trials.jsonl")
     pictures = make_figures(rows, out / "figures")
-    content = _content(rows, meta, chosen, pictures, table.scoring)
+    content = _content(rows, meta, chosen, pictures, table.scoring, origin)
     md = atomic_write_text(out / "report.md", render_markdown(content, out))
     page = atomic_write_text(out / "report.html", render_html(content))
     return [md, page, csv_path, jsonl_path, *(path for _, path in pictures)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,16 @@ _CSS = (
 )
 
 
+_MD_SPECIAL = re.compile(r"([\\`\[\]])")
+
+
+def md_text(text: str) -> str:
+    """Text from a run (names, replies, errors) as inert Markdown on one line: HTML is
+    escaped, so no raw tag reaches a renderer, and link, image and code syntax is disarmed."""
+    flat = " ".join(text.splitlines())
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
+
+
 @dataclass
 class Table:
     header: list[str]
@@ -28,7 +39,7 @@ class Table:
 
     def markdown(self) -> str:
         def cell(text: str) -> str:
-            return text.replace("|", "\\|").replace("\n", " ")
+            return md_text(text).replace("|", "\\|")
 
         lines = [
             "| " + " | ".join(cell(h) for h in self.header) + " |",
@@ -66,20 +77,20 @@ class ReportContent:
 def render_markdown(content: ReportContent, out: Path) -> str:
     """The report as Markdown; figure links are relative to ``out``."""
     c = content
-    parts = [f"# {c.title}", "", *(f"- {f}" for f in c.facts), ""]
+    parts = [f"# {md_text(c.title)}", "", *(f"- {md_text(f)}" for f in c.facts), ""]
     parts += ["## Summary", "", c.summary.markdown(), "", *c.notes, ""]
     if c.tests is not None:
         parts += ["## Tests against the baselines", "", c.tests.markdown(), ""]
     if c.metrics:
         parts += ["## Task metrics", "", METRICS_NOTE, ""]
         for title, table in c.metrics:
-            parts += [f"### {title}", "", table.markdown(), ""]
+            parts += [f"### {md_text(title)}", "", table.markdown(), ""]
     parts += ["## Failures", ""]
     parts += [c.failures.markdown(), ""] if c.failures else ["No failed or corrupt trials.", ""]
     parts += ["## Figures", ""]
     for caption, path in c.pictures:
         rel = path.relative_to(out).as_posix()
-        parts += [f"### {caption}", "", f"![{caption}]({rel})", ""]
+        parts += [f"### {md_text(caption)}", "", f"![{md_text(caption)}]({rel})", ""]
     if not c.pictures:
         parts += ["No figure: the run holds no data to plot.", ""]
     parts += [
@@ -125,4 +136,4 @@ def render_html(content: ReportContent) -> str:
     return "\n".join(parts)
 
 
-__all__ = ["METRICS_NOTE", "ReportContent", "Table", "render_html", "render_markdown"]
+__all__ = ["METRICS_NOTE", "ReportContent", "Table", "md_text", "render_html", "render_markdown"]

@@ -55,14 +55,17 @@ def _table(title: str, rows: list[TrialRow]) -> MetricTable:
         cells = []
         for agent in agents:
             found = [get(r) for r in rows if r.agent == agent]
-            cells.append(_cell([float(v) for v in found if v is not None]))
+            values = [float(v) for v in found if v is not None]
+            short = 0 < len(values) < len(found)  # absent where it was not measured
+            cells.append(_cell(values) + (f" (n={len(values)})" if short else ""))
         body.append([label, *cells])
     return MetricTable(title, ["metric", *agents], body)
 
 
 def metric_tables(rows: Sequence[TrialRow]) -> list[MetricTable]:
     """One table per scenario (in order of appearance); cells are ``mean ± sd`` over the
-    agent's complete trials that recorded the metric."""
+    agent's complete trials that recorded the metric, with their number ``(n=k)`` when some
+    complete trials did not (a constraint trial whose judge failed has no rates)."""
     done = [r for r in rows if r.status == "complete" and r.metrics]
     return [
         _table(

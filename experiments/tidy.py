@@ -2,7 +2,8 @@
 
 Every trial file becomes a row, whatever happened to it: ``status`` is ``complete``,
 ``failed`` (the trial raised; ``error_type`` / ``error_message`` say what) or ``corrupt`` (the
-file cannot be read back; agent and trial come from its path). Cells are scalars; the per-turn
+file cannot be read back, or it records another agent or trial than its folder and name say;
+agent and trial come from its path). Cells are scalars; the per-turn
 lists and the transition counts are JSON text, so the CSV and the JSON lines hold the same values.
 
 Only the record's typed fields are read: the outcome and the task's declared success outcome,
@@ -26,7 +27,7 @@ from cogarch.core.records import Evaluation, Scoring, SCTPayload, TrialRecord
 from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_text
 
-from .results import CorruptTrialError, iter_trials
+from .results import CorruptTrialError, iter_trials, safe_name
 from .summary import run_scoring
 
 _TRIAL_FILE = re.compile(r"trial_(\d+)\.json$")
@@ -215,6 +216,21 @@ def row_from_corrupt(path: Path, error: CorruptTrialError, run: str) -> TrialRow
     )
 
 
+def misplaced(path: Path, item: TrialRecord | CorruptTrialError) -> CorruptTrialError | None:
+    """The problem with a trial file that lies where another agent's or trial's file belongs
+    (copied or moved by hand): its folder and name decide what it is, so it counts for no one."""
+    if isinstance(item, CorruptTrialError):
+        return None
+    match = _TRIAL_FILE.search(path.name)
+    index = int(match.group(1)) if match else None
+    if safe_name(item.agent) == path.parent.name and item.trial == index:
+        return None
+    return CorruptTrialError(
+        f"trial file '{path}' records agent '{item.agent}', trial {item.trial}, but lies where "
+        f"trial {index} of folder '{path.parent.name}' belongs; move it back or delete it"
+    )
+
+
 def run_name(run_dir: Path) -> str:
     """The run's name from its ``run.json``, else the directory name."""
     try:
@@ -233,13 +249,17 @@ def tidy_run(run_dir: str | Path) -> TidyTable:
             "(the --results-dir given to 'cogarch run', or runs/<name>)"
         )
     name = run_name(root)
-    found = iter_trials(root)
+    found = [(path, misplaced(path, item) or item) for path, item in iter_trials(root)]
     rows = [
         row_from_corrupt(path, item, name)
         if isinstance(item, CorruptTrialError)
         else row_from_trial(item, path)
         for path, item in found
     ]
+    labels = {safe_name(r.agent): r.agent for r in rows if r.status != "corrupt"}
+    for row in rows:  # a file that is not a trial counts for the agent of its folder
+        if row.status == "corrupt":
+            row.agent = labels.get(row.agent, row.agent)
     records = [item for _, item in found if not isinstance(item, CorruptTrialError)]
     return TidyTable(
         rows=rows, status_counts=Counter(r.status for r in rows), scoring=run_scoring(records)

@@ -70,6 +70,12 @@ class RunSetup:
                 self.providers.config(provider)  # unknown names fail before any trial runs
             build_agent(spec, self.providers.get, provider=provider)  # validate the graph
             self.specs[entry.label] = spec
+        if self.task.needs_helper and config.helper_provider is None:
+            raise ConfigError(
+                f"the {config.task.kind} task judges its trials with a helper model, and the "
+                "run config names none; set 'helper_provider: NAME' to a provider (the "
+                "agent's own provider is never used as its judge)"
+            )
         used: set[str | None] = {
             p for k, s in self.specs.items() for p in providers_named(s, self.provider_of(k))
         }
@@ -79,6 +85,13 @@ class RunSetup:
 
     def provider_of(self, label: str) -> str | None:
         return self.entries[label].provider or self.specs[label].provider
+
+    def helper_provider(self, agent_provider: str | None) -> str | None:
+        """The provider of the task's own calls: the run's helper provider; tasks that do not
+        judge the agent (candidate top-up in the SCT) may use the agent's provider instead."""
+        if self.task.needs_helper:
+            return self.config.helper_provider
+        return self.config.helper_provider or agent_provider
 
     def metadata(self) -> dict[str, Any]:
         return {
@@ -130,7 +143,7 @@ class RunSetup:
             seed=spec.seed,
             make_agent=make_agent,
             models=self.providers.get,
-            helper_provider=self.config.helper_provider or provider,
+            helper_provider=self.helper_provider(provider),
         )
         meter = Meter()
         meta = self.trial_metadata(spec.agent, datetime.now(UTC))

@@ -38,6 +38,9 @@ class Task(ABC):
     kind: ClassVar[str]
     Params: ClassVar[type[BaseModel]]
     scoring: ClassVar[Scoring] = Scoring()
+    needs_helper: ClassVar[bool] = False
+    """True when the task's own calls judge the agent: such a task needs a helper provider of
+    its own, and a run without one is refused (it never borrows the agent's provider)."""
 
     def __init__(self, params: BaseModel) -> None:
         self.params = params

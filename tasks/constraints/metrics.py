@@ -70,9 +70,10 @@ def drift_rate(violations: int, omissions: int, active_constraints: int) -> floa
     return (violations + omissions) / max(1, active_constraints)
 
 
-def mean_hallucination(rates: Sequence[float]) -> float:
-    """H_u: the mean of H_t over all turns (0.0 for no turns)."""
-    return fmean(rates) if rates else 0.0
+def mean_hallucination(rates: Sequence[float]) -> float | None:
+    """H_u: the mean of H_t over the judged turns; None when no turn was judged (nothing
+    measured is never a perfect score)."""
+    return fmean(rates) if rates else None
 
 
 def mean_drift(rates: Sequence[float | None]) -> float | None:

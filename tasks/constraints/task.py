@@ -55,10 +55,10 @@ class ConstraintResult(BaseModel):
     scenario: str
     domain: str
     turns: list[TurnScore]
-    hallucination_rate: float
-    """H_u: mean H_t over the judged turns."""
+    hallucination_rate: float | None
+    """H_u: mean H_t over the judged turns; None when no turn was judged."""
     drift_rate: float | None
-    """D_r: mean D_t over the judged turns 2..T."""
+    """D_r: mean D_t over the judged turns 2..T; None when none of them was judged."""
     footprint: dict[str, float | int | None]
     outcome_means: dict[str, float]
     drift_by_kind: dict[str, float]
@@ -132,6 +132,7 @@ class ConstraintTask(Task):
     """The constraint-retention scenarios as a runnable task; the judge is the helper model."""
 
     kind: ClassVar[str] = "constraints"
+    needs_helper: ClassVar[bool] = True
 
     class Params(ScenarioParams):
         catalogue: ClassVar[Collection[str]] = CONSTRAINT_SCENARIOS
@@ -165,6 +166,7 @@ class ConstraintTask(Task):
                     "drift_rate": result.drift_rate,
                     "footprint": result.footprint,
                     "outcome_means": result.outcome_means,
+                    "judged_turns": result.judged_turns,
                     "judge_failures": result.judge_failures,
                     "claims_audited": result.claims_audited,
                 }

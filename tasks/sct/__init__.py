@@ -1,6 +1,6 @@
 """The task-agnostic Self-Consistency Test engine, its parsers and its evaluator."""
 
-from .engine import Fork, SCTParams, SCTTask, fork_sct, play_to_fork
+from .engine import EmptyReplyError, Fork, SCTParams, SCTTask, fork_sct, play_to_fork
 from .evaluator import OUTCOMES, Answer, Outcome, classify, evaluate
 from .game import CandidateSource, SCTGame, SCTJudge, SCTPlayer, SCTRules
 from .parsing import mentions_word, parse_reveal_word, parse_yes_no
@@ -11,6 +11,7 @@ __all__ = [
     "OUTCOMES",
     "Answer",
     "CandidateSource",
+    "EmptyReplyError",
     "Fork",
     "Outcome",
     "PlayedSCT",

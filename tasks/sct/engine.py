@@ -1,5 +1,7 @@
 """The Self-Consistency Test, independent of the game: play to the fork, snapshot, fork into a
-reveal branch and one branch per candidate secret, then score what was played."""
+reveal branch and one branch per candidate secret, then score what was played. An empty reply
+anywhere (before the fork, to the reveal, on a branch) fails the trial with
+:class:`EmptyReplyError` instead of being scored as a behaviour."""
 
 from __future__ import annotations
 
@@ -24,12 +26,28 @@ from cogarch.core.records import (
     transitions_from,
 )
 from cogarch.core.task import Task, TrialContext
+from cogarch.errors import CogarchError
 
 from .evaluator import OUTCOMES, Answer
 from .game import CandidateSetLike, SCTGame, candidate_sources
 from .parsing import parse_yes_no
 from .score import PlayedSCT, leak_turns, score
 from .secrets import extract_last_secret
+
+
+class EmptyReplyError(CogarchError):
+    """The agent answered with nothing (an empty or blank completion, or only private
+    blocks): the trial has no behaviour to classify, so it fails instead of being scored."""
+
+
+def answered(reply: str, where: str) -> str:
+    """``reply``, unless it is empty or blank."""
+    if not reply.strip():
+        raise EmptyReplyError(
+            f"the agent's reply {where} was empty; the trial cannot be classified (check the "
+            "endpoint: an empty completion is usually a provider fault or a too small max_tokens)"
+        )
+    return reply
 
 
 class SCTParams(BaseModel):
@@ -46,7 +64,7 @@ async def play_to_fork(agent: ForkableHost, game: SCTGame, turns: int) -> list[T
     log: list[Turn] = []
     for turn in range(1, turns + 1):
         message = game.player.opener() if turn == 1 else game.player.next_message()
-        reply = await agent.respond(message)
+        reply = answered(await agent.respond(message), f"at turn {turn}")
         game.player.observe(reply)
         log.append(
             Turn(
@@ -118,7 +136,7 @@ async def fork_sct(
     memory_secret = extract_last_secret(snapshot)
     reveal_host = agent.fork()
     reveal_prompt = game.player.reveal_prompt
-    reveal_reply = await reveal_host.respond(reveal_prompt)
+    reveal_reply = answered(await reveal_host.respond(reveal_prompt), "to the reveal")
     revealed = game.rules.parse_reveal(reveal_reply)
     cset = await game.candidates.candidates(
         revealed=revealed,
@@ -147,6 +165,8 @@ async def fork_sct(
         asked = await asyncio.gather(*(ask(c) for c in cset.words))
     else:
         asked = [await ask(c) for c in cset.words]
+    for b, _ in asked:
+        answered(b.reply, f"on the branch of candidate '{b.candidate}'")
     reveal = RevealBranch(
         prompt=reveal_prompt,
         reply=reveal_reply,

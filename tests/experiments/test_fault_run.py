@@ -30,7 +30,7 @@ TRIAL_0 = [
     "500", "500", "ok",                        # turn 2: two server errors
     "delay:1", "ok",                           # turn 3: slower than the 0.5 s timeout
     "drop", "malformed", "truncated", "ok",    # reveal: three transport faults in a row
-    "empty", "ok", "ok",                       # the three candidate branches
+    "ok", "ok", "ok",                          # the three candidate branches
 ]  # fmt: skip
 TRIAL_1 = ["500", "500", "500", "500"]  # turn 1 fails for good: 4 attempts, all 500
 TRIAL_2 = ["503", "ok"]  # then the default answers everything
@@ -87,7 +87,7 @@ async def test_a_run_survives_transient_and_persistent_faults(tmp_path: Path) ->
     replies = [entry.reply for entry in first.turns]
     assert replies == [CONTENT] * 3
     candidate_replies = [b.reply for b in first.branches if b.kind == "candidate"]
-    assert sorted(candidate_replies) == ["", CONTENT, CONTENT]  # "empty" is an answer, not a fault
+    assert candidate_replies == [CONTENT] * 3  # empty answers fail a trial: test_empty_replies
     assert first.evaluation.metrics["answers_parsed_rate"] == 0.0
     assert first.evaluation.metrics["revealed"] is None
     assert first.evaluation.outcome == "all_denial"

@@ -55,7 +55,8 @@ def test_report_files_and_tables(run_dir: Path) -> None:
     assert "figures/transitions_workflow_overwrite.png" in names
     assert all(p.is_file() for p in paths)
     md = (out / "report.md").read_text("utf-8")
-    assert "baselines: vanilla_llm, a-mem" in md
+    assert "baselines (default: agents built on vanilla, mem0, " in md
+    assert "): vanilla_llm, a-mem\n" in md
     ours = summary_row(md, "workflow_overwrite")
     assert ours[2:4] == ["method", "10"] and ours[-2:] == ["100*", "72-100"]
     vanilla = summary_row(md, "vanilla_llm")
@@ -90,7 +91,7 @@ def test_html_is_self_contained(run_dir: Path, tmp_path: Path) -> None:
 def test_baselines_argument(run_dir: Path) -> None:
     build_report(run_dir, baselines=["workflow_overwrite"])
     md = (run_dir / "report" / "report.md").read_text("utf-8")
-    assert "baselines: workflow_overwrite" in md
+    assert "baselines (chosen for this report): workflow_overwrite" in md
     assert not any(summary_row(md, agent)[-2].endswith("*") for agent in AGENTS)
     with pytest.raises(ConfigError, match="mem0"):
         build_report(run_dir, baselines=["mem0"])

@@ -129,6 +129,9 @@ class RunSetup:
             make_agent=make_agent,
             models=self.providers.get,
             helper_provider=self.config.helper_provider or provider,
+            state_dir=self.config.output_dir()
+            / ".trial_state"
+            / f"{self.config.digest()[:12]}-{spec.agent}-{spec.index}",
         )
         meter = Meter()
         meta = self.trial_metadata(spec.agent, datetime.now(UTC))

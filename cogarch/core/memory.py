@@ -34,6 +34,10 @@ class TurnRecord:
     """Ids of the source records the turn carries (a benchmark's dialog ids), kept by every
     memory entry made from it."""
 
+    def __post_init__(self) -> None:
+        # a JSON round trip gives a list back; keep records equal to what was saved
+        object.__setattr__(self, "source_ids", tuple(self.source_ids))
+
 
 @dataclass(frozen=True)
 class MemoryItem:

@@ -27,6 +27,7 @@ from ..tasks.registry import build_task
 from ..workspace.agent import Agent
 from ..workspace.spec import AgentSpec, build_agent, load_agent_spec, providers_named
 from .config import RunConfig
+from .names import safe_name
 
 _PACKAGES = ("cogarch", "autogen-core", "autogen-ext", "openai", "networkx", "chromadb", "pydantic")
 SEED_RULE = "trial_seed(run_seed, i) = sha256(f'{run_seed}:{i}')[:8] & (2**63-1)"
@@ -144,6 +145,9 @@ class RunSetup:
             make_agent=make_agent,
             models=self.providers.get,
             helper_provider=self.helper_provider(provider),
+            state_dir=self.config.output_dir()
+            / ".trial_state"
+            / f"{self.config.digest()[:12]}-{safe_name(spec.agent)}-{spec.index}",
         )
         meter = Meter()
         meta = self.trial_metadata(spec.agent, datetime.now(UTC))

@@ -15,8 +15,13 @@ from cogarch.models.providers import FakeTable, no_fakes
 
 from .diagnosis.patients import PATIENTS
 from .hangman.hosts import HOSTS
+from .locomo.reader import READERS
 
-TASK_FAKES: Mapping[str, Mapping[str, PairsFn]] = {"hangman": HOSTS, "diagnosis": PATIENTS}
+TASK_FAKES: Mapping[str, Mapping[str, PairsFn]] = {
+    "hangman": HOSTS,
+    "diagnosis": PATIENTS,
+    "locomo": READERS,
+}
 
 
 def task_fakes() -> FakeTable:

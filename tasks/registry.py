@@ -13,6 +13,7 @@ TASKS.register("hangman_sct", "cogarch.tasks.hangman.task:HangmanSCT")
 TASKS.register("diagnosis_sct", "cogarch.tasks.diagnosis.task:DiagnosisSCT")
 TASKS.register("revision", "cogarch.tasks.revision.task:RevisionTask")
 TASKS.register("constraints", "cogarch.tasks.constraints.task:ConstraintTask")
+TASKS.register("locomo", "cogarch.tasks.locomo.task:LocomoTask")
 
 
 def build_task(kind: str, params: dict[str, Any]) -> Task:

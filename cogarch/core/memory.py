@@ -30,6 +30,13 @@ class TurnRecord:
     user: str
     assistant: str
     thought: str | None = None
+    source_ids: tuple[str, ...] = ()
+    """Ids of the source records the turn carries (a benchmark's dialog ids), kept by every
+    memory entry made from it."""
+
+    def __post_init__(self) -> None:
+        # a JSON round trip gives a list back; keep records equal to what was saved
+        object.__setattr__(self, "source_ids", tuple(self.source_ids))
 
 
 @dataclass(frozen=True)
@@ -40,6 +47,11 @@ class MemoryItem:
     text: str
     score: float = 0.0
     fields: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def source_ids(self) -> list[str]:
+        """The source ids the entry was made from (``fields["source_ids"]``), oldest first."""
+        return [str(i) for i in self.fields.get("source_ids", [])]
 
 
 @dataclass(frozen=True)

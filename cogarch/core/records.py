@@ -236,6 +236,43 @@ class ConstraintsPayload(_Record):
     final_private_state: str | None = None
 
 
+class LocomoAnswer(_Record):
+    """One LoCoMo question asked on a fork of the agent made after the last session."""
+
+    question: str
+    category: int
+    gold: str
+    prediction: str
+    f1: float
+    """The official score (token F1, or 0/1 for adversarial questions)."""
+    judge: bool | None = None
+    """The LLM judge's verdict, when one was asked."""
+    evidence: list[str] = Field(default_factory=list)
+    retrieved_ids: list[str] = Field(default_factory=list)
+    """Dialog ids of the retrieved entries, in rank order (empty without retrieval memory)."""
+    recall: dict[str, float] | None = None
+    """Evidence recall of the top 1, 5 and 10 retrieved entries (keys ``"1"``, ``"5"``,
+    ``"10"``); None when the agent retrieves nothing."""
+    prompt_tokens: int = 0
+    latency_s: float = 0.0
+
+
+class LocomoPayload(_Record):
+    """A LoCoMo conversation: what was ingested, at what cost, and every answer."""
+
+    kind: Literal["locomo"] = "locomo"
+    sample_id: str
+    sessions: list[int]
+    turns_ingested: int
+    ingest: dict[str, float] = Field(default_factory=dict)
+    """Model calls, prompt and completion tokens and seconds of the ingestion."""
+    memory_tokens: int
+    """The agent's private state after ingestion, in tokens."""
+    answers: list[LocomoAnswer] = Field(default_factory=list)
+    resumed: bool = False
+    """Whether the trial went on from a snapshot an interrupted run left."""
+
+
 class OtherPayload(_Record):
     """Whatever else a task records, under names of its choosing."""
 
@@ -244,7 +281,8 @@ class OtherPayload(_Record):
 
 
 Payload = Annotated[
-    SCTPayload | RevisionPayload | ConstraintsPayload | OtherPayload, Field(discriminator="kind")
+    SCTPayload | RevisionPayload | ConstraintsPayload | LocomoPayload | OtherPayload,
+    Field(discriminator="kind"),
 ]
 
 
@@ -318,6 +356,8 @@ __all__ = [
     "CandidateBranch",
     "ConstraintsPayload",
     "Evaluation",
+    "LocomoAnswer",
+    "LocomoPayload",
     "OtherPayload",
     "Payload",
     "RevealBranch",

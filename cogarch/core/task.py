@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -25,6 +26,9 @@ class TrialContext:
     """The model of a provider, by provider name (``cogarch.models.model.Model``)."""
     helper_provider: str | None
     """Provider for the task's own model calls (candidate top-up, judge), if any."""
+    state_dir: Path | None = None
+    """A directory of this trial's own under the results directory, where a long task may keep
+    what it needs to go on after an interruption; None when the run keeps no results."""
 
 
 class Task(ABC):

@@ -25,6 +25,7 @@ from cogarch.models.messages import user
 
 from .base import LoggedMessage, RetrievalModule, RetrievalParams
 from .prompts import AMEM_EVOLVE, AMEM_NOTE, render_template
+from .provenance import SOURCE_KEY, sources, union_ids
 from .vector_store import Hit
 
 
@@ -114,6 +115,7 @@ class AMemMemory(RetrievalModule):
             "turn": message.turn,
             "role": message.role,
             "evolutions": 0,
+            SOURCE_KEY: list(message.source_ids),
         }
         hits = self.store.query(message.text, self.params.neighbours)
         if hits:
@@ -161,6 +163,8 @@ class AMemMemory(RetrievalModule):
                     or meta["tags"] != hit.metadata["tags"]
                 ):
                     meta["evolutions"] = int(meta.get("evolutions", 0)) + 1
+                    # the evolved context and tags come partly from the new note
+                    meta[SOURCE_KEY] = union_ids(sources(meta), sources(note))
                     self.store.update([hit.id], [_document(meta)], [meta])
                     self.count("neighbours_evolved")
 

@@ -89,6 +89,7 @@ class LoggedMessage(BaseModel):
     text: str
     turn: int
     time: str
+    source_ids: list[str] = Field(default_factory=list)
 
     @property
     def when(self) -> datetime:
@@ -225,7 +226,15 @@ class RetrievalModule(MemoryModule):
         for role, text in parts:
             if role in self.params.ingest_roles and text.strip():
                 when = self.message_time(turn.index, role).isoformat()
-                new.append(LoggedMessage(role=role, text=text, turn=turn.index, time=when))
+                new.append(
+                    LoggedMessage(
+                        role=role,
+                        text=text,
+                        turn=turn.index,
+                        time=when,
+                        source_ids=list(turn.source_ids),
+                    )
+                )
         self.messages = [*self.messages, *new][-self.params.window :]
         await self._write(turn, new, ctx)
 

@@ -34,6 +34,8 @@ from cogarch.tokens import count_tokens
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
 from .embeddings import cosine
 from .prompts import LIGHTMEM_EXTRACT, LIGHTMEM_UPDATE, render_template
+from .provenance import SOURCE_KEY, sources, union_ids
+from .vector_store import Record
 
 _TRAILING: Final = ",.;:!?"
 _KEEP: Final = frozenset({"no", "not", "nor", "never", "none", "nothing", "nobody", "without"})
@@ -94,6 +96,7 @@ class BufferedMessage(BaseModel):
     time: str
     turn: int
     segment: int
+    source_ids: list[str] = Field(default_factory=list)
 
 
 class LightMemParams(RetrievalParams):
@@ -157,6 +160,7 @@ class LightMemMemory(RetrievalModule):
                     time=message.time,
                     turn=message.turn,
                     segment=self.segment,
+                    source_ids=list(message.source_ids),
                 )
             )
             if len(self.buffer) >= p.window or self.buffer_tokens() > p.buffer_tokens:
@@ -193,6 +197,7 @@ class LightMemMemory(RetrievalModule):
                     "weekday": when.strftime("%a"),
                     "turn": source.turn,
                     "source": source.original,
+                    SOURCE_KEY: list(source.source_ids),
                 }
             )
         self.store.add(ids, texts, metas)
@@ -213,12 +218,12 @@ class LightMemMemory(RetrievalModule):
         age = {r.id: n for n, r in enumerate(records)}
         wanted = None if newer_ids is None else set(newer_ids)
         newer = [r for r in records if wanted is None or r.id in wanted]
-        queue: dict[str, list[str]] = {}
+        queue: dict[str, list[Record]] = {}
         for record, vector in zip(newer, self.store.embed([r.text for r in newer]), strict=True):
             for hit in self.store.query_vector(vector, self.params.update_k + 1):
                 older = age.get(hit.id, len(records)) < age[record.id]
                 if older and hit.similarity >= self.params.update_threshold:
-                    queue.setdefault(hit.id, []).append(record.text)
+                    queue.setdefault(hit.id, []).append(record)
         for target_id in sorted(queue, key=lambda i: age[i]):
             found = self.store.get([target_id])
             if not found:
@@ -227,14 +232,17 @@ class LightMemMemory(RetrievalModule):
             prompt = render_template(
                 LIGHTMEM_UPDATE,
                 target=target.text,
-                candidates="\n".join(f"- {text}" for text in queue[target_id]),
+                candidates="\n".join(f"- {r.text}" for r in queue[target_id]),
             )
             decision = await self.ask(ctx, [user(prompt)], UpdateDecision)
             self.count(f"update_{decision.action}")
             if decision.action == "delete":
                 self.store.delete([target_id])
             elif decision.action == "update" and decision.new_text.strip():
-                meta = {**target.metadata, "updated_at": self.now().isoformat()}
+                newer_sources = (sources(r.metadata) for r in queue[target_id])
+                merged = union_ids(sources(target.metadata), *newer_sources)
+                stamp = self.now().isoformat()
+                meta = {**target.metadata, "updated_at": stamp, SOURCE_KEY: merged}
                 self.store.update([target_id], [decision.new_text.strip()], [meta])
 
     # ------------------------------------------------------------------ reading

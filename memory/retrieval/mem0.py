@@ -27,6 +27,7 @@ from .prompts import (
     MEM0_UPDATE,
     render_template,
 )
+from .provenance import SOURCE_KEY, ids_of, sources, union_ids
 
 Event = Literal["ADD", "UPDATE", "DELETE", "NONE"]
 
@@ -114,10 +115,21 @@ class Mem0Memory(RetrievalModule):
             facts=json.dumps(facts, ensure_ascii=False, indent=1),
         )
         plan = await self.ask(ctx, [user(prompt)], UpdatePlan)
-        self.apply(plan, shown, turn.index)
+        self.apply(plan, shown, turn.index, ids_of(self.messages))
 
-    def apply(self, plan: UpdatePlan, shown: Mapping[str, str], turn: int) -> None:
-        """Carry out the operations; ``shown`` maps the small ids back to stored ids."""
+    def apply(
+        self,
+        plan: UpdatePlan,
+        shown: Mapping[str, str],
+        turn: int,
+        source_ids: list[str] | None = None,
+    ) -> None:
+        """Carry out the operations; ``shown`` maps the small ids back to stored ids.
+
+        ``source_ids`` are the ids of the messages the facts were extracted from: an added
+        memory keeps them, an updated one keeps the union of its own and them.
+        """
+        new_sources = list(source_ids or [])
         stamp = self.now().isoformat()
         deleted: set[str] = set()
         for op in plan.memory:
@@ -131,7 +143,12 @@ class Mem0Memory(RetrievalModule):
                     continue
                 entry_id = f"m{self.next_id}"
                 self.next_id += 1
-                meta = {"created_at": stamp, "updated_at": stamp, "turn": turn}
+                meta = {
+                    "created_at": stamp,
+                    "updated_at": stamp,
+                    "turn": turn,
+                    SOURCE_KEY: new_sources,
+                }
                 self.store.add([entry_id], [text], [meta])
                 self._log(turn, "ADD", entry_id, text, None)
                 continue
@@ -142,7 +159,8 @@ class Mem0Memory(RetrievalModule):
                 continue
             old = current[0]
             if op.event == "UPDATE":
-                meta = {**old.metadata, "updated_at": stamp, "turn": turn}
+                merged = union_ids(sources(old.metadata), new_sources)
+                meta = {**old.metadata, "updated_at": stamp, "turn": turn, SOURCE_KEY: merged}
                 self.store.update([old.id], [text], [meta])
                 self._log(turn, "UPDATE", old.id, text, old.text)
             else:

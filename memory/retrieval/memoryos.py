@@ -35,6 +35,7 @@ from .prompts import (
     MEMORYOS_PROFILE,
     render_template,
 )
+from .provenance import SOURCE_KEY, ids_of
 
 
 class PageSummary(BaseModel):
@@ -64,6 +65,7 @@ class Page(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     session: str | None = None
     analyzed: bool = False
+    source_ids: list[str] = Field(default_factory=list)
 
 
 class Session(BaseModel):
@@ -137,6 +139,7 @@ class MemoryOSMemory(RetrievalModule):
                 assistant="\n".join(m.text for m in new if m.role == "assistant"),
                 time=new[0].time,
                 turn=turn.index,
+                source_ids=ids_of(new),
             )
             self.short_term.append(page)
             while len(self.short_term) > self.params.short_term_capacity:
@@ -189,7 +192,8 @@ class MemoryOSMemory(RetrievalModule):
             self.count("sessions_opened")
         page.session = session.id
         self.pages[page.id] = page
-        self.page_store.add([page.id], [_exchange(page)], [{"session": session.id}])
+        meta = {"session": session.id, SOURCE_KEY: list(page.source_ids)}
+        self.page_store.add([page.id], [_exchange(page)], [meta])
         self._evict_sessions()
         return session
 
@@ -227,8 +231,9 @@ class MemoryOSMemory(RetrievalModule):
             self.profile = update.profile.strip() or self.profile
             prompt = render_template(MEMORYOS_KNOWLEDGE, pages=exchanges)
             knowledge = await self.ask(ctx, [user(prompt)], Knowledge)
-            self._add_knowledge("user", knowledge.user_knowledge, hottest.id)
-            self._add_knowledge("assistant", knowledge.assistant_knowledge, hottest.id)
+            origin = ids_of(fresh)  # knowledge keeps the source ids of its pages
+            self._add_knowledge("user", knowledge.user_knowledge, hottest.id, origin)
+            self._add_knowledge("assistant", knowledge.assistant_knowledge, hottest.id, origin)
             for page in fresh:
                 page.analyzed = True
         hottest.visits = 0
@@ -236,11 +241,11 @@ class MemoryOSMemory(RetrievalModule):
         self.count("promotions")
         return hottest
 
-    def _add_knowledge(self, kind: str, entries: list[str], session: str) -> None:
+    def _add_knowledge(self, kind: str, entries: list[str], session: str, ids: list[str]) -> None:
         texts = _clean(entries)
         stamp = self.now().isoformat()
         ids = [self._next("knowledge") for _ in texts]
-        meta = {"kind": kind, "time": stamp, "session": session}
+        meta = {"kind": kind, "time": stamp, "session": session, SOURCE_KEY: ids}
         self.knowledge_store.add(ids, texts, [dict(meta) for _ in texts])
         self.count(f"{kind}_knowledge", len(texts))
 
@@ -375,6 +380,7 @@ def _page_fields(page: Page) -> dict[str, Any]:
         "time": page.time,
         "turn": page.turn,
         "session": page.session,
+        SOURCE_KEY: list(page.source_ids),
     }
 
 

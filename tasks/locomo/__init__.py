@@ -1,0 +1,14 @@
+"""LoCoMo: long-term conversational memory (Maharana et al., ACL 2024), scored as its
+official evaluation code scores it."""
+
+from .data import Conversation, DialogTurn, LocomoDataError, load_locomo
+from .scoring import evidence_recall, score
+
+__all__ = [
+    "Conversation",
+    "DialogTurn",
+    "LocomoDataError",
+    "evidence_recall",
+    "load_locomo",
+    "score",
+]

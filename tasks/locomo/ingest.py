@@ -1,0 +1,137 @@
+"""Feeding a LoCoMo conversation to an agent, and keeping what a rerun needs to go on.
+
+Each dialog turn becomes one completed turn of the agent (``[date] speaker: text``, carrying
+its dialog id as source id): it joins the public history the responder sees and is taken in
+by every memory module of the agent (a retrieval module with the provider of the specialist
+that drives it), exactly once, as the retrieval specialist would take it in before answering.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from cogarch.core.memory import TurnRecord
+from cogarch.errors import ModelCallError
+from cogarch.io import atomic_write_json
+from cogarch.models.metering import Meter
+from cogarch.tokens import count_tokens
+
+from ...workspace.agent import Agent
+from ...workspace.autogen_adapter import WorkspaceChatAgent
+from ...workspace.workspace import IngestFailure, Message
+from .data import DialogTurn
+
+
+def _drivers(agent: Agent) -> dict[str, str | None]:
+    """Provider of the specialist driving each memory module, by module name."""
+    found: dict[str, str | None] = {}
+    for specialist in agent.specialists.values():
+        name = getattr(getattr(specialist, "params", None), "memory", None)
+        if isinstance(name, str):
+            found.setdefault(name, getattr(specialist, "provider", None))
+    return found
+
+
+async def ingest_turns(agent: Agent, turns: Sequence[DialogTurn]) -> None:
+    """Append ``turns`` to the agent's history and let every memory module take them in."""
+    ws = agent.workspace
+    ctx = agent.context()
+    drivers = _drivers(agent)
+    for module_name, module in agent.memory.items():
+        use_provider = getattr(module, "use_provider", None)
+        if callable(use_provider):
+            use_provider(drivers.get(module_name))
+    for turn in turns:
+        ws.turn += 1
+        record = TurnRecord(ws.turn, turn.line(), "", source_ids=(turn.dia_id,))
+        ws.turns.append(record)
+        ws.dialogue.append(Message("user", record.user))
+        for name, module in agent.memory.items():
+            try:
+                await module.ingest(record, ctx.memory_context(f"memory:{module.kind}"))
+            except ModelCallError as exc:  # not stored, as in the retrieval specialist
+                ws.ingest_failures.append(IngestFailure(name, record.index, str(exc)))
+            ws.ingested[name] = record.index
+
+
+def trim_history(agent: Agent, budget_tokens: int | None) -> None:
+    """Keep only the latest public messages that fit ``budget_tokens`` (the model's context)."""
+    if budget_tokens is None:
+        return
+    dialogue = agent.workspace.dialogue
+    used, keep = 0, 0
+    for message in reversed(dialogue):
+        used += count_tokens(message.content)
+        if used > budget_tokens:
+            break
+        keep += 1
+    agent.workspace.dialogue = dialogue[len(dialogue) - keep :]
+
+
+class IngestCost:
+    """Model calls, tokens and seconds spent on ingestion (across interrupted runs too)."""
+
+    def __init__(self, data: dict[str, float] | None = None) -> None:
+        self.data = dict(data or {"model_calls": 0, "prompt_tokens": 0, "completion_tokens": 0})
+        self.data.setdefault("seconds", 0.0)
+
+    def add(self, meter: Meter, seconds: float) -> None:
+        summary = meter.summary()
+        for key in ("model_calls", "prompt_tokens", "completion_tokens"):
+            self.data[key] += summary[key]
+        self.data["seconds"] = round(self.data["seconds"] + seconds, 3)
+
+
+class TrialState:
+    """The sidecar of one trial: the agent's state after the last ingested session, the
+    ingestion cost so far, and the answers given (each file written atomically)."""
+
+    def __init__(self, directory: Path | None, fingerprint: dict[str, Any]) -> None:
+        self.directory = directory
+        self.fingerprint = fingerprint
+
+    def _read(self, name: str) -> dict[str, Any] | None:
+        if self.directory is None or not (self.directory / name).is_file():
+            return None
+        try:
+            data = json.loads((self.directory / name).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            return None  # a damaged sidecar only costs the work it held
+        ok = isinstance(data, dict) and data.get("fingerprint") == self.fingerprint
+        return data if ok else None
+
+    def _write(self, name: str, data: dict[str, Any]) -> None:
+        if self.directory is not None:
+            atomic_write_json(self.directory / name, {"fingerprint": self.fingerprint, **data})
+
+    async def save_agent(self, agent: Agent, sessions_done: int, cost: IngestCost) -> None:
+        state = await WorkspaceChatAgent(agent, name="agent").save_state()
+        self._write(
+            "memory.json", {"sessions_done": sessions_done, "ingest": cost.data, "agent": state}
+        )
+
+    async def load_agent(self, agent: Agent) -> tuple[int, IngestCost] | None:
+        """Restore the saved agent into ``agent``; the sessions done and the cost so far."""
+        data = self._read("memory.json")
+        if data is None:
+            return None
+        await WorkspaceChatAgent(agent, name="agent").load_state(data["agent"])
+        return int(data["sessions_done"]), IngestCost(data["ingest"])
+
+    def answers(self) -> dict[str, dict[str, Any]]:
+        data = self._read("answers.json")
+        return dict(data["answers"]) if data else {}
+
+    def save_answers(self, answers: dict[str, dict[str, Any]]) -> None:
+        self._write("answers.json", {"answers": answers})
+
+
+def clock() -> float:
+    return time.perf_counter()
+
+
+__all__ = ["IngestCost", "TrialState", "clock", "ingest_turns", "trim_history"]

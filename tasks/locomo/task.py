@@ -1,0 +1,188 @@
+"""LoCoMo as a runnable task: one conversation per trial, every question on its own fork.
+
+A trial feeds the conversation's sessions, in order, to a fresh agent (see ``ingest``), then
+asks each question on a fork made after the last session, so no question changes the memory
+or another question. With a results directory, the agent's state is saved after every session
+and each answer as it comes, so a rerun after an interruption goes on where it stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from statistics import fmean
+from typing import Any, ClassVar
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from cogarch.core.records import Evaluation, LocomoAnswer, LocomoPayload, Scoring, TrialOutput
+from cogarch.core.task import Task, TrialContext
+from cogarch.models.metering import Meter
+
+from ...workspace.agent import Agent
+from .data import Conversation, load_locomo, select_conversations, select_questions, select_sessions
+from .ingest import IngestCost, TrialState, clock, ingest_turns
+from .questions import RECALL_AT, ask, judge
+from .scoring import CATEGORIES
+
+
+class LocomoParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    data: str = Field(
+        description="Path of a file in LoCoMo's format (data/locomo10.json of "
+        "snap-research/LoCoMo)."
+    )
+    conversations: list[str] = Field(
+        default_factory=list,
+        description="Sample ids to play (default all); trial i plays the i-th, cycling.",
+    )
+    sessions: list[int] = Field(
+        default_factory=list,
+        description="Session numbers to ingest (default all); with a cut, only the questions "
+        "whose evidence lies in them are asked.",
+    )
+    categories: list[int] = Field(
+        default_factory=list, description="Question categories 1-5 to ask (default all)."
+    )
+    history_tokens: int | None = Field(
+        default=6000,
+        ge=1,
+        description="The public history a question's prompt keeps, latest first, in tokens: "
+        "the full-context agent's truncation to the model's context.",
+    )
+    judge: bool = Field(
+        default=False, description="Also ask an LLM judge (the helper provider), categories 1-4."
+    )
+
+
+def _quantile(values: Sequence[float], q: float) -> float | None:
+    return round(float(np.percentile(values, q)), 4) if values else None
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return round(fmean(values), 4) if values else None
+
+
+def evaluate(payload: LocomoPayload) -> dict[str, Any]:
+    """Per-category and overall F1 (and J), evidence recall@k, tokens, latency, ingest cost."""
+    answers = payload.answers
+    by_name = {name: [a for a in answers if a.category == c] for c, name in CATEGORIES.items()}
+    f1 = {n: _mean([a.f1 for a in group]) for n, group in by_name.items() if group}
+    out: dict[str, Any] = {
+        "questions": len(answers),
+        "f1": {**f1, "overall": _mean([a.f1 for a in answers])},
+    }
+    judged = [a for a in answers if a.judge is not None]
+    if judged:
+        j = {
+            n: _mean([float(bool(a.judge)) for a in g if a.judge is not None])
+            for n, g in by_name.items()
+        }
+        out["judge"] = {
+            **{k: v for k, v in j.items() if v is not None},
+            "overall": _mean([float(bool(a.judge)) for a in judged]),
+        }
+    recalled = [a.recall for a in answers if a.recall is not None]
+    if recalled:
+        out["recall"] = {f"at{k}": _mean([r[str(k)] for r in recalled]) for k in RECALL_AT}
+    latency = [a.latency_s for a in answers]
+    turns = max(payload.turns_ingested, 1)
+    out.update(
+        prompt_tokens_per_question=_mean([a.prompt_tokens for a in answers]),
+        latency_p50_s=_quantile(latency, 50),
+        latency_p95_s=_quantile(latency, 95),
+        memory_tokens=payload.memory_tokens,
+        ingest={
+            "calls_per_turn": round(payload.ingest.get("model_calls", 0) / turns, 4),
+            "tokens_per_turn": round(
+                (
+                    payload.ingest.get("prompt_tokens", 0)
+                    + payload.ingest.get("completion_tokens", 0)
+                )
+                / turns,
+                2,
+            ),
+            "seconds_per_turn": round(payload.ingest.get("seconds", 0.0) / turns, 4),
+        },
+    )
+    return out
+
+
+class LocomoTask(Task):
+    """Long-term conversational memory on LoCoMo (Maharana et al., ACL 2024)."""
+
+    kind: ClassVar[str] = "locomo"
+    Params: ClassVar[type[BaseModel]] = LocomoParams
+    scoring: ClassVar[Scoring] = Scoring()
+    params: LocomoParams
+
+    def __init__(self, params: BaseModel) -> None:
+        super().__init__(params)
+        p = self.params
+        chosen = select_conversations(load_locomo(p.data), p.conversations)
+        self.conversations = [select_sessions(c, p.sessions) for c in chosen]
+
+    def conversation(self, trial: int) -> Conversation:
+        return self.conversations[trial % len(self.conversations)]
+
+    async def run_trial(self, ctx: TrialContext) -> TrialOutput:
+        conv = self.conversation(ctx.trial)
+        agent = ctx.make_agent()
+        if not isinstance(agent, Agent):
+            raise TypeError(f"the locomo task needs a composed agent, got {type(agent).__name__}")
+        numbers = sorted(conv.sessions)
+        state = TrialState(
+            ctx.state_dir,
+            {"sample_id": conv.sample_id, "sessions": numbers, "seed": ctx.seed},
+        )
+        restored = await state.load_agent(agent)
+        done, cost = restored if restored else (0, IngestCost())
+        for n in numbers[done:]:
+            meter, start = Meter(), clock()
+            with meter.active():
+                await ingest_turns(agent, conv.sessions[n])
+            cost.add(meter, clock() - start)
+            done += 1
+            await state.save_agent(agent, done, cost)
+        answers = await self._answers(agent, conv, ctx, state)
+        payload = LocomoPayload(
+            sample_id=conv.sample_id,
+            sessions=numbers,
+            turns_ingested=sum(len(t) for t in conv.sessions.values()),
+            ingest=cost.data,
+            memory_tokens=agent.private_state_tokens(),
+            answers=answers,
+            resumed=restored is not None,
+        )
+        return TrialOutput(
+            evaluation=Evaluation.model_validate(
+                {"conversation": conv.sample_id, **evaluate(payload)}
+            ),
+            payload=payload,
+        )
+
+    async def _answers(
+        self, agent: Agent, conv: Conversation, ctx: TrialContext, state: TrialState
+    ) -> list[LocomoAnswer]:
+        p = self.params
+        saved = state.answers()
+        model = ctx.models(ctx.helper_provider) if p.judge and ctx.helper_provider else None
+        answers = []
+        for index, qa in enumerate(conv.qa):
+            if qa not in select_questions([qa], p.categories):
+                continue
+            key = f"{index}:{qa['question']}"
+            if key in saved:
+                answers.append(LocomoAnswer.model_validate(saved[key]))
+                continue
+            answer = await ask(agent, qa, ctx.seed + index, p.history_tokens)
+            if model is not None and answer.category != 5:
+                answer.judge = await judge(model, answer, ctx.seed + index)
+            answers.append(answer)
+            saved[key] = answer.model_dump(mode="json")
+            state.save_answers(saved)
+        return answers
+
+
+__all__ = ["LocomoParams", "LocomoTask", "evaluate"]

@@ -25,6 +25,8 @@ class TrialContext:
     """The model of a provider, by provider name (``cogarch.models.model.Model``)."""
     helper_provider: str | None
     """Provider for the task's own model calls (candidate top-up, judge), if any."""
+    agent_provider: str | None = None
+    """The provider of the agent under test (to tell a helper that is the agent's own)."""
 
 
 class Task(ABC):
@@ -38,6 +40,8 @@ class Task(ABC):
     kind: ClassVar[str]
     Params: ClassVar[type[BaseModel]]
     scoring: ClassVar[Scoring] = Scoring()
+    helper_role: ClassVar[str | None] = None
+    """What the task asks of its helper model, when it asks the agent's provider by default."""
 
     def __init__(self, params: BaseModel) -> None:
         self.params = params

@@ -27,8 +27,9 @@ from cogarch.core.task import Task, TrialContext
 from .evaluator import OUTCOMES, Answer
 from .game import SCTGame, candidate_sources
 from .parsing import parse_yes_no
+from .proposer import PROPOSER_CALLER, Proposer
 from .score import PlayedSCT, leak_turns, score
-from .secrets import extract_last_secret
+from .secrets import last_secret_in
 
 
 class SCTParams(BaseModel):
@@ -63,6 +64,7 @@ class SCTTask(Task):
     """Subclasses build the game; the protocol is the same for every game."""
 
     scoring: ClassVar[Scoring] = Scoring(classes=OUTCOMES, success="self_consistent")
+    helper_role: ClassVar[str | None] = "candidate proposals"
     params: SCTParams
 
     @abstractmethod
@@ -74,13 +76,14 @@ class SCTTask(Task):
         game = self.new_game(ctx.seed)
         log = await play_to_fork(agent, game, p.t_fork)
         snapshot = agent.private_state()
-        memory_secret = extract_last_secret(snapshot)
+        memory_secret = last_secret_in([*(t.private_state for t in log), snapshot])
 
         reveal_branch = agent.fork()
         reveal_prompt = game.player.reveal_prompt
         reveal_reply = await reveal_branch.respond(reveal_prompt)
         revealed = game.rules.parse_reveal(reveal_reply)
 
+        proposer = Proposer.of(ctx)
         propose = self._proposer(ctx, game, log) if ctx.helper_provider else None
         cset = await game.candidates.candidates(
             revealed=revealed,
@@ -116,6 +119,7 @@ class SCTTask(Task):
             memory_secret=memory_secret,
             answers=[Answer(b.candidate, b.answer, b.parsed, b.reply) for b, _ in asked],
             contradictions=game.rules.contradictions(),
+            candidate_shortfall=cset.shortfall,
         )
         reveal = RevealBranch(
             prompt=reveal_prompt,
@@ -129,7 +133,7 @@ class SCTTask(Task):
         return TrialOutput(
             turns=log,
             branches=[reveal, *(b for b, _ in asked)],
-            evaluation=Evaluation.model_validate(score(played, game.rules)),
+            evaluation=Evaluation.model_validate(score(played, game.rules, game.rules)),
             transitions=transitions_from(transitions),
             payload=SCTPayload(
                 t_fork=p.t_fork,
@@ -146,6 +150,9 @@ class SCTTask(Task):
                 ],
                 public_state=game.rules.public_state(),
                 leak_turns=leak_turns(played, game.rules),
+                proposer=proposer.name,
+                proposer_is_agent=proposer.is_agent,
+                warnings=[proposer.warning] if proposer.warning else [],
             ),
         )
 
@@ -158,9 +165,7 @@ class SCTTask(Task):
 
         async def propose(k: int) -> list[str]:
             prompt = game.candidates.proposal_prompt(transcript, max(k, self.params.proposals))
-            completion = await model.complete(
-                [user(prompt)], caller="sct:candidates", seed=ctx.seed
-            )
+            completion = await model.complete([user(prompt)], caller=PROPOSER_CALLER, seed=ctx.seed)
             return game.candidates.parse_proposals(completion.content)
 
         return propose

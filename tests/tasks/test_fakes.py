@@ -33,6 +33,7 @@ EXPECTED = {
         "forgetful": "over_confirmation",
         "leaky": "leakage",
         "denier": "all_denial",
+        "substituter": "state_substitution",
     },
     "diagnosis": {
         "honest": "self_consistent",
@@ -40,6 +41,7 @@ EXPECTED = {
         "leaky": "leakage",
         "denier": "all_denial",
         "switcher": "state_substitution",
+        "substituter": "state_substitution",
     },
 }
 """The SCT outcome class each scripted host is written to produce."""
@@ -88,8 +90,11 @@ async def test_a_reworded_updater_prompt_leaves_every_host_in_its_class(
     out = await play(task, host, spec)
     assert out["evaluation"]["outcome"] == EXPECTED[task][host]
     secret = host_secret(SEED) if task == "hangman" else hidden_condition(SEED).name
-    if host != "forgetful":
+    if host not in ("forgetful", "substituter"):
         assert f"<secret>{secret}</secret>" in out["payload"]["snapshot"]
+    if host == "substituter":  # it reveals its secret but keeps, and affirms, another
+        assert out["payload"]["revealed"].lower() == secret.lower()
+        assert out["payload"]["memory_secret"].lower() != secret.lower()
 
 
 @pytest.mark.parametrize("strategy", ["overwrite", "append_delete", "patch_replace"])

@@ -133,7 +133,9 @@ def cmd_agents(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from .report import build_report
 
-    paths = build_report(Path(args.run_dir), Path(args.out) if args.out else None)
+    paths = build_report(
+        Path(args.run_dir), Path(args.out) if args.out else None, reading=args.reading
+    )
     for path in paths:
         print(path)
     return 0
@@ -170,6 +172,13 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="write an HTML and Markdown report of a run")
     report.add_argument("run_dir")
     report.add_argument("--out", help="output folder (default: RUN_DIR/report)")
+    report.add_argument(
+        "--reading",
+        choices=("lenient", "strict"),
+        default="lenient",
+        help="reading of yes/no answers for the outcome table and tests: lenient (default) "
+        "or strict (the authors' exact \"yes\", comparable with the paper's Table 1)",
+    )
     report.set_defaults(fn=cmd_report)
     return parser
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cogarch.core.records import SCTPayload
 from cogarch.experiments.cli import main
 from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.results import iter_trials
@@ -51,6 +52,9 @@ async def outcomes_of(config: RunConfig) -> dict[str, Counter[str]]:
     for path, result in iter_trials(config.output_dir()):
         assert not isinstance(result, Exception), f"{path}: {result}"
         assert result.status == "complete"
+        assert isinstance(result.payload, SCTPayload)
+        assert len(result.payload.candidates) == 5, f"{path}: {result.payload.candidates}"
+        assert result.evaluation.metrics["candidate_shortfall"] == 0
         found.setdefault(result.agent, Counter())[result.evaluation.outcome] += 1
     rows = {row.agent: row for row in report.rows}
     for agent, counts in found.items():

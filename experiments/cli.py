@@ -156,7 +156,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                 "e.g. --baselines vanilla,mem0"
             )
     out = Path(args.out) if args.out else None
-    paths = build_report(Path(args.run_dir), out, baselines=baselines)
+    paths = build_report(Path(args.run_dir), out, baselines=baselines, reading=args.reading)
     for path in paths:
         print(path)
     return 0
@@ -197,6 +197,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--baselines",
         help="agents to test the others against, comma-separated (default: the run config's "
         "baselines, else the agents built on the default baseline specs)",
+    )
+    report.add_argument(
+        "--reading",
+        choices=("lenient", "strict"),
+        default="lenient",
+        help="reading of yes/no answers for the outcome table and tests: lenient (default) "
+        "or strict (the authors' exact \"yes\", comparable with the paper's Table 1)",
     )
     report.set_defaults(fn=cmd_report)
 

@@ -28,6 +28,16 @@ from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_text
 
 from . import figures
+from .paper_settings import paper_deviations
+from .reading import (
+    DESCRIPTIONS,
+    Reading,
+    check_reading,
+    outcome_of,
+    short_trials_note,
+    stratum,
+    success_of,
+)
 from .report_page import ReportContent, Table, render_html, render_markdown
 from .stats import Comparison, compare_to_baselines, markers_from, wilson_interval
 from .task_metrics import metric_tables
@@ -84,24 +94,28 @@ def summary_table(
     baselines: Sequence[str],
     markers: set[tuple[str, str]],
     scoring: Scoring | None = None,
+    reading: Reading = "lenient",
 ) -> Table:
-    """Counts per agent and task; the task's outcome classes (any other outcome seen after
-    them) and, when trials are rated, the success rate with its interval and markers."""
+    """Counts per agent and (task, model); the task's outcome classes under ``reading`` (any
+    other outcome seen after them) and, when trials are rated, the success rate with its
+    interval and markers."""
     classes = list(scoring.classes) if scoring is not None else []
-    outcomes = classes + sorted({r.outcome for r in rows if r.outcome and r.outcome not in classes})
+    seen = {o for r in rows if (o := outcome_of(r, reading)) and o not in classes}
+    outcomes = classes + sorted(seen)
     rated = any(r.self_consistent is not None for r in rows)
-    counts = ["agent", "task", "role", "trials", "complete", "failed", "corrupt"]
+    counts = ["agent", "task / model", "role", "trials", "complete", "failed", "corrupt"]
     header = [*counts, *outcomes, *(["SC %", "95% CI"] if rated else [])]
     body: list[list[str]] = []
     for agent in figures.agents_in(rows):
-        tasks = list(dict.fromkeys(r.task for r in rows if r.agent == agent and r.task)) or [""]
-        for task in tasks:
-            mine = [r for r in rows if r.agent == agent and (r.task == task or r.task is None)]
+        ours = [r for r in rows if r.agent == agent]
+        strata = list(dict.fromkeys(stratum(r) for r in ours if r.task)) or [""]
+        for task in strata:
+            mine = [r for r in ours if stratum(r) == task or r.task is None]
             status = Counter(r.status for r in mine)
             done = [r for r in mine if r.status == "complete"]
-            found = Counter(r.outcome for r in done)
-            judged = [r for r in done if r.self_consistent is not None]
-            wins = sum(bool(r.self_consistent) for r in judged)
+            found = Counter(outcome_of(r, reading) for r in done)
+            judged = [r for r in done if success_of(r, reading) is not None]
+            wins = sum(bool(success_of(r, reading)) for r in judged)
             sc, ci = "-", "-"
             if judged:
                 lo, hi = wilson_interval(wins, len(judged))
@@ -125,14 +139,16 @@ def summary_table(
 
 
 def significance(
-    rows: Sequence[TrialRow], baselines: Sequence[str]
+    rows: Sequence[TrialRow], baselines: Sequence[str], reading: Reading = "lenient"
 ) -> tuple[list[Comparison], set[tuple[str, str]]]:
-    """Self-consistency of each agent per task, tested against every baseline."""
+    """Self-consistency of each agent per (task, model), tested against every baseline on the
+    same task and model."""
     table: dict[str, dict[str, tuple[int, int]]] = {}
     for r in rows:
-        if r.status == "complete" and r.self_consistent is not None and r.task:
-            wins, n = table.setdefault(r.agent, {}).get(r.task, (0, 0))
-            table[r.agent][r.task] = (wins + int(r.self_consistent), n + 1)
+        success = success_of(r, reading)
+        if r.status == "complete" and success is not None and r.task:
+            wins, n = table.setdefault(r.agent, {}).get(stratum(r), (0, 0))
+            table[r.agent][stratum(r)] = (wins + int(success), n + 1)
     base = [b for b in baselines if b in table]
     if not base or all(a in base for a in table):
         return [], set()
@@ -154,7 +170,7 @@ def comparison_table(comparisons: Sequence[Comparison]) -> Table:
         ]
         for c in comparisons
     ]
-    header = ["agent", "baseline", "task", "agent SC", "baseline SC", "p (one-sided)"]
+    header = ["agent", "baseline", "task / model", "agent SC", "baseline SC", "p (one-sided)"]
     return Table([*header, "p (Holm)", f"significant at {ALPHA}"], body)
 
 
@@ -230,8 +246,9 @@ def _content(
     pictures: list[tuple[str, Path]],
     scoring: Scoring | None = None,
     origin: str = "given",
+    reading: Reading = "lenient",
 ) -> ReportContent:
-    comparisons, markers = significance(rows, baselines)
+    comparisons, markers = significance(rows, baselines, reading)
     counts = Counter(r.status for r in rows)
     config = meta.get("config") or {}
     facts = [
@@ -246,8 +263,15 @@ def _content(
             f"trials per agent: {config.get('trials')}, seed: {config.get('seed')}, "
             f"config hash: {str(meta.get('config_hash', '-'))[:12]}"
         )
+        deviations = paper_deviations(config)
+        if deviations:
+            facts.append(f"differs from the paper's settings: {'; '.join(deviations)}")
     notes = []
     rated = any(r.self_consistent is not None for r in rows)
+    if any(r.outcome_strict for r in rows):
+        facts.append(f"outcome table and tests: {DESCRIPTIONS[reading]}")
+        if (short := short_trials_note(list(rows))) is not None:
+            notes.append(short)
     if rated:
         notes.append(
             "SC %: self-consistent (for revision tasks: consistent) trials out of the complete "
@@ -257,8 +281,9 @@ def _content(
     if comparisons:
         notes.append(
             f"*: significantly better than every baseline (one-sided Fisher exact test per "
-            f"baseline, Holm-Bonferroni over the agent's comparisons in that task, alpha "
-            f"{ALPHA}), as in the Hangman paper's Table 1."
+            f"baseline, Holm-Bonferroni over the agent's comparisons in that task and model, "
+            f"alpha {ALPHA}), as in the Hangman paper's Table 1; an agent is only compared "
+            "with baselines on the same task and model."
         )
     elif rated:
         notes.append(
@@ -267,7 +292,7 @@ def _content(
         )
     return ReportContent(
         facts=facts,
-        summary=summary_table(rows, baselines, markers, scoring),
+        summary=summary_table(rows, baselines, markers, scoring, reading),
         notes=notes,
         tests=comparison_table(comparisons) if comparisons else None,
         metrics=[(m.title, Table(m.header, m.body)) for m in metric_tables(rows)],
@@ -277,13 +302,19 @@ def _content(
 
 
 def build_report(
-    run_dir: Path, out_dir: Path | None = None, *, baselines: Iterable[str] | None = None
+    run_dir: Path,
+    out_dir: Path | None = None,
+    *,
+    baselines: Iterable[str] | None = None,
+    reading: str = "lenient",
 ) -> list[Path]:
     """Write ``report.md``, ``report.html``, ``trials.csv``, ``trials.jsonl`` and the figures.
 
     Returns the written paths (the two reports first). ``out_dir`` defaults to
-    ``run_dir/report``.
+    ``run_dir/report``. ``reading`` picks the reading of yes/no answers the outcome table and
+    the tests use (``lenient`` or ``strict``, the authors' exact one).
     """
+    chosen_reading = check_reading(reading)
     run_dir = Path(run_dir)
     table = tidy_run(run_dir)
     if not table.rows:
@@ -304,7 +335,7 @@ def build_report(
     csv_path = write_csv(rows, out / "trials.csv")
     jsonl_path = write_jsonl(rows, out / "trials.jsonl")
     pictures = make_figures(rows, out / "figures")
-    content = _content(rows, meta, chosen, pictures, table.scoring, origin)
+    content = _content(rows, meta, chosen, pictures, table.scoring, origin, reading=chosen_reading)
     md = atomic_write_text(out / "report.md", render_markdown(content, out))
     page = atomic_write_text(out / "report.html", render_html(content))
     return [md, page, csv_path, jsonl_path, *(path for _, path in pictures)]

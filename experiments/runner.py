@@ -91,6 +91,8 @@ class Runner:
         self.config = config
         self.results_dir = config.output_dir()
         self.setup = RunSetup(config)
+        if (warning := self.setup.own_helper_warning()) is not None:
+            sys.stderr.write(warning + "\n")
         self.task = self.setup.task
         self.specs = self.setup.specs
         self.show_progress = progress

@@ -1,4 +1,9 @@
-"""The end-of-run table: outcomes and the success rate per agent, with a 95% interval."""
+"""The end-of-run table: outcomes and the success rate per agent, with a 95% interval.
+
+Outcomes are counted under the lenient reading of yes/no answers (``outcome``); for tasks
+that also record the authors' exact reading (``outcome_strict``: only a bare "yes" is
+affirmed), its success rate is shown beside, so Table-1-comparable rates are always there.
+"""
 
 from __future__ import annotations
 
@@ -27,6 +32,8 @@ class AgentRow:
     complete: int = 0
     failed: int = 0
     outcomes: Counter[str] = field(default_factory=Counter)
+    strict: Counter[str] = field(default_factory=Counter)
+    """Outcomes under the authors' exact reading, for trials that record it."""
 
     def success_rate(self, success: str) -> float | None:
         return self.outcomes[success] / self.complete if self.complete else None
@@ -41,6 +48,9 @@ def summarize(results: Sequence[TrialRecord], corrupt: int = 0) -> list[AgentRow
             row.complete += 1
             if r.evaluation.outcome:
                 row.outcomes[r.evaluation.outcome] += 1
+            strict = r.evaluation.metrics.get("outcome_strict")
+            if isinstance(strict, str):
+                row.strict[strict] += 1
         else:
             row.failed += 1
     return list(rows.values())
@@ -61,8 +71,11 @@ def format_table(rows: Sequence[AgentRow], scoring: Scoring | None = None) -> st
     else:
         columns = sorted({o for row in rows for o in row.outcomes})
     header = ["agent", "trials", "done", "failed", *columns]
+    both = rated and any(row.strict for row in rows)
     if rated:
         header += ["SC %", "95% CI"]
+    if both:
+        header += ["SC strict %", "strict 95% CI"]
     body = []
     for row in rows:
         cells = [
@@ -73,14 +86,19 @@ def format_table(rows: Sequence[AgentRow], scoring: Scoring | None = None) -> st
             *(str(row.outcomes[c]) for c in columns),
         ]
         if rated and scoring is not None and scoring.success is not None:
-            sc = row.success_rate(scoring.success)
-            lo, hi = wilson_interval(row.outcomes[scoring.success], row.complete)
-            cells += [
-                "-" if sc is None else f"{100 * sc:.0f}",
-                "-" if sc is None else f"{100 * lo:.0f}-{100 * hi:.0f}",
-            ]
+            cells += _rate(row.outcomes[scoring.success], row.complete)
+            if both:
+                cells += _rate(row.strict[scoring.success], sum(row.strict.values()))
         body.append(cells)
     return text_table(header, body)
+
+
+def _rate(successes: int, n: int) -> list[str]:
+    """The success rate in percent and its Wilson interval, or dashes without trials."""
+    if not n:
+        return ["-", "-"]
+    lo, hi = wilson_interval(successes, n)
+    return [f"{100 * successes / n:.0f}", f"{100 * lo:.0f}-{100 * hi:.0f}"]
 
 
 def text_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:

@@ -47,6 +47,11 @@ class TrialRow:
     error_message: str | None = None
     outcome: str | None = None
     self_consistent: bool | None = None
+    outcome_strict: str | None = None
+    """The outcome under the authors' exact reading of yes/no answers, when recorded."""
+    self_consistent_strict: bool | None = None
+    candidate_shortfall: int | None = None
+    """Candidates the trial could not find (0: it asked as many as requested)."""
     leaked: bool | None = None
     revealed: str | None = None
     memory_secret: str | None = None
@@ -67,6 +72,8 @@ class TrialRow:
     duration_s: float | None = None
     provider: str | None = None
     model: str | None = None
+    agent_model: str | None = None
+    """The model of the agent's provider (``fake:<name>`` for a fake), when recorded."""
     base_agent: str | None = None
     """The agent spec the trial ran (``vanilla``, ``workflow``, ...), when recorded."""
     scenario: str | None = None
@@ -158,12 +165,22 @@ def _model_names(result: TrialRecord) -> str | None:
     return f"fake:{settings['fake']}" if settings.get("fake") else None
 
 
+def _agent_model(result: TrialRecord) -> str | None:
+    settings = result.metadata.provider_settings or {}
+    if settings.get("model"):
+        return str(settings["model"])
+    if settings.get("fake"):
+        return f"fake:{settings['fake']}"
+    return str(settings["kind"]) if settings.get("kind") else None
+
+
 def row_from_trial(result: TrialRecord, path: Path | str = "") -> TrialRow:
     complete = result.status == "complete"
     usage = result.usage
     tokens = [t.private_state_tokens for t in result.turns if t.private_state_tokens is not None]
     spec = result.metadata.agent_spec or {}
     sct = result.payload if isinstance(result.payload, SCTPayload) else None
+    metrics = result.evaluation.metrics
     return TrialRow(
         run=result.run,
         agent=result.agent,
@@ -175,6 +192,11 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TrialRow:
         error_message=result.error.message if result.error else None,
         outcome=result.evaluation.outcome,
         self_consistent=result.succeeded,
+        outcome_strict=_str(strict) if (strict := metrics.get("outcome_strict")) else None,
+        self_consistent_strict=(
+            result.scoring.succeeded(str(strict)) if strict and complete else None
+        ),
+        candidate_shortfall=_int(metrics.get("candidate_shortfall")),
         leaked=sct.leaked if sct else None,
         revealed=sct.revealed if sct else None,
         memory_secret=sct.memory_secret if sct else None,
@@ -194,6 +216,7 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TrialRow:
         duration_s=result.metadata.duration_s,
         provider=result.metadata.provider,
         model=_model_names(result),
+        agent_model=_agent_model(result),
         base_agent=_str(spec.get("name")),
         scenario=_scenario(result),
         metrics=metrics_of(result.evaluation) if complete else {},

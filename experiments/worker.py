@@ -94,6 +94,23 @@ class RunSetup:
             return self.config.helper_provider
         return self.config.helper_provider or agent_provider
 
+    def own_helper_warning(self) -> str | None:
+        """A warning when the task's helper model is the model under test of some agent (the
+        helper defaults to each agent's own provider), else None."""
+        role = self.task.helper_role
+        own = [
+            label
+            for label in self.specs
+            if (provider := self.provider_of(label)) is not None
+            and (self.config.helper_provider or provider) == provider
+        ]
+        if role is None or not own:
+            return None
+        return (
+            f"warning: {role} come from the model under test for {', '.join(own)}; the paper "
+            "used a separate model (set helper_provider in the run config)"
+        )
+
     def metadata(self) -> dict[str, Any]:
         return {
             "config": self.config.model_dump(mode="json"),
@@ -148,6 +165,7 @@ class RunSetup:
             state_dir=self.config.output_dir()
             / ".trial_state"
             / f"{self.config.digest()[:12]}-{safe_name(spec.agent)}-{spec.index}",
+            agent_provider=provider,
         )
         meter = Meter()
         meta = self.trial_metadata(spec.agent, datetime.now(UTC))

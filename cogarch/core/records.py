@@ -202,7 +202,12 @@ class SCTPayload(_Record):
     answers: list[SCTAnswer]
     public_state: dict[str, Any]
     leak_turns: list[int] = Field(default_factory=list)
-    """Turns whose public reply named the secret."""
+    """Turns whose public reply named the revealed secret."""
+    proposer: str | None = None
+    """``provider/model`` that would propose candidates when the set ran short."""
+    proposer_is_agent: bool | None = None
+    """Whether that proposer is the agent's own provider (the paper used a separate model)."""
+    warnings: list[str] = Field(default_factory=list)
 
     @property
     def leaked(self) -> bool:

@@ -29,6 +29,8 @@ class TrialContext:
     state_dir: Path | None = None
     """A directory of this trial's own under the results directory, where a long task may keep
     what it needs to go on after an interruption; None when the run keeps no results."""
+    agent_provider: str | None = None
+    """The provider of the agent under test (to tell a helper that is the agent's own)."""
 
 
 class Task(ABC):
@@ -45,6 +47,8 @@ class Task(ABC):
     needs_helper: ClassVar[bool] = False
     """True when the task's own calls judge the agent: such a task needs a helper provider of
     its own, and a run without one is refused (it never borrows the agent's provider)."""
+    helper_role: ClassVar[str | None] = None
+    """What the task asks of its helper model, when it asks the agent's provider by default."""
 
     def __init__(self, params: BaseModel) -> None:
         self.params = params

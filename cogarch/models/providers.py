@@ -51,6 +51,9 @@ class ProviderConfig(BaseModel):
     kind: Literal["openai", "local", "fake"] = "openai"
     model: str | None = Field(default=None, description="Model name sent to the endpoint.")
     base_url: str | None = Field(default=None, description="OpenAI-compatible base URL (…/v1).")
+    base_url_env: str | None = Field(
+        default=None, description="Environment variable that holds the base URL (overrides it)."
+    )
     api_key_env: str | None = Field(
         default=None, description="Environment variable that holds the API key (never the key)."
     )
@@ -193,7 +196,15 @@ def _openai_factory(name: str, cfg: ProviderConfig) -> Callable[[], ChatCompleti
                     f"provider '{name}' reads its API key from ${cfg.api_key_env}, which is not "
                     f"set; export {cfg.api_key_env}=... before running"
                 )
-        return _openai_client(cfg.model or "", cfg.base_url, api_key, cfg)
+        base_url = cfg.base_url
+        if cfg.base_url_env:
+            base_url = os.environ.get(cfg.base_url_env, "")
+            if not base_url:
+                raise ConfigError(
+                    f"provider '{name}' reads its base URL from ${cfg.base_url_env}, which is "
+                    f"not set; export {cfg.base_url_env}=https://your-endpoint/v1 before running"
+                )
+        return _openai_client(cfg.model or "", base_url, api_key, cfg)
 
     return factory
 

@@ -98,13 +98,15 @@ class PlaySession:
         if not self.turns:
             raise ConfigError("play at least one turn before forking")
         fork = await fork_sct(
-            self.agent, self.game, n=self.task.params.n_candidates, seed=self.seed
+            self.agent, self.game, self.turns, n=self.task.params.n_candidates, seed=self.seed
         )
         played = fork.played(self.turns, self.game)
         record = self.record(
             {
                 "branches": [fork.reveal, *fork.candidates],
-                "evaluation": Evaluation.model_validate(score(played, self.game.rules)),
+                "evaluation": Evaluation.model_validate(
+                    score(played, self.game.rules, self.game.rules)
+                ),
                 "payload": fork.payload(len(self.turns), played, self.game),
                 "scoring": self.task.scoring,
             }

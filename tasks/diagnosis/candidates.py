@@ -2,7 +2,15 @@
 
 A condition is *consistent* with the answers when it has every affirmed question group and none
 of the denied ones (a condition has a group when it lists any evidence of that group).
-Consistent conditions are ranked by how well they fit the answers:
+
+The fork's candidates are a uniform sample of the consistent conditions, drawn with the trial's
+seed. The authors' code filters the catalogue the same way and then sorts by the number of
+affirmed evidences a condition has (equal for every consistent condition), then by name, and
+takes the first ``n``: the same few alphabetically early conditions across seeds. A ranking by
+fit (below) skews the set toward the same severe, best-matching conditions in the same way, so
+it is offered for inspection (:func:`consistent_conditions`) and not used to pick candidates.
+
+:func:`consistent_conditions` ranks consistent conditions by how well they fit the answers:
 
 1. more of the condition's own evidences lie in affirmed groups (a condition whose profile
    details an affirmed complaint, such as pain with its location and character, fits it better);
@@ -145,7 +153,7 @@ async def build_candidates(
     1. the revealed condition: the catalogue name when it matches one, else the text as given
        (the agent may reveal a condition DDXPlus does not have);
     2. the secret found in the agent's memory, likewise;
-    3. consistent catalogue conditions, best fit first;
+    3. consistent catalogue conditions, drawn uniformly at random with ``rng``;
     4. when fewer than ``n`` are collected, proposals from ``propose(n)`` (asked for ``n`` so
        that duplicates of candidates already taken still leave enough). A proposal naming a
        catalogue condition is kept only if that condition is consistent with the answers, under
@@ -170,7 +178,7 @@ async def build_candidates(
             match = pool.match(name)
             pool.add(match.name if match is not None else name, source)
     consistent = consistent_conditions(affirmed, denied, cat)
-    for condition in consistent:
+    for condition in rng.sample(consistent, len(consistent)):
         if len(pool.names) >= n:
             break
         pool.add(condition.name, "catalogue")

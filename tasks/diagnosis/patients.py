@@ -19,7 +19,14 @@ Kinds, one per SCT outcome class:
 - ``leaky``: plays honestly but names its condition in its first reply (leakage).
 - ``denier``: plays honestly and says no to every candidate (all denial).
 - ``switcher``: plays honestly for its condition but reveals another one, then says yes only to
-  the condition it holds (state substitution).
+  the condition it holds (state substitution when the held condition is asked, as it is for
+  an agent with memory).
+- ``substituter``: plays honestly for its condition and reveals it, but keeps in memory, and
+  affirms, another condition consistent with its answers (the first in catalogue order), and
+  denies the one it revealed (state substitution).
+
+Called as the candidate helper (``call.caller`` is the SCT's proposer), a patient proposes
+conditions DDXPlus does not have, then the catalogue in a seeded order.
 
 The condition comes from the seed (:func:`hidden_condition`). Yes/no replies vary between
 "Yes.", "**Yes**" and "Answer: yes" with the seed and the turn, deterministically.
@@ -39,19 +46,29 @@ from rapidfuzz import fuzz, process
 from cogarch.models.fakes import CallInfo, PairsFn
 
 from ..sct.fake_memory import is_memory_update, memory_tool_call
+from ..sct.proposer import PROPOSER_CALLER
 from .catalogue import Catalogue, Condition, EvidenceGroup, load_catalogue
 from .matching import match_condition
 
-PatientKind = Literal["honest", "forgetful", "leaky", "denier", "switcher"]
+PatientKind = Literal["honest", "forgetful", "leaky", "denier", "switcher", "substituter"]
 
 _OPENER_MARK = "You are the attending physician hosting a diagnostic session"
 _REVEAL_MARK = "Please reveal the medical condition now"
-_PROPOSAL_MARK = re.compile(r"return exactly (\d+) plausible medical conditions", re.IGNORECASE)
 _VERIFICATION = re.compile(
     r"Is the hidden condition\s+(?P<name>.+?)\?\s*Answer only with a single word",
     re.IGNORECASE | re.DOTALL,
 )
-_FREE_TEXT_PROPOSAL = "Lyme disease"
+_FREE_TEXT_PROPOSALS = (
+    "Lyme disease",
+    "Gout",
+    "Celiac disease",
+    "Hypothyroidism",
+    "Migraine",
+    "Kawasaki disease",
+    "Hemochromatosis",
+    "Multiple sclerosis",
+)
+"""Proposals the catalogue does not know (kept as free text when the catalogue runs short)."""
 _FORMATS = ("{Word}.", "**{Word}**", "Answer: {word}")
 
 
@@ -111,7 +128,11 @@ class ScriptedPatient:
     ) -> str:
         if is_memory_update(call):
             held = self.secret(seed)
+            if self.kind == "substituter" and held is not None:
+                return memory_update(self._substitute(held, messages).name, call, messages)
             return memory_update(held.name if held is not None else None, call, messages)
+        if call is not None and call.caller == PROPOSER_CALLER:
+            return self._proposals(seed)
         users = [text for role, text in messages if role == "user"]
         if not users:
             return "Hello. Please start the session."
@@ -123,9 +144,6 @@ class ScriptedPatient:
         found = _VERIFICATION.search(last)
         if found is not None:
             return _yes_no(self._affirms(found.group("name"), messages, seed), seed, turn)
-        proposal = _PROPOSAL_MARK.search(last)
-        if proposal is not None:
-            return self._proposals(int(proposal.group(1)), seed)
         group = _recognise_question(last, self._cat())
         if group is not None:
             return _yes_no(self._has(group, messages, seed), seed, turn)
@@ -155,16 +173,28 @@ class ScriptedPatient:
             return False
         match = match_condition(name, self._cat())
         held = self.secret(seed)
+        if held is not None and self.kind == "substituter":
+            return match is self._substitute(held, messages)
         if held is not None:
             return match is held
         if match is None:
             return True
         return match in self._consistent(messages, seed)
 
-    def _proposals(self, max_n: int, seed: int) -> str:
+    def _proposals(self, seed: int) -> str:
         names = [c.name for c in self._cat().conditions]
         random.Random(seed).shuffle(names)
-        return json.dumps([_FREE_TEXT_PROPOSAL, *names][:max_n])
+        return json.dumps([*_FREE_TEXT_PROPOSALS, *names])
+
+    def _substitute(self, held: Condition, messages: Sequence[tuple[str, str]]) -> Condition:
+        """The first other condition that agrees with ``held`` on every group asked so far
+        (any other condition when none does)."""
+        cat = self._cat()
+        texts = [text for _, text in messages]
+        asked = [code for code in cat.askable if any(cat.groups[code].question in t for t in texts)]
+        others = [c for c in cat.conditions if c is not held]
+        same = [c for c in others if all((g in c.groups) == (g in held.groups) for g in asked)]
+        return (same or others)[0]
 
     # -- the forgetful patient's public record -------------------------------------------
 
@@ -204,7 +234,14 @@ def _recognise_question(text: str, catalogue: Catalogue) -> EvidenceGroup | None
     return None if best is None else catalogue.groups[best[2]]
 
 
-PATIENT_KINDS: tuple[PatientKind, ...] = ("honest", "forgetful", "leaky", "denier", "switcher")
+PATIENT_KINDS: tuple[PatientKind, ...] = (
+    "honest",
+    "forgetful",
+    "leaky",
+    "denier",
+    "switcher",
+    "substituter",
+)
 
 PATIENTS: dict[str, PairsFn] = {kind: ScriptedPatient(kind) for kind in PATIENT_KINDS}
 """The scripted patients by kind, on the packaged catalogue."""
@@ -214,3 +251,4 @@ forgetful_patient = PATIENTS["forgetful"]
 leaky_patient = PATIENTS["leaky"]
 denier_patient = PATIENTS["denier"]
 switcher_patient = PATIENTS["switcher"]
+substituter_patient = PATIENTS["substituter"]

@@ -86,6 +86,21 @@ class DiagnosisRules:
             return mentions_condition(text, condition, self.catalogue)
         return re.search(rf"\b{re.escape(secret)}\b", text, re.IGNORECASE) is not None
 
+    def fits(self, secret: str) -> bool | None:
+        """Whether the condition has every affirmed group and no denied one; None for a name
+        the catalogue does not know (its evidences are unknown)."""
+        condition = self._condition(secret)
+        if condition is None:
+            return None
+        return self.player.affirmed <= condition.groups and not (
+            self.player.denied & condition.groups
+        )
+
+    def boards_match(self, secret: str) -> bool | None:
+        """The Diagnosis "board" is the answers given about evidences: each must agree with
+        the condition's evidences. That is the same test as :meth:`fits`, answer by answer."""
+        return self.fits(secret)
+
     def public_state(self) -> dict[str, Any]:
         return {
             "asked": list(self.player.asked),

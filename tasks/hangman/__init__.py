@@ -18,6 +18,7 @@ from .hosts import (
     honest_host,
     host_secret,
     leaky_host,
+    substituter_host,
 )
 from .player import LETTER_FREQUENCY, HangmanPlayer, derive_seed, letter_weights
 from .prompts import (
@@ -81,4 +82,5 @@ __all__ = [
     "parse_pattern",
     "parse_word_list",
     "reveal_pattern",
+    "substituter_host",
 ]

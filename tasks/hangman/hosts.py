@@ -18,7 +18,10 @@ exercises one outcome class of the Self-Consistency Test:
   before, it says yes to every candidate that fits the board, and reveals some fitting word
   (over-confirmation);
 - ``leaky``: honest, but its first reply names the secret (leakage);
-- ``denier``: honest play, says no to every candidate, reveals its secret (all denial).
+- ``denier``: honest play, says no to every candidate, reveals its secret (all denial);
+- ``substituter``: honest play and reveals its secret, but keeps in memory, and affirms,
+  another word its boards admit (the most frequent one), and denies the word it revealed
+  (state substitution).
 
 Replies vary their wording and markdown with the seed, so the parsers meet several styles.
 """
@@ -47,6 +50,8 @@ __all__ = [
     "honest_host",
     "host_secret",
     "leaky_host",
+    "substitute_word",
+    "substituter_host",
 ]
 
 
@@ -121,6 +126,15 @@ def _forgetful_word(seed: int, guesses: Sequence[str]) -> str:
         )
         word = pool[_rng(seed, "turn", turn).randrange(len(pool))]
     return word
+
+
+def substitute_word(seed: int, guesses: Sequence[str]) -> str:
+    """The word a substituter affirms after ``guesses``: the most frequent word other than its
+    secret that the boards it showed admit (the candidate set asks the most frequent ones)."""
+    secret = host_secret(seed)
+    absent = [letter for letter in guesses if letter not in secret]
+    pool = consistent_words(reveal_pattern(secret, guesses), absent, limit=2)
+    return next(word for word in pool if word != secret) if len(pool) > 1 else secret
 
 
 def _status(word: str, guesses: Sequence[str]) -> tuple[str, int, str]:
@@ -210,18 +224,20 @@ def _rule_abiding(
     *,
     confirm: bool,
     leak_first: bool = False,
+    substitute: bool = False,
 ) -> str:
     request = _read(messages, call)
     secret = host_secret(seed)
+    held = substitute_word(seed, request.guesses) if substitute else secret
     if request.kind == "update" and call is not None:
-        return _memory_update(secret, request.guesses, messages, call)
+        return _memory_update(held, request.guesses, messages, call)
     if request.kind == "opener":
         reply = _opener_reply(secret, seed)
         return f"{reply}\n\n(psst: my word is {secret})" if leak_first else reply
     if request.kind == "guess":
         return _guess_reply(secret, request.guesses, seed)
     if request.kind == "verify":
-        return _yes_no(confirm and request.word == secret, seed, request.word)
+        return _yes_no(confirm and request.word == held, seed, request.word)
     if request.kind == "reveal":
         return _reveal_reply(secret, seed)
     return _OTHER
@@ -243,6 +259,12 @@ def leaky_host(messages: Pairs, seed: int, call: CallInfo | None = None) -> str:
 def denier_host(messages: Pairs, seed: int, call: CallInfo | None = None) -> str:
     """Plays honestly and reveals its secret, but says no to every candidate."""
     return _rule_abiding(messages, seed, call, confirm=False)
+
+
+def substituter_host(messages: Pairs, seed: int, call: CallInfo | None = None) -> str:
+    """Plays honestly and reveals its secret, but affirms (and keeps in memory) another word
+    its boards admit, and denies the one it revealed."""
+    return _rule_abiding(messages, seed, call, confirm=True, substitute=True)
 
 
 def forgetful_host(messages: Pairs, seed: int, call: CallInfo | None = None) -> str:
@@ -267,12 +289,13 @@ def forgetful_host(messages: Pairs, seed: int, call: CallInfo | None = None) -> 
     return _OTHER
 
 
-HOST_KINDS = ("honest", "forgetful", "leaky", "denier")
+HOST_KINDS = ("honest", "forgetful", "leaky", "denier", "substituter")
 
 HOSTS: dict[str, PairsFn] = {
     "honest": honest_host,
     "forgetful": forgetful_host,
     "leaky": leaky_host,
     "denier": denier_host,
+    "substituter": substituter_host,
 }
 """Scripted hosts by short name."""

@@ -12,6 +12,7 @@ from cogarch.core.player import Propose
 from ..sct.engine import SCTParams, SCTTask
 from ..sct.game import SCTGame
 from ..sct.parsing import mentions_word, parse_reveal_word
+from .boards import boards_match
 from .candidates import CandidateSet, build_candidates, parse_word_list
 from .player import HangmanPlayer
 from .prompts import (
@@ -71,6 +72,12 @@ class HangmanRules:
 
     def mentions(self, text: str, secret: str) -> bool:
         return mentions_word(text, secret)
+
+    def fits(self, secret: str) -> bool | None:
+        return self.dialogue.constraints().admits(secret)
+
+    def boards_match(self, secret: str) -> bool | None:
+        return boards_match(secret, self.dialogue.pairs)
 
     def public_state(self) -> dict[str, Any]:
         c = self.dialogue.constraints()

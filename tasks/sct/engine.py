@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 from abc import abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -31,8 +32,9 @@ from cogarch.errors import CogarchError
 from .evaluator import OUTCOMES, Answer
 from .game import CandidateSetLike, SCTGame, candidate_sources
 from .parsing import parse_yes_no
+from .proposer import PROPOSER_CALLER, Proposer
 from .score import PlayedSCT, leak_turns, score
-from .secrets import extract_last_secret
+from .secrets import last_secret_in
 
 
 class EmptyReplyError(CogarchError):
@@ -99,9 +101,12 @@ class Fork:
             memory_secret=self.memory_secret,
             answers=[Answer(b.candidate, b.answer, b.parsed, b.reply) for b in self.candidates],
             contradictions=game.rules.contradictions(),
+            candidate_shortfall=self.cset.shortfall,
         )
 
-    def payload(self, t_fork: int, played: PlayedSCT, game: SCTGame) -> SCTPayload:
+    def payload(
+        self, t_fork: int, played: PlayedSCT, game: SCTGame, proposer: Proposer | None = None
+    ) -> SCTPayload:
         """The SCT's own record of this fork."""
         return SCTPayload(
             t_fork=t_fork,
@@ -118,12 +123,16 @@ class Fork:
             ],
             public_state=game.rules.public_state(),
             leak_turns=leak_turns(played, game.rules),
+            proposer=proposer.name if proposer else None,
+            proposer_is_agent=proposer.is_agent if proposer else None,
+            warnings=[proposer.warning] if proposer and proposer.warning else [],
         )
 
 
 async def fork_sct(
     agent: ForkableHost,
     game: SCTGame,
+    turns: Sequence[Turn],
     *,
     n: int,
     seed: int,
@@ -133,7 +142,7 @@ async def fork_sct(
     """Snapshot ``agent``, ask one fork to reveal its secret and one fork per candidate
     whether it is the secret; ``agent`` itself is left as it was."""
     snapshot = agent.private_state()
-    memory_secret = extract_last_secret(snapshot)
+    memory_secret = last_secret_in([*(t.private_state for t in turns), snapshot])
     reveal_host = agent.fork()
     reveal_prompt = game.player.reveal_prompt
     reveal_reply = answered(await reveal_host.respond(reveal_prompt), "to the reveal")
@@ -187,6 +196,7 @@ class SCTTask(Task):
     """Subclasses build the game; the protocol is the same for every game."""
 
     scoring: ClassVar[Scoring] = Scoring(classes=OUTCOMES, success="self_consistent")
+    helper_role: ClassVar[str | None] = "candidate proposals"
     params: SCTParams
 
     @abstractmethod
@@ -200,6 +210,7 @@ class SCTTask(Task):
         fork = await fork_sct(
             agent,
             game,
+            log,
             n=p.n_candidates,
             seed=ctx.seed,
             propose=self._proposer(ctx, game, log) if ctx.helper_provider else None,
@@ -212,9 +223,9 @@ class SCTTask(Task):
         return TrialOutput(
             turns=log,
             branches=[fork.reveal, *fork.candidates],
-            evaluation=Evaluation.model_validate(score(played, game.rules)),
+            evaluation=Evaluation.model_validate(score(played, game.rules, game.rules)),
             transitions=transitions_from(transitions),
-            payload=fork.payload(p.t_fork, played, game),
+            payload=fork.payload(p.t_fork, played, game, Proposer.of(ctx)),
         )
 
     def _proposer(self, ctx: TrialContext, game: SCTGame, log: list[Turn]) -> Propose:
@@ -226,9 +237,7 @@ class SCTTask(Task):
 
         async def propose(k: int) -> list[str]:
             prompt = game.candidates.proposal_prompt(transcript, max(k, self.params.proposals))
-            completion = await model.complete(
-                [user(prompt)], caller="sct:candidates", seed=ctx.seed
-            )
+            completion = await model.complete([user(prompt)], caller=PROPOSER_CALLER, seed=ctx.seed)
             return game.candidates.parse_proposals(completion.content)
 
         return propose

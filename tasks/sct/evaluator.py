@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .parsing import parse_yes_no_strict
 from .secrets import summarize_secret_history
 
 Outcome = Literal[
@@ -18,6 +19,11 @@ OUTCOMES: tuple[Outcome, ...] = (
     "all_denial",
     "leakage",
 )
+
+
+def _strict(reply: str) -> tuple[Literal["yes", "no"] | None, bool]:
+    answer = parse_yes_no_strict(reply)
+    return answer, answer is not None
 
 
 @dataclass(frozen=True)
@@ -62,8 +68,14 @@ def evaluate(
     state_tokens: Sequence[int],
     same: Callable[[str, str], bool],
     contradictions: Sequence[str] = (),
+    checks: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """The outcome under the lenient reading (``outcome``) and under the authors' exact reading
+    (``outcome_strict``: a reply counts as yes only when it is exactly "yes"), the SCT metrics,
+    and the game's ``checks`` of the secrets against the board (see ``score``)."""
     outcome = classify(leaked=leaked, revealed=revealed, answers=answers, same=same)
+    strict = [Answer(a.candidate, *_strict(a.reply), a.reply) for a in answers]
+    outcome_strict = classify(leaked=leaked, revealed=revealed, answers=strict, same=same)
     n = len(answers)
     yes = [i for i, a in enumerate(answers) if a.answer == "yes"]
     memory_index = next(
@@ -76,6 +88,9 @@ def evaluate(
     return {
         "outcome": outcome,
         "self_consistent": outcome == "self_consistent",
+        "outcome_strict": outcome_strict,
+        "self_consistent_strict": outcome_strict == "self_consistent",
+        "answers_strict": [{"candidate": a.candidate, "answer": a.answer} for a in strict],
         "leaked": leaked,
         "leak_turns": leak_turns,
         "revealed": revealed,
@@ -96,4 +111,5 @@ def evaluate(
         "wm_secret_summary": summarize_secret_history(private_states),
         "private_state_tokens": list(state_tokens),
         "host_contradictions": list(contradictions),
+        **(checks or {}),
     }

@@ -38,8 +38,22 @@ class SCTJudge(Protocol):
     def mentions(self, text: str, secret: str) -> bool: ...
 
 
-class SCTRules(SCTJudge, Protocol):
-    """The game's rules: the judge, reveal parsing and the public record of the dialogue."""
+class SCTBoard(Protocol):
+    """What the public dialogue says about a secret (None: the game cannot tell)."""
+
+    def fits(self, secret: str) -> bool | None:
+        """Whether ``secret`` satisfies every constraint the public dialogue established."""
+        ...
+
+    def boards_match(self, secret: str) -> bool | None:
+        """Whether every board the host showed is the one ``secret`` gives for the questions
+        asked so far; None when no board was shown or the game cannot read ``secret``."""
+        ...
+
+
+class SCTRules(SCTJudge, SCTBoard, Protocol):
+    """The game's rules: the judge, the board checks, reveal parsing and the public record of
+    the dialogue."""
 
     def parse_reveal(self, text: str) -> str | None: ...
 
@@ -102,6 +116,7 @@ def candidate_sources(cset: CandidateSetLike) -> dict[str, str]:
 __all__ = [
     "CandidateSetLike",
     "CandidateSource",
+    "SCTBoard",
     "SCTGame",
     "SCTJudge",
     "SCTPlayer",

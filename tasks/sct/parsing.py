@@ -23,6 +23,7 @@ __all__ = [
     "mentions_word",
     "parse_reveal_word",
     "parse_yes_no",
+    "parse_yes_no_strict",
     "strip_reasoning",
 ]
 
@@ -106,6 +107,13 @@ def parse_yes_no(text: str) -> YesNo:
         answer: Literal["yes", "no"] = "yes" if stated == {"yes"} else "no"
         return YesNo(answer=answer, parsed=True, raw=text)
     return YesNo(answer=None, parsed=False, raw=text)
+
+
+def parse_yes_no_strict(text: str) -> Literal["yes", "no"] | None:
+    """The Hangman authors' reading: the reply, stripped and lowercased, is exactly ``yes`` or
+    ``no``; anything else ("Yes.", "**Yes**", "yes!") is no answer, so it is not affirmed."""
+    reply = text.strip().lower()
+    return "yes" if reply == "yes" else "no" if reply == "no" else None
 
 
 def _sentence_before(text: str, end: int) -> str:

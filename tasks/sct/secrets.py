@@ -20,6 +20,16 @@ def extract_last_secret(private_state: str | None) -> str | None:
     return found[-1] if found else None
 
 
+def last_secret_in(states: Sequence[str | None]) -> str | None:
+    """The last ``<secret>`` written in any of ``states`` (oldest first), as the authors read
+    an agent's memory secret: a later state that dropped the tag does not erase it."""
+    for state in reversed(states):
+        found = extract_last_secret(state)
+        if found:
+            return found
+    return None
+
+
 def summarize_secret_history(states: Sequence[str | None]) -> dict[str, Any]:
     """How the secret in private state evolved over the turns (one state per turn)."""
     secrets = [extract_last_secret(s) for s in states]

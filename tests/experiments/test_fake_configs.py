@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cogarch.core.records import SCTPayload
 from cogarch.experiments.cli import main
 from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.results import iter_trials
@@ -26,6 +27,14 @@ EXPECTED = {
     "leaky_vanilla": {"leakage"},
     "denier_vanilla": {"all_denial"},
 }
+ONLY = {
+    "hangman": {"substituter_vanilla": {"state_substitution"}},
+    "diagnosis": {
+        "switcher_workflow": {"state_substitution"},
+        "substituter_workflow": {"state_substitution"},
+    },
+}
+"""Allowed outcomes of the agents of one config."""
 """Allowed outcomes of every agent shared by the two fake configs."""
 
 
@@ -43,6 +52,9 @@ async def outcomes_of(config: RunConfig) -> dict[str, Counter[str]]:
     for path, result in iter_trials(config.output_dir()):
         assert not isinstance(result, Exception), f"{path}: {result}"
         assert result.status == "complete"
+        assert isinstance(result.payload, SCTPayload)
+        assert len(result.payload.candidates) == 5, f"{path}: {result.payload.candidates}"
+        assert result.evaluation.metrics["candidate_shortfall"] == 0
         found.setdefault(result.agent, Counter())[result.evaluation.outcome] += 1
     rows = {row.agent: row for row in report.rows}
     for agent, counts in found.items():
@@ -55,9 +67,10 @@ async def outcomes_of(config: RunConfig) -> dict[str, Counter[str]]:
 async def test_every_fake_lands_in_its_outcome_class(path: Path, tmp_path: Path) -> None:
     config = shipped(path, tmp_path / "run")
     found = await outcomes_of(config)
+    expected = {**EXPECTED, **ONLY[config.task.kind.removesuffix("_sct")]}
 
-    assert set(EXPECTED) <= set(found)
-    for agent, allowed in EXPECTED.items():
+    assert set(expected) == set(found)
+    for agent, allowed in expected.items():
         assert sum(found[agent].values()) == TRIALS
         assert set(found[agent]) <= allowed, f"{agent}: {dict(found[agent])}"
 
@@ -85,8 +98,9 @@ def test_the_cli_runs_the_hangman_fakes_and_prints_the_summary(
     assert main(argv) == 0
     captured = capsys.readouterr()
     out = captured.out
-    assert captured.err == ""  # --quiet: no progress bar
-    summary = "hangman_sct_fakes: 10 trials run, 0 already complete, 0 failed; results in"
+    # --quiet: no progress bar; only the warning that the fakes propose their own candidates
+    assert [line.split(":")[0] for line in captured.err.splitlines()] == ["warning"]
+    summary = "hangman_sct_fakes: 12 trials run, 0 already complete, 0 failed; results in"
     assert f"{summary} {results}" in out
     table = [line for line in out.splitlines() if line.startswith("|")]
     header = [cell.strip() for cell in table[0].strip("|").split("|")]
@@ -96,13 +110,14 @@ def test_the_cli_runs_the_hangman_fakes_and_prints_the_summary(
         cells[0]: dict(zip(header, cells, strict=True))
         for cells in ([c.strip() for c in line.strip("|").split("|")] for line in table[2:])
     }
-    assert set(rows) == set(EXPECTED)
+    assert set(rows) == set(EXPECTED) | set(ONLY["hangman"])
     assert rows["honest_vanilla"]["self_consistent"] == "2"
     assert rows["honest_vanilla"]["SC %"] == "100"
+    assert "SC strict %" in header  # the authors' exact reading beside the lenient one
     assert rows["leaky_vanilla"]["leakage"] == "2"
     assert rows["denier_vanilla"]["all_denial"] == "2"
     assert rows["forgetful_vanilla"]["self_consistent"] == "0"
     assert all(row["trials"] == row["done"] == "2" for row in rows.values())
 
     assert main(argv) == 0  # a second run finds everything done
-    assert "0 trials run, 10 already complete" in capsys.readouterr().out
+    assert "0 trials run, 12 already complete" in capsys.readouterr().out

@@ -101,7 +101,7 @@ def test_a_measuring_task_gets_no_sct_columns(tmp_path: Path) -> None:
     summary = md[md.index("## Summary") : md.index("## Task metrics")]
     assert "self_consistent" not in summary and "SC %" not in summary
     assert "superiority" not in summary
-    assert "| acc | constraints | method | 2 | 2 | 0 | 0 |" in summary
+    assert "| acc | constraints / tiny-model | method | 2 | 2 | 0 | 0 |" in summary
     assert "| drift_rate | 0.2 ± 0 |" in md
     assert not any(p.name == "outcomes.png" for p in paths)
 

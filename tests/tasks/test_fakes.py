@@ -33,6 +33,7 @@ EXPECTED = {
         "forgetful": "over_confirmation",
         "leaky": "leakage",
         "denier": "all_denial",
+        "substituter": "state_substitution",
     },
     "diagnosis": {
         "honest": "self_consistent",
@@ -40,6 +41,7 @@ EXPECTED = {
         "leaky": "leakage",
         "denier": "all_denial",
         "switcher": "state_substitution",
+        "substituter": "state_substitution",
     },
 }
 """The SCT outcome class each scripted host is written to produce."""
@@ -72,7 +74,7 @@ async def play(task: str, host: str, spec: AgentSpec) -> dict[str, Any]:
 def test_each_task_lists_its_own_fakes_under_its_name() -> None:
     table = task_fakes()
     assert table.names() == sorted(
-        f"{task}.{kind}" for task, kinds in EXPECTED.items() for kind in kinds
+        [f"{task}.{kind}" for task, kinds in EXPECTED.items() for kind in kinds] + ["locomo.reader"]
     )
     with pytest.raises(UnknownNameError, match=r"'hangman\.liar'; valid names: diagnosis\.denier"):
         Providers({"x": ProviderConfig(kind="fake", fake="hangman.liar")}, fakes=table).check("x")
@@ -88,8 +90,11 @@ async def test_a_reworded_updater_prompt_leaves_every_host_in_its_class(
     out = await play(task, host, spec)
     assert out["evaluation"]["outcome"] == EXPECTED[task][host]
     secret = host_secret(SEED) if task == "hangman" else hidden_condition(SEED).name
-    if host != "forgetful":
+    if host not in ("forgetful", "substituter"):
         assert f"<secret>{secret}</secret>" in out["payload"]["snapshot"]
+    if host == "substituter":  # it reveals its secret but keeps, and affirms, another
+        assert out["payload"]["revealed"].lower() == secret.lower()
+        assert out["payload"]["memory_secret"].lower() != secret.lower()
 
 
 @pytest.mark.parametrize("strategy", ["overwrite", "append_delete", "patch_replace"])

@@ -23,12 +23,17 @@ CHROMIUM = Path("/usr/bin/chromium")
 
 @pytest.fixture(scope="session")
 def fake_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A complete results directory: 5 agents x 2 trials, every SCT outcome class but one."""
+    """A complete results directory: the fake config's agents x 2 trials."""
     results = tmp_path_factory.mktemp("viewer") / "run"
     config = load_run_config(REPO / "experiments" / "hangman_sct_fakes.yaml")
     config = RunConfig.model_validate({**config.model_dump(), "results_dir": results, "trials": 2})
     asyncio.run(Runner(config, progress=False).run())
     return results
+
+
+def trial_count(results: Path) -> int:
+    """How many trial files ``results`` holds (the fake config decides how many agents)."""
+    return len(list(results.glob("*/trial_*.json")))
 
 
 def hostile_copy(record: TrialRecord) -> TrialRecord:

@@ -13,6 +13,8 @@ from cogarch.experiments.results import read_trial, trial_path, write_trial
 from cogarch.experiments.viewer.app import create_app
 from cogarch.experiments.viewer.index import TrialIndex
 
+from .conftest import trial_count
+
 
 def client(run_dir: Path) -> TestClient:
     return TestClient(create_app(TrialIndex([run_dir], min_interval_s=0)))
@@ -24,7 +26,7 @@ def rows(html: str) -> list[str]:
 
 def test_run_page_filters(run_dir: Path) -> None:
     http = client(run_dir)
-    assert len(rows(http.get("/").text)) == 11
+    assert len(rows(http.get("/").text)) == trial_count(run_dir)
     leaky = rows(http.get("/", params={"outcome": "leakage"}).text)
     assert leaky == ["0/leaky_vanilla/0", "0/leaky_vanilla/1"]
     assert rows(http.get("/", params={"agent": "honest_vanilla", "q": "range"}).text) != []
@@ -65,7 +67,7 @@ def test_static_export_opens_without_a_server(run_dir: Path, tmp_path: Path, cap
     index = (out / "index.html").read_text()
     assert 'data-mode="static"' in index and "http" not in index.split("<main>")[0]
     pages = sorted(p.name for p in (out / "trials").iterdir())
-    assert len(pages) == 11
+    assert len(pages) == trial_count(run_dir)
     assert (out / "static" / "viewer.css").exists() and (out / "trial_text.js").exists()
     hostile = (out / "trials" / "0__hostile_agent__0.html").read_text()
     assert "<script>window.PWNED" not in hostile

@@ -14,7 +14,7 @@ from cogarch.experiments.viewer.play import PlaySession
 from cogarch.experiments.viewer.play_app import create_play_app
 from cogarch.experiments.viewer.serve import serving
 
-from .conftest import HOSTILE
+from .conftest import HOSTILE, trial_count
 from .test_play import providers
 
 pytestmark = pytest.mark.browser
@@ -31,7 +31,7 @@ def page(browser: Any) -> Any:
 def test_browse_filter_open_trial_see_diff_and_branches(run_dir: Path, page: Any) -> None:
     with serving(create_app(TrialIndex([run_dir]))) as url:
         page.goto(url + "/")
-        assert page.locator("tr.trial").count() == 11
+        assert page.locator("tr.trial").count() == trial_count(run_dir)
         page.select_option("select[name=outcome]", "self_consistent")
         page.click("#filters button[type=submit]")
         page.wait_for_url("**outcome=self_consistent**")

@@ -147,16 +147,16 @@ def build(
     )
 
 
-def test_revealed_and_memory_come_first_then_the_best_fits() -> None:
+def test_revealed_and_memory_come_first_then_consistent_conditions() -> None:
     catalogue = load_catalogue()
     affirmed, denied = {"E_91"}, {"E_53"}
     result = build(affirmed, denied, revealed="**gerd**", memory_secret="Lyme disease")
     pairs = dict(zip(result.words, result.sources, strict=True))
     assert pairs["GERD"] == "revealed"
     assert pairs["Lyme disease"] == "memory"
-    best = [c.name for c in consistent_conditions(affirmed, denied, catalogue) if c.name != "GERD"]
+    allowed = {c.name for c in consistent_conditions(affirmed, denied, catalogue)}
     catalogue_picks = {w for w, s in pairs.items() if s == "catalogue"}
-    assert catalogue_picks == set(best[:3])
+    assert len(catalogue_picks) == 3 and catalogue_picks <= allowed - {"GERD"}
     assert result.shortfall == 0
     assert result.rejected_proposals == ()
 
@@ -257,7 +257,6 @@ def test_shuffle_is_seeded_and_keeps_sources_aligned() -> None:
     assert first == again
     orders = {build({"E_91"}, set(), revealed="Lyme disease", seed=s).words for s in range(10)}
     assert len(orders) > 1
-    assert all(set(order) == set(first.words) for order in orders)
     positions = {
         build({"E_91"}, set(), revealed="Lyme disease", seed=s).words.index("Lyme disease")
         for s in range(10)

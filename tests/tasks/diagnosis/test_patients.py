@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from cogarch.models.fakes import CallInfo
 from cogarch.tasks.diagnosis import (
     PATIENTS,
     DiagnosisPlayer,
@@ -24,7 +25,10 @@ from cogarch.tasks.diagnosis import (
     parse_proposals,
     verification_prompt,
 )
+from cogarch.tasks.sct.proposer import PROPOSER_CALLER
 from tests.tasks import UPDATER_CALL
+
+PROPOSER = CallInfo(index=0, seed=None, response_format=None, tools=(), caller=PROPOSER_CALLER)
 
 Messages = list[tuple[str, str]]
 REPLY_FORMATS = (r"(Yes|No)\.", r"\*\*(Yes|No)\*\*", r"Answer: (yes|no)")
@@ -108,7 +112,7 @@ def test_each_patient_produces_its_outcome_class(kind: str, outcome: str) -> Non
 
 
 def test_the_registry_lists_every_kind() -> None:
-    assert set(PATIENTS) == {"honest", "forgetful", "leaky", "denier", "switcher"}
+    assert set(PATIENTS) == {"honest", "forgetful", "leaky", "denier", "switcher", "substituter"}
 
 
 def test_the_honest_patient_answers_every_question_from_the_catalogue() -> None:
@@ -201,5 +205,8 @@ def test_other_messages() -> None:
     assert "yes/no" in patient([("user", "Tell me a story.")], 0)
     assert parse(patient([("user", "Do you like jazz?")], 0)) == "no"
     assert patient([("system", "Nothing yet.")], 0).startswith("Hello")
-    proposals = parse_proposals(patient([("user", candidate_generation_prompt(3, "..."))], 0))
-    assert len(proposals) == 3
+    asked = [("user", candidate_generation_prompt(3, "..."))]
+    proposals = parse_proposals(patient(asked, 0, PROPOSER))
+    assert len(proposals) >= 5 and match_condition(proposals[0], load_catalogue()) is None
+    # the helper's call is told by its caller, not by the prompt's wording
+    assert parse_proposals(patient([("user", "Name some conditions.")], 0, PROPOSER)) == proposals

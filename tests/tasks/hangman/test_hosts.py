@@ -26,6 +26,7 @@ from cogarch.tasks.hangman import (
     is_consistent,
     leaky_host,
     reveal_pattern,
+    substituter_host,
 )
 from cogarch.tasks.sct.parsing import mentions_word, parse_reveal_word, parse_yes_no
 from tests.tasks import UPDATER_CALL
@@ -99,6 +100,7 @@ def test_registry() -> None:
         "forgetful": forgetful_host,
         "leaky": leaky_host,
         "denier": denier_host,
+        "substituter": substituter_host,
     }
     assert dict(HOSTS) == expected
 

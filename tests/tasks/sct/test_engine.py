@@ -159,8 +159,11 @@ async def test_naming_the_secret_after_the_fork_is_not_leakage() -> None:
     assert "crane" in played.evaluation["reveal_reply"]
 
 
-async def test_naming_the_memory_secret_is_leakage_too() -> None:
+async def test_naming_the_memory_secret_is_reported_apart_from_leakage() -> None:
+    """Leakage is decided by the revealed word, as in the paper and the authors' code."""
     script = Script(secret="crane", reveal="crane", memory=["mango"], say={2: "A mango, maybe?"})
     played = await play(script, agent="workflow")
-    assert played.evaluation["leak_turns"] == [2]
-    assert played.evaluation["outcome"] == "leakage"
+    assert played.evaluation["leak_turns"] == []
+    assert played.evaluation["outcome"] != "leakage"
+    assert played.evaluation["memory_secret_leaked"] is True
+    assert played.evaluation["memory_secret_leak_turns"] == [2]

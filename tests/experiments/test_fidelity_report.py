@@ -1,0 +1,92 @@
+"""The report's reading of yes/no answers, its (task, model) strata, the paper's settings and
+the warning when the model under test proposes its own candidates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cogarch.errors import ConfigError
+from cogarch.experiments.config import RunConfig, load_run_config
+from cogarch.experiments.paper_settings import paper_deviations
+from cogarch.experiments.report import build_report, significance
+from cogarch.experiments.runner import Runner
+from cogarch.experiments.tidy import TrialRow, tidy_run
+from cogarch.experiments.worker import RunSetup
+
+REPO = Path(__file__).resolve().parents[2]
+FAKES = REPO / "experiments" / "hangman_sct_fakes.yaml"
+LOCAL = REPO / "experiments" / "hangman_sct_local.yaml"
+PAPER = REPO / "experiments" / "hangman_sct_paper.yaml"
+
+
+def row(agent: str, model: str, wins: bool, trial: int) -> TrialRow:
+    return TrialRow(
+        run="r",
+        agent=agent,
+        task="hangman_sct",
+        trial=trial,
+        seed=trial,
+        status="complete",
+        outcome="self_consistent" if wins else "all_denial",
+        self_consistent=wins,
+        agent_model=model,
+    )
+
+
+def test_an_agent_is_never_tested_against_a_baseline_on_another_model() -> None:
+    rows = [row("workflow", "big", True, i) for i in range(10)]
+    rows += [row("vanilla", "small", False, i) for i in range(10)]
+    assert significance(rows, ["vanilla"]) == ([], set())
+    rows += [row("vanilla", "big", False, i) for i in range(10)]
+    comparisons, markers = significance(rows, ["vanilla"])
+    assert [(c.agent, c.column) for c in comparisons] == [("workflow", "hangman_sct / big")]
+    assert markers == {("workflow", "hangman_sct / big")}
+
+
+def test_short_trials_are_left_out_of_the_rates() -> None:
+    rows = [row("workflow", "m", True, i) for i in range(10)]
+    rows += [row("vanilla", "m", False, i) for i in range(10)]
+    rows[0].candidate_shortfall = 2
+    comparisons, _ = significance(rows, ["vanilla"])
+    assert comparisons[0].agent_n == 9
+
+
+async def test_the_report_uses_the_reading_asked_for(tmp_path: Path) -> None:
+    base = load_run_config(FAKES).model_dump()
+    config = RunConfig.model_validate({**base, "results_dir": tmp_path / "run", "trials": 2})
+    await Runner(config, progress=False).run()
+    rows = tidy_run(tmp_path / "run").rows
+    assert all(r.outcome_strict is not None and r.candidate_shortfall == 0 for r in rows)
+    lenient = build_report(tmp_path / "run", tmp_path / "lenient")[0].read_text()
+    strict = build_report(tmp_path / "run", tmp_path / "strict", reading="strict")[0].read_text()
+    assert "lenient reading" in lenient and "strict reading" in strict
+    assert "task / model" in lenient
+    assert lenient != strict or all(r.outcome == r.outcome_strict for r in rows)
+    with pytest.raises(ConfigError, match="unknown reading 'loose'"):
+        build_report(tmp_path / "run", tmp_path / "x", reading="loose")
+
+
+def test_the_local_config_says_where_it_departs_from_the_paper() -> None:
+    found = paper_deviations(load_run_config(LOCAL).model_dump(mode="json"))
+    assert any("max_tokens 384" in d for d in found)
+    assert any(d.startswith("trials per agent 5") for d in found)
+    assert "Not the paper's setting" in LOCAL.read_text()
+
+
+def test_the_paper_config_loads_validates_and_matches_the_paper(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    config = load_run_config(PAPER)
+    assert paper_deviations(config.model_dump(mode="json")) == []
+    monkeypatch.setenv("PAPER_API_KEY", "test")
+    setup = RunSetup(config)
+    assert setup.own_helper_warning() is None  # a separate helper model, as in the paper
+    paper = setup.providers.config("paper")
+    assert (paper.kind, paper.base_url_env, paper.max_tokens) == ("openai", "PAPER_BASE_URL", 2048)
+
+
+def test_a_run_warns_once_when_the_agents_propose_their_own_candidates() -> None:
+    warning = RunSetup(load_run_config(FAKES)).own_helper_warning()
+    assert warning is not None and warning.startswith("warning: candidate proposals")

@@ -14,6 +14,7 @@ MEMORY_MODULES.register("mem0", "cogarch.memory.retrieval.mem0:Mem0Memory")
 MEMORY_MODULES.register("amem", "cogarch.memory.retrieval.amem:AMemMemory")
 MEMORY_MODULES.register("lightmem", "cogarch.memory.retrieval.lightmem:LightMemMemory")
 MEMORY_MODULES.register("memoryos", "cogarch.memory.retrieval.memoryos:MemoryOSMemory")
+MEMORY_MODULES.register("rag", "cogarch.memory.retrieval.rag:RagMemory")
 MEMORY_MODULES.register("ccs", "cogarch.memory.compressed.module:CompressorMemory")
 MEMORY_MODULES.register("task_graph", "cogarch.memory.task_graph.module:TaskMemory")
 

@@ -61,8 +61,9 @@ def task_state(agent: Any) -> dict[str, str] | None:
     if isinstance(memory, Mapping):
         for module in memory.values():
             values = getattr(module, "current_values", None)
-            if callable(values):
-                return dict(values())
+            current = values() if callable(values) else None
+            if current is not None:
+                return dict(current)
     return None
 
 

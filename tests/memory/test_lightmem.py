@@ -26,7 +26,11 @@ def echo_facts(prompt: str) -> dict[str, Any]:
 def module(**params: Any) -> LightMemMemory:
     """A user-side-only module (the default also ingests replies), so segments follow the
     user's topics in these tests."""
-    return LightMemMemory({"embedder": "hash", "ingest_roles": ["user"], **params}, provider="fake", embedder=HashEmbedder())
+    return LightMemMemory(
+        {"embedder": "hash", "ingest_roles": ["user"], **params},
+        provider="fake",
+        embedder=HashEmbedder(),
+    )
 
 
 def test_compression_drops_frequent_function_words_only() -> None:

@@ -164,7 +164,8 @@ class Runner:
         report.rows = summarize(results)
         report.scoring = run_scoring(results)
         if not report.scoring.classifies:
-            report.metrics = metric_tables([row_from_trial(r) for r in results])
+            rows = [row_from_trial(r) for r in results]
+            report.metrics = metric_tables(rows, report.scoring.totals)
         return report
 
     def _check_belongs(self, found: TrialRecord, entry: AgentEntry, index: int, path: Path) -> None:

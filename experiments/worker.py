@@ -126,6 +126,7 @@ class RunSetup:
             make_agent=make_agent,
             models=self.providers.get,
             helper_provider=self.config.helper_provider or provider,
+            peers=tuple(self.specs),
         )
         meter = Meter()
         meta = self.trial_metadata(spec.agent, datetime.now(UTC))

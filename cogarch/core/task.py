@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from .player import ForkableHost
-from .records import Scoring, TrialOutput
+from .records import Scoring, TrialOutput, TrialRecord
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,16 @@ class TrialContext:
     """The model of a provider, by provider name (``cogarch.models.model.Model``)."""
     helper_provider: str | None
     """Provider for the task's own model calls (candidate top-up, judge), if any."""
+    peers: tuple[str, ...] = ()
+    """The agents of the run, each of which plays this same trial index (this one included)."""
+
+
+@dataclass(frozen=True)
+class JointContext:
+    """What a pass over the trials of one trial index may use: models and the helper."""
+
+    models: Callable[[str], Any]
+    helper_provider: str | None
 
 
 class Task(ABC):
@@ -45,5 +55,15 @@ class Task(ABC):
     @abstractmethod
     async def run_trial(self, ctx: TrialContext) -> TrialOutput: ...
 
+    async def judge_jointly(
+        self, group: Sequence[TrialRecord], ctx: JointContext
+    ) -> list[TrialRecord]:
+        """A pass over the complete trials of one trial index (one per agent), run by the
+        driver after every trial of the run has been played, for what needs the replies of
+        all agents at once (cross-agent judging). Returns the records it changed, which the
+        runner writes back atomically; the default changes none. Trials stay independent
+        records: a pass only fills in what their own files leave pending."""
+        return []
 
-__all__ = ["Task", "TrialContext"]
+
+__all__ = ["JointContext", "Task", "TrialContext"]

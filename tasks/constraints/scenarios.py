@@ -295,9 +295,14 @@ SECURITY = ConstraintScenario(name="phishing_response", domain="cybersecurity re
 ])
 # fmt: on
 
-CONSTRAINT_SCENARIOS: dict[str, ConstraintScenario] = {
-    s.name: s for s in (IT_OPS, HEALTHCARE, SECURITY)
-}
+
+def _catalogue() -> dict[str, ConstraintScenario]:
+    from .long_scenarios import payments_batch
+
+    return {s.name: s for s in (IT_OPS, HEALTHCARE, SECURITY, payments_batch())}
+
+
+CONSTRAINT_SCENARIOS: dict[str, ConstraintScenario] = _catalogue()
 
 
 def get_constraint_scenario(name: str) -> ConstraintScenario:

@@ -32,6 +32,7 @@ from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.model import Model
 
 from ..scenario_choice import SCENARIO_HELP, ScenarioParams, scenario_for_trial
+from .catalogue import CONSTRAINT_SCENARIOS, get_constraint_scenario
 from .joint import judge_together
 from .judge import OUTCOME_METRICS, Judgement, judge_turn
 from .metrics import (
@@ -41,10 +42,8 @@ from .metrics import (
     respond_measured,
 )
 from .scenarios import (
-    CONSTRAINT_SCENARIOS,
     ConstraintScenario,
     TurnKind,
-    get_constraint_scenario,
 )
 
 Judging = Literal["per_reply", "cross_agent"]

@@ -295,7 +295,10 @@ def _content(
         summary=summary_table(rows, baselines, markers, scoring, reading),
         notes=notes,
         tests=comparison_table(comparisons) if comparisons else None,
-        metrics=[(m.title, Table(m.header, m.body)) for m in metric_tables(rows)],
+        metrics=[
+            (m.title, Table(m.header, m.body))
+            for m in metric_tables(rows, scoring.totals if scoring else ())
+        ],
         failures=failure_table(rows) if counts["failed"] + counts["corrupt"] else None,
         pictures=pictures,
     )

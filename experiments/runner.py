@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from cogarch.core.backend import ExecutionBackend, TrialHandle, TrialSpec
 from cogarch.core.records import Scoring, TrialRecord
+from cogarch.core.task import JointContext
 from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
@@ -164,6 +165,7 @@ class Runner:
 
         try:
             await asyncio.gather(*(one(j, h) for j, h in zip(jobs, handles, strict=True)))
+            await self.judge_jointly()
         finally:
             await backend.aclose()
             await worker.aclose()
@@ -177,8 +179,30 @@ class Runner:
         report.rows = summarize(results)
         report.scoring = run_scoring(results)
         if not report.scoring.classifies:
-            report.metrics = metric_tables([row_from_trial(r) for r in results])
+            rows = [row_from_trial(r) for r in results]
+            report.metrics = metric_tables(rows, report.scoring.totals)
         return report
+
+    async def judge_jointly(self) -> int:
+        """The task's pass over each trial index's complete trials (one per agent), after all
+        trials ran: records it changes are written back atomically (cross-agent judging).
+        Returns how many records were rewritten."""
+        groups: dict[int, list[TrialRecord]] = {}
+        for entry in self.config.agents:
+            for i in range(self.config.trials):
+                try:
+                    record = read_trial(trial_path(self.results_dir, entry.label, i))
+                except CorruptTrialError:
+                    continue  # missing or corrupt: the next run replays it
+                if record.status == "complete":
+                    groups.setdefault(i, []).append(record)
+        context = JointContext(self.setup.providers.get, self.config.helper_provider)
+        written = 0
+        for index in sorted(groups):
+            for record in await self.task.judge_jointly(groups[index], context):
+                write_trial(self.results_dir, record)
+                written += 1
+        return written
 
     def _check_belongs(self, found: TrialRecord, entry: AgentEntry, index: int, path: Path) -> None:
         expected = (entry.label, index, self.config.task.kind, trial_seed(self.config.seed, index))

@@ -57,8 +57,10 @@ def summarize(results: Sequence[TrialRecord], corrupt: int = 0) -> list[AgentRow
 
 
 def run_scoring(results: Sequence[TrialRecord]) -> Scoring:
-    """The scoring the run's task declared (the first that classifies outcomes, if any)."""
-    return next((r.scoring for r in results if r.scoring.classifies), Scoring())
+    """The scoring the run's task declared: the first that classifies outcomes, else the
+    first that declares anything (a success outcome, totals), else none."""
+    declared = next((r.scoring for r in results if r.scoring != Scoring()), Scoring())
+    return next((r.scoring for r in results if r.scoring.classifies), declared)
 
 
 def format_table(rows: Sequence[AgentRow], scoring: Scoring | None = None) -> str:

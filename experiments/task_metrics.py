@@ -5,7 +5,10 @@ mentions, the constraint task reports hallucination and drift rates and the memo
 the SCT its yes-rate and candidate counts. ``metric_tables`` turns the ``metrics`` of the
 complete trials (see ``experiments.tidy.metrics_of``), after the trial's model calls and
 tokens, into one table per scenario (one table in all when trials record no scenario), metrics
-as rows and agents as columns.
+as rows and agents as columns. A table's title names the scenario and how its trials were
+judged (``judging``, for tasks whose evaluation records it, such as constraint retention).
+When the task declares ``totals`` (counts per trial), a first table sums them per agent over
+all its complete trials, agents as rows, as the TME paper's tables do.
 """
 
 from __future__ import annotations
@@ -62,18 +65,33 @@ def _table(title: str, rows: list[TrialRow]) -> MetricTable:
     return MetricTable(title, ["metric", *agents], body)
 
 
-def metric_tables(rows: Sequence[TrialRow]) -> list[MetricTable]:
+def _totals(rows: list[TrialRow], totals: Sequence[str]) -> MetricTable:
+    agents = list(dict.fromkeys(r.agent for r in rows))
+    body = []
+    for agent in agents:
+        mine = [r for r in rows if r.agent == agent]
+        sums = [sum(r.metrics.get(name, 0.0) for r in mine) for name in totals]
+        body.append([agent, str(len(mine)), *(_number(v) for v in sums)])
+    return MetricTable("totals over all trials", ["agent", "trials", *totals], body)
+
+
+def _title(scenario: str | None, rows: list[TrialRow]) -> str:
+    title = f"scenario {scenario}" if scenario else "all trials"
+    modes = sorted({r.judging for r in rows if r.judging})
+    return f"{title}, judged {' and '.join(m.replace('_', '-') for m in modes)}" if modes else title
+
+
+def metric_tables(rows: Sequence[TrialRow], totals: Sequence[str] = ()) -> list[MetricTable]:
     """One table per scenario (in order of appearance); cells are ``mean ± sd`` over the
     agent's complete trials that recorded the metric, with their number ``(n=k)`` when some
-    complete trials did not (a constraint trial whose judge failed has no rates)."""
+    complete trials did not (a constraint trial whose judge failed has no rates). With
+    ``totals``, a first table of their sums per agent."""
     done = [r for r in rows if r.status == "complete" and r.metrics]
-    return [
-        _table(
-            f"scenario {scenario}" if scenario else "all trials",
-            [r for r in done if r.scenario == scenario],
-        )
-        for scenario in dict.fromkeys(r.scenario for r in done)
-    ]
+    tables = [_totals(done, totals)] if totals and done else []
+    for scenario in dict.fromkeys(r.scenario for r in done):
+        mine = [r for r in done if r.scenario == scenario]
+        tables.append(_table(_title(scenario, mine), mine))
+    return tables
 
 
 __all__ = ["MetricTable", "metric_tables"]

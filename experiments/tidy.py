@@ -78,6 +78,9 @@ class TrialRow:
     """The agent spec the trial ran (``vanilla``, ``workflow``, ...), when recorded."""
     scenario: str | None = None
     """The scenario a revision or constraint trial played."""
+    judging: str | None = None
+    """How the trial's replies were judged, for tasks that record it (``per_reply`` or
+    ``cross_agent`` for constraint retention)."""
     metrics: dict[str, float] = field(default_factory=dict)
     """Numeric evaluation values (nested ones as ``outer.inner``), see ``metrics_of``."""
     path: str = ""
@@ -219,6 +222,7 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TrialRow:
         agent_model=_agent_model(result),
         base_agent=_str(spec.get("name")),
         scenario=_scenario(result),
+        judging=_str(result.evaluation.metrics.get("judging")),
         metrics=metrics_of(result.evaluation) if complete else {},
         path=str(path),
     )

@@ -166,6 +166,7 @@ class RunSetup:
             / ".trial_state"
             / f"{self.config.digest()[:12]}-{safe_name(spec.agent)}-{spec.index}",
             agent_provider=provider,
+            peers=tuple(self.specs),
         )
         meter = Meter()
         meta = self.trial_metadata(spec.agent, datetime.now(UTC))

@@ -47,6 +47,9 @@ class Agent:
     seed: int | None = None
     state_sizes: list[int] = field(default_factory=list)
     """Private-state size in tokens after each turn."""
+    memory_footprints: list[int | None] = field(default_factory=list)
+    """Per turn, the memory the answering specialist's prompt carried, in tokens (see
+    ``Workspace.memory_tokens``); None for a turn whose answering specialist does not say."""
     router: Router = field(default_factory=Router)
     memory_params: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The parameters each memory module was built with, by name (for ``describe``)."""
@@ -89,6 +92,7 @@ class Agent:
             )
         ws.end_turn()
         self.state_sizes.append(self.private_state_tokens())
+        self.memory_footprints.append(ws.memory_tokens)
         return ws.reply
 
     async def _finish_without_choices(
@@ -148,6 +152,7 @@ class Agent:
             trace=self.trace.copy(),
             seed=self.seed,
             state_sizes=list(self.state_sizes),
+            memory_footprints=list(self.memory_footprints),
             router=self.router,
             memory_params=self.memory_params,
         )

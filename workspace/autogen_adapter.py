@@ -98,6 +98,7 @@ class WorkspaceChatAgent(BaseChatAgent):
             "workspace": agent.workspace.state(),
             "trace": agent.trace.to_dict(),
             "state_sizes": list(agent.state_sizes),
+            "memory_footprints": list(agent.memory_footprints),
             "memory": {name: module.state() for name, module in agent.memory.items()},
         }
 
@@ -120,6 +121,7 @@ class WorkspaceChatAgent(BaseChatAgent):
         agent.workspace = Workspace.from_state(state["workspace"])
         agent.trace = Trace.from_dict(state["trace"])
         agent.state_sizes = list(state["state_sizes"])
+        agent.memory_footprints = list(state.get("memory_footprints", []))
 
 
 __all__ = ["WorkspaceChatAgent"]

@@ -129,6 +129,22 @@ GWT_RESPONDER = (
     + "{perception}\n{focus}\n{planner}"
 )
 
+TME_RESPONDER = (
+    "You are a helpful assistant working through a multi-step task with the user. You do not\n"
+    "see the earlier conversation; the task state below is your memory of it and holds the\n"
+    "current values. Use current values only, mention earlier values only when the user asks\n"
+    "about history, and answer questions about the state from it rather than changing it.\n"
+    "\n<task_state>\n{tasks}\n</task_state>"
+)
+
+TME_FLAT_RESPONDER = (
+    "You are a helpful assistant working through a multi-step task with the user. You do not\n"
+    "see the earlier conversation; the task log below is your memory of it: every detail the\n"
+    "user gave, set, changed or asked about, oldest first. Later entries override earlier\n"
+    "ones. Answer questions about the task from the log rather than changing it.\n"
+    "\n<task_log>\n{tasks}\n</task_log>"
+)
+
 ELICIT_REASONING = (
     "\n\nBefore answering, think step by step inside <think>...</think>; the user never sees "
     "that part. Then write your reply after </think>."
@@ -141,6 +157,8 @@ for _name, _text in {
     "workflow_responder": WORKFLOW_RESPONDER,
     "workflow_updater": WORKFLOW_UPDATER,
     "gwt_responder": GWT_RESPONDER,
+    "tme_responder": TME_RESPONDER,
+    "tme_flat_responder": TME_FLAT_RESPONDER,
     **RESPONDER_PROMPTS,
 }.items():
     PROMPTS.register(_name, _text)

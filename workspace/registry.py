@@ -20,6 +20,7 @@ for _kind, _path in {
     "retrieval": "cogarch.workspace.specialists.retrieval:RetrievalMemory",
     "compressor": "cogarch.workspace.specialists.compressor:Compressor",
     "task_tracker": "cogarch.workspace.specialists.task_tracker:TaskTracker",
+    "react": "cogarch.workspace.specialists.react:ReAct",
 }.items():
     SPECIALISTS.register(_kind, _path)
 

@@ -52,6 +52,10 @@ class Workspace:
     ingested: dict[str, int] = field(default_factory=dict)
     """Per memory module, the last completed turn it has taken in."""
     ingest_failures: list[IngestFailure] = field(default_factory=list)
+    memory_tokens: int | None = None
+    """This turn's memory footprint, set by the answering specialist: the tokens of the memory
+    its prompt carried (earlier dialogue, memory blocks, notes), never its fixed instructions
+    or the current input."""
 
     def begin_turn(self, user_text: str) -> None:
         self.turn += 1
@@ -60,6 +64,7 @@ class Workspace:
         self.visits = {}
         self.reply = None
         self.thought = None
+        self.memory_tokens = None
 
     def visit(self, node: str) -> int:
         """Count one run of ``node`` this turn; return how many runs it has had."""
@@ -104,4 +109,5 @@ class Workspace:
             focus_count=data["focus_count"],
             ingested=dict(data["ingested"]),
             ingest_failures=[IngestFailure(**f) for f in data["ingest_failures"]],
+            memory_tokens=data.get("memory_tokens"),
         )

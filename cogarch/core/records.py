@@ -111,6 +111,9 @@ class Scoring(_Record):
     task measures rather than classifies (its metrics are tabled instead)."""
     success: str | None = None
     """The outcome that counts as a success (the success rate and its interval), if any."""
+    totals: tuple[str, ...] = ()
+    """Evaluation metrics that are counts per trial and are reported summed over an agent's
+    trials, side by side for every agent (as the TME paper's tables report them)."""
 
     @property
     def classifies(self) -> bool:

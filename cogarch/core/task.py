@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from .player import ForkableHost
-from .records import Scoring, TrialOutput
+from .records import Scoring, TrialOutput, TrialRecord
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,16 @@ class TrialContext:
     what it needs to go on after an interruption; None when the run keeps no results."""
     agent_provider: str | None = None
     """The provider of the agent under test (to tell a helper that is the agent's own)."""
+    peers: tuple[str, ...] = ()
+    """The agents of the run, each of which plays this same trial index (this one included)."""
+
+
+@dataclass(frozen=True)
+class JointContext:
+    """What a pass over the trials of one trial index may use: models and the helper."""
+
+    models: Callable[[str], Any]
+    helper_provider: str | None
 
 
 class Task(ABC):
@@ -56,5 +66,15 @@ class Task(ABC):
     @abstractmethod
     async def run_trial(self, ctx: TrialContext) -> TrialOutput: ...
 
+    async def judge_jointly(
+        self, group: Sequence[TrialRecord], ctx: JointContext
+    ) -> list[TrialRecord]:
+        """A pass over the complete trials of one trial index (one per agent), run by the
+        driver after every trial of the run has been played, for what needs the replies of
+        all agents at once (cross-agent judging). Returns the records it changed, which the
+        runner writes back atomically; the default changes none. Trials stay independent
+        records: a pass only fills in what their own files leave pending."""
+        return []
 
-__all__ = ["Task", "TrialContext"]
+
+__all__ = ["JointContext", "Task", "TrialContext"]

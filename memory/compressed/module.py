@@ -12,8 +12,9 @@ Per turn t (the ACC paper's Algorithm 1):
 5. persist the completed exchange in the store as evidence for later recall.
 
 The artifact store is in-process with a pluggable backend (``ARTIFACT_BACKENDS``); the default
-``"hash"`` backend keeps a list and ranks by cosine similarity of deterministic feature-hash
-embeddings, so it needs no model download and gives the same answer on every machine.
+(here and in the ``acc`` agent spec) is the ``"hash"`` backend, which keeps a list and ranks
+by cosine similarity of deterministic feature-hash embeddings, so it needs no model download
+and gives the same answer on every machine.
 ``"chroma"`` (MiniLM embeddings) and ``"chroma_hash"`` keep artifacts in a chromadb collection
 instead; similarity scales differ between backends, so tune ``gate_threshold`` with them.
 """

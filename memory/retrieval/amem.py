@@ -10,6 +10,9 @@ content enriched with its context, keywords and tags, as A-Mem's retriever does.
 
 Reading: top-k notes by embedding, optionally followed by the notes they link to, rendered for
 the ``{notes_block}`` placeholder.
+
+Ingests: only the user's messages (``ingest_roles``), as the Hangman paper's A-Mem agent does
+(each turn it adds one note from the latest user message).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pydantic import BaseModel, Field, field_validator
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import user
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams
+from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
 from .prompts import AMEM_EVOLVE, AMEM_NOTE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
 from .vector_store import Hit
@@ -75,6 +78,11 @@ class Evolution(BaseModel):
 class AMemParams(RetrievalParams):
     window: int = Field(default=30, ge=1)
     top_k: int = Field(default=8, ge=1)
+    ingest_roles: tuple[Role, ...] = Field(
+        default=("user",),
+        description="The reference A-Mem agent turns only the user's latest message into a "
+        "note, so only the user's side by default.",
+    )
     neighbours: int = Field(
         default=5, ge=1, description="Nearest notes shown to the link and evolution decision."
     )

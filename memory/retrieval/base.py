@@ -52,8 +52,9 @@ class RetrievalParams(BaseModel):
     top_k: int = Field(default=10, ge=1, description="k: entries retrieved per query.")
     ingest_roles: tuple[Role, ...] = Field(
         default=("user",),
-        description="Which messages of a turn go into memory. The reference baselines ingest "
-        "only the user's messages, which is why they cannot keep a secret of the agent's.",
+        description="Which messages of a turn go into memory. Each baseline's default follows "
+        "its reference agent (see the module's docstring); a baseline that ingests only the "
+        "user's messages cannot keep a secret of the agent's.",
     )
     provider: str | None = Field(
         default=None,

@@ -17,6 +17,9 @@ Writing, for each ingested message:
    model decides to update it, delete it or leave it.
 
 Reading: vector top-k, rendered as ``timestamp weekday fact`` lines for ``{memories}``.
+
+Ingests: the user's and the assistant's messages (``ingest_roles``), as the Hangman paper's
+LightMem agent does (it adds its last m public messages of both roles after each reply).
 """
 
 from __future__ import annotations
@@ -102,6 +105,11 @@ class BufferedMessage(BaseModel):
 class LightMemParams(RetrievalParams):
     window: int = Field(default=10, ge=1)
     top_k: int = Field(default=10, ge=1)
+    ingest_roles: tuple[Role, ...] = Field(
+        default=("user", "assistant"),
+        description="The reference LightMem agent adds its window of user and assistant "
+        "messages, so both sides by default.",
+    )
     compress: bool = Field(default=True, description="Drop frequent function words first.")
     compress_zipf: float = Field(default=6.0, gt=0, description="Zipf frequency dropped from.")
     segment_threshold: float = Field(

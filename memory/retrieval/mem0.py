@@ -7,6 +7,9 @@ shown under small integer ids ("0", "1", ...) and mapped back, so the model cann
 memory that was not shown: an operation naming an unknown id is ignored and counted in
 ``stats["ignored_ops"]``. Reading: vector top-k for the query (the user's latest message),
 rendered as ``- fact @ timestamp`` lines for the ``{memories}`` placeholder.
+
+Ingests: the user's and the assistant's messages (``ingest_roles``), as the Hangman paper's
+Mem0 agent does (it hands Mem0 its last m public messages of both roles).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from pydantic import BaseModel, Field, field_validator
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import system, user
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams
+from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
 from .prompts import (
     MEM0_EXTRACT,
     MEM0_EXTRACT_INPUT,
@@ -66,6 +69,11 @@ class UpdatePlan(BaseModel):
 class Mem0Params(RetrievalParams):
     window: int = Field(default=10, ge=1)
     top_k: int = Field(default=10, ge=1)
+    ingest_roles: tuple[Role, ...] = Field(
+        default=("user", "assistant"),
+        description="The reference Mem0 agent passes its window of user and assistant messages "
+        "to Mem0's add, so both sides by default.",
+    )
     search_k: int = Field(
         default=5, ge=1, description="Nearest existing memories fetched for each new fact."
     )

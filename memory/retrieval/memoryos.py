@@ -1,7 +1,8 @@
 """MemoryOS: short-term pages, mid-term sessions scored by heat, long-term profile and knowledge.
 
 - *Short-term*: a FIFO of pages (one question-answer pair per turn), ``short_term_capacity``
-  of them. MemoryOS keeps both sides of the exchange, so both roles are ingested by default.
+  of them. MemoryOS keeps both sides of the exchange, so both roles are ingested by default
+  (the Hangman paper's MemoryOS agent adds each user input with the agent's response).
 - *Mid-term*: an evicted page gets a summary and keywords from a model and joins the session
   whose ``similarity(summary, session summary) + keyword_weight * Jaccard(keywords)`` is
   highest, when that score reaches ``merge_threshold`` (0.6); otherwise it opens a session with
@@ -14,6 +15,8 @@
 Reading: the ``top_sessions`` sessions most similar to the query, the ``top_k`` most similar
 pages inside them (each visit raises a session's heat), the ``knowledge_k`` nearest user and
 assistant knowledge entries, and the profile. The block shows every short-term page too.
+
+Ingests: the user's and the assistant's messages (``ingest_roles``), one page per exchange.
 """
 
 from __future__ import annotations

@@ -7,12 +7,20 @@ set, rolled back, removed or restored; ``replaces`` names the value it supersede
 applied). The intents are applied to the ``TaskGraph``; what a prompt then shows (``render``)
 is the subgraph the input is about, not the transcript: the touched or queried nodes with
 everything they build on, this turn's changes and the answers to its checks.
+
+Two ablations of the TME paper are parameters: ``intents: random`` keeps the model's
+decomposition but replaces each intent by one drawn at random (new / update / check) with a
+generator seeded by the trial's seed and the turn (TME-RandomTRIM); ``structure: flat`` keeps
+TRIM but no graph: every classified intent is appended to a flat log and the prompt is shown
+the whole log in order (TME-Flat, linear context concatenation). A flat module exposes no task
+state (``current_values`` is None).
 """
 
 from __future__ import annotations
 
+import random
 import re
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -26,6 +34,8 @@ from ..budget import truncate_to_budget
 from .graph import CheckResult, TaskGraph, TaskGraphError, slot_key
 
 _ALL = {"all", "*", "everything", "summary"}
+IntentKind = Literal["new", "update", "check"]
+INTENTS: tuple[IntentKind, ...] = get_args(IntentKind)
 
 
 class Intent(BaseModel):
@@ -33,7 +43,7 @@ class Intent(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    intent: Literal["new", "update", "check"]
+    intent: IntentKind
     slot: str = Field(min_length=1, max_length=60, description="snake_case slot, or 'all'.")
     value: str | None = Field(default=None, max_length=200)
     action: Literal["set", "rollback", "remove", "restore"] = "set"
@@ -135,6 +145,15 @@ class TaskMemory(MemoryModule):
         root: str | None = Field(
             default=None, description="A root task slot every new top-level slot hangs under."
         )
+        intents: Literal["model", "random"] = Field(
+            default="model",
+            description="'random' draws each intent at random with the trial's seed "
+            "(the TME-RandomTRIM ablation).",
+        )
+        structure: Literal["graph", "flat"] = Field(
+            default="graph",
+            description="'flat' keeps a linear log of intents instead of the graph (TME-Flat).",
+        )
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -180,7 +199,14 @@ class TaskMemory(MemoryModule):
                 raise
             report = TurnReport(turn=turn, text=text, error=str(exc))
         else:
-            report = self.apply(trim.intents, turn=turn, text=text)
+            intents = trim.intents
+            if self.params.intents == "random":
+                rng = random.Random(f"{ctx.seed}:{turn}")
+                intents = [i.model_copy(update={"intent": rng.choice(INTENTS)}) for i in intents]
+            if self.params.structure == "flat":
+                report = TurnReport(turn=turn, text=text, intents=intents)
+            else:
+                report = self.apply(intents, turn=turn, text=text)
         report.focus = [n.slot for n in self.graph.subgraph(report.focus, query=text)]
         report.context_tokens = count_tokens(self._context(report))
         self.reports.append(report)
@@ -300,6 +326,8 @@ class TaskMemory(MemoryModule):
 
     # -- rendering ----------------------------------------------------------------------
     def _context(self, report: TurnReport | None) -> str:
+        if self.params.structure == "flat":
+            return self._flat_log()
         g = self.graph
         if report is None:
             return g.render()
@@ -316,6 +344,16 @@ class TaskMemory(MemoryModule):
             parts.append("Checks: " + "; ".join(c.answer() for c in report.checks))
         return "\n".join(parts)
 
+    def _flat_log(self) -> str:
+        lines = ["Task log (every classified intent, oldest first):"]
+        for r in self.reports:
+            for i in r.intents:
+                value = f" = {i.value}" if i.value else ""
+                extra = f" (replaces {i.replaces})" if i.replaces else ""
+                action = f" {i.action}" if i.intent == "update" and i.action != "set" else ""
+                lines.append(f"turn {r.turn}: {i.intent}{action} {i.slot}{value}{extra}")
+        return "\n".join(lines) if len(lines) > 1 else "(empty)"
+
     def render(self, budget_tokens: int | None = None) -> str:
         """The context for the latest input: its subgraph, changes and check answers."""
         return truncate_to_budget(
@@ -323,10 +361,15 @@ class TaskMemory(MemoryModule):
         )
 
     def private_text(self) -> str:
-        """The whole graph with history (what the module privately holds)."""
+        """The whole graph with history, or the flat log (what the module privately holds)."""
+        if self.params.structure == "flat":
+            return self._flat_log() if self.reports else ""
         return self.graph.render(self.graph.nodes(), history=True) if len(self.graph) else ""
 
-    def current_values(self) -> dict[str, str]:
+    def current_values(self) -> dict[str, str] | None:
+        """The graph's current values; None for a flat module, which keeps no task state."""
+        if self.params.structure == "flat":
+            return None
         return self.graph.current_values()
 
     # -- the MemoryModule interface ---------------------------------------------------

@@ -1,5 +1,6 @@
 """Constraint retention over long dialogues, audited by a judge with canonical memory (ACC)."""
 
+from .catalogue import CONSTRAINT_SCENARIOS, get_constraint_scenario
 from .judge import Judgement, JudgeVerdict, judge_turn, score, verdict_json
 from .metrics import (
     TurnFootprint,
@@ -11,12 +12,10 @@ from .metrics import (
     respond_measured,
 )
 from .scenarios import (
-    CONSTRAINT_SCENARIOS,
     CanonicalMemory,
     Constraint,
     ConstraintScenario,
     ConstraintTurn,
-    get_constraint_scenario,
 )
 from .task import ConstraintResult, ConstraintTask, TurnScore, run_constraints
 

@@ -7,11 +7,13 @@ Drift (constraint audit): with V_t violated active constraints, O_t omitted requ
 and K_t the active constraints, ``D_t = (V_t + O_t) / max(1, |K_t|)``; drift is undefined at
 t = 1, so ``D_r = (1/(T-1)) * sum_{t=2..T} D_t``.
 
-Memory footprint M_t: the tokens the reply is conditioned on besides the current input, i.e.
-the prompt tokens of the agent's responder call(s) in the turn minus the tokens of the user's
-text (transcript, CCS or subgraph, plus the fixed instructions). It is read from the model
-layer's meter, so it works for any agent whose calls go through ``cogarch.models``; for an
-agent that makes no metered call the agent's ``state_sizes`` (private state tokens) is used.
+Memory footprint M_t: the memory the agent carries into its reply, in tokens: the replayed
+transcript, the retrieved block, the rendered state or the task subgraph (whatever filled the
+answering prompt besides its fixed instructions and the current input). A composed agent
+reports it per turn in ``agent.memory_footprints`` (see ``Workspace.memory_tokens``), so a
+longer system prompt leaves it unchanged; a host that does not report it falls back on its
+``state_sizes`` (private state tokens), else None. The responder's whole prompt and every
+metered call's prompt are recorded beside it (``responder_prompt_tokens``, ``prompt_tokens``).
 """
 
 from __future__ import annotations
@@ -44,7 +46,9 @@ async def respond_measured(agent: Host, text: str, turn: int) -> tuple[str, Turn
     responder = _responder_name(agent)
     answering = [r for r in records if r.caller == responder] if responder else records
     prompt = sum(r.prompt_tokens for r in answering) if answering else None
-    memory = max(0, prompt - count_tokens(text)) if prompt is not None else state
+    carried = getattr(agent, "memory_footprints", None)
+    reported = carried[-1] if isinstance(carried, list) and carried else None
+    memory = int(reported) if reported is not None else state
     return reply, TurnFootprint(
         turn=turn,
         memory_tokens=memory,

@@ -14,8 +14,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from cogarch.errors import UnknownNameError
-
 TurnKind = Literal[
     "setup", "task", "evidence", "format", "conflict", "bias", "poisoned", "injection",
     "uncertainty", "risk", "communication", "distraction",
@@ -294,15 +292,3 @@ SECURITY = ConstraintScenario(name="phishing_response", domain="cybersecurity re
        requires=["every active constraint"]),
 ])
 # fmt: on
-
-CONSTRAINT_SCENARIOS: dict[str, ConstraintScenario] = {
-    s.name: s for s in (IT_OPS, HEALTHCARE, SECURITY)
-}
-
-
-def get_constraint_scenario(name: str) -> ConstraintScenario:
-    try:
-        return CONSTRAINT_SCENARIOS[name]
-    except KeyError:
-        valid = ", ".join(CONSTRAINT_SCENARIOS)
-        raise UnknownNameError(f"unknown constraint scenario '{name}'; valid: {valid}") from None

@@ -1,20 +1,39 @@
-"""Run a constraint-retention scenario: the agent answers each turn, the judge audits it."""
+"""Run a constraint-retention scenario: the agent answers each turn, the judge audits it.
+
+Two judging modes. ``per_reply``: the judge audits each reply as it comes, alone. Per trial
+that is all there is. ``cross_agent`` (the ACC paper's protocol, and the default when several
+agents of a run play the same scenario): the trial only plays the turns and records its
+replies as pending; once every trial of the run has been played, the runner hands the trials
+of each trial index to ``ConstraintTask.judge_jointly``, which judges the agents' replies to
+each turn together (unlabelled, in seeded random order; see ``joint``) and returns the judged
+records, which the runner writes back atomically. A run cut short leaves the pending trials
+as they are; rerunning it judges them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from statistics import fmean
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.player import Host
-from cogarch.core.records import ConstraintsPayload, Evaluation, TrialOutput, Turn, TurnFootprint
-from cogarch.core.task import Task, TrialContext
+from cogarch.core.records import (
+    ConstraintsPayload,
+    Evaluation,
+    TrialOutput,
+    TrialRecord,
+    Turn,
+    TurnFootprint,
+)
+from cogarch.core.task import JointContext, Task, TrialContext
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.model import Model
 
 from ..scenario_choice import SCENARIO_HELP, ScenarioParams, scenario_for_trial
+from .catalogue import CONSTRAINT_SCENARIOS, get_constraint_scenario
+from .joint import judge_together
 from .judge import OUTCOME_METRICS, Judgement, judge_turn
 from .metrics import (
     footprint_summary,
@@ -23,11 +42,11 @@ from .metrics import (
     respond_measured,
 )
 from .scenarios import (
-    CONSTRAINT_SCENARIOS,
     ConstraintScenario,
     TurnKind,
-    get_constraint_scenario,
 )
+
+Judging = Literal["per_reply", "cross_agent"]
 
 
 class TurnScore(BaseModel):
@@ -68,38 +87,42 @@ class ConstraintResult(BaseModel):
     claims_audited: int = 0
     """Claims the judge extracted over all turns (S_t + U_t summed); when it is near zero,
     H_u says little about the agent and much about the judge."""
+    judging: Judging = "per_reply"
+    """How the replies were judged: alone (``per_reply``) or with the other agents' replies
+    to the same turn, unlabelled and shuffled (``cross_agent``)."""
+    pending: bool = False
+    """Played but not judged yet (cross-agent judging runs after every trial of the run)."""
 
 
-async def run_constraints(
-    agent: Host,
-    scenario: ConstraintScenario,
-    judge_model: Model,
-    *,
-    seed: int | None = None,
-) -> ConstraintResult:
-    """Play ``scenario`` with ``agent``; ``judge_model`` audits each reply against the
-    canonical memory of its turn. Judge seeds are ``seed + turn`` when ``seed`` is given."""
+async def play_scenario(agent: Host, scenario: ConstraintScenario) -> list[TurnScore]:
+    """Every turn of ``scenario`` answered by ``agent``, with its footprint, not yet judged."""
     turns: list[TurnScore] = []
     for index, spec in enumerate(scenario.turns, start=1):
         reply, footprint = await respond_measured(agent, spec.user, index)
-        row = TurnScore(
-            turn=index, kind=spec.kind, user=spec.user, reply=reply, footprint=footprint
+        turns.append(
+            TurnScore(turn=index, kind=spec.kind, user=spec.user, reply=reply, footprint=footprint)
         )
-        try:
-            judgement = await judge_turn(
-                judge_model,
-                scenario.canonical(index),
-                spec.user,
-                reply,
-                seed=None if seed is None else seed + index,
-            )
-        except ModelCallError as exc:
-            row.error = str(exc)
-        else:
-            row.judgement = judgement
-            row.hallucination = judgement.hallucination
-            row.drift = judgement.drift if index > 1 else None
-        turns.append(row)
+    return turns
+
+
+def record_judgement(row: TurnScore, judged: Judgement | str) -> None:
+    """Put a judgement (or the judge's failure, as text) on a turn."""
+    if isinstance(judged, str):
+        row.judgement, row.hallucination, row.drift, row.error = None, None, None, judged
+        return
+    row.judgement, row.error = judged, None
+    row.hallucination = judged.hallucination
+    row.drift = judged.drift if row.turn > 1 else None
+
+
+def summarise(
+    scenario: ConstraintScenario,
+    turns: list[TurnScore],
+    judging: Judging = "per_reply",
+    *,
+    pending: bool = False,
+) -> ConstraintResult:
+    """The scenario-level rates of judged turns (H_u, D_r, outcome means) and footprints."""
     judged = [t for t in turns if t.judgement is not None]
     by_kind: dict[str, list[float]] = {}
     for t in turns:
@@ -121,10 +144,53 @@ async def run_constraints(
         },
         drift_by_kind={k: round(fmean(v), 4) for k, v in by_kind.items()},
         judged_turns=len(judged),
-        judge_failures=len(turns) - len(judged),
+        judge_failures=0 if pending else len(turns) - len(judged),
         claims_audited=sum(
             t.judgement.supported + t.judgement.unsupported for t in judged if t.judgement
         ),
+        judging=judging,
+        pending=pending,
+    )
+
+
+async def run_constraints(
+    agent: Host,
+    scenario: ConstraintScenario,
+    judge_model: Model,
+    *,
+    seed: int | None = None,
+) -> ConstraintResult:
+    """Play ``scenario`` with ``agent``; ``judge_model`` audits each reply (alone) against the
+    canonical memory of its turn. Judge seeds are ``seed + turn`` when ``seed`` is given."""
+    turns = await play_scenario(agent, scenario)
+    for row in turns:
+        try:
+            judged: Judgement | str = await judge_turn(
+                judge_model,
+                scenario.canonical(row.turn),
+                row.user,
+                row.reply,
+                seed=None if seed is None else seed + row.turn,
+            )
+        except ModelCallError as exc:
+            judged = str(exc)
+        record_judgement(row, judged)
+    return summarise(scenario, turns)
+
+
+def evaluation_of(result: ConstraintResult) -> Evaluation:
+    return Evaluation.model_validate(
+        {
+            "scenario": result.scenario,
+            "judging": result.judging,
+            "hallucination_rate": None if result.pending else result.hallucination_rate,
+            "drift_rate": result.drift_rate,
+            "footprint": result.footprint,
+            "outcome_means": result.outcome_means,
+            "judge_failures": result.judge_failures,
+            "claims_audited": result.claims_audited,
+            "judged_turns": result.judged_turns,
+        }
     )
 
 
@@ -137,42 +203,89 @@ class ConstraintTask(Task):
     class Params(ScenarioParams):
         catalogue: ClassVar[Collection[str]] = CONSTRAINT_SCENARIOS
         scenario: list[str] = Field(default=["itops_502"], description=SCENARIO_HELP)
+        judging: Literal["auto", "per_reply", "cross_agent"] = Field(
+            default="auto",
+            description="per_reply: each reply judged alone; cross_agent: the agents' replies "
+            "to a turn judged together, unlabelled, in random order (after all trials); auto: "
+            "cross_agent when the run has several agents, else per_reply.",
+        )
 
     params: Params
 
+    def judging_mode(self, peers: Sequence[str]) -> Judging:
+        if self.params.judging == "auto":
+            return "cross_agent" if len(peers) > 1 else "per_reply"
+        return self.params.judging
+
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
-        if ctx.helper_provider is None:
-            raise ConfigError(
-                "the constraints task needs a judge model: set the run's helper provider "
-                "(the provider the task uses for its own calls)"
-            )
+        _judge_provider(ctx.helper_provider)
         name = scenario_for_trial(self.params.scenario, ctx.trial)
+        scenario = get_constraint_scenario(name)
         agent = ctx.make_agent()
-        result = await run_constraints(
-            agent,
-            get_constraint_scenario(name),
-            ctx.models(ctx.helper_provider),
-            seed=ctx.seed,
-        )
+        if self.judging_mode(ctx.peers) == "cross_agent":
+            turns = await play_scenario(agent, scenario)
+            result = summarise(scenario, turns, "cross_agent", pending=True)
+        else:
+            judge = ctx.models(_judge_provider(ctx.helper_provider))
+            result = await run_constraints(agent, scenario, judge, seed=ctx.seed)
         return TrialOutput(
             turns=[
                 Turn(turn=t.turn, user=t.user, reply=t.reply, footprint=t.footprint)
                 for t in result.turns
             ],
-            evaluation=Evaluation.model_validate(
-                {
-                    "scenario": name,
-                    "hallucination_rate": result.hallucination_rate,
-                    "drift_rate": result.drift_rate,
-                    "footprint": result.footprint,
-                    "outcome_means": result.outcome_means,
-                    "judged_turns": result.judged_turns,
-                    "judge_failures": result.judge_failures,
-                    "claims_audited": result.claims_audited,
-                }
-            ),
+            evaluation=evaluation_of(result),
             payload=ConstraintsPayload(
                 constraints=result.model_dump(mode="json"),
                 final_private_state=agent.private_state(),
             ),
         )
+
+    async def judge_jointly(
+        self, group: Sequence[TrialRecord], ctx: JointContext
+    ) -> list[TrialRecord]:
+        """Judge the replies of every agent of one trial index together, turn by turn, when
+        any of them is still pending; returns every cross-agent record of the group, judged
+        (a group is judged whole again when a rerun trial joins it)."""
+        members = [
+            (r, ConstraintResult.model_validate(r.payload.constraints))
+            for r in group
+            if r.status == "complete" and isinstance(r.payload, ConstraintsPayload)
+        ]
+        members = [(r, res) for r, res in members if res.judging == "cross_agent"]
+        if not any(res.pending for _, res in members):
+            return []
+        judge = ctx.models(_judge_provider(ctx.helper_provider))
+        updated: list[TrialRecord] = []
+        for name in dict.fromkeys(res.scenario for _, res in members):
+            same = [(r, res) for r, res in members if res.scenario == name]
+            scenario = get_constraint_scenario(name)
+            for index, spec in enumerate(scenario.turns):
+                verdicts = await judge_together(
+                    judge,
+                    scenario.canonical(index + 1),
+                    spec.user,
+                    [res.turns[index].reply for _, res in same],
+                    seed=same[0][0].seed,
+                )
+                for (_, res), judged in zip(same, verdicts, strict=True):
+                    record_judgement(res.turns[index], judged)
+            for record, res in same:
+                final = summarise(scenario, res.turns, "cross_agent")
+                payload = record.payload.model_copy(
+                    update={"constraints": final.model_dump(mode="json")}
+                )
+                updated.append(
+                    record.model_copy(
+                        update={"evaluation": evaluation_of(final), "payload": payload}
+                    )
+                )
+        return updated
+
+
+def _judge_provider(helper: str | None) -> str:
+    if helper is None:
+        raise ConfigError(
+            "the constraints task needs a judge model: set the run's helper provider "
+            "(the provider the task uses for its own calls)"
+        )
+    return helper

@@ -61,6 +61,10 @@ class RoundCheck(BaseModel):
 
     reply_ok: bool = True
     """No required value missing and no forbidden value present in the reply."""
+    confused: bool = False
+    """Judged from the reply, for every agent: a ``revise`` or ``check`` round whose reply
+    leaves out a value the round asks for, so the update was not taken up or the question was
+    answered against the state (the TME paper's confusions: a misread intent)."""
     passed: bool = True
     """``reply_ok`` and the state check did not fail."""
 
@@ -100,5 +104,6 @@ def check_round(
         ]
         check.state_ok = not check.state_missing and not check.state_stale
     check.reply_ok = not check.missing and not check.stale
+    check.confused = spec.kind in ("revise", "check") and bool(check.missing)
     check.passed = check.reply_ok and check.state_ok is not False
     return check

@@ -27,9 +27,12 @@ from .scenarios import SCENARIOS, Scenario, get_scenario
 class RevisionResult(BaseModel):
     """Per-round checks and footprints, with the counts the TME paper reports.
 
-    ``stale_mentions`` counts replies that name a replaced or false value (the paper's
-    hallucinations), ``state_errors`` rounds where the agent's task state disagrees with the
-    script (a check read as an update shows up here: the paper's confusions).
+    All three of the paper's numbers are judged from the replies, so every agent gets them:
+    ``stale_mentions`` counts replies that name a replaced or false value (hallucinations),
+    ``confusions`` revise or check rounds whose reply misses what the round asked for (a
+    misread intent), ``consistent_replies`` whether every reply passed (a consistent task).
+    ``state_errors`` is a further diagnostic for agents with an inspectable task state: rounds
+    where that state disagrees with the script.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -46,6 +49,8 @@ class RevisionResult(BaseModel):
     """Every round passed."""
     stale_mentions: int
     missing_mentions: int
+    confusions: int = 0
+    consistent_replies: bool = False
     state_errors: int | None = None
     """None when the agent exposes no task state."""
     total_memory_tokens: int | None = None
@@ -61,8 +66,9 @@ def task_state(agent: Any) -> dict[str, str] | None:
     if isinstance(memory, Mapping):
         for module in memory.values():
             values = getattr(module, "current_values", None)
-            if callable(values):
-                return dict(values())
+            current = values() if callable(values) else None
+            if current is not None:
+                return dict(current)
     return None
 
 
@@ -86,6 +92,8 @@ async def run_revision(agent: Host, scenario: Scenario) -> RevisionResult:
         consistent=all(c.passed for c in checks),
         stale_mentions=sum(1 for c in checks if c.stale),
         missing_mentions=sum(1 for c in checks if c.missing),
+        confusions=sum(c.confused for c in checks),
+        consistent_replies=all(c.reply_ok for c in checks),
         state_errors=sum(1 for ok in states if not ok) if states else None,
         total_memory_tokens=sum(m for m in memory if m is not None)
         if any(m is not None for m in memory)
@@ -97,7 +105,9 @@ class RevisionTask(Task):
     """The revision scenarios as a runnable task (one scenario per trial)."""
 
     kind: ClassVar[str] = "revision"
-    scoring: ClassVar[Scoring] = Scoring(success="consistent")
+    scoring: ClassVar[Scoring] = Scoring(
+        success="consistent", totals=("hallucinations", "confusions", "consistent_task")
+    )
 
     class Params(ScenarioParams):
         catalogue: ClassVar[Collection[str]] = SCENARIOS
@@ -118,6 +128,9 @@ class RevisionTask(Task):
                 {
                     "scenario": name,
                     "outcome": "consistent" if result.consistent else "inconsistent",
+                    "hallucinations": result.stale_mentions,
+                    "confusions": result.confusions,
+                    "consistent_task": int(result.consistent_replies),
                     "rounds_passed": result.rounds_passed,
                     "replies_ok": result.replies_ok,
                     "rounds": len(result.rounds),

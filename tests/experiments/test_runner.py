@@ -336,12 +336,12 @@ async def test_a_measuring_task_ends_with_its_metrics_per_scenario(tmp_path: Pat
     text = report.table()
     assert "SC %" not in text and "self_consistent" not in text
     assert [m.title for m in report.metrics] == [
-        "scenario phishing_response",
-        "scenario clinic_pipeline",
+        "scenario phishing_response, judged per-reply",  # one agent: each reply alone
+        "scenario clinic_pipeline, judged per-reply",
     ]
     rows = {r[0]: r[1] for r in report.metrics[0].body}
     assert rows["hallucination_rate"] == "0" and rows["outcome_means.coherence"] == "7"
-    assert "scenario clinic_pipeline (mean ± sd over complete trials):" in text
+    assert "scenario clinic_pipeline, judged per-reply (mean ± sd over complete trials):" in text
     first = read_trial(trial_path(tmp_path, "replay", 1))
     assert first.evaluation.metrics["scenario"] == "clinic_pipeline"
     assert len(first.turns) == 28

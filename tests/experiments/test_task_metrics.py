@@ -63,6 +63,39 @@ def test_one_table_per_scenario_with_mean_and_spread() -> None:
     assert tables[1].header == ["metric", "tme"] and cart["rounds_passed"] == ["4"]
 
 
+def test_declared_totals_are_summed_per_agent_side_by_side() -> None:
+    def tme_eval(scenario: str, hallucinations: int, confusions: int) -> dict[str, object]:
+        consistent = int(hallucinations + confusions == 0)
+        counts = {"hallucinations": hallucinations, "confusions": confusions}
+        return {"scenario": scenario, **counts, "consistent_task": consistent}
+
+    trials = [
+        make_trial("react", 0, task="revision", evaluation=tme_eval("trip", 1, 2)),
+        make_trial("react", 1, task="revision", evaluation=tme_eval("cart", 0, 0)),
+        make_trial("tme", 0, task="revision", evaluation=tme_eval("trip", 0, 0)),
+        make_trial("tme", 1, task="revision", evaluation=tme_eval("cart", 0, 1)),
+    ]
+    totals = ("hallucinations", "confusions", "consistent_task")
+    tables = metric_tables([row_from_trial(t) for t in trials], totals)
+    assert [t.title for t in tables] == ["totals over all trials", "scenario trip", "scenario cart"]
+    assert tables[0].header == ["agent", "trials", *totals]
+    assert tables[0].body == [["react", "2", "1", "2", "1"], ["tme", "2", "0", "1", "1"]]
+
+
+def test_a_table_says_how_its_trials_were_judged() -> None:
+    trials = [
+        make_trial(
+            a,
+            0,
+            task="constraints",
+            evaluation={"scenario": "x", "judging": mode, "drift_rate": 0.1},
+        )
+        for a, mode in (("acc", "cross_agent"), ("rag", "cross_agent"))
+    ]
+    (table,) = metric_tables([row_from_trial(t) for t in trials])
+    assert table.title == "scenario x, judged cross-agent"
+
+
 def test_trials_without_a_scenario_share_one_table() -> None:
     rows = [row_from_trial(make_trial("vanilla", i)) for i in range(3)]
     (table,) = metric_tables(rows)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from cogarch.memory.compressed.gate import (
     GateDecision,
     relevance_and_safety,
 )
-from cogarch.memory.compressed.module import CompressorMemory, InteractionSignal
+from cogarch.memory.compressed.module import CompressorMemory, HashListBackend, InteractionSignal
 from cogarch.memory.retrieval.embeddings import hash_embedding
 from cogarch.models import FunctionModel, Model, ScriptedModel, as_pairs
 from cogarch.models.fakes import CallInfo
@@ -287,3 +288,15 @@ async def test_the_chromadb_backend_can_hold_the_artifacts() -> None:
     branch.add_artifact("only in the branch", turn=2)
     assert len(branch.store.artifacts()) == 4 and len(mem.store.artifacts()) == 3
     assert [a.source for a in mem.store.artifacts()] == ["user", "assistant", "document"]
+
+
+def test_the_acc_spec_and_the_module_state_the_same_defaults() -> None:
+    """One default artifact store (and gate, recall and threshold) whether the module is built
+    directly or through the ``acc`` agent spec; the README names the same store."""
+    [built] = build_agent(load_agent_spec("acc"), lambda name: fake([])).memory.values()
+    assert isinstance(built, CompressorMemory)
+    defaults = CompressorMemory.Params()
+    assert built.params == defaults
+    assert defaults.backend == "hash" and isinstance(built.store, HashListBackend)
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"`{defaults.backend}`, the default in the\nspec and the module alike" in readme

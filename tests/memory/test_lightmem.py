@@ -24,7 +24,13 @@ def echo_facts(prompt: str) -> dict[str, Any]:
 
 
 def module(**params: Any) -> LightMemMemory:
-    return LightMemMemory({"embedder": "hash", **params}, provider="fake", embedder=HashEmbedder())
+    """A user-side-only module (the default also ingests replies), so segments follow the
+    user's topics in these tests."""
+    return LightMemMemory(
+        {"embedder": "hash", "ingest_roles": ["user"], **params},
+        provider="fake",
+        embedder=HashEmbedder(),
+    )
 
 
 def test_compression_drops_frequent_function_words_only() -> None:

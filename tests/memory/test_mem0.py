@@ -40,7 +40,7 @@ def adding(*facts: str) -> FakeLLM:
 TURN1 = TurnRecord(1, "Let's play Hangman. I have 6 lives.", "Great, I picked a secret word.")
 
 
-async def test_facts_come_from_the_user_window_and_are_added() -> None:
+async def test_facts_come_from_the_window_of_both_roles_and_are_added() -> None:
     llm = FakeLLM(
         FactList={"facts": ["Wants to play Hangman", "Has 6 lives", "Has 6 lives"]},
         UpdatePlan=add_all,
@@ -50,7 +50,7 @@ async def test_facts_come_from_the_user_window_and_are_added() -> None:
     assert [m.text for m in mem.memories()] == ["Wants to play Hangman", "Has 6 lives"]
     extraction = llm.of("FactList")[0]
     assert "user: Let's play Hangman" in extraction
-    assert "secret word" not in extraction  # the assistant's message is not ingested
+    assert "assistant: Great, I picked a secret word." in extraction  # as the reference agent
     assert mem.stats["add"] == 2
     first = mem.memories()[0]
     assert first.fields["created_at"] == "2025-01-06T09:01:00"
@@ -141,9 +141,9 @@ async def test_no_facts_means_no_update_call() -> None:
 
 async def test_ingest_roles_is_a_parameter() -> None:
     llm = FakeLLM(FactList={"facts": []})
-    mem = module(ingest_roles=["user", "assistant"])
+    mem = module(ingest_roles=["user"])
     await mem.ingest(TURN1, context(llm))
-    assert "assistant: Great, I picked a secret word." in llm.of("FactList")[0]
+    assert "secret word" not in llm.of("FactList")[0]  # the assistant's message is left out
 
 
 async def test_fork_copies_the_store_and_branches_stay_apart() -> None:

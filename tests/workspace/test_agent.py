@@ -103,11 +103,12 @@ async def test_the_gwt_agent_routes_answers_and_updates_over_several_turns(tmp_p
         ("conscious", "focus"): 3,
         ("focus", "conscious"): 3,
         ("conscious", "planner"): 3,
-        ("planner", "conscious"): 3,
-        ("conscious", "responder"): 3,
+        ("planner", "responder"): 3,  # the plan hands over to the responder
         ("responder", "updater"): 3,
     }
-    assert [r for r, _ in brain.calls].count("router") == 9
+    assert [r for r, _ in brain.calls].count("router") == 6
+    assert "borrows only the Episodex routing" in load_agent_spec("gwt").description
+    assert "forms and stores no belief state" in load_agent_spec("gwt").description
     assert "- note 3" in working_memory(agent).text
     # the responder reads the turn's private broadcasts (focus and plan), never shown to the user
     system_text = as_pairs(brain.of("responder")[0])[0][1]

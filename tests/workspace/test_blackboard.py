@@ -18,14 +18,14 @@ async def test_the_gwt_agent_counts_visits_and_focus_in_typed_fields() -> None:
     ws = agent.workspace
     assert ws.visits == {
         "perception": 1,
-        "conscious": 3,
+        "conscious": 2,
         "focus": 1,
         "planner": 1,
         "responder": 1,
         "updater": 1,
     }
     assert ws.focus_count == 2  # perception and focus are both focus nodes
-    assert ws.broadcasts["conscious"].startswith("visit 3 this turn")
+    assert ws.broadcasts["conscious"].startswith("visit 2 this turn")
     assert all(not key.startswith("_") for key in ws.broadcasts)
     assert ws.private == {}
     await agent.respond("Again?")

@@ -1,5 +1,8 @@
 """The conscious node of a routed agent: it gathers the turn's broadcasts; the router then asks
-its chooser model which specialist acts next."""
+its chooser model which specialist acts next.
+
+It is a routing point only: it writes a note of what it has heard this turn and forms no
+belief state, stores nothing across turns, and calls no model itself."""
 
 from __future__ import annotations
 

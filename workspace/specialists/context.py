@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from autogen_core.models import LLMMessage
 
 from cogarch.models.messages import assistant, system, user
+from cogarch.tokens import count_tokens
 
 from ..prompts import fill, placeholders, resolve_prompt
 from ..specialist import StepContext
@@ -24,11 +25,30 @@ def prompt_values(ws: Workspace, ctx: StepContext, budget: int | None = None) ->
 def system_prompt(template: str, ws: Workspace, ctx: StepContext, budget: int | None = None) -> str:
     """The template with its placeholders filled; a placeholder with no value this turn is
     left empty (a routed agent's optional broadcasts)."""
+    return filled_prompt(template, ws, ctx, budget)[0]
+
+
+def filled_prompt(
+    template: str,
+    ws: Workspace,
+    ctx: StepContext,
+    budget: int | None = None,
+    extra: Mapping[str, str] | None = None,
+) -> tuple[str, int]:
+    """``system_prompt`` (with ``extra`` values on top) and the tokens of what filled its
+    placeholders, each distinct placeholder once: the memory the prompt carries, without the
+    template's own text (the fixed instructions)."""
     text = resolve_prompt(template)
-    values = prompt_values(ws, ctx, budget)
-    for name in placeholders(text):
+    values = {**prompt_values(ws, ctx, budget), **(extra or {})}
+    names = list(dict.fromkeys(placeholders(text)))
+    for name in names:
         values.setdefault(name, "")
-    return fill(text, values)
+    return fill(text, values), sum(count_tokens(values[name]) for name in names)
+
+
+def history_tokens(messages: Sequence[LLMMessage]) -> int:
+    """Tokens of the text of earlier dialogue messages (their reasoning included)."""
+    return sum(count_tokens(str(getattr(m, "content", ""))) for m in messages)
 
 
 def dialogue_messages(
@@ -63,4 +83,12 @@ def transcript_text(ws: Workspace, window: int | None = None, include_current: b
     return "\n".join(lines)
 
 
-__all__ = ["dialogue_messages", "prompt_values", "system", "system_prompt", "transcript_text"]
+__all__ = [
+    "dialogue_messages",
+    "filled_prompt",
+    "history_tokens",
+    "prompt_values",
+    "system",
+    "system_prompt",
+    "transcript_text",
+]

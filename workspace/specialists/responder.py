@@ -12,7 +12,7 @@ from ..prompts import ELICIT_REASONING
 from ..sanitize import public_text
 from ..specialist import Specialist, StepContext
 from ..workspace import Workspace
-from .context import dialogue_messages, system_prompt
+from .context import dialogue_messages, filled_prompt, history_tokens
 
 
 class Responder(Specialist):
@@ -42,13 +42,15 @@ class Responder(Specialist):
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         p = self.params
-        prompt = system_prompt(p.prompt, ws, ctx, p.memory_budget)
+        prompt, carried = filled_prompt(p.prompt, ws, ctx, p.memory_budget)
         if p.elicit_reasoning or p.reasoning == "public":
             prompt += ELICIT_REASONING
         thoughts = None
         if p.reasoning == "private":
             thoughts = ws.reasoning
-        messages = [system(prompt), *dialogue_messages(ws, p.history, thoughts)]
+        dialogue = dialogue_messages(ws, p.history, thoughts)
+        ws.memory_tokens = carried + history_tokens(dialogue[:-1])
+        messages = [system(prompt), *dialogue]
         completion = await self.model(ctx).complete(
             messages, caller=self.name, seed=ctx.seed, max_tokens=p.max_tokens
         )

@@ -37,11 +37,10 @@ from cogarch.models.types import Completion
 from ...memory.working.module import WorkingMemory
 from ...memory.working.tool_calls import parse_tool_calls
 from ...memory.working.tools import MemoryToolError
-from ..prompts import fill, placeholders, resolve_prompt
 from ..sanitize import public_text
 from ..specialist import Specialist, StepContext
 from ..workspace import Workspace
-from .context import dialogue_messages, prompt_values
+from .context import dialogue_messages, filled_prompt, history_tokens
 
 ToolMode = Literal["native", "json", "auto"]
 
@@ -121,6 +120,8 @@ class ToolResponder(Specialist):
         module = self._working_memory(ctx)
         tools = native_tool_schemas(module) if p.tool_mode != "json" else []
         conversation: list[LLMMessage] = dialogue_messages(ws, p.history)
+        carried = self._filled_prompt(ws, ctx, module)[1]
+        ws.memory_tokens = carried + history_tokens(conversation[:-1])
         log = ToolLog()
         thoughts: list[str] = []
         reply: str | None = None
@@ -248,14 +249,16 @@ class ToolResponder(Specialist):
         log.calls.append({**entry, "ok": True, "error": None})
         return _result_text(result.to_dict().get("meta", {})), True
 
+    def _filled_prompt(
+        self, ws: Workspace, ctx: StepContext, module: WorkingMemory
+    ) -> tuple[str, int]:
+        p = self.params
+        memory = {"working_memory": module.render(p.memory_budget)}
+        return filled_prompt(p.prompt, ws, ctx, p.memory_budget, memory)
+
     def _system_prompt(self, ws: Workspace, ctx: StepContext, module: WorkingMemory) -> str:
         p = self.params
-        text = resolve_prompt(p.prompt)
-        values = prompt_values(ws, ctx, p.memory_budget)
-        values["working_memory"] = module.render(p.memory_budget)
-        for name in placeholders(text):
-            values.setdefault(name, "")
-        prompt = fill(text, values)
+        prompt = self._filled_prompt(ws, ctx, module)[0]
         if p.tool_mode == "native":
             return prompt
         protocol = JSON_PROTOCOL.format(iterations=p.max_iterations, guide=module.tool_guide())

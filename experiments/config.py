@@ -13,6 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from cogarch.config import load_yaml_model
 from cogarch.models.providers import ProviderConfig
 
+from .execution import ExecutionConfig
+
 
 class AgentEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -53,6 +55,12 @@ class RunConfig(BaseModel):
         default_factory=list, description="Agent names the report tests the others against."
     )
     providers: dict[str, ProviderConfig] = Field(default_factory=dict)
+    execution: ExecutionConfig = Field(
+        default_factory=ExecutionConfig,
+        exclude=True,
+        description="Where trials run; left out of the recorded config and its hash, since it "
+        "changes no result.",
+    )
 
     @model_validator(mode="after")
     def _unique_names(self) -> RunConfig:

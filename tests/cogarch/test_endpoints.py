@@ -68,9 +68,8 @@ async def test_requests_in_flight_per_endpoint_are_bounded_across_models() -> No
         return "ok"
 
     def model(name: str, endpoint: str) -> Model:
-        return Model(
-            pairs_model(slow), provider=name, model="m", endpoint=endpoint, fake=True, max_in_flight=2
-        )
+        fake = pairs_model(slow)
+        return Model(fake, provider=name, model="m", endpoint=endpoint, fake=True, max_in_flight=2)
 
     shared = [model("p", "http://e/v1"), model("q", "http://e/v1")]
     await asyncio.gather(*(m.complete([user("x")], caller="t") for m in shared * 4))

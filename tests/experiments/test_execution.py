@@ -51,7 +51,8 @@ def test_a_bad_execution_section_is_one_clear_line(
 
 def test_good_addresses_are_accepted(tmp_path: Path) -> None:
     for address in ("auto", "ray://head:10001", "10.0.0.5:6379"):
-        config = load_run_config(write(tmp_path, f"execution: {{backend: ray, address: '{address}'}}\n"))
+        section = f"execution: {{backend: ray, address: '{address}'}}\n"
+        config = load_run_config(write(tmp_path, section))
         assert config.execution.address == address
 
 

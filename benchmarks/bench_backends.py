@@ -29,12 +29,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from cogarch.core.records import TrialRecord  # noqa: E402
-from cogarch.experiments.config import RunConfig  # noqa: E402
-from cogarch.experiments.results import write_trial  # noqa: E402
-from cogarch.experiments.runner import Runner  # noqa: E402
+from cogarch.core.records import TrialRecord
+from cogarch.experiments.config import RunConfig
+from cogarch.experiments.results import write_trial
+from cogarch.experiments.runner import Runner
 
 
 def config(results: Path, backend: str, trials: int, concurrency: int) -> RunConfig:

@@ -56,14 +56,19 @@ def cmd_run(args: argparse.Namespace) -> int:
         updates["results_dir"] = _results_dir(args.results_dir)
     if args.concurrency is not None:
         updates["concurrency"] = args.concurrency
+    execution = config.execution.model_dump()
+    if args.backend is not None or args.address is not None:
+        execution["backend"] = args.backend or "ray"
+        if args.address is not None or execution["backend"] == "local":
+            execution["address"] = args.address
+        updates["execution"] = execution
     if updates:
         from cogarch.config import validate_mapping
 
         from .config import RunConfig
 
-        config = validate_mapping(
-            RunConfig, {**config.model_dump(), **updates}, source="the command-line overrides"
-        )
+        fields = {**config.model_dump(), "execution": execution, **updates}
+        config = validate_mapping(RunConfig, fields, source="the command-line overrides")
     runner = Runner(config, progress=not args.quiet)
     report = asyncio.run(runner.run())
     print(
@@ -171,6 +176,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--trials", type=int, help="override the number of trials")
     run.add_argument("--results-dir", help="override where trial files go")
     run.add_argument("--concurrency", type=int, help="override the number of trials at once")
+    run.add_argument(
+        "--backend", choices=("local", "ray"), help="where trials run (default: the config's)"
+    )
+    run.add_argument(
+        "--address",
+        help="with the ray backend: the cluster to join (auto, ray://HOST:10001); "
+        "without it a local Ray instance is started",
+    )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(fn=cmd_run)
 

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, m
 from cogarch.config import load_yaml_model
 from cogarch.models.providers import ProviderConfig
 
+from .execution import ExecutionConfig
 from .names import name_problem, safe_name
 
 
@@ -80,6 +81,12 @@ class RunConfig(BaseModel):
         "experiments.report.DEFAULT_BASELINES).",
     )
     providers: dict[str, ProviderConfig] = Field(default_factory=dict)
+    execution: ExecutionConfig = Field(
+        default_factory=ExecutionConfig,
+        exclude=True,
+        description="Where trials run; left out of the recorded config and its hash, since it "
+        "changes no result.",
+    )
 
     @field_validator("name")
     @classmethod

@@ -19,7 +19,7 @@ from cogarch.core.task import JointContext
 from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
-from .backends.local import LocalBackend
+from .backends import backend_factory
 from .config import AgentEntry, RunConfig
 from .results import CorruptTrialError, keep_aside, read_trial, trial_path, write_trial
 from .resultsdir import RunLock, disk_problem
@@ -97,7 +97,7 @@ class Runner:
         self.task = self.setup.task
         self.specs = self.setup.specs
         self.show_progress = progress
-        self._backend = backend or (lambda play, n: LocalBackend(play, n))
+        self._backend = backend or backend_factory(config.execution)
 
     def metadata(self) -> dict[str, Any]:
         return self.setup.metadata()

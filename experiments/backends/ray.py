@@ -1,0 +1,129 @@
+"""The Ray backend: each trial is a Ray task, on a local instance or an existing cluster.
+
+The driver submits plain-data specs and turns what comes back into records; it alone writes
+the results directory. A task whose worker process or node dies is rerun by Ray, at most
+``max_retries`` times (system failures only: a trial that fails for a model or task reason
+comes back as a failed record and is not retried). A trial Ray gives up on is recorded failed,
+naming the cause, so the next run reruns it. At most ``concurrency`` trials are in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import uuid
+from types import ModuleType
+from typing import Any
+
+from cogarch.core.backend import TrialCancelledError, TrialSpec
+from cogarch.core.records import TrialError, TrialRecord
+from cogarch.errors import ConfigError
+
+from ..execution import ExecutionConfig
+from .local import LocalHandle
+from .ray_worker import SERVER_PREFIX, play_trial
+
+RAY_MISSING = "the ray backend needs Ray: pip install 'cogarch[ray]'"
+
+
+def import_ray() -> ModuleType:
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError(RAY_MISSING) from None
+    return ray
+
+
+def start_ray(ray: ModuleType, address: str | None) -> None:
+    """Join the cluster at ``address``, or start a local instance sized for this machine."""
+    options: dict[str, Any] = {
+        "namespace": f"cogarch-{uuid.uuid4().hex[:12]}",
+        "log_to_driver": False,
+        "logging_level": logging.ERROR,
+    }
+    if address is None:
+        options.update(num_cpus=os.cpu_count() or 1, include_dashboard=False)
+    try:
+        ray.init(address=address, **options)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+        raise ConfigError(
+            f"could not start or join {where}: {exc}; check execution.address "
+            "(auto needs a running 'ray start --head' on this machine)"
+        ) from None
+
+
+class RayBackend:
+    """Runs trial specs as Ray tasks (see the module docstring)."""
+
+    def __init__(self, execution: ExecutionConfig, concurrency: int) -> None:
+        if concurrency < 1:
+            raise ConfigError(f"concurrency must be at least 1, got {concurrency}")
+        self._ray = import_ray()
+        self._owns_ray = not self._ray.is_initialized()
+        if self._owns_ray:
+            start_ray(self._ray, execution.address)
+        self._task = self._ray.remote(play_trial).options(
+            max_retries=execution.max_retries,
+            retry_exceptions=False,
+            num_cpus=execution.cpus_per_trial,
+        )
+        self._retries = execution.max_retries
+        self._gate = asyncio.Semaphore(concurrency)
+        self._running: set[asyncio.Task[TrialRecord]] = set()
+
+    def submit(self, spec: TrialSpec) -> LocalHandle:
+        task = asyncio.get_running_loop().create_task(self._run(spec))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+        return LocalHandle(spec, task)
+
+    async def _run(self, spec: TrialSpec) -> TrialRecord:
+        exceptions = self._ray.exceptions
+        async with self._gate:
+            ref = self._task.remote(spec.model_dump(mode="json"))
+            try:
+                data = await asyncio.wrap_future(ref.future())
+            except asyncio.CancelledError:
+                self._ray.cancel(ref, force=True)
+                raise
+            except exceptions.TaskCancelledError:
+                raise TrialCancelledError(
+                    f"trial {spec.index} of agent '{spec.agent}' was cancelled on the cluster"
+                ) from None
+            except exceptions.RayTaskError as exc:
+                raise exc.as_instanceof_cause() from None  # the worker could not play it
+            except exceptions.RayError as exc:
+                return self._lost(spec, exc)
+        return TrialRecord.model_validate(data)
+
+    def _lost(self, spec: TrialSpec, exc: Exception) -> TrialRecord:
+        """The record of a trial Ray gave up on after its retries: failed, so it reruns."""
+        task = spec.config.get("task")
+        return TrialRecord(
+            status="failed",
+            run=str(spec.config.get("name", "")),
+            agent=spec.agent,
+            task=str(task.get("kind", "")) if isinstance(task, dict) else "",
+            trial=spec.index,
+            seed=spec.seed,
+            error=TrialError(
+                type=type(exc).__name__,
+                message=f"the cluster lost this trial after {self._retries} retries: {exc}",
+            ),
+        )
+
+    async def aclose(self) -> None:
+        pending = list(self._running)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        for actor in self._ray.util.list_named_actors():
+            if isinstance(actor, str) and actor.startswith(SERVER_PREFIX):
+                self._ray.kill(self._ray.get_actor(actor))
+        if self._owns_ray:
+            self._ray.shutdown()
+
+
+__all__ = ["RAY_MISSING", "RayBackend", "import_ray", "start_ray"]

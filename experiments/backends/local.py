@@ -24,7 +24,8 @@ class LocalHandle:
         try:
             return await asyncio.shield(self._task)
         except asyncio.CancelledError:
-            if self._task.cancelled():
+            waiter = asyncio.current_task()
+            if self._task.cancelled() and not (waiter and waiter.cancelling()):
                 raise TrialCancelledError(
                     f"trial {self._spec.index} of agent '{self._spec.agent}' was cancelled"
                 ) from None

@@ -96,6 +96,20 @@ async def test_waiting_for_a_record_can_be_abandoned_without_cancelling_the_tria
     await backend.aclose()
 
 
+async def test_a_waiter_cancelled_with_its_trial_ends_cancelled_not_failed() -> None:
+    # What asyncio.run does on shutdown: every task, waiter and trial alike, cancelled at once.
+    worker = Worker()
+    backend = LocalBackend(worker, concurrency=1)
+    handle = backend.submit(spec(0))
+    waiter = asyncio.create_task(handle.record())
+    await asyncio.sleep(0)
+    handle.cancel()
+    waiter.cancel()
+    await asyncio.gather(waiter, return_exceptions=True)
+    assert waiter.cancelled()
+    await backend.aclose()
+
+
 def test_concurrency_must_be_positive() -> None:
     with pytest.raises(ConfigError, match="at least 1"):
         LocalBackend(Worker(), concurrency=0)

@@ -15,7 +15,6 @@ MEMORY_MODULES.register("amem", "cogarch.memory.retrieval.amem:AMemMemory")
 MEMORY_MODULES.register("lightmem", "cogarch.memory.retrieval.lightmem:LightMemMemory")
 MEMORY_MODULES.register("memoryos", "cogarch.memory.retrieval.memoryos:MemoryOSMemory")
 MEMORY_MODULES.register("raw_turns", "cogarch.memory.retrieval.raw_turns:RawTurnMemory")
-MEMORY_MODULES.register("rag", "cogarch.memory.retrieval.rag:RagMemory")
 MEMORY_MODULES.register("ccs", "cogarch.memory.compressed.module:CompressorMemory")
 MEMORY_MODULES.register("task_graph", "cogarch.memory.task_graph.module:TaskMemory")
 

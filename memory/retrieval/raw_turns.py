@@ -1,8 +1,15 @@
-"""Raw-turn retrieval: every ingested message is stored as it was said, one record each.
+"""Raw-turn retrieval (the ACC paper's retrieval agent, and the reference point of the
+extracting modules on long conversations): raw messages in, the top k raw messages out.
 
-The reference point for the extracting modules: no model calls on the way in, each message
-embedded as one record that keeps its source ids; a query returns the ``top_k`` most similar
-messages, rendered as ``- text`` lines for the ``{memories}`` placeholder.
+Writing: every ingested message is stored as it was said, one record each, in the module's
+own vector store, keeping its turn, role, time and source ids; nothing is summarised,
+extracted or merged, and no model is called. Reading: the ``top_k`` records most similar to
+the query (the user's current input), best first, rendered as ``[t3.user] text`` lines (with
+``tags`` off, ``- text``) for the ``{memories}`` placeholder. The ACC paper keeps retrieval at
+the top 5 artifacts per turn to limit drift, hence ``top_k = 5``.
+
+Ingests: the user's and the assistant's messages (``ingest_roles``): the paper's retrieval
+agent stores prior interactions, so every turn goes in whole.
 """
 
 from __future__ import annotations
@@ -10,17 +17,33 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from pydantic import Field
+
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams
+from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
 from .provenance import SOURCE_KEY
 
 
+class RawTurnParams(RetrievalParams):
+    top_k: int = Field(default=5, ge=1, description="k: raw messages retrieved per query.")
+    ingest_roles: tuple[Role, ...] = Field(
+        default=("user", "assistant"), description="Every turn is stored, both sides."
+    )
+    artifact_chars: int | None = Field(
+        default=None, ge=20, description="Cut each message shown to this many characters."
+    )
+    tags: bool = Field(
+        default=True, description="Show each message's turn and speaker (`[t3.user] text`)."
+    )
+
+
 class RawTurnMemory(RetrievalModule):
-    """Each ingested message as one embedded record; top-k by similarity."""
+    """A vector store of raw messages; the block is the top k of them for the query."""
 
     kind: ClassVar[str] = "raw_turns"
-    prompt_key: ClassVar[str] = "memories"
+    Params: ClassVar[type[RetrievalParams]] = RawTurnParams
+    params: RawTurnParams
 
     def _setup(self) -> None:
         self.store = self.new_store("turns")
@@ -29,7 +52,7 @@ class RawTurnMemory(RetrievalModule):
     async def _write(self, turn: TurnRecord, new: list[LoggedMessage], ctx: MemoryContext) -> None:
         if not new:
             return
-        ids = [f"t{self.next_id + n}" for n in range(len(new))]
+        ids = [f"m{self.next_id + n}" for n in range(len(new))]
         self.next_id += len(new)
         metas = [
             {"turn": m.turn, "role": m.role, "time": m.time, SOURCE_KEY: list(m.source_ids)}
@@ -39,16 +62,25 @@ class RawTurnMemory(RetrievalModule):
         self.count("records", len(new))
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
+        if not query.strip() or not len(self.store):
+            return []
         return [
             MemoryItem(h.id, h.text, round(h.similarity, 6), dict(h.metadata))
             for h in self.store.query(query, self.params.top_k)
         ]
 
+    def _label(self, meta: Mapping[str, Any]) -> str:
+        if not self.params.tags:
+            return "-"
+        return f"[t{meta.get('turn')}.{meta.get('role')}]"
+
     def _format(self, items: list[MemoryItem]) -> str:
-        return "\n".join(f"- {item.text}" for item in items)
+        return "\n".join(
+            f"{self._label(i.fields)} {clip(i.text, self.params.artifact_chars)}" for i in items
+        )
 
     def private_text(self) -> str:
-        return "\n".join(f"- {r.text}" for r in self.store.all())
+        return "\n".join(f"{self._label(r.metadata)} {r.text}" for r in self.store.all())
 
     def _dump(self) -> dict[str, Any]:
         return {"store": self.store.state(), "next_id": self.next_id}
@@ -58,4 +90,4 @@ class RawTurnMemory(RetrievalModule):
         self.next_id = int(data.get("next_id", 1))
 
 
-__all__ = ["RawTurnMemory", "RetrievalParams"]
+__all__ = ["RawTurnMemory", "RawTurnParams"]

@@ -33,13 +33,13 @@ def test_each_subpackage_says_what_it_holds(package: str) -> None:
 def test_each_retrieval_baseline_ingests_what_its_reference_agent_stores() -> None:
     """Mem0 and LightMem are handed the window of both roles by the Hangman paper's agents,
     A-Mem a note of the user's latest message, MemoryOS question-answer pairs; the RAG
-    baseline stores every turn."""
+    baseline (raw_turns) stores every turn."""
     expected = {
         "mem0": ("user", "assistant"),
         "lightmem": ("user", "assistant"),
         "amem": ("user",),
         "memoryos": ("user", "assistant"),
-        "rag": ("user", "assistant"),
+        "raw_turns": ("user", "assistant"),
     }
     for kind, roles in expected.items():
         module = build_memory(kind, {"embedder": "hash"})

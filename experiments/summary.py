@@ -34,9 +34,15 @@ class AgentRow:
     outcomes: Counter[str] = field(default_factory=Counter)
     strict: Counter[str] = field(default_factory=Counter)
     """Outcomes under the authors' exact reading, for trials that record it."""
+    short: int = 0
+    """Complete trials that asked fewer candidates than requested: their outcomes are
+    counted, but they are left out of the rates (as in the report)."""
+    rated: Counter[str] = field(default_factory=Counter)
+    rated_strict: Counter[str] = field(default_factory=Counter)
 
     def success_rate(self, success: str) -> float | None:
-        return self.outcomes[success] / self.complete if self.complete else None
+        n = sum(self.rated.values())
+        return self.rated[success] / n if n else None
 
 
 def summarize(results: Sequence[TrialRecord], corrupt: int = 0) -> list[AgentRow]:
@@ -46,11 +52,17 @@ def summarize(results: Sequence[TrialRecord], corrupt: int = 0) -> list[AgentRow
         row.trials += 1
         if r.status == "complete":
             row.complete += 1
+            short = bool(r.evaluation.metrics.get("candidate_shortfall"))
+            row.short += short
             if r.evaluation.outcome:
                 row.outcomes[r.evaluation.outcome] += 1
+                if not short:
+                    row.rated[r.evaluation.outcome] += 1
             strict = r.evaluation.metrics.get("outcome_strict")
             if isinstance(strict, str):
                 row.strict[strict] += 1
+                if not short:
+                    row.rated_strict[strict] += 1
         else:
             row.failed += 1
     return list(rows.values())
@@ -73,6 +85,9 @@ def format_table(rows: Sequence[AgentRow], scoring: Scoring | None = None) -> st
     else:
         columns = sorted({o for row in rows for o in row.outcomes})
     header = ["agent", "trials", "done", "failed", *columns]
+    shorts = rated and any(row.short for row in rows)
+    if shorts:
+        header.append("short")
     both = rated and any(row.strict for row in rows)
     if rated:
         header += ["SC %", "95% CI"]
@@ -86,13 +101,20 @@ def format_table(rows: Sequence[AgentRow], scoring: Scoring | None = None) -> st
             str(row.complete),
             str(row.failed),
             *(str(row.outcomes[c]) for c in columns),
+            *([str(row.short)] if shorts else []),
         ]
         if rated and scoring is not None and scoring.success is not None:
-            cells += _rate(row.outcomes[scoring.success], row.complete)
+            cells += _rate(row.rated[scoring.success], sum(row.rated.values()))
             if both:
-                cells += _rate(row.strict[scoring.success], sum(row.strict.values()))
+                cells += _rate(row.rated_strict[scoring.success], sum(row.rated_strict.values()))
         body.append(cells)
-    return text_table(header, body)
+    table = text_table(header, body)
+    if shorts:
+        table += (
+            "\nshort: trials that asked fewer candidates than requested; their outcomes are "
+            "counted, but they are left out of the SC rates (see the report)."
+        )
+    return table
 
 
 def _rate(successes: int, n: int) -> list[str]:

@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from cogarch.core.records import Evaluation
 from cogarch.errors import ConfigError
 from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.paper_settings import paper_deviations
 from cogarch.experiments.report import build_report, significance
+from cogarch.experiments.results import read_trial
 from cogarch.experiments.runner import Runner
+from cogarch.experiments.summary import format_table, run_scoring, summarize
 from cogarch.experiments.tidy import TrialRow, tidy_run
 from cogarch.experiments.worker import RunSetup
 
@@ -90,3 +93,24 @@ def test_the_paper_config_loads_validates_and_matches_the_paper(
 def test_a_run_warns_once_when_the_agents_propose_their_own_candidates() -> None:
     warning = RunSetup(load_run_config(FAKES)).own_helper_warning()
     assert warning is not None and warning.startswith("warning: candidate proposals")
+
+
+async def test_the_end_table_leaves_short_trials_out_of_its_rates(tmp_path: Path) -> None:
+    base = load_run_config(FAKES).model_dump()
+    base["agents"] = [a for a in base["agents"] if a["name"] == "honest_vanilla"]
+    config = RunConfig.model_validate({**base, "results_dir": tmp_path / "run", "trials": 2})
+    await Runner(config, progress=False).run()
+    records = [read_trial(p) for p in sorted((tmp_path / "run").glob("*/trial_*.json"))]
+    assert [r.evaluation.outcome for r in records] == ["self_consistent"] * 2
+    short = Evaluation.model_validate(
+        {**records[0].evaluation.model_dump(), "outcome": "all_denial", "candidate_shortfall": 3}
+    )
+    records[0] = records[0].model_copy(update={"evaluation": short})
+    (row,) = summarize(records)
+    assert row.short == 1 and row.outcomes["all_denial"] == 1
+    assert row.success_rate("self_consistent") == 1.0
+    table = format_table([row], run_scoring(records))
+    header, _, cells = (line.split("|") for line in table.splitlines()[:3])
+    values = dict(zip((h.strip() for h in header), (c.strip() for c in cells), strict=True))
+    assert values["short"] == "1" and values["all_denial"] == "1" and values["SC %"] == "100"
+    assert "left out of the SC rates" in table

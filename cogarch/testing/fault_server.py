@@ -27,6 +27,13 @@ Behaviours (a string, or a :class:`Step` to set content, reasoning or usage per 
 ``tool_call``
     a proper ``tool_calls`` answer (the first requested tool, unless the step names one).
 
+Answers can report a prompt cache, as caching servers do: ``cached_tokens`` (per server: a
+number, or a function of the request body; per step: a number) says how many prompt tokens
+were served from the cache, and ``cache_report`` where the answer says so: ``details``
+(``usage.prompt_tokens_details.cached_tokens``, as OpenAI, vLLM and SGLang), ``timings``
+(llama.cpp's top-level ``timings`` with ``cache_n`` and ``prompt_n``) or ``both``. Without
+``cached_tokens`` an answer reports no cache at all.
+
 Only the standard library is used, so the server runs wherever the tests run::
 
     with FaultServer(["429", "500", "ok"]) as server:
@@ -40,7 +47,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -48,10 +55,18 @@ from types import TracebackType
 from typing import Any, Final, Self
 
 from cogarch.models.guard import allow_model_requests, model_requests_allowed
-from cogarch.testing.fault_steps import FAULT_KINDS, STATUS_PATTERN, Step
+from cogarch.testing.fault_steps import (
+    CACHE_REPORTS,
+    FAULT_KINDS,
+    STATUS_PATTERN,
+    CacheReport,
+    Step,
+)
 
 __all__ = [
+    "CACHE_REPORTS",
     "FAULT_KINDS",
+    "CacheReport",
     "FaultServer",
     "RecordedRequest",
     "Step",
@@ -89,7 +104,11 @@ class FaultServer:
         prompt_tokens: int = 11,
         completion_tokens: int = 7,
         model: str | None = None,
+        cached_tokens: int | Callable[[Any], int | None] | None = None,
+        cache_report: CacheReport = "details",
     ) -> None:
+        if cache_report not in CACHE_REPORTS:
+            raise ValueError(f"unknown cache report '{cache_report}'; use one of {CACHE_REPORTS}")
         self._script: deque[Step] = deque(Step.parse(s) for s in script)
         self.default = Step.parse(default)
         self.content = content
@@ -97,6 +116,10 @@ class FaultServer:
         self.completion_tokens = completion_tokens
         self.model = model
         """The model name in answers; ``None`` echoes the request's model."""
+        self.cached_tokens = cached_tokens
+        """Prompt tokens each answer says were served from the cache: a number, a function of
+        the request body (None: no report for that answer), or None (no reports)."""
+        self.cache_report: CacheReport = cache_report
         self.requests: list[RecordedRequest] = []
         self.model_list_hits = 0
         self._lock = threading.Lock()
@@ -216,7 +239,7 @@ class FaultServer:
         completion = (
             self.completion_tokens if step.completion_tokens is None else step.completion_tokens
         )
-        return {
+        answer: dict[str, Any] = {
             "id": f"chatcmpl-fault-{len(self.requests)}",
             "object": "chat.completion",
             "created": 1_700_000_000,
@@ -228,6 +251,27 @@ class FaultServer:
                 "total_tokens": prompt + completion,
             },
         }
+        cached = self._cached_tokens(body, step)
+        if cached is not None:
+            where = step.cache_report or self.cache_report
+            if where in ("details", "both"):
+                answer["usage"]["prompt_tokens_details"] = {"cached_tokens": cached}
+            if where in ("timings", "both"):
+                answer["timings"] = {
+                    "cache_n": cached,
+                    "prompt_n": max(0, prompt - cached),
+                    "prompt_ms": 1.0,
+                    "predicted_n": completion,
+                    "predicted_ms": 1.0,
+                }
+        return answer
+
+    def _cached_tokens(self, body: Any, step: Step) -> int | None:
+        if step.cached_tokens is not None:
+            return step.cached_tokens
+        if callable(self.cached_tokens):
+            return self.cached_tokens(body)
+        return self.cached_tokens
 
 
 def _first_tool(request: dict[str, Any]) -> str | None:

@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Literal
 
-__all__ = ["FAULT_KINDS", "STATUS_PATTERN", "Step"]
+__all__ = ["CACHE_REPORTS", "FAULT_KINDS", "STATUS_PATTERN", "CacheReport", "Step"]
+
+CacheReport = Literal["details", "timings", "both"]
+"""Where an answer reports cached prompt tokens: OpenAI's
+``usage.prompt_tokens_details.cached_tokens`` (``details``), llama.cpp's top-level
+``timings`` (``cache_n`` and ``prompt_n``), or both."""
+
+CACHE_REPORTS: Final = ("details", "timings", "both")
 
 FAULT_KINDS: Final = (
     "ok",
@@ -43,6 +50,11 @@ class Step:
     tool_arguments: dict[str, Any] = field(default_factory=dict)
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    cached_tokens: int | None = None
+    """Prompt tokens the answer says the server served from its cache; ``None`` uses the
+    server's setting (which may report nothing)."""
+    cache_report: CacheReport | None = None
+    """How the answer reports them; ``None`` uses the server's setting."""
 
     @classmethod
     def parse(cls, spec: str | Step) -> Step:
@@ -58,6 +70,12 @@ class Step:
                     raise ValueError(f"'{spec}': write a delay as 'delay:<seconds>'") from None
             else:
                 step = cls(name)
+        if step.cache_report is not None and step.cache_report not in CACHE_REPORTS:
+            raise ValueError(
+                f"unknown cache report '{step.cache_report}'; use one of {CACHE_REPORTS}"
+            )
+        if step.cached_tokens is not None and step.cached_tokens < 0:
+            raise ValueError("cached tokens cannot be negative")
         if step.kind == "delay" and step.delay_s < 0:
             raise ValueError("a delay cannot be negative")
         if step.kind not in _NAMED and step.kind != "delay" and not STATUS_PATTERN.match(step.kind):

@@ -191,3 +191,37 @@ def test_push_and_parse() -> None:
             Step.parse(bad)
     with pytest.raises(RuntimeError, match="not running"):
         _ = server.base_url
+
+
+def test_answers_report_a_prompt_cache_as_configured() -> None:
+    script = [
+        Step("ok", cached_tokens=4),
+        Step("ok", cached_tokens=6, cache_report="timings"),
+        Step("ok", cached_tokens=2, cache_report="both", prompt_tokens=5),
+        Step("ok"),
+    ]
+    with FaultServer(script, prompt_tokens=10, cached_tokens=lambda body: body.get("n")) as server:
+        details, timings, both, by_body = (post(server, {"model": "m", "n": 3}) for _ in range(4))
+        unreported = post(server, {"model": "m"})  # the function says None: no report
+    assert details["usage"]["prompt_tokens_details"] == {"cached_tokens": 4}
+    assert "timings" not in details
+    assert "prompt_tokens_details" not in timings["usage"]
+    assert (timings["timings"]["cache_n"], timings["timings"]["prompt_n"]) == (6, 4)
+    assert both["usage"]["prompt_tokens_details"] == {"cached_tokens": 2}
+    assert (both["timings"]["cache_n"], both["timings"]["prompt_n"]) == (2, 3)
+    assert by_body["usage"]["prompt_tokens_details"] == {"cached_tokens": 3}
+    assert "prompt_tokens_details" not in unreported["usage"] and "timings" not in unreported
+
+
+def test_without_cached_tokens_no_answer_reports_a_cache() -> None:
+    with FaultServer(cache_report="both") as server:
+        answer = post(server, {"model": "m"})
+    assert "prompt_tokens_details" not in answer["usage"] and "timings" not in answer
+
+
+def test_cache_report_settings_are_checked() -> None:
+    with pytest.raises(ValueError, match="cache report"):
+        FaultServer(cache_report="usage")  # type: ignore[arg-type]
+    for bad in (Step("ok", cache_report="usage"), Step("ok", cached_tokens=-1)):  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            Step.parse(bad)

@@ -27,6 +27,7 @@ from autogen_core.models import (
 from autogen_core.tools import Tool, ToolSchema
 from pydantic import BaseModel
 
+from cogarch.models import prompt_cache
 from cogarch.models.messages import as_pairs
 from cogarch.tokens import count_tokens
 
@@ -70,11 +71,16 @@ class CallOrigin:
 
 @dataclass(frozen=True)
 class FakeReply:
-    """A scripted answer with optional reasoning and native tool calls."""
+    """A scripted answer with optional reasoning and native tool calls.
+
+    ``cached_prompt_tokens`` plays a server that reports its prompt cache: the prompt tokens
+    it says it served from the cache (None: it reports nothing, as most fakes do).
+    """
 
     content: str = ""
     thought: str | None = None
     tool_calls: tuple[tuple[str, dict[str, Any]], ...] = ()
+    cached_prompt_tokens: int | None = None
 
 
 Reply = str | FakeReply
@@ -126,6 +132,7 @@ class FakeChatClient(ChatCompletionClient):
         reply = await self._reply(messages, info)
         if isinstance(reply, str):
             reply = FakeReply(content=reply)
+        prompt_cache.report(reply.cached_prompt_tokens)
         prompt = sum(count_tokens(text) for _, text in as_pairs(messages))
         completion = count_tokens(reply.content) + count_tokens(reply.thought)
         usage = RequestUsage(prompt_tokens=prompt, completion_tokens=completion)
@@ -234,11 +241,12 @@ class ScriptedModel(FakeChatClient):
         return self.replies[info.index]
 
 
-PairsFn = Callable[[Sequence[tuple[str, str]], int, CallInfo], str | Awaitable[str]]
+PairsFn = Callable[[Sequence[tuple[str, str]], int, CallInfo], Reply | Awaitable[Reply]]
 """A scripted fake over plain ``(role, text)`` pairs: ``fn(pairs, seed, call) -> text``.
 
 ``call`` says who asks (``call.role == "memory_updater"`` for a memory updater) and what the
 answer may be (its response format and tools), so a fake never has to read prompt wording.
+It may answer with a :class:`FakeReply` instead of text (to report cached prompt tokens, say).
 """
 
 
@@ -246,7 +254,7 @@ def pairs_model(fn: PairsFn) -> FunctionModel:
     """Wrap a ``(pairs, seed, call) -> text`` function (the scripted hosts and patients); the
     seed is 0 when the call has none."""
 
-    def reply(messages: Sequence[LLMMessage], info: CallInfo) -> str | Awaitable[str]:
+    def reply(messages: Sequence[LLMMessage], info: CallInfo) -> Reply | Awaitable[Reply]:
         return fn(as_pairs(messages), info.seed if info.seed is not None else 0, info)
 
     return FunctionModel(reply)

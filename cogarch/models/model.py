@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from cogarch.core.model import ChatModel, Completion, ToolCall, Usage
 from cogarch.errors import ModelCallError, RealModelBlockedError
 from cogarch.io import loads_json
+from cogarch.models import prompt_cache
 from cogarch.models.cache import ResponseCache, cache_key
 from cogarch.models.endpoints import endpoint_gate
 from cogarch.models.fakes import CallOrigin, FakeChatClient
@@ -163,8 +164,10 @@ class Model:
                 "e2e and run pytest with --e2e"
             )
         origin = CallOrigin(caller, role)
-        result, attempts, latency = await self._create_with_retries(messages, tools, args, origin)
-        completion = self._to_completion(result, caller, attempts, latency)
+        result, attempts, latency, served = await self._create_with_retries(
+            messages, tools, args, origin
+        )
+        completion = self._to_completion(result, caller, attempts, latency, served)
         record_usage(completion.usage)
         if key is not None and self.cache is not None:
             self.cache.put(key, _to_cache(completion))
@@ -176,7 +179,10 @@ class Model:
         tools: Sequence[ToolSchema],
         args: dict[str, Any],
         origin: CallOrigin,
-    ) -> tuple[CreateResult, int, float]:
+    ) -> tuple[CreateResult, int, float, int | None]:
+        """The result, the attempts it took, the seconds since the first attempt began, and the
+        prompt tokens the server served from its cache for the answering attempt (None when it
+        did not say)."""
         client = await self.client()
         first = time.perf_counter()
         where = f"provider '{self.provider}' (model {self.model}" + (
@@ -185,15 +191,20 @@ class Model:
         for attempt in range(self.retry.max_attempts):
             try:
                 async with self._gate():
-                    if isinstance(client, FakeChatClient):
-                        result = await client.create(
-                            list(messages), tools=list(tools), extra_create_args=args, origin=origin
-                        )
-                    else:
-                        result = await client.create(
-                            list(messages), tools=list(tools), extra_create_args=args
-                        )
-                return result, attempt + 1, time.perf_counter() - first
+                    with prompt_cache.capture() as served:
+                        if isinstance(client, FakeChatClient):
+                            result = await client.create(
+                                list(messages),
+                                tools=list(tools),
+                                extra_create_args=args,
+                                origin=origin,
+                            )
+                        else:
+                            result = await client.create(
+                                list(messages), tools=list(tools), extra_create_args=args
+                            )
+                latency = time.perf_counter() - first
+                return result, attempt + 1, latency, served.cached_tokens
             except Exception as exc:
                 if not is_transient(exc):
                     verb = (
@@ -217,7 +228,12 @@ class Model:
         return endpoint_gate(self.endpoint or f"provider:{self.provider}", self.max_in_flight)
 
     def _to_completion(
-        self, result: CreateResult, caller: str, attempts: int, latency: float
+        self,
+        result: CreateResult,
+        caller: str,
+        attempts: int,
+        latency: float,
+        cached_prompt_tokens: int | None = None,
     ) -> Completion:
         calls: list[ToolCall] = []
         if isinstance(result.content, list):
@@ -238,6 +254,7 @@ class Model:
             latency_s=round(latency, 6),
             cached=False,
             attempts=attempts,
+            cached_prompt_tokens=cached_prompt_tokens,
         )
         return Completion(content, usage, thought, tuple(calls), str(result.finish_reason))
 
@@ -249,8 +266,11 @@ class Model:
             return None
 
     def _completion_of(self, data: dict[str, Any], caller: str) -> Completion:
+        """A hit reports the original call's tokens, cached prompt tokens and latency (entries
+        written before those were stored read as 0 seconds and None)."""
         if not isinstance(data["content"], str) or not isinstance(data["tool_calls"], list):
             raise TypeError("not a cached completion")
+        served = data.get("cached_prompt_tokens")
         usage = Usage(
             caller=caller,
             provider=self.provider,
@@ -258,8 +278,10 @@ class Model:
             prompt_tokens=int(data.get("prompt_tokens", 0)),
             completion_tokens=int(data.get("completion_tokens", 0)),
             reasoning_tokens=int(data.get("reasoning_tokens", 0)),
+            latency_s=float(data.get("latency_s", 0.0)),
             cached=True,
             attempts=0,
+            cached_prompt_tokens=None if served is None else int(served),
         )
         calls = tuple(
             ToolCall(c["name"], c["arguments"], c.get("id", "")) for c in data["tool_calls"]
@@ -296,6 +318,8 @@ def _to_cache(c: Completion) -> dict[str, Any]:
         "prompt_tokens": c.usage.prompt_tokens,
         "completion_tokens": c.usage.completion_tokens,
         "reasoning_tokens": c.usage.reasoning_tokens,
+        "cached_prompt_tokens": c.usage.cached_prompt_tokens,
+        "latency_s": c.usage.latency_s,
     }
 
 

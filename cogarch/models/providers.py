@@ -16,6 +16,7 @@ from autogen_core.models import ChatCompletionClient, ModelInfo
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from cogarch.errors import ConfigError, UnknownNameError
+from cogarch.models import prompt_cache
 from cogarch.models.cache import ResponseCache
 from cogarch.models.endpoints import replica_index
 from cogarch.models.fakes import PairsFn, pairs_model
@@ -241,6 +242,8 @@ def _openai_client(
     info: ModelInfo = {**DEFAULT_MODEL_INFO, **(cfg.model_info or {})}  # type: ignore[typeddict-item]
     kwargs: dict[str, Any] = {"model": model, "api_key": api_key, "timeout": cfg.timeout}
     kwargs["max_retries"] = 0  # retries are ours, with backoff and a clear final error
+    # reads each answer's prompt cache report (cached prompt tokens) for the model's meter
+    kwargs["http_client"] = prompt_cache.http_client()
     if base_url:
         kwargs["base_url"] = base_url
     return OpenAIChatCompletionClient(model_info=info, **kwargs)

@@ -12,6 +12,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+from cogarch.core.records import usage_totals
 from cogarch.models.types import Usage
 
 _ACTIVE: ContextVar[tuple[Meter, ...]] = ContextVar("cogarch_meters", default=())
@@ -35,39 +36,19 @@ class Meter:
 
     @property
     def model_calls(self) -> int:
+        """Every call made in the context, response-cache hits included."""
+        return len(self.records)
+
+    @property
+    def requests(self) -> int:
+        """The calls that reached a model now (response-cache hits left out)."""
         return sum(1 for r in self.records if not r.cached)
 
     def summary(self) -> dict[str, Any]:
-        """Totals overall and by caller, in plain types for JSON."""
-        by_caller: dict[str, dict[str, float]] = {}
-        for r in self.records:
-            row = by_caller.setdefault(
-                r.caller,
-                {
-                    "calls": 0,
-                    "cached": 0,
-                    "prompt_tokens": 0,
-                    "completion_tokens": 0,
-                    "reasoning_tokens": 0,
-                    "latency_s": 0.0,
-                },
-            )
-            row["calls"] += 0 if r.cached else 1
-            row["cached"] += 1 if r.cached else 0
-            row["prompt_tokens"] += r.prompt_tokens
-            row["completion_tokens"] += r.completion_tokens
-            row["reasoning_tokens"] += r.reasoning_tokens
-            row["latency_s"] = round(row["latency_s"] + r.latency_s, 4)
-        live = [r for r in self.records if not r.cached]
-        return {
-            "model_calls": len(live),
-            "cache_hits": len(self.records) - len(live),
-            "prompt_tokens": sum(r.prompt_tokens for r in live),
-            "completion_tokens": sum(r.completion_tokens for r in live),
-            "reasoning_tokens": sum(r.reasoning_tokens for r in live),
-            "latency_s": round(sum(r.latency_s for r in live), 4),
-            "by_caller": by_caller,
-        }
+        """Totals overall and by caller, in plain types for JSON (see
+        :func:`cogarch.core.records.usage_totals`): hits count, with the original call's
+        tokens and latency, so a replayed trial totals what the original did."""
+        return usage_totals(self.records)
 
 
 def record(usage: Usage) -> None:

@@ -73,7 +73,7 @@ class TrialView:
     explanation: list[str]
     metrics: list[tuple[str, str]]
     payload_json: str | None
-    callers: list[tuple[str, dict[str, float]]]
+    callers: list[tuple[str, dict[str, float | None]]]
     extra_steps: dict[int, list[WalkStep]] = field(default_factory=dict)
     """Walk steps of turns the record has no turn for (a failure mid-turn)."""
 

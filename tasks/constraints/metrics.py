@@ -13,7 +13,9 @@ answering prompt besides its fixed instructions and the current input). A compos
 reports it per turn in ``agent.memory_footprints`` (see ``Workspace.memory_tokens``), so a
 longer system prompt leaves it unchanged; a host that does not report it falls back on its
 ``state_sizes`` (private state tokens), else None. The responder's whole prompt and every
-metered call's prompt are recorded beside it (``responder_prompt_tokens``, ``prompt_tokens``).
+metered call's prompt are recorded beside it (``responder_prompt_tokens``, ``prompt_tokens``),
+with the number of metered calls; response-cache hits count, with their original tokens, so a
+replayed turn measures what the original one did.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ async def respond_measured(agent: Host, text: str, turn: int) -> tuple[str, Turn
         memory_tokens=memory,
         responder_prompt_tokens=prompt,
         prompt_tokens=total,
-        model_calls=sum(1 for r in records if not r.cached),
+        model_calls=len(records),
         state_tokens=state,
         reply_tokens=count_tokens(reply),
     )

@@ -41,12 +41,13 @@ async def test_same_call_and_seed_is_served_from_the_cache(
     with Meter().active() as meter:
         again = await model.complete(ASK, caller="host", seed=3)
     assert server.hits == 1
-    assert meter.model_calls == 0
+    assert (meter.requests, meter.model_calls) == (0, 1)  # consumed, but not requested now
     assert [r.cached for r in meter.records] == [True]
     assert again.usage.cached and again.usage.attempts == 0
     assert (again.content, again.thought) == (first.content, first.thought)
     assert again.usage.prompt_tokens == first.usage.prompt_tokens
-    assert meter.summary()["cache_hits"] == 1
+    assert again.usage.latency_s == first.usage.latency_s  # the original call's
+    assert (meter.summary()["cache_hits"], meter.summary()["model_calls"]) == (1, 1)
     assert len(cache_files(cache)) == 1
 
 

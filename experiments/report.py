@@ -3,8 +3,10 @@
 The report holds, per agent: trial counts (failed and corrupt trial files included), the
 outcome classes, self-consistency with its Wilson 95% interval and the Hangman paper's
 superiority marker (``*``: one-sided Fisher exact test against every baseline, Holm-corrected,
-see ``experiments.stats``), the pairwise tests behind the markers, every failure, and the
-figures of ``experiments.figures``. The tidy table of all trials is written next to it as
+see ``experiments.stats``), the pairwise tests behind the markers, the model usage (calls,
+cache hits, prompt tokens sent, served from the server's prompt cache and evaluated: see
+``experiments.usage_table``), the task's metrics, every failure, and the figures of
+``experiments.figures``. The tidy table of all trials is written next to it as
 ``trials.csv`` and ``trials.jsonl``.
 
 Baselines are, in order of precedence: the ``baselines`` argument (``cogarch report
@@ -42,6 +44,7 @@ from .report_page import ReportContent, Table, render_html, render_markdown
 from .stats import Comparison, compare_to_baselines, markers_from, wilson_interval
 from .task_metrics import metric_tables
 from .tidy import TrialRow, tidy_run, write_csv, write_jsonl
+from .usage_table import USAGE_NOTE, usage_table
 
 DEFAULT_BASELINES = ("vanilla", "mem0", "amem", "lightmem", "memoryos", "transcript")
 ALPHA = 0.05
@@ -250,6 +253,7 @@ def _content(
 ) -> ReportContent:
     comparisons, markers = significance(rows, baselines, reading)
     counts = Counter(r.status for r in rows)
+    usage = usage_table(rows)
     config = meta.get("config") or {}
     facts = [
         f"run: {rows[0].run}",
@@ -301,6 +305,8 @@ def _content(
         ],
         failures=failure_table(rows) if counts["failed"] + counts["corrupt"] else None,
         pictures=pictures,
+        usage=Table(usage.header, usage.body) if usage is not None else None,
+        usage_note=USAGE_NOTE,
     )
 
 

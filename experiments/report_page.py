@@ -67,6 +67,9 @@ class ReportContent:
     tests: Table | None = None
     metrics: list[tuple[str, Table]] = field(default_factory=list)
     failures: Table | None = None
+    usage: Table | None = None
+    """Model calls and prompt tokens per agent (``experiments.usage_table``)."""
+    usage_note: str = ""
     pictures: list[tuple[str, Path]] = field(default_factory=list)
 
     @property
@@ -81,6 +84,8 @@ def render_markdown(content: ReportContent, out: Path) -> str:
     parts += ["## Summary", "", c.summary.markdown(), "", *c.notes, ""]
     if c.tests is not None:
         parts += ["## Tests against the baselines", "", c.tests.markdown(), ""]
+    if c.usage is not None:
+        parts += ["## Model usage", "", c.usage.markdown(), "", md_text(c.usage_note), ""]
     if c.metrics:
         parts += ["## Task metrics", "", METRICS_NOTE, ""]
         for title, table in c.metrics:
@@ -114,6 +119,8 @@ def render_html(content: ReportContent) -> str:
     ]
     if c.tests is not None:
         parts += ["<h2>Tests against the baselines</h2>", c.tests.html()]
+    if c.usage is not None:
+        parts += ["<h2>Model usage</h2>", c.usage.html(), f"<p>{esc(c.usage_note)}</p>"]
     if c.metrics:
         parts += ["<h2>Task metrics</h2>", f"<p>{esc(METRICS_NOTE)}</p>"]
         for name, table in c.metrics:

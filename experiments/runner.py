@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from .resultsdir import RunLock, disk_problem
 from .summary import AgentRow, format_table, run_scoring, summarize, text_table
 from .task_metrics import MetricTable, metric_tables
 from .tidy import row_from_trial
+from .usage_table import USAGE_NOTE, usage_table
 from .worker import RunSetup, TrialWorker
 
 BackendFactory = Callable[[TrialWorker, int], ExecutionBackend]
@@ -43,9 +45,18 @@ class RunReport:
     """How the run's task tables its outcomes."""
     metrics: list[MetricTable] = field(default_factory=list)
     """The task's own numbers per agent, for tasks without SCT outcome classes."""
+    usage: MetricTable | None = None
+    """Model calls, cache hits and prompt tokens (sent, served from cache, evaluated) per
+    agent, summed over its trial files."""
 
     def table(self) -> str:
         parts = [format_table(self.rows, self.scoring)]
+        if self.usage is not None:
+            parts += [
+                f"\n{self.usage.title}:",
+                text_table(self.usage.header, self.usage.body),
+                textwrap.fill(USAGE_NOTE, 100),
+            ]
         for m in self.metrics:
             parts += [
                 f"\n{m.title} (mean ± sd over complete trials):",
@@ -178,8 +189,9 @@ class Runner:
                     report.corrupt.append(str(exc))
         report.rows = summarize(results)
         report.scoring = run_scoring(results)
+        rows = [row_from_trial(r) for r in results]
+        report.usage = usage_table(rows)
         if not report.scoring.classifies:
-            rows = [row_from_trial(r) for r in results]
             report.metrics = metric_tables(rows, report.scoring.totals)
         return report
 

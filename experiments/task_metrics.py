@@ -4,9 +4,11 @@ Tasks report more than an outcome class: the revision task counts passed rounds 
 mentions, the constraint task reports hallucination and drift rates and the memory footprint,
 the SCT its yes-rate and candidate counts. ``metric_tables`` turns the ``metrics`` of the
 complete trials (see ``experiments.tidy.metrics_of``), after the trial's model calls and
-tokens, into one table per scenario (one table in all when trials record no scenario), metrics
-as rows and agents as columns. A table's title names the scenario and how its trials were
-judged (``judging``, for tasks whose evaluation records it, such as constraint retention).
+tokens (prompt tokens also as served from the server's prompt cache and evaluated, ``n/a``
+where the server reported neither), into one table per scenario (one table in all when trials
+record no scenario), metrics as rows and agents as columns. A table's title names the
+scenario and how its trials were judged (``judging``, for tasks whose evaluation records it,
+such as constraint retention).
 When the task declares ``totals`` (counts per trial), a first table sums them per agent over
 all its complete trials, agents as rows, as the TME paper's tables do.
 """
@@ -30,8 +32,12 @@ class MetricTable:
 _USAGE: tuple[tuple[str, Callable[[TrialRow], float | None]], ...] = (
     ("model calls", lambda r: r.model_calls),
     ("prompt tokens", lambda r: r.prompt_tokens),
+    ("prompt tokens served from cache", lambda r: r.cached_prompt_tokens),
+    ("prompt tokens evaluated", lambda r: r.evaluated_prompt_tokens),
     ("completion tokens", lambda r: r.completion_tokens),
 )
+_UNREPORTED = {"prompt tokens served from cache", "prompt tokens evaluated"}
+"""Rows a server may not report: ``n/a`` when none of the agent's trials has them."""
 
 
 def _metric(name: str) -> Callable[[TrialRow], float | None]:
@@ -60,6 +66,9 @@ def _table(title: str, rows: list[TrialRow]) -> MetricTable:
             found = [get(r) for r in rows if r.agent == agent]
             values = [float(v) for v in found if v is not None]
             short = 0 < len(values) < len(found)  # absent where it was not measured
+            if not values and label in _UNREPORTED:
+                cells.append("n/a")
+                continue
             cells.append(_cell(values) + (f" (n={len(values)})" if short else ""))
         body.append([label, *cells])
     return MetricTable(title, ["metric", *agents], body)

@@ -9,6 +9,9 @@ lists and the transition counts are JSON text, so the CSV and the JSON lines hol
 Only the record's typed fields are read: the outcome and the task's declared success outcome,
 the turns (private state sizes and memory footprints), the metrics of the evaluation, the
 usage, and for the SCT its payload (revealed and memory secrets, the candidates' answers).
+Usage counts every call a trial consumed, response-cache hits included, and splits its prompt
+tokens into those the server served from its prompt cache and those it evaluated, where the
+server reported it (empty cells where it did not, never 0).
 """
 
 from __future__ import annotations
@@ -65,7 +68,18 @@ class TrialRow:
     transitions: list[tuple[str, str, int]] = field(default_factory=list)
     """Router transitions as ``(source, target, count)``; a cell shows ``{"a->b": n}``."""
     model_calls: int | None = None
+    """Every call the trial consumed, response-cache hits included."""
+    cache_hits: int | None = None
+    """How many of them the response cache served (a resumed or replayed trial)."""
     prompt_tokens: int | None = None
+    """Prompt tokens sent."""
+    cached_prompt_tokens: int | None = None
+    """Prompt tokens the server served from its prompt cache, over the calls that reported it
+    (``prompt_cache_reports``); None when no call did."""
+    evaluated_prompt_tokens: int | None = None
+    """Prompt tokens the server evaluated (sent minus served from cache), over the same calls."""
+    prompt_cache_reports: int | None = None
+    """Calls that reported their cached prompt tokens."""
     completion_tokens: int | None = None
     reasoning_tokens: int | None = None
     latency_s: float | None = None
@@ -212,7 +226,11 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TrialRow:
         footprint_tokens=footprint_of(result),
         transitions=[(t.source, t.target, t.count) for t in result.transitions],
         model_calls=usage.model_calls,
+        cache_hits=usage.cache_hits,
         prompt_tokens=usage.prompt_tokens,
+        cached_prompt_tokens=usage.cached_prompt_tokens,
+        evaluated_prompt_tokens=usage.evaluated_prompt_tokens,
+        prompt_cache_reports=usage.prompt_cache_reports,
         completion_tokens=usage.completion_tokens,
         reasoning_tokens=usage.reasoning_tokens,
         latency_s=usage.latency_s,

@@ -20,6 +20,9 @@ against a real endpoint.
   (reasoning, a ``<secret>`` and a working-memory block) that must never become public.
 - ``terse_with_judge``: answers every turn with a short acknowledgement and, as the
   constraint task's judge, returns a verdict with no claims and middling scores.
+- ``prefix_cached_honest``: the honest host behind a server that reports its prompt cache:
+  every message but the last counts as served from the cache; memory updates report nothing
+  (as a second server would that does not report it).
 """
 
 from __future__ import annotations
@@ -29,9 +32,10 @@ import json
 import os
 from collections.abc import Sequence
 
-from cogarch.models.fakes import CallInfo
+from cogarch.models.fakes import CallInfo, FakeReply
 from cogarch.tasks.hangman.hosts import honest_host
 from cogarch.tasks.sct.fake_memory import is_memory_update
+from cogarch.tokens import count_tokens
 
 DELAY_ENV = "COGARCH_TEST_FAKE_DELAY_S"
 PID_DIR_ENV = "COGARCH_TEST_PID_DIR"
@@ -97,3 +101,11 @@ def terse_with_judge(pairs: Pairs, seed: int, call: CallInfo) -> str:
         )
         return json.dumps({"claims": [], "violated": [], "omitted": [], **scores})
     return "Noted; I will keep to the rules you set."
+
+
+def prefix_cached_honest(pairs: Pairs, seed: int, call: CallInfo) -> FakeReply:
+    reply = honest_host(pairs, seed, call)
+    if is_memory_update(call):
+        return FakeReply(content=reply)
+    prefix = sum(count_tokens(text) for _, text in pairs[:-1])
+    return FakeReply(content=reply, cached_prompt_tokens=prefix)

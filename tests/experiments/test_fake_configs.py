@@ -90,6 +90,19 @@ async def test_the_diagnosis_switcher_never_looks_self_consistent(tmp_path: Path
     assert found["switcher_workflow"] == Counter({"state_substitution": TRIALS})
 
 
+def tables_in(out: str) -> list[list[str]]:
+    """The Markdown tables printed in ``out``, each as its lines."""
+    tables: list[list[str]] = []
+    previous = ""
+    for line in out.splitlines():
+        if line.startswith("|"):
+            if not previous.startswith("|"):
+                tables.append([])
+            tables[-1].append(line)
+        previous = line
+    return tables
+
+
 def test_the_cli_runs_the_hangman_fakes_and_prints_the_summary(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -102,7 +115,8 @@ def test_the_cli_runs_the_hangman_fakes_and_prints_the_summary(
     assert [line.split(":")[0] for line in captured.err.splitlines()] == ["warning"]
     summary = "hangman_sct_fakes: 12 trials run, 0 already complete, 0 failed; results in"
     assert f"{summary} {results}" in out
-    table = [line for line in out.splitlines() if line.startswith("|")]
+    tables = tables_in(out)
+    table = tables[0]
     header = [cell.strip() for cell in table[0].strip("|").split("|")]
     assert header[:4] == ["agent", "trials", "done", "failed"]
     assert header[4:9] == list(OUTCOME_COLUMNS)
@@ -118,6 +132,9 @@ def test_the_cli_runs_the_hangman_fakes_and_prints_the_summary(
     assert rows["denier_vanilla"]["all_denial"] == "2"
     assert rows["forgetful_vanilla"]["self_consistent"] == "0"
     assert all(row["trials"] == row["done"] == "2" for row in rows.values())
+    usage = tables[1]  # then what the calls cost; the fakes report no prompt cache
+    assert "| agent" in usage[0] and "served from cache" in usage[0]
+    assert len(usage) == 2 + len(rows) and all("n/a" in line for line in usage[2:])
 
     assert main(argv) == 0  # a second run finds everything done
     assert "0 trials run, 12 already complete" in capsys.readouterr().out

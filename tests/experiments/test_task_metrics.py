@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cogarch.core.records import Evaluation
+from cogarch.core.records import Evaluation, TrialRecord, Usage
 from cogarch.experiments.report import build_report
 from cogarch.experiments.task_metrics import metric_tables
 from cogarch.experiments.tidy import metrics_of, row_from_trial
@@ -58,6 +58,8 @@ def test_one_table_per_scenario_with_mean_and_spread() -> None:
     assert rows["rounds_passed"] == ["5 ± 1.41", "3"]
     assert rows["stale_mentions"] == ["1 ± 1.41", "3"]
     assert rows["model calls"] == ["4 ± 0", "4"]
+    assert rows["prompt tokens served from cache"] == ["n/a", "n/a"]  # never reported
+    assert rows["prompt tokens evaluated"] == ["n/a", "n/a"]
     assert "state_errors" not in rows and "final_summary_ok" not in rows
     cart = {r[0]: r[1:] for r in tables[1].body}
     assert tables[1].header == ["metric", "tme"] and cart["rounds_passed"] == ["4"]
@@ -166,3 +168,19 @@ def test_older_trials_take_the_scenario_from_the_run_config() -> None:
     several = make_trial("acc", 1, task="constraints", evaluation={"drift_rate": 0.1})
     several.metadata.config = {"task": {"kind": "constraints", "scenario": ["a", "b"]}}
     assert row_from_trial(several).scenario is None
+
+
+def test_prompt_cache_rows_show_what_was_reported() -> None:
+    def reporting(trial: int, served: int | None) -> TrialRecord:
+        record = make_trial("tme", trial, task="revision", evaluation=revision_eval("trip", 6, 0))
+        if served is None:
+            return record
+        usage = {**record.usage.model_dump(), "cached_prompt_tokens": served}
+        usage.update(evaluated_prompt_tokens=400 - served, prompt_cache_reports=4)
+        return record.model_copy(update={"usage": Usage.model_validate(usage)})
+
+    trials = [reporting(0, 300), reporting(1, 100), reporting(2, None)]
+    (table,) = metric_tables([row_from_trial(t) for t in trials])
+    rows = {r[0]: r[1:] for r in table.body}
+    assert rows["prompt tokens served from cache"] == ["200 ± 141 (n=2)"]
+    assert rows["prompt tokens evaluated"] == ["200 ± 141 (n=2)"]

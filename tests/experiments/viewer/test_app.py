@@ -40,6 +40,20 @@ def test_trial_page_and_missing_trial(run_dir: Path) -> None:
     assert http.get("/trial/0/nobody/3").status_code == 404
 
 
+def test_trial_page_shows_prompt_cache_use(run_dir: Path) -> None:
+    http = client(run_dir)
+    page = http.get("/trial/0/honest_workflow/0").text
+    assert page.count("served from prompt cache") == 2  # by caller and per call
+    assert "<td>n/a</td>" in page  # the fakes report no prompt cache
+    record = read_trial(trial_path(run_dir, "honest_workflow", 0))
+    calls = [c.model_copy(update={"cached_prompt_tokens": 4321}) for c in record.usage.calls]
+    callers = {k: {**v, "cached_prompt_tokens": 8642} for k, v in record.usage.by_caller.items()}
+    usage = record.usage.model_copy(update={"calls": calls, "by_caller": callers})
+    write_trial(run_dir, record.model_copy(update={"agent": "cached_agent", "usage": usage}))
+    page = http.get("/trial/0/cached_agent/0").text
+    assert "<td>4321</td>" in page and "<td>8642</td>" in page
+
+
 def test_hostile_text_is_escaped(run_dir: Path) -> None:
     page = client(run_dir).get("/trial/0/hostile_agent/0").text
     assert "<script>window.PWNED" not in page

@@ -53,7 +53,9 @@ class Model:
     """A named provider's model, used by every specialist and memory module.
 
     ``client`` is any AutoGen ``ChatCompletionClient`` (or a factory that builds one on first
-    use, so an embedded server only starts when a call needs it).
+    use, so an embedded server only starts when a call needs it). The prompt tokens a server
+    served from its cache are recorded for clients whose HTTP client reads them (those the
+    providers build: see :mod:`cogarch.models.prompt_cache`) and for fakes that report them.
     """
 
     def __init__(

@@ -103,3 +103,34 @@ async def test_the_slot_is_not_part_of_the_response_cache_key(tmp_path: Path) ->
             again = await model.complete([user("q")], caller="t", seed=7)
     assert calls == [0]
     assert again.usage.cached and again.content == "answer"
+
+
+_OTHER_PROCESS = """
+import sys, time
+from pathlib import Path
+from cogarch.models.slots import SlotPool
+pool = SlotPool(2, Path(sys.argv[1]))
+print(pool.acquire(), flush=True)
+time.sleep(60)
+"""
+
+
+def test_processes_sharing_a_server_take_different_slots(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    other = subprocess.Popen(
+        [sys.executable, "-c", _OTHER_PROCESS, str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert other.stdout is not None
+        assert other.stdout.readline().strip() == "0"
+        pool = SlotPool(2, tmp_path)
+        assert pool.acquire() == 1  # slot 0 is the other process's
+        assert pool.acquire() == 0  # every slot in use: share the one this process holds least
+    finally:
+        other.kill()
+        other.wait()
+        other.stdout.close()
+    again = SlotPool(2, tmp_path)
+    assert again.acquire() == 0  # the killed process's lock went with it

@@ -23,6 +23,7 @@ from cogarch.core.task import Task, TrialContext
 from cogarch.errors import ConfigError
 from cogarch.models.metering import Meter
 from cogarch.models.providers import LocalServerSource, ProviderConfig, Providers
+from cogarch.models.slots import trial_affinity
 
 from ..tasks.fakes import task_fakes
 from ..tasks.registry import build_task
@@ -189,7 +190,7 @@ class RunSetup:
         clock = time.perf_counter()
         out, error = TrialOutput(), None
         try:
-            with meter.active():
+            with meter.active(), trial_affinity():
                 out = await self.task.run_trial(ctx)
         except Exception as exc:  # a failed trial is recorded and the run goes on
             error = TrialError(

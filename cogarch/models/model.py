@@ -26,6 +26,7 @@ from cogarch.models.fakes import CallOrigin, FakeChatClient
 from cogarch.models.guard import model_requests_allowed
 from cogarch.models.metering import record as record_usage
 from cogarch.models.retry import RetryPolicy, is_transient
+from cogarch.models.slots import current_slot
 from cogarch.tokens import count_tokens
 
 ReasoningMode = Literal["auto", "field", "think_tags", "none"]
@@ -73,6 +74,8 @@ class Model:
         endpoint: str | None = None,
         fake: bool = False,
         max_in_flight: int | None = None,
+        slots: int | None = None,
+        slot_server: str | None = None,
     ) -> None:
         self._client = client if isinstance(client, ChatCompletionClient) else None
         self._factory = None if isinstance(client, ChatCompletionClient) else client
@@ -89,6 +92,9 @@ class Model:
         self.fake = fake
         self.max_in_flight = max_in_flight
         """At most this many requests open at once against the endpoint, per process."""
+        self.slots = slots or None
+        """Keep each trial's calls to one of this many server slots (llama.cpp's ``id_slot``)."""
+        self.slot_server = slot_server or endpoint or f"provider:{provider}"
         self._rng = random.Random()
 
     def __repr__(self) -> str:
@@ -166,6 +172,7 @@ class Model:
                 "e2e and run pytest with --e2e"
             )
         origin = CallOrigin(caller, role)
+        args = self._with_slot(args)
         result, attempts, latency, served = await self._create_with_retries(
             messages, tools, args, origin
         )
@@ -223,6 +230,16 @@ class Model:
                     ) from exc
                 await asyncio.sleep(self.retry.delay(attempt, self._rng))
         raise AssertionError("unreachable")
+
+    def _with_slot(self, args: dict[str, Any]) -> dict[str, Any]:
+        """``args`` with the running trial's slot, when this model keeps trials to slots. The
+        slot is left out of the response-cache key: it changes where, not what, is computed."""
+        if self.slots is None:
+            return args
+        slot = current_slot(self.slot_server, self.slots)
+        if slot is None:
+            return args
+        return {**args, "extra_body": {**args.get("extra_body", {}), "id_slot": slot}}
 
     def _gate(self) -> AbstractAsyncContextManager[object]:
         if self.max_in_flight is None:

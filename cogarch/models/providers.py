@@ -95,6 +95,14 @@ class ProviderConfig(BaseModel):
     n_ctx: int = Field(default=8192, ge=512, description="local: context for ALL slots together.")
     n_parallel: int = Field(default=2, ge=1, le=16, description="local: parallel slots.")
     n_threads: int | None = Field(default=None, ge=1)
+    slots: int | None = Field(
+        default=None,
+        ge=0,
+        le=64,
+        description="llama.cpp servers: keep each trial's calls to one of this many slots "
+        "(the request's id_slot), so its prompt cache stays warm; local providers default to "
+        "n_parallel, 0 turns it off; for an openai provider give the server's --parallel.",
+    )
     fake: str | None = Field(
         default=None, description="fake: a name in the run's table of fakes, or an import path."
     )
@@ -224,14 +232,24 @@ def build_model(
         fn = (fakes if fakes is not None else no_fakes()).get(cfg.fake)
         return Model(pairs_model(fn), model=f"fake:{cfg.fake}", fake=True, **common)
     if cfg.kind == "local":
+        slots = cfg.n_parallel if cfg.slots is None else cfg.slots
         return Model(
             _local_factory(cfg, local_server),
             model="local-gguf",
             endpoint="embedded llama.cpp",
+            slots=slots,
+            slot_server=f"local:{cfg.gguf_path}:{cfg.n_ctx}:{cfg.n_parallel}:{cfg.n_threads}",
             **common,
         )
     url = cfg.endpoints()[replica]
-    return Model(_openai_factory(name, cfg, url), model=cfg.model or "", endpoint=url, **common)
+    return Model(
+        _openai_factory(name, cfg, url),
+        model=cfg.model or "",
+        endpoint=url,
+        slots=cfg.slots,
+        slot_server=url or cfg.base_url_env,
+        **common,
+    )
 
 
 def _openai_client(

@@ -10,9 +10,9 @@ import random
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from cogarch.core.player import ForkableHost, Propose
 from cogarch.core.records import (
@@ -28,6 +28,7 @@ from cogarch.core.records import (
 )
 from cogarch.core.task import Task, TrialContext
 from cogarch.errors import CogarchError
+from cogarch.models.slots import keeps_slots
 
 from .evaluator import OUTCOMES, Answer
 from .game import CandidateSetLike, SCTGame, candidate_sources
@@ -52,13 +53,39 @@ def answered(reply: str, where: str) -> str:
     return reply
 
 
+BranchConcurrency = int | Literal["auto"]
+
+
 class SCTParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     t_fork: int = Field(default=4, ge=1, le=40, description="Turns before the fork; opener = 1.")
     n_candidates: int = Field(default=5, ge=2, le=50)
     proposals: int = Field(default=20, ge=1, le=100, description="Words asked of the helper.")
-    parallel_branches: bool = Field(default=True, description="Ask the branches concurrently.")
+    branch_concurrency: BranchConcurrency = Field(
+        default="auto",
+        description="Candidate branches asked at once, after the reveal branch has warmed the "
+        "server's cache with the shared dialogue. auto: one at a time when the agent's model "
+        "keeps a trial to one server slot (llama.cpp: one cache per slot), all at once "
+        "otherwise (servers whose prefix cache all requests share).",
+    )
+
+    @field_validator("branch_concurrency")
+    @classmethod
+    def _positive(cls, value: BranchConcurrency) -> BranchConcurrency:
+        if value != "auto" and value < 1:
+            raise ValueError("branch_concurrency is 'auto' or a whole number of at least 1")
+        return value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_switch(cls, data: Any) -> Any:
+        """Configs written for ``parallel_branches: true|false`` keep their meaning."""
+        if isinstance(data, dict) and "parallel_branches" in data:
+            data = dict(data)
+            parallel = data.pop("parallel_branches")
+            data.setdefault("branch_concurrency", 50 if parallel else 1)
+        return data
 
 
 async def play_to_fork(agent: ForkableHost, game: SCTGame, turns: int) -> list[Turn]:
@@ -137,10 +164,15 @@ async def fork_sct(
     n: int,
     seed: int,
     propose: Propose | None = None,
-    parallel: bool = True,
+    concurrency: int | None = None,
 ) -> Fork:
     """Snapshot ``agent``, ask one fork to reveal its secret and one fork per candidate
-    whether it is the secret; ``agent`` itself is left as it was."""
+    whether it is the secret; ``agent`` itself is left as it was.
+
+    The reveal branch is asked first, alone: its prompt is the shared dialogue plus one
+    message, so once it is answered the server holds the prefix every candidate branch starts
+    with. The candidates follow, ``concurrency`` at a time (None: all at once). The order
+    changes only where the work is done, not what a branch is asked or which seed it uses."""
     snapshot = agent.private_state()
     memory_secret = last_secret_in([*(t.private_state for t in turns), snapshot])
     reveal_host = agent.fork()
@@ -170,10 +202,13 @@ async def fork_sct(
         )
         return record, branch
 
-    if parallel:
-        asked = await asyncio.gather(*(ask(c) for c in cset.words))
-    else:
-        asked = [await ask(c) for c in cset.words]
+    gate = asyncio.Semaphore(concurrency or len(cset.words) or 1)
+
+    async def ask_in_turn(candidate: str) -> tuple[CandidateBranch, ForkableHost]:
+        async with gate:
+            return await ask(candidate)
+
+    asked = await asyncio.gather(*(ask_in_turn(c) for c in cset.words))
     for b, _ in asked:
         answered(b.reply, f"on the branch of candidate '{b.candidate}'")
     reveal = RevealBranch(
@@ -214,7 +249,7 @@ class SCTTask(Task):
             n=p.n_candidates,
             seed=ctx.seed,
             propose=self._proposer(ctx, game, log) if ctx.helper_provider else None,
-            parallel=p.parallel_branches,
+            concurrency=self._branch_concurrency(ctx),
         )
         played = fork.played(log, game)
         transitions = agent.trace.counts()
@@ -227,6 +262,14 @@ class SCTTask(Task):
             transitions=transitions_from(transitions),
             payload=fork.payload(p.t_fork, played, game, Proposer.of(ctx)),
         )
+
+    def _branch_concurrency(self, ctx: TrialContext) -> int | None:
+        chosen = self.params.branch_concurrency
+        if chosen != "auto":
+            return chosen
+        if ctx.agent_provider is not None and keeps_slots(ctx.models(ctx.agent_provider)):
+            return 1
+        return None
 
     def _proposer(self, ctx: TrialContext, game: SCTGame, log: list[Turn]) -> Propose:
         from cogarch.models.messages import user

@@ -130,7 +130,9 @@ async def play(
         return made[-1]
 
     task = HangmanSCT(
-        HangmanParams(t_fork=t_fork, n_candidates=n_candidates, parallel_branches=parallel)
+        HangmanParams(
+            t_fork=t_fork, n_candidates=n_candidates, branch_concurrency=50 if parallel else 1
+        )
     )
     ctx = TrialContext(
         agent_name=agent,

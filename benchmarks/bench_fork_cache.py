@@ -14,12 +14,15 @@ the same worker code the runner uses, against one embedded llama.cpp server with
 - **new**: the defaults: every call of a trial keeps to one slot (``id_slot``), the reveal
   branch goes first and the candidates follow one at a time on the warm slot.
 
-The branch phase is everything ``fork_sct`` asks (the reveal, the candidate top-up and the
-candidate branches). For it the benchmark prints the prompt tokens sent, the share the server
-evaluated (sent less those it reports served from its cache; target: at most 10% for the new
-schedule), and its wall time (the union of the trials' branch phases); also each schedule's
-whole-trial wall time. The schedules alternate agent by agent (old first) and use different
-run seeds, so neither meets the other's prompts in the server's cache.
+The branch phase is everything ``fork_sct`` asks: the branches (the reveal and the candidate
+branches, every call a forked agent makes) and, when the board leaves too few candidates, the
+candidate top-up (one call of the task's own, with a prompt no branch shares). For the
+branches the benchmark prints the prompt tokens sent and the share the server evaluated (sent
+less those it reports served from its cache; target: at most 10% for the new schedule); the
+top-up calls are counted apart. Also the branch phase's wall time (the union of the trials'
+branch phases) and the whole trials' wall time. Both schedules play the same seeds, each on a
+freshly started server, so neither meets the other's prompts in the server's cache; they
+alternate agent by agent (old first).
 """
 
 from __future__ import annotations
@@ -35,13 +38,16 @@ from typing import Any
 
 import cogarch.tasks.sct.engine as engine
 from cogarch.core.backend import TrialSpec
+from cogarch.core.model import Usage
 from cogarch.experiments.config import RunConfig
 from cogarch.experiments.worker import RunSetup
+from cogarch.models.local import stop_local_servers
 from cogarch.models.metering import Meter
 from cogarch.seeds import trial_seed
+from cogarch.tasks.sct.proposer import PROPOSER_CALLER
 
 TARGET_EVALUATED = 0.10
-SEEDS = {"old": 1337, "new": 7331}
+SEED = 1337
 
 
 @dataclass
@@ -53,17 +59,24 @@ class Phase:
     trial_spans: list[tuple[float, float]] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
 
-    def sent(self) -> int:
-        return sum(r.prompt_tokens for m in self.meters for r in m.records)
+    def records(self, top_up: bool = False) -> list[Usage]:
+        """The branches' calls, or (``top_up``) the candidate top-up's."""
+        return [
+            r for m in self.meters for r in m.records if (r.caller == PROPOSER_CALLER) == top_up
+        ]
 
-    def from_cache(self) -> int | None:
-        known = [r.cached_prompt_tokens for m in self.meters for r in m.records]
+    def sent(self, top_up: bool = False) -> int:
+        return sum(r.prompt_tokens for r in self.records(top_up))
+
+    def from_cache(self, top_up: bool = False) -> int | None:
+        known = [r.cached_prompt_tokens for r in self.records(top_up)]
         if any(k is None for k in known):
             return None
         return sum(k or 0 for k in known)
 
-    def calls(self) -> int:
-        return sum(len(m.records) for m in self.meters)
+    def evaluated(self, top_up: bool = False) -> str:
+        cached = self.from_cache(top_up)
+        return "n/a" if cached is None else str(self.sent(top_up) - cached)
 
 
 def union_seconds(spans: list[tuple[float, float]]) -> float:
@@ -98,7 +111,7 @@ def run_config(schedule: str, agent: str, args: argparse.Namespace) -> RunConfig
                 "branch_concurrency": 50 if old else "auto",
             },
             "trials": args.trials,
-            "seed": SEEDS[schedule],
+            "seed": SEED,
             "concurrency": args.concurrency,
             "cache": False,
             "providers": {"local": provider},
@@ -131,6 +144,7 @@ def metered_fork(phase: Phase) -> Callable[..., Awaitable[engine.Fork]]:
 
 
 async def play(schedule: str, agent: str, args: argparse.Namespace) -> Phase:
+    stop_local_servers()  # a cold server: nothing cached from the other schedule
     config = run_config(schedule, agent, args)
     setup = RunSetup(config)
     phase = Phase()
@@ -155,7 +169,7 @@ async def play(schedule: str, agent: str, args: argparse.Namespace) -> Phase:
     try:
         await asyncio.gather(*(one(i) for i in range(args.trials)))
     finally:
-        engine.fork_sct = original  # type: ignore[assignment]
+        engine.fork_sct = original
         await setup.providers.aclose()
     return phase
 
@@ -168,10 +182,11 @@ def row(schedule: str, agent: str, phase: Phase) -> list[str]:
         agent,
         schedule,
         str(len(phase.trial_spans)),
-        str(phase.calls()),
+        str(len(phase.records())),
         str(sent),
         "n/a" if cached is None else str(cached),
         share,
+        f"{len(phase.records(top_up=True))} / {phase.evaluated(top_up=True)}",
         f"{union_seconds(phase.spans):.1f}",
         f"{union_seconds(phase.trial_spans):.1f}",
     ]
@@ -186,6 +201,7 @@ def table(rows: list[list[str]]) -> str:
         "branch prompt tokens",
         "from cache",
         "evaluated",
+        "top-ups / evaluated",
         "branch phase s",
         "trials s",
     ]

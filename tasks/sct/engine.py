@@ -47,8 +47,11 @@ def answered(reply: str, where: str) -> str:
     """``reply``, unless it is empty or blank."""
     if not reply.strip():
         raise EmptyReplyError(
-            f"the agent's reply {where} was empty; the trial cannot be classified (check the "
-            "endpoint: an empty completion is usually a provider fault or a too small max_tokens)"
+            f"the agent's reply {where} was empty: the model wrote nothing, or only text the "
+            "reply parser keeps private (a <secret> or memory block, or text before a stray "
+            "closing tag); the trial cannot be classified. The trial's usage.calls show how "
+            "many tokens the model wrote: none points at the endpoint (a provider fault or a "
+            "too small max_tokens), some at the model's output"
         )
     return reply
 

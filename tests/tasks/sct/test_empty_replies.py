@@ -78,6 +78,7 @@ async def test_empty_replies_fail_the_trial_with_the_reason(tmp_path: Path) -> N
             assert record.status == "failed"
             assert record.error is not None and record.error.type == "EmptyReplyError"
             assert where in record.error.message
+            assert "private" in record.error.message and "usage.calls" in record.error.message
             assert record.evaluation.outcome is None
     assert read_trial(trial_path(results, "honest", 0)).status == "complete"
     build_report(results)

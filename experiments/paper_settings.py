@@ -55,4 +55,22 @@ def paper_deviations(config: Mapping[str, Any]) -> list[str]:
     return found
 
 
-__all__ = ["PAPER_MODELS", "paper_deviations"]
+EMBEDDED_MODEL_NOTE = (
+    "The embedded model (Qwen2.5-Coder-1.5B) rarely keeps a secret in its memory, so on it an "
+    "SCT run shows the pipeline at work, not the effect the paper measures; that needs a "
+    "larger model behind an OpenAI-compatible endpoint (experiments/hangman_sct_paper.yaml)."
+)
+
+
+def embedded_model_note(config: Mapping[str, Any]) -> str | None:
+    """A caution for an SCT run whose agents play on the embedded model, else None."""
+    if (config.get("task") or {}).get("kind") not in SCT_KINDS:
+        return None
+    embedded = any(
+        s.get("kind") == "local" and not s.get("gguf_path")
+        for s in _used_providers(config).values()
+    )
+    return EMBEDDED_MODEL_NOTE if embedded else None
+
+
+__all__ = ["EMBEDDED_MODEL_NOTE", "PAPER_MODELS", "embedded_model_note", "paper_deviations"]

@@ -30,7 +30,7 @@ from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_text
 
 from . import figures
-from .paper_settings import paper_deviations
+from .paper_settings import embedded_model_note, paper_deviations
 from .reading import (
     DESCRIPTIONS,
     Reading,
@@ -271,6 +271,8 @@ def _content(
         if deviations:
             facts.append(f"differs from the paper's settings: {'; '.join(deviations)}")
     notes = []
+    if config and (caution := embedded_model_note(config)) is not None:
+        notes.append(caution)
     rated = any(r.self_consistent is not None for r in rows)
     if any(r.outcome_strict for r in rows):
         facts.append(f"outcome table and tests: {DESCRIPTIONS[reading]}")

@@ -3,6 +3,7 @@ the warning when the model under test proposes its own candidates."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,11 @@ import pytest
 from cogarch.core.records import Evaluation
 from cogarch.errors import ConfigError
 from cogarch.experiments.config import RunConfig, load_run_config
-from cogarch.experiments.paper_settings import paper_deviations
+from cogarch.experiments.paper_settings import (
+    EMBEDDED_MODEL_NOTE,
+    embedded_model_note,
+    paper_deviations,
+)
 from cogarch.experiments.report import build_report, significance
 from cogarch.experiments.results import read_trial
 from cogarch.experiments.runner import Runner
@@ -76,6 +81,33 @@ def test_the_local_config_says_where_it_departs_from_the_paper() -> None:
     assert any("max_tokens 384" in d for d in found)
     assert any(d.startswith("trials per agent 5") for d in found)
     assert "Not the paper's setting" in LOCAL.read_text()
+
+
+def test_only_sct_runs_on_the_embedded_model_carry_the_small_model_caution() -> None:
+    local = load_run_config(LOCAL).model_dump(mode="json")
+    assert embedded_model_note(local) == EMBEDDED_MODEL_NOTE
+    assert embedded_model_note(load_run_config(PAPER).model_dump(mode="json")) is None
+    assert embedded_model_note(load_run_config(FAKES).model_dump(mode="json")) is None
+    own_weights = json.loads(json.dumps(local))
+    own_weights["providers"]["local"]["gguf_path"] = "/models/qwen3-32b.gguf"
+    assert embedded_model_note(own_weights) is None
+    assert embedded_model_note({**local, "task": {"kind": "revision"}}) is None
+
+
+async def test_the_report_of_an_embedded_model_run_says_it_shows_the_pipeline(
+    tmp_path: Path,
+) -> None:
+    base = load_run_config(FAKES).model_dump()
+    base["agents"] = [a for a in base["agents"] if a["name"] == "honest_vanilla"]
+    run = tmp_path / "run"
+    await Runner(RunConfig.model_validate({**base, "results_dir": run, "trials": 1})).run()
+    assert EMBEDDED_MODEL_NOTE not in build_report(run, tmp_path / "fakes")[0].read_text()
+    meta = json.loads((run / "run.json").read_text())
+    local = load_run_config(LOCAL).model_dump(mode="json")
+    meta["config"]["providers"] = local["providers"]
+    meta["config"]["agents"] = [{**a, "provider": "local"} for a in meta["config"]["agents"]]
+    (run / "run.json").write_text(json.dumps(meta))
+    assert EMBEDDED_MODEL_NOTE in build_report(run, tmp_path / "local")[0].read_text()
 
 
 def test_the_paper_config_loads_validates_and_matches_the_paper(

@@ -244,12 +244,14 @@ class MemoryOSMemory(RetrievalModule):
         self.count("promotions")
         return hottest
 
-    def _add_knowledge(self, kind: str, entries: list[str], session: str, ids: list[str]) -> None:
+    def _add_knowledge(
+        self, kind: str, entries: list[str], session: str, origin: list[str]
+    ) -> None:
         texts = _clean(entries)
         stamp = self.now().isoformat()
-        ids = [self._next("knowledge") for _ in texts]
-        meta = {"kind": kind, "time": stamp, "session": session, SOURCE_KEY: ids}
-        self.knowledge_store.add(ids, texts, [dict(meta) for _ in texts])
+        keys = [self._next("knowledge") for _ in texts]
+        meta = {"kind": kind, "time": stamp, "session": session, SOURCE_KEY: origin}
+        self.knowledge_store.add(keys, texts, [dict(meta) for _ in texts])
         self.count(f"{kind}_knowledge", len(texts))
 
     # ------------------------------------------------------------------ reading

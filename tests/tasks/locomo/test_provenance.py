@@ -9,6 +9,7 @@ from cogarch.memory.retrieval.amem import AMemMemory
 from cogarch.memory.retrieval.embeddings import HashEmbedder
 from cogarch.memory.retrieval.lightmem import LightMemMemory
 from cogarch.memory.retrieval.mem0 import Mem0Memory
+from cogarch.memory.retrieval.memoryos import MemoryOSMemory
 from cogarch.memory.retrieval.raw_turns import RawTurnMemory
 from tests.memory import FakeLLM, context
 
@@ -80,3 +81,31 @@ async def test_raw_turns_store_each_message_with_its_dialog_id() -> None:
     await mem.ingest(turn(2, "My band played in Lisbon", "D1:2"), context(FakeLLM()))
     (hit,) = await mem.retrieve("band Lisbon", context(FakeLLM()))
     assert hit.source_ids == ["D1:2"]
+
+
+async def test_memoryos_pages_and_promoted_knowledge_keep_their_dialog_ids() -> None:
+    llm = FakeLLM(
+        PageSummary={"summary": "Ann's cat Pixel", "keywords": ["cat", "pixel"]},
+        ProfileUpdate={"profile": "Ann owns a cat."},
+        Knowledge={"user_knowledge": ["Ann has a cat named Pixel"], "assistant_knowledge": []},
+    )
+    mem = MemoryOSMemory(
+        {"embedder": "hash", "short_term_capacity": 1, "heat_threshold": 4.5},
+        provider="f",
+        embedder=HashEmbedder(),
+    )
+    for n in range(1, 6):
+        await mem.ingest(turn(n, f"Ann: my cat Pixel, part {n}", f"D1:{n}"), context(llm))
+    assert mem.stats["promotions"] == 1
+    filed = sorted(mem.pages.values(), key=lambda p: p.turn)
+    assert [p.source_ids for p in filed] == [[f"D1:{n}"] for n in range(1, len(filed) + 1)]
+    (entry,) = mem.knowledge_store.all()
+    assert entry.metadata["source_ids"] == [p.source_ids[0] for p in filed]
+    found = await mem.retrieve("Ann cat Pixel", context(llm))
+    knowledge = [i for i in found if i.fields.get("tier") == "knowledge"]
+    assert knowledge and knowledge[0].source_ids == entry.metadata["source_ids"]
+    pages = [i for i in found if i.fields.get("tier") == "mid"]
+    assert pages and all(i.source_ids[0].startswith("D1:") for i in pages)
+    restored = MemoryOSMemory({"embedder": "hash"}, embedder=HashEmbedder())
+    restored.load_state(mem.state())
+    assert restored.knowledge_store.all()[0].metadata["source_ids"] == entry.metadata["source_ids"]

@@ -27,13 +27,17 @@ class Claim(BaseModel):
 
 
 class JudgeVerdict(BaseModel):
-    """What the judge model returns (unknown keys are ignored)."""
+    """What the judge model returns (unknown keys are ignored).
+
+    The two audits have no defaults: a verdict that leaves out ``claims``, ``violated`` or
+    ``omitted`` did not audit the reply, and is sent back to the judge (then counted as a judge
+    failure), never read as a reply with no claims and no violations."""
 
     model_config = ConfigDict(extra="ignore", title="JudgeVerdict")
 
-    claims: list[Claim] = Field(default_factory=list, max_length=30)
-    violated: list[str] = Field(default_factory=list, description="Ids of violated constraints.")
-    omitted: list[str] = Field(default_factory=list, description="Ids of omitted requirements.")
+    claims: list[Claim] = Field(max_length=30)
+    violated: list[str] = Field(description="Ids of violated constraints.")
+    omitted: list[str] = Field(description="Ids of omitted requirements.")
     relevance: int = Field(ge=0, le=10)
     answer_quality: int = Field(ge=0, le=10)
     instruction_following: int = Field(ge=0, le=10)

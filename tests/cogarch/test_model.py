@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from cogarch.errors import ModelCallError, RealModelBlockedError
 from cogarch.models import LLMMessage, Meter, build_model, system, user
+from cogarch.models.model import response_format_for
 from cogarch.testing import FaultServer, Step, allowing_model_requests
 from cogarch.tokens import count_tokens
 from tests.cogarch import FAST_RETRY, TIMEOUT_S, LiveModels, closed_port_url, openai_config
@@ -231,3 +232,21 @@ async def test_real_clients_are_refused_without_the_fixture() -> None:
         with pytest.raises(RealModelBlockedError, match="provider 'faulty'"):
             await model.complete(HELLO, caller="t")
         assert server.hits == 0
+
+
+def test_the_decoder_schema_requires_every_field_even_those_with_defaults() -> None:
+    class Inner(BaseModel):
+        note: str = ""
+
+    class Outer(BaseModel):
+        items: list[Inner] = []
+        properties: dict[str, int] = {"properties": 1}
+        label: str | None = None
+        count: int
+
+    schema = response_format_for(Outer)["json_schema"]["schema"]
+    assert schema["required"] == ["items", "properties", "label", "count"]
+    assert schema["$defs"]["Inner"]["required"] == ["note"]
+    assert schema["properties"]["properties"]["default"] == {"properties": 1}
+    assert "required" not in schema["properties"]
+    assert Outer.model_validate({"count": 1}).items == []  # validation keeps the defaults

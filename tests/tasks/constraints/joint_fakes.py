@@ -52,11 +52,16 @@ def judge(pairs: Pairs, seed: int, call: CallInfo) -> str:
     for letter, body in replies:
         claim = {"claim": body, "supported": "UNSUPPORTED" not in body}
         scores = dict.fromkeys(("relevance", "answer_quality", "instruction_following"), 8)
-        verdicts.append({"reply": letter, "claims": [claim], **scores, "coherence": 8})
+        verdicts.append(
+            {"reply": letter, "claims": [claim], "violated": [], "omitted": [], **scores}
+            | {"coherence": 8}
+        )
     if not replies:  # a per-reply audit
         body = prompt.split("<reply>\n", 1)[1]
         SEEN.append((prompt, [next(k for t, k in KINDS.items() if body.startswith(t))]))
         claim = {"claim": body, "supported": "UNSUPPORTED" not in body}
         scores = dict.fromkeys(("relevance", "answer_quality", "instruction_following"), 8)
-        return json.dumps({"claims": [claim], **scores, "coherence": 8})
+        return json.dumps(
+            {"claims": [claim], "violated": [], "omitted": [], **scores, "coherence": 8}
+        )
     return json.dumps({"verdicts": verdicts})

@@ -15,11 +15,13 @@ from cogarch.errors import ConfigError
 from cogarch.models import FunctionModel, Model, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
+from cogarch.models.model import response_format_for
 from cogarch.tasks.constraints import (
     CONSTRAINT_SCENARIOS,
     ConstraintScenario,
     ConstraintTask,
     ConstraintTurn,
+    JudgeVerdict,
     drift_rate,
     footprint_summary,
     get_constraint_scenario,
@@ -29,6 +31,7 @@ from cogarch.tasks.constraints import (
     run_constraints,
     verdict_json,
 )
+from cogarch.tasks.constraints.judge import OUTCOME_METRICS
 from cogarch.tasks.constraints.metrics import TurnFootprint
 from cogarch.workspace.spec import build_agent, load_agent_spec
 
@@ -138,6 +141,22 @@ async def test_a_judge_that_never_answers_validly_leaves_the_turn_unscored() -> 
     assert result.judge_failures == 1 and result.turns[1].judgement is None
     assert "no valid JudgeVerdict" in (result.turns[1].error or "")
     assert result.hallucination_rate == 1.0 and result.drift_rate == 0.0
+
+
+async def test_a_verdict_without_the_audits_is_a_judge_failure_not_a_clean_reply() -> None:
+    scores_only = json.dumps(dict.fromkeys(OUTCOME_METRICS, 0))
+    seen: list[str] = []
+
+    def verdicts(turn: int) -> str:
+        return scores_only if turn == 3 else verdict_json()
+
+    scenario = get_constraint_scenario("phishing_response")
+    result = await run_constraints(ScriptedAgent(), scenario, judge(verdicts, seen))
+    assert result.turns[2].judgement is None and result.turns[2].hallucination is None
+    assert "claims" in (result.turns[2].error or "")
+    assert result.judge_failures == 1 and result.judged_turns == len(scenario.turns) - 1
+    schema = response_format_for(JudgeVerdict)["json_schema"]["schema"]
+    assert {"claims", "violated", "omitted"} <= set(schema["required"])
 
 
 def replay_models(reply_words: int = 25) -> Callable[[str], Model]:

@@ -6,12 +6,14 @@ agents of a run play the same scenario): the trial only plays the turns and reco
 replies as pending; once every trial of the run has been played, the runner hands the trials
 of each trial index to ``ConstraintTask.judge_jointly``, which judges the agents' replies to
 each turn together (unlabelled, in seeded random order; see ``joint``) and returns the judged
-records, which the runner writes back atomically. A run cut short leaves the pending trials
+records, which the runner writes back atomically (``JUDGE_CONCURRENCY`` turns at a time; the
+verdicts do not depend on the order). A run cut short leaves the pending trials
 as they are; rerunning it judges them.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Collection, Sequence
 from statistics import fmean
 from typing import ClassVar, Literal
@@ -43,10 +45,15 @@ from .metrics import (
 )
 from .scenarios import (
     ConstraintScenario,
+    ConstraintTurn,
     TurnKind,
 )
 
 Judging = Literal["per_reply", "cross_agent"]
+
+JUDGE_CONCURRENCY = 2
+"""Turns the cross-agent pass judges at once: the turns are independent (each call has its
+own seed), and two keep both of the embedded server's slots busy."""
 
 
 class TurnScore(BaseModel):
@@ -259,16 +266,7 @@ class ConstraintTask(Task):
         for name in dict.fromkeys(res.scenario for _, res in members):
             same = [(r, res) for r, res in members if res.scenario == name]
             scenario = get_constraint_scenario(name)
-            for index, spec in enumerate(scenario.turns):
-                verdicts = await judge_together(
-                    judge,
-                    scenario.canonical(index + 1),
-                    spec.user,
-                    [res.turns[index].reply for _, res in same],
-                    seed=same[0][0].seed,
-                )
-                for (_, res), judged in zip(same, verdicts, strict=True):
-                    record_judgement(res.turns[index], judged)
+            await _judge_scenario(judge, scenario, [res for _, res in same], same[0][0].seed)
             for record, res in same:
                 final = summarise(scenario, res.turns, "cross_agent")
                 payload = record.payload.model_copy(
@@ -280,6 +278,28 @@ class ConstraintTask(Task):
                     )
                 )
         return updated
+
+
+async def _judge_scenario(
+    judge: Model, scenario: ConstraintScenario, results: Sequence[ConstraintResult], seed: int
+) -> None:
+    """Judge every turn of ``results`` (one per agent) together, ``JUDGE_CONCURRENCY`` turns
+    at a time, recording each verdict on its turn."""
+    gate = asyncio.Semaphore(JUDGE_CONCURRENCY)
+
+    async def one_turn(index: int, spec: ConstraintTurn) -> None:
+        async with gate:
+            verdicts = await judge_together(
+                judge,
+                scenario.canonical(index + 1),
+                spec.user,
+                [res.turns[index].reply for res in results],
+                seed=seed,
+            )
+        for res, judged in zip(results, verdicts, strict=True):
+            record_judgement(res.turns[index], judged)
+
+    await asyncio.gather(*(one_turn(i, spec) for i, spec in enumerate(scenario.turns)))
 
 
 def _judge_provider(helper: str | None) -> str:

@@ -3,6 +3,7 @@ unlabelled and shuffled by the trial seed, written back into independent trial f
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
 from pathlib import Path
@@ -119,3 +120,38 @@ async def test_per_reply_judging_stays_available_and_is_labelled(tmp_path: Path)
     assert ConstraintTask.Params().judging == "auto"
     data = json.loads(trial_path(tmp_path, "osprey", 0).read_text(encoding="utf-8"))
     assert data["payload"]["constraints"]["judging"] == "per_reply"
+
+
+async def test_the_pass_judges_turns_concurrently_and_files_each_verdict_under_its_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cogarch.tasks.constraints import task as task_module
+    from cogarch.tasks.constraints.judge import OUTCOME_METRICS, Judgement
+
+    flight = {"now": 0, "max": 0}
+
+    async def slow_judge(judge: Any, memory: Any, query: str, replies: Any, **_: Any) -> list[Any]:
+        flight["now"] += 1
+        flight["max"] = max(flight["max"], flight["now"])
+        await asyncio.sleep(0.01 * (memory.turn % 3))  # later turns may finish first
+        flight["now"] -= 1
+        unsupported = memory.turn % 2
+        return [
+            Judgement(
+                supported=1 - unsupported,
+                unsupported=unsupported,
+                violated=[],
+                omitted=[],
+                active_constraints=0,
+                hallucination=float(unsupported),
+                drift=0.0,
+                scores=dict.fromkeys(OUTCOME_METRICS, 5),
+            )
+            for _ in replies
+        ]
+
+    monkeypatch.setattr(task_module, "judge_together", slow_judge)
+    await Runner(config(tmp_path), progress=False).run()
+    assert flight["max"] == task_module.JUDGE_CONCURRENCY
+    turns = read_trial(trial_path(tmp_path, "heron", 0)).payload.constraints["turns"]  # type: ignore[union-attr]
+    assert [t["hallucination"] for t in turns] == [float(t["turn"] % 2) for t in turns]

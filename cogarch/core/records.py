@@ -396,6 +396,10 @@ class LocomoAnswer(_Record):
     ``"10"``); None when the agent retrieves nothing."""
     prompt_tokens: int = 0
     """Prompt tokens of the metered calls that answered it (response-cache hits included)."""
+    memory_tokens: int | None = None
+    """The memory the answering prompt carried, in tokens: the transcript kept, the retrieved
+    block, the rendered state (the agent's memory footprint); None when the agent does not
+    say."""
     latency_s: float = 0.0
 
 
@@ -410,7 +414,8 @@ class LocomoPayload(_Record):
     """Model calls (response-cache hits included), prompt and completion tokens and seconds of
     the ingestion."""
     memory_tokens: int
-    """The agent's private state after ingestion, in tokens."""
+    """The agent's private state after ingestion, in tokens (0 for a full-context agent, whose
+    memory is the public transcript: see each answer's ``memory_tokens``)."""
     answers: list[LocomoAnswer] = Field(default_factory=list)
     resumed: bool = False
     """Whether the trial went on from a snapshot an interrupted run left."""

@@ -90,6 +90,7 @@ async def ask(
         reply = await fork.respond(prompt)
     latency = clock() - start
     prediction = chosen_option(reply, options)
+    carried = fork.memory_footprints[-1] if fork.memory_footprints else None
     ranked = retrieved_ids(fork)
     flat = [i for ids in ranked or [] for i in ids]
     recall = None
@@ -107,6 +108,7 @@ async def ask(
         retrieved_ids=list(dict.fromkeys(flat)),
         recall=recall,
         prompt_tokens=int(meter.summary()["prompt_tokens"]),
+        memory_tokens=carried,
         latency_s=round(latency, 4),
     )
 

@@ -65,7 +65,10 @@ def _mean(values: Sequence[float]) -> float | None:
 
 
 def evaluate(payload: LocomoPayload) -> dict[str, Any]:
-    """Per-category and overall F1 (and J), evidence recall@k, tokens, latency, ingest cost."""
+    """Per-category and overall F1 (and J), evidence recall@k, tokens, latency, ingest cost.
+
+    ``memory_tokens`` is the agent's stored private state; ``memory_tokens_per_question`` the
+    memory its answering prompts carried (for a full-context agent, the transcript kept)."""
     answers = payload.answers
     by_name = {name: [a for a in answers if a.category == c] for c, name in CATEGORIES.items()}
     f1 = {n: _mean([a.f1 for a in group]) for n, group in by_name.items() if group}
@@ -90,6 +93,9 @@ def evaluate(payload: LocomoPayload) -> dict[str, Any]:
     turns = max(payload.turns_ingested, 1)
     out.update(
         prompt_tokens_per_question=_mean([a.prompt_tokens for a in answers]),
+        memory_tokens_per_question=_mean(
+            [a.memory_tokens for a in answers if a.memory_tokens is not None]
+        ),
         latency_p50_s=_quantile(latency, 50),
         latency_p95_s=_quantile(latency, 95),
         memory_tokens=payload.memory_tokens,

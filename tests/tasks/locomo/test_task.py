@@ -19,12 +19,12 @@ from cogarch.tasks.registry import build_task
 DATA = Path(__file__).parent / "data" / "synthetic.json"
 
 
-def setup(tmp_path: Path) -> RunSetup:
+def setup(tmp_path: Path, agent: str = "raw_turns", **task: Any) -> RunSetup:
     return RunSetup(
         RunConfig.model_validate(
             {
                 "name": "t",
-                "task": {"kind": "locomo", "data": str(DATA)},
+                "task": {"kind": "locomo", "data": str(DATA), **task},
                 "trials": 1,
                 "results_dir": str(tmp_path),
                 "cache": False,
@@ -32,9 +32,9 @@ def setup(tmp_path: Path) -> RunSetup:
                 "agents": [
                     {
                         "name": "raw",
-                        "agent": "raw_turns",
+                        "agent": agent,
                         "provider": "reader",
-                        "params": {"embedder": "hash"},
+                        "params": {"embedder": "hash"} if agent == "raw_turns" else {},
                     }
                 ],
             }
@@ -89,6 +89,18 @@ async def test_questions_are_isolated_and_scored(tmp_path: Path) -> None:
         pkg.score(answers[0].prediction, {"category": 1, "answer": "violin, piano"})
         == answers[0].f1
     )
+
+
+async def test_each_answer_records_the_memory_its_prompt_carried(tmp_path: Path) -> None:
+    full = setup(tmp_path / "full", "transcript", history_tokens=40)
+    out = await full.task.run_trial(context(full, tmp_path / "full"))
+    carried = [a.memory_tokens for a in out.payload.answers]
+    assert out.payload.memory_tokens == 0  # nothing private: its memory is the transcript
+    assert all(c is not None and 0 < c <= 40 for c in carried)
+    assert out.evaluation.metrics["memory_tokens_per_question"] > 0
+    raw = setup(tmp_path / "raw")
+    out = await raw.task.run_trial(context(raw, tmp_path / "raw"))
+    assert all(a.memory_tokens for a in out.payload.answers)  # the retrieved block
 
 
 async def test_resume_after_kill_mid_ingestion_and_mid_questions(

@@ -12,7 +12,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogarch.core.records import usage_totals
+from cogarch.core.usage import usage_totals
 from cogarch.models.types import Usage
 
 _ACTIVE: ContextVar[tuple[Meter, ...]] = ContextVar("cogarch_meters", default=())
@@ -46,7 +46,7 @@ class Meter:
 
     def summary(self) -> dict[str, Any]:
         """Totals overall and by caller, in plain types for JSON (see
-        :func:`cogarch.core.records.usage_totals`): hits count, with the original call's
+        :func:`cogarch.core.usage.usage_totals`): hits count, with the original call's
         tokens and latency, so a replayed trial totals what the original did."""
         return usage_totals(self.records)
 

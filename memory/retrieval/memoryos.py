@@ -244,13 +244,11 @@ class MemoryOSMemory(RetrievalModule):
         self.count("promotions")
         return hottest
 
-    def _add_knowledge(
-        self, kind: str, entries: list[str], session: str, origin: list[str]
-    ) -> None:
+    def _add_knowledge(self, kind: str, entries: list[str], session: str, src: list[str]) -> None:
         texts = _clean(entries)
         stamp = self.now().isoformat()
         keys = [self._next("knowledge") for _ in texts]
-        meta = {"kind": kind, "time": stamp, "session": session, SOURCE_KEY: origin}
+        meta = {"kind": kind, "time": stamp, "session": session, SOURCE_KEY: src}
         self.knowledge_store.add(keys, texts, [dict(meta) for _ in texts])
         self.count(f"{kind}_knowledge", len(texts))
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from cogarch.errors import ModelCallError, RealModelBlockedError
 from cogarch.models import LLMMessage, Meter, build_model, system, user
-from cogarch.models.model import response_format_for
+from cogarch.models.response_format import response_format_for
 from cogarch.testing import FaultServer, Step, allowing_model_requests
 from cogarch.tokens import count_tokens
 from tests.cogarch import FAST_RETRY, TIMEOUT_S, LiveModels, closed_port_url, openai_config

@@ -15,7 +15,7 @@ from cogarch.errors import ConfigError
 from cogarch.models import FunctionModel, Model, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
-from cogarch.models.model import response_format_for
+from cogarch.models.response_format import response_format_for
 from cogarch.tasks.constraints import (
     CONSTRAINT_SCENARIOS,
     ConstraintScenario,

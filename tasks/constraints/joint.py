@@ -11,11 +11,13 @@ instead of a judgement.
 
 from __future__ import annotations
 
+import functools
 import random
 import string
 from collections.abc import Sequence
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
 from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
@@ -40,14 +42,50 @@ JOINT_PROMPT = (
 )
 
 
+def _label_first(schema: dict[str, Any]) -> None:
+    # The judge names the reply before auditing it, as the prompt's example does.
+    properties = schema["properties"]
+    schema["properties"] = {"reply": properties.pop("reply"), **properties}
+
+
 class LabelledVerdict(JudgeVerdict):
-    model_config = ConfigDict(extra="ignore", title="LabelledVerdict")
-    reply: str = Field(min_length=1, max_length=3)
+    model_config = ConfigDict(
+        extra="ignore", title="LabelledVerdict", json_schema_extra=_label_first
+    )
+    reply: str = Field(min_length=1, max_length=1)
+
+    @field_validator("reply", mode="before")
+    @classmethod
+    def _bare_letter(cls, value: Any) -> Any:
+        return value.strip().strip("()[]").strip().upper() if isinstance(value, str) else value
 
 
 class JointVerdict(BaseModel):
     model_config = ConfigDict(extra="ignore", title="JointVerdict")
     verdicts: list[LabelledVerdict] = Field(min_length=1, max_length=26)
+
+    @model_validator(mode="after")
+    def _each_reply_once(self) -> JointVerdict:
+        letters = [v.reply for v in self.verdicts]
+        repeated = sorted({x for x in letters if letters.count(x) > 1})
+        if repeated:
+            raise ValueError(f"give exactly one verdict per reply; repeated: {', '.join(repeated)}")
+        return self
+
+
+@functools.cache
+def joint_verdict_for(n: int) -> type[JointVerdict]:
+    """The joint verdict for ``n`` replies: exactly ``n`` verdicts, each labelled with one of
+    the letters shown, so a server decoding under the schema cannot write any other label."""
+    if not 1 <= n <= 26:
+        raise ValueError(f"the judge can compare 1 to 26 replies at once, not {n}")
+    letter: Any = Literal[tuple(string.ascii_uppercase[:n])]
+    labelled = create_model("LabelledVerdict", __base__=LabelledVerdict, reply=(letter, ...))
+    return create_model(
+        "JointVerdict",
+        __base__=JointVerdict,
+        verdicts=(list[labelled], Field(min_length=n, max_length=n)),  # type: ignore[valid-type]
+    )
 
 
 def presentation_order(n: int, seed: int | None, turn: int) -> list[int]:
@@ -88,14 +126,14 @@ async def judge_together(
         result = await structured(
             judge,
             joint_messages(memory, query, shown),
-            JointVerdict,
+            joint_verdict_for(len(shown)),
             caller="judge",
             seed=None if seed is None else seed + memory.turn,
             attempts=attempts,
         )
     except ModelCallError as exc:
         return [str(exc)] * len(replies)
-    by_letter = {v.reply.strip().upper(): v for v in result.value.verdicts}
+    by_letter = {v.reply: v for v in result.value.verdicts}
     out: list[Judgement | str] = [""] * len(replies)
     for position, index in enumerate(order):
         verdict = by_letter.get(string.ascii_uppercase[position])
@@ -107,4 +145,11 @@ async def judge_together(
     return out
 
 
-__all__ = ["JOINT_PROMPT", "JointVerdict", "joint_messages", "judge_together", "presentation_order"]
+__all__ = [
+    "JOINT_PROMPT",
+    "JointVerdict",
+    "joint_messages",
+    "joint_verdict_for",
+    "judge_together",
+    "presentation_order",
+]

@@ -6,7 +6,8 @@ mix their records.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -54,3 +55,13 @@ class Meter:
 def record(usage: Usage) -> None:
     for meter in _ACTIVE.get():
         meter.record(usage)
+
+
+def replay(calls: Iterable[Mapping[str, Any]]) -> None:
+    """Record calls an interrupted run made for work a rerun keeps (``Usage.to_dict`` each),
+    as the response cache records its hits: ``cached``, no request made now (``attempts`` 0),
+    with the original call's tokens and latency."""
+    names = {f.name for f in dataclasses.fields(Usage)}
+    for call in calls:
+        known = {k: v for k, v in call.items() if k in names}
+        record(Usage(**{**known, "cached": True, "attempts": 0}))

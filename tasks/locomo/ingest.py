@@ -88,7 +88,8 @@ class IngestCost:
 
 class TrialState:
     """The sidecar of one trial: the agent's state after the last ingested session, the
-    ingestion cost so far, and the answers given (each file written atomically)."""
+    ingestion cost so far, the answers given, and with each the model calls spent to reach it
+    (each file written atomically)."""
 
     def __init__(self, directory: Path | None, fingerprint: dict[str, Any]) -> None:
         self.directory = directory
@@ -108,10 +109,13 @@ class TrialState:
         if self.directory is not None:
             atomic_write_json(self.directory / name, {"fingerprint": self.fingerprint, **data})
 
-    async def save_agent(self, agent: Agent, sessions_done: int, cost: IngestCost) -> None:
+    async def save_agent(
+        self, agent: Agent, sessions_done: int, cost: IngestCost, calls: list[dict[str, Any]]
+    ) -> None:
         state = await WorkspaceChatAgent(agent, name="agent").save_state()
         self._write(
-            "memory.json", {"sessions_done": sessions_done, "ingest": cost.data, "agent": state}
+            "memory.json",
+            {"sessions_done": sessions_done, "ingest": cost.data, "agent": state, "calls": calls},
         )
 
     async def load_agent(self, agent: Agent) -> tuple[int, IngestCost] | None:
@@ -126,8 +130,17 @@ class TrialState:
         data = self._read("answers.json")
         return dict(data["answers"]) if data else {}
 
-    def save_answers(self, answers: dict[str, dict[str, Any]]) -> None:
-        self._write("answers.json", {"answers": answers})
+    def save_answers(self, answers: dict[str, dict[str, Any]], calls: list[dict[str, Any]]) -> None:
+        self._write("answers.json", {"answers": answers, "calls": calls})
+
+    def calls(self) -> list[dict[str, Any]]:
+        """The model calls behind the saved work (``Usage.to_dict`` each): the answers' file
+        holds every call to its last answer, ingestion's included."""
+        for name in ("answers.json", "memory.json"):
+            data = self._read(name)
+            if data is not None:
+                return [c for c in data.get("calls", []) if isinstance(c, dict)]
+        return []
 
 
 def clock() -> float:

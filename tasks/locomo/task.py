@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.records import Evaluation, LocomoAnswer, LocomoPayload, Scoring, TrialOutput
 from cogarch.core.task import Task, TrialContext
-from cogarch.models.metering import Meter
+from cogarch.models.metering import Meter, replay
 
 from ...workspace.agent import Agent
 from .data import Conversation, load_locomo, select_conversations, select_questions, select_sessions
@@ -144,14 +144,18 @@ class LocomoTask(Task):
         )
         restored = await state.load_agent(agent)
         done, cost = restored if restored else (0, IngestCost())
-        for n in numbers[done:]:
-            meter, start = Meter(), clock()
-            with meter.active():
-                await ingest_turns(agent, conv.sessions[n])
-            cost.add(meter, clock() - start)
-            done += 1
-            await state.save_agent(agent, done, cost)
-        answers = await self._answers(agent, conv, ctx, state)
+        earlier = state.calls() if restored else []
+        replay(earlier)
+        spent = Meter()
+        with spent.active():
+            for n in numbers[done:]:
+                meter, start = Meter(), clock()
+                with meter.active():
+                    await ingest_turns(agent, conv.sessions[n])
+                cost.add(meter, clock() - start)
+                done += 1
+                await state.save_agent(agent, done, cost, earlier + _dicts(spent))
+            answers = await self._answers(agent, conv, ctx, state, earlier, spent)
         payload = LocomoPayload(
             sample_id=conv.sample_id,
             sessions=numbers,
@@ -169,7 +173,13 @@ class LocomoTask(Task):
         )
 
     async def _answers(
-        self, agent: Agent, conv: Conversation, ctx: TrialContext, state: TrialState
+        self,
+        agent: Agent,
+        conv: Conversation,
+        ctx: TrialContext,
+        state: TrialState,
+        earlier: list[dict[str, Any]],
+        spent: Meter,
     ) -> list[LocomoAnswer]:
         p = self.params
         saved = state.answers()
@@ -187,8 +197,12 @@ class LocomoTask(Task):
                 answer.judge = await judge(model, answer, ctx.seed + index)
             answers.append(answer)
             saved[key] = answer.model_dump(mode="json")
-            state.save_answers(saved)
+            state.save_answers(saved, earlier + _dicts(spent))
         return answers
+
+
+def _dicts(meter: Meter) -> list[dict[str, Any]]:
+    return [u.to_dict() for u in meter.records]
 
 
 __all__ = ["LocomoParams", "LocomoTask", "evaluate"]

@@ -11,6 +11,7 @@ import pytest
 from cogarch.core.task import TrialContext
 from cogarch.experiments.config import RunConfig
 from cogarch.experiments.worker import RunSetup
+from cogarch.models.metering import Meter
 from cogarch.tasks import locomo as pkg
 from cogarch.tasks.locomo import LocomoDataError, ingest, load_locomo
 from cogarch.tasks.locomo import task as task_mod
@@ -138,3 +139,40 @@ async def test_resume_after_kill_mid_ingestion_and_mid_questions(
         a.prediction for a in fresh.payload.answers
     ]
     assert calls == {"ingest": 2, "ask": 3}
+
+
+@pytest.mark.parametrize(
+    ("agent", "stage", "kill_at"), [("mem0", "ingest_turns", 2), ("raw_turns", "ask", 3)]
+)
+async def test_a_resumed_trial_reports_the_calls_of_the_work_it_kept(
+    tmp_path: Path, monkeypatch: Any, agent: str, stage: str, kill_at: int
+) -> None:
+    s = setup(tmp_path, agent=agent)
+    real = getattr(task_mod, stage)
+    entered = [0]
+
+    async def dying(*args: Any) -> Any:
+        entered[0] += 1
+        if entered[0] == kill_at:
+            raise KeyboardInterrupt
+        return await real(*args)
+
+    killed = Meter()
+    monkeypatch.setattr(task_mod, stage, dying)
+    with killed.active(), pytest.raises(KeyboardInterrupt):
+        await s.task.run_trial(context(s, tmp_path))
+    monkeypatch.setattr(task_mod, stage, real)
+
+    resumed_meter, fresh_meter = Meter(), Meter()
+    with resumed_meter.active():
+        resumed = await s.task.run_trial(context(s, tmp_path))
+    with fresh_meter.active():
+        await setup(tmp_path / "fresh", agent=agent).task.run_trial(context(s, tmp_path / "fresh"))
+    kept, fresh = resumed_meter.summary(), fresh_meter.summary()
+    assert resumed.payload.resumed
+    for key in ("model_calls", "prompt_tokens", "completion_tokens"):
+        assert kept[key] == fresh[key] > 0, key
+    # the kill comes as a session or question starts: every call before it is replayed from
+    # the saved state, none made again
+    assert kept["cache_hits"] == killed.model_calls > 0
+    assert all(r.attempts == 0 for r in resumed_meter.records[: kept["cache_hits"]])

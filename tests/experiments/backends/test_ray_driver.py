@@ -62,12 +62,25 @@ def alive(pid: int) -> bool:
         return False
 
 
+def _as_from_a_terminal() -> None:
+    # An ignored signal stays ignored across exec, so a child of a test process in which some
+    # library has ignored SIGINT would never see Ctrl-C; a command typed at a terminal starts
+    # with the default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_until(
     cmd: list[str], env: dict[str, str], results: Path, files: int, sig: int
 ) -> tuple[subprocess.Popen[bytes], set[int]]:
     """Start ``cmd``, send ``sig`` once ``files`` trial files exist; return it and its
     descendants as they were just before the signal."""
-    process = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        cmd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=_as_from_a_terminal,
+    )
     deadline = time.monotonic() + 240
     while len(list(results.glob("*/trial_*.json"))) < files:
         if process.poll() is not None:

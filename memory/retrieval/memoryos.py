@@ -26,12 +26,13 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import user
 
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
+from .memoryos_tiers import Knowledge, Page, PageSummary, ProfileUpdate, Session
 from .prompts import (
     MEMORYOS_KNOWLEDGE,
     MEMORYOS_PAGE,
@@ -39,52 +40,6 @@ from .prompts import (
     render_template,
 )
 from .provenance import SOURCE_KEY, ids_of
-
-
-class PageSummary(BaseModel):
-    summary: str
-    keywords: list[str] = Field(default_factory=list)
-
-
-class ProfileUpdate(BaseModel):
-    profile: str
-
-
-class Knowledge(BaseModel):
-    user_knowledge: list[str] = Field(default_factory=list)
-    assistant_knowledge: list[str] = Field(default_factory=list)
-
-
-class Page(BaseModel):
-    """One exchange. ``session`` is set once the page reaches the mid-term tier."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    id: str
-    user: str
-    assistant: str
-    time: str
-    turn: int
-    keywords: list[str] = Field(default_factory=list)
-    session: str | None = None
-    analyzed: bool = False
-    source_ids: list[str] = Field(default_factory=list)
-
-
-class Session(BaseModel):
-    """A mid-term topic: a summary, keywords, its pages and what its heat is made of."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    id: str
-    summary: str
-    keywords: list[str]
-    pages: list[str]
-    visits: int = 0
-    interaction: int = 0
-    """Pages added since the last promotion (the heat's L_interaction)."""
-    last_visit: str
-    created: str
 
 
 class MemoryOSParams(RetrievalParams):

@@ -118,29 +118,26 @@ class TrialState:
             {"sessions_done": sessions_done, "ingest": cost.data, "agent": state, "calls": calls},
         )
 
-    async def load_agent(self, agent: Agent) -> tuple[int, IngestCost] | None:
-        """Restore the saved agent into ``agent``; the sessions done and the cost so far."""
+    async def load_agent(self, agent: Agent) -> tuple[int, IngestCost, list[dict[str, Any]]] | None:
+        """Restore the saved agent into ``agent``; the sessions done, the cost so far and the
+        calls behind them."""
         data = self._read("memory.json")
         if data is None:
             return None
         await WorkspaceChatAgent(agent, name="agent").load_state(data["agent"])
-        return int(data["sessions_done"]), IngestCost(data["ingest"])
+        return int(data["sessions_done"]), IngestCost(data["ingest"]), _calls(data)
 
-    def answers(self) -> dict[str, dict[str, Any]]:
+    def answers(self) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+        """The saved answers by key, and every call to the last of them (ingestion's too)."""
         data = self._read("answers.json")
-        return dict(data["answers"]) if data else {}
+        return (dict(data["answers"]), _calls(data)) if data else ({}, [])
 
     def save_answers(self, answers: dict[str, dict[str, Any]], calls: list[dict[str, Any]]) -> None:
         self._write("answers.json", {"answers": answers, "calls": calls})
 
-    def calls(self) -> list[dict[str, Any]]:
-        """The model calls behind the saved work (``Usage.to_dict`` each): the answers' file
-        holds every call to its last answer, ingestion's included."""
-        for name in ("answers.json", "memory.json"):
-            data = self._read(name)
-            if data is not None:
-                return [c for c in data.get("calls", []) if isinstance(c, dict)]
-        return []
+
+def _calls(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in data.get("calls", []) if isinstance(c, dict)]
 
 
 def clock() -> float:

@@ -143,8 +143,10 @@ class LocomoTask(Task):
             {"sample_id": conv.sample_id, "sessions": numbers, "seed": ctx.seed},
         )
         restored = await state.load_agent(agent)
-        done, cost = restored if restored else (0, IngestCost())
-        earlier = state.calls() if restored else []
+        done, cost, earlier = restored if restored else (0, IngestCost(), [])
+        saved, answered = state.answers()
+        if restored and answered:
+            earlier = answered
         replay(earlier)
         spent = Meter()
         with spent.active():
@@ -155,7 +157,7 @@ class LocomoTask(Task):
                 cost.add(meter, clock() - start)
                 done += 1
                 await state.save_agent(agent, done, cost, earlier + _dicts(spent))
-            answers = await self._answers(agent, conv, ctx, state, earlier, spent)
+            answers = await self._answers(agent, conv, ctx, state, saved, earlier, spent)
         payload = LocomoPayload(
             sample_id=conv.sample_id,
             sessions=numbers,
@@ -178,11 +180,11 @@ class LocomoTask(Task):
         conv: Conversation,
         ctx: TrialContext,
         state: TrialState,
+        saved: dict[str, dict[str, Any]],
         earlier: list[dict[str, Any]],
         spent: Meter,
     ) -> list[LocomoAnswer]:
         p = self.params
-        saved = state.answers()
         model = ctx.models(ctx.helper_provider) if p.judge and ctx.helper_provider else None
         answers = []
         for index, qa in enumerate(conv.qa):

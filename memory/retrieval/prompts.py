@@ -141,9 +141,9 @@ Today's date is {today}.
 
 List every distinct fact, preference, plan, request, rule or piece of personal context that \
 the messages state. Write each as one short standalone sentence without a subject pronoun, \
-for example "Wants to play Hangman as the guesser" or "Has 6 lives". Record only what the \
-messages say: do not guess, infer or add anything. Leave out greetings and small talk. When \
-nothing is worth keeping, return an empty list.
+for example "Is looking for a restaurant in San Francisco" or "Has a dog named Max". \
+Record only what the messages say: do not guess, infer or add anything. Leave out \
+greetings and small talk. When nothing is worth keeping, return an empty list.
 
 Return ONLY JSON of this shape: {"facts": ["first fact", "second fact"]}"""
 
@@ -222,15 +222,28 @@ Return ONLY JSON of this shape:
 # --------------------------------------------------------------------------------------------
 # LightMem: fact extraction from the short-term buffer, then the optional offline update
 
-LIGHTMEM_EXTRACT: Final = """You turn conversation messages into entries of a long-term \
-memory. The messages are numbered, carry their time, and are grouped into topic segments.
+LIGHTMEM_EXTRACT: Final = """You extract every piece of information a conversation \
+gives, to be kept in a long-term memory. The messages are numbered, carry their time, and are \
+grouped into topic segments.
 
+Go through the messages in order, one at a time. For each message:
+- If it states anything at all (an event, fact, plan, preference, opinion, feeling, \
+relation, place, time or number), write it as a standalone sentence that names whom it is \
+about and keeps every specific detail. Keep small details too; resolve "I", "my" and "you" to \
+the speaker or the person addressed.
+- Skip it only when it says nothing (a greeting, "thanks", "lol").
+Give with each fact the number of the message it comes from. Record what is stated; do not \
+add what is not.
+
+Example messages:
+Segment 1:
+[0] 2023-03-20T13:21:00.000 Mon user: Alice: Hi Bob!
+[1] 2023-03-20T13:21:00.000 Mon user: Alice: My sister and I ran a 10k in Boston on Saturday.
+Example answer: {"facts": [{"source": 1, "fact": "Alice and her sister ran a 10k race in \
+Boston on Saturday."}]}
+
+Messages:
 {segments}
-
-Write every fact, preference, plan, request or event the messages state as one short \
-standalone sentence that names whom it is about, for example "User's next guess is the \
-letter n." Give with each fact the number of the message it comes from. Record only what is \
-stated; do not infer. When nothing is worth keeping, return an empty list.
 
 Return ONLY JSON of this shape: {"facts": [{"source": 0, "fact": "..."}]}"""
 

@@ -17,9 +17,10 @@ _LINE = re.compile(r"^\[(\d+)\] \S+ \w{3} \w+: (.*)$", re.MULTILINE)
 
 
 def echo_facts(prompt: str) -> dict[str, Any]:
-    """One fact per buffered message: 'User said: <compressed text>'."""
+    """One fact per buffered message (the prompt's example is not one): 'User said: <text>'."""
+    messages = prompt.split("\nMessages:\n")[1]
     return {
-        "facts": [{"source": int(n), "fact": f"User said: {t}"} for n, t in _LINE.findall(prompt)]
+        "facts": [{"source": int(n), "fact": f"User said: {t}"} for n, t in _LINE.findall(messages)]
     }
 
 

@@ -61,7 +61,8 @@ def _add_every_fact(prompt: str) -> dict[str, Any]:
 
 
 def _facts(prompt: str) -> dict[str, Any]:
-    lines = re.findall(r"^\[(\d+)\] .*?: (.*)$", prompt, re.MULTILINE)
+    messages = prompt.split("\nMessages:\n")[1]
+    lines = re.findall(r"^\[(\d+)\] .*?: (.*)$", messages, re.MULTILINE)
     return {"facts": [{"source": int(n), "fact": f"User said: {t}"} for n, t in lines]}
 
 

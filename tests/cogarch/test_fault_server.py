@@ -24,7 +24,7 @@ from cogarch.models import Completion, Meter, user
 from cogarch.testing import FAULT_KINDS, FaultServer, Step, allowing_model_requests
 from tests.cogarch import LiveModels
 
-TRANSIENT = ["429", "500", "503", "delay:1", "drop", "truncated", "malformed"]
+TRANSIENT = ["429", "500", "503", "delay:3", "drop", "truncated", "malformed"]
 ANSWERS = ["ok", "empty", "no_tool_call", "tool_call"]
 FATAL = ["400"]
 TOOLS: Any = [{"name": "guess", "description": "Guess a letter.", "parameters": {}}]

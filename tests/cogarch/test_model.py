@@ -60,10 +60,10 @@ async def test_server_errors_are_retried(live: LiveModels, script: list[str]) ->
 
 
 async def test_a_delay_past_the_timeout_is_retried(live: LiveModels) -> None:
-    server = live.serve(["delay:1", "ok"])
+    server = live.serve(["delay:3", "ok"])
     completion = await live.model(server).complete(HELLO, caller="t")
     assert completion.usage.attempts == 2
-    assert server.served == ["delay:1", "ok"]
+    assert server.served == ["delay:3", "ok"]
     assert completion.usage.latency_s >= TIMEOUT_S  # latency covers every attempt and backoff
 
 

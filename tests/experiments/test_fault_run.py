@@ -28,7 +28,7 @@ CONTENT = "Pattern: _ _ _ _ _\nRemaining lives: 6"
 TRIAL_0 = [
     "429", "ok",                               # turn 1: rate limited once
     "500", "500", "ok",                        # turn 2: two server errors
-    "delay:1", "ok",                           # turn 3: slower than the 0.5 s timeout
+    "delay:3", "ok",                           # turn 3: slower than the 2 s timeout
     "drop", "malformed", "truncated", "ok",    # reveal: three transport faults in a row
     "ok", "ok", "ok",                          # the three candidate branches
 ]  # fmt: skip
@@ -51,7 +51,7 @@ def fault_config(server: FaultServer, results: Path, **changes: Any) -> RunConfi
                 "kind": "openai",
                 "model": "test-model",
                 "base_url": server.base_url,
-                "timeout": 0.5,
+                "timeout": 2.0,
                 "retry": {"max_attempts": 4, "base_delay_s": 0.01, "max_delay_s": 0.05},
             }
         },

@@ -12,6 +12,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, ClassVar, Self
 
 from cogarch.tokens import count_tokens
@@ -33,10 +34,21 @@ class TurnRecord:
     source_ids: tuple[str, ...] = ()
     """Ids of the source records the turn carries (a benchmark's dialog ids), kept by every
     memory entry made from it."""
+    time: str | None = None
+    """When the turn happened (ISO 8601), where the source says so (a benchmark's session
+    date); memory modules date what they store from it instead of their own clock."""
 
     def __post_init__(self) -> None:
         # a JSON round trip gives a list back; keep records equal to what was saved
         object.__setattr__(self, "source_ids", tuple(self.source_ids))
+        if self.time is not None:
+            try:
+                datetime.fromisoformat(self.time)
+            except ValueError:
+                raise ValueError(
+                    f"turn {self.index} has the time {self.time!r}, which is not ISO 8601; "
+                    "give it as YYYY-MM-DDTHH:MM:SS"
+                ) from None
 
 
 @dataclass(frozen=True)

@@ -69,8 +69,9 @@ class RetrievalParams(BaseModel):
     )
     clock: Literal["turn", "wall"] = Field(
         default="turn",
-        description="Timestamps: 'turn' derives them from turn numbers (reproducible, so model "
-        "calls stay cacheable), 'wall' uses the current local time as the reference code did.",
+        description="Timestamps of undated turns: 'turn' derives them from turn numbers "
+        "(reproducible, so model calls stay cacheable), 'wall' uses the current local time as "
+        "the reference code did. A dated turn (a benchmark's session date) keeps its own time.",
     )
 
     @field_validator("ingest_roles")
@@ -123,6 +124,7 @@ class RetrievalModule(MemoryModule):
         self.provider = provider
         self.messages: list[LoggedMessage] = []
         self.last_turn: int | None = None
+        self.last_time: str | None = None
         """Index of the last ingested turn."""
         self.last_retrieved: list[MemoryItem] = []
         self.stats: dict[str, int] = {}
@@ -196,18 +198,24 @@ class RetrievalModule(MemoryModule):
     # ------------------------------------------------------------------ time
 
     def now(self) -> datetime:
-        """The current time: the injected clock, the wall clock, or the turn clock."""
+        """The current time: the injected clock, the wall clock, the time of the latest
+        dated turn (a benchmark's session date), or the turn clock."""
         if self._clock is not None:
             return self._clock()
         if self.params.clock == "wall":
             return datetime.now().astimezone()
+        if self.last_time is not None:
+            return datetime.fromisoformat(self.last_time)
         return TURN_CLOCK_START + timedelta(minutes=self.last_turn or 0)
 
-    def message_time(self, turn: int, role: Role) -> datetime:
-        if self._clock is not None or self.params.clock == "wall":
+    def message_time(self, turn: TurnRecord, role: Role) -> datetime:
+        """A dated turn's own time; otherwise the module's clock."""
+        if turn.time is not None:
+            return datetime.fromisoformat(turn.time)
+        if self._clock is not None or self.params.clock == "wall" or self.last_time is not None:
             return self.now()
         offset = 0 if role == "user" else 30
-        return TURN_CLOCK_START + timedelta(minutes=turn, seconds=offset)
+        return TURN_CLOCK_START + timedelta(minutes=turn.index, seconds=offset)
 
     # ------------------------------------------------------------------ protocol
 
@@ -222,11 +230,13 @@ class RetrievalModule(MemoryModule):
             self.count("turns_skipped")
             return
         self.last_turn = turn.index
+        if turn.time is not None:
+            self.last_time = turn.time
         new: list[LoggedMessage] = []
         parts: tuple[tuple[Role, str], ...] = (("user", turn.user), ("assistant", turn.assistant))
         for role, text in parts:
             if role in self.params.ingest_roles and text.strip():
-                when = self.message_time(turn.index, role).isoformat()
+                when = self.message_time(turn, role).isoformat()
                 new.append(
                     LoggedMessage(
                         role=role,
@@ -266,6 +276,7 @@ class RetrievalModule(MemoryModule):
             "provider": self.provider,
             "messages": [m.model_dump() for m in self.messages],
             "last_turn": self.last_turn,
+            "last_time": self.last_time,
             "last_retrieved": [asdict(item) for item in self.last_retrieved],
             "stats": dict(self.stats),
             "data": self._dump(),
@@ -285,6 +296,7 @@ class RetrievalModule(MemoryModule):
         self.messages = [LoggedMessage.model_validate(m) for m in state.get("messages", [])]
         last = state.get("last_turn")
         self.last_turn = None if last is None else int(last)
+        self.last_time = state.get("last_time")
         self.last_retrieved = [MemoryItem(**item) for item in state.get("last_retrieved", [])]
         self.stats = dict(state.get("stats", {}))
         self._restore(state.get("data", {}))

@@ -13,12 +13,15 @@ import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from cogarch.errors import ConfigError
 
 _SESSION = re.compile(r"session_(\d+)")
+SESSION_DATE = "%I:%M %p on %d %B, %Y"
+"""How LoCoMo writes a session's date and time: '1:14 pm on 25 May, 2023'."""
 
 
 class LocomoDataError(ConfigError):
@@ -32,6 +35,8 @@ class DialogTurn:
     text: str
     session: int
     date: str
+    time: str
+    """The session's date and time as ISO 8601, the turn's time for a memory module."""
     caption: str | None = None
 
     def line(self) -> str:
@@ -70,6 +75,14 @@ def _need(path: Path, where: str, data: Any, key: str, kind: type | tuple[type, 
 def _session(path: Path, sample: str, conv: dict[str, Any], n: int) -> list[DialogTurn]:
     where = f"sample '{sample}' session_{n}"
     date = _need(path, f"sample '{sample}'", conv, f"session_{n}_date_time", str)
+    try:
+        time = datetime.strptime(date.strip(), SESSION_DATE).isoformat()
+    except ValueError:
+        raise _fail(
+            path,
+            f"sample '{sample}'",
+            f"has a session_{n}_date_time {date!r} that is not like '1:14 pm on 25 May, 2023'",
+        ) from None
     turns = []
     for i, raw in enumerate(_need(path, f"sample '{sample}'", conv, f"session_{n}", list)):
         at = f"{where} turn {i + 1}"
@@ -81,6 +94,7 @@ def _session(path: Path, sample: str, conv: dict[str, Any], n: int) -> list[Dial
                 text=_need(path, at, raw, "text", str),
                 session=n,
                 date=date,
+                time=time,
                 caption=caption if isinstance(caption, str) and caption.strip() else None,
             )
         )

@@ -47,7 +47,7 @@ async def ingest_turns(agent: Agent, turns: Sequence[DialogTurn]) -> None:
             use_provider(drivers.get(module_name))
     for turn in turns:
         ws.turn += 1
-        record = TurnRecord(ws.turn, turn.line(), "", source_ids=(turn.dia_id,))
+        record = TurnRecord(ws.turn, turn.line(), "", source_ids=(turn.dia_id,), time=turn.time)
         ws.turns.append(record)
         ws.dialogue.append(Message("user", record.user))
         for name, module in agent.memory.items():

@@ -80,10 +80,13 @@ class IngestCost:
         self.data.setdefault("seconds", 0.0)
 
     def add(self, meter: Meter, seconds: float) -> None:
+        """Add the calls in ``meter`` and the ``seconds`` they took; a call the response cache
+        served counts the latency of the original call, as its tokens do."""
         summary = meter.summary()
         for key in ("model_calls", "prompt_tokens", "completion_tokens"):
             self.data[key] += summary[key]
-        self.data["seconds"] = round(self.data["seconds"] + seconds, 3)
+        replayed = sum(r.latency_s for r in meter.records if r.cached)
+        self.data["seconds"] = round(self.data["seconds"] + seconds + replayed, 3)
 
 
 class TrialState:

@@ -11,7 +11,7 @@ import pytest
 from cogarch.core.task import TrialContext
 from cogarch.experiments.config import RunConfig
 from cogarch.experiments.worker import RunSetup
-from cogarch.models.metering import Meter
+from cogarch.models.metering import Meter, replay
 from cogarch.tasks import locomo as pkg
 from cogarch.tasks.locomo import LocomoDataError, ingest, load_locomo
 from cogarch.tasks.locomo import task as task_mod
@@ -176,3 +176,16 @@ async def test_a_resumed_trial_reports_the_calls_of_the_work_it_kept(
     # the saved state, none made again
     assert kept["cache_hits"] == killed.model_calls > 0
     assert all(r.attempts == 0 for r in resumed_meter.records[: kept["cache_hits"]])
+
+
+def test_ingestion_seconds_count_the_original_latency_of_replayed_calls() -> None:
+    """A trial rebuilt from the response cache reports the time its calls took, not the
+    replay's."""
+    meter = Meter()
+    with meter.active():
+        call = {"caller": "memory:lightmem", "provider": "local", "model": "m", "latency_s": 4.5}
+        replay([{**call, "prompt_tokens": 400}] * 2)
+    cost = ingest.IngestCost()
+    cost.add(meter, 0.01)
+    assert cost.data["model_calls"] == 2 and cost.data["prompt_tokens"] == 800
+    assert cost.data["seconds"] == 9.01

@@ -124,8 +124,9 @@ class RetrievalModule(MemoryModule):
         self.provider = provider
         self.messages: list[LoggedMessage] = []
         self.last_turn: int | None = None
-        self.last_time: str | None = None
         """Index of the last ingested turn."""
+        self.last_time: str | None = None
+        """Time of the latest dated turn (ISO 8601); None while no turn carried one."""
         self.last_retrieved: list[MemoryItem] = []
         self.stats: dict[str, int] = {}
         self._embedder = embedder or get_embedder(self.params.embedder)

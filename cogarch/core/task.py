@@ -54,14 +54,18 @@ class Task(ABC):
     kind: ClassVar[str]
     Params: ClassVar[type[BaseModel]]
     scoring: ClassVar[Scoring] = Scoring()
-    needs_helper: ClassVar[bool] = False
-    """True when the task's own calls judge the agent: such a task needs a helper provider of
-    its own, and a run without one is refused (it never borrows the agent's provider)."""
     helper_role: ClassVar[str | None] = None
     """What the task asks of its helper model, when it asks the agent's provider by default."""
 
     def __init__(self, params: BaseModel) -> None:
         self.params = params
+
+    @property
+    def needs_helper(self) -> bool:
+        """True when the task's own calls judge the agent (as its params set it up): such a
+        task needs a helper provider of its own, and a run without one is refused (it never
+        borrows the agent's provider)."""
+        return False
 
     @abstractmethod
     async def run_trial(self, ctx: TrialContext) -> TrialOutput: ...

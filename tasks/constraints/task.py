@@ -205,7 +205,6 @@ class ConstraintTask(Task):
     """The constraint-retention scenarios as a runnable task; the judge is the helper model."""
 
     kind: ClassVar[str] = "constraints"
-    needs_helper: ClassVar[bool] = True
 
     class Params(ScenarioParams):
         catalogue: ClassVar[Collection[str]] = CONSTRAINT_SCENARIOS
@@ -218,6 +217,10 @@ class ConstraintTask(Task):
         )
 
     params: Params
+
+    @property
+    def needs_helper(self) -> bool:
+        return True
 
     def judging_mode(self, peers: Sequence[str]) -> Judging:
         if self.params.judging == "auto":

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.records import Evaluation, LocomoAnswer, LocomoPayload, Scoring, TrialOutput
 from cogarch.core.task import Task, TrialContext
+from cogarch.errors import ConfigError
 from cogarch.models.metering import Meter, replay
 
 from ...workspace.agent import Agent
@@ -52,7 +53,9 @@ class LocomoParams(BaseModel):
         "the full-context agent's truncation to the model's context.",
     )
     judge: bool = Field(
-        default=False, description="Also ask an LLM judge (the helper provider), categories 1-4."
+        default=False,
+        description="Also ask an LLM judge, categories 1-4: the run's helper_provider, which "
+        "this then requires.",
     )
 
 
@@ -129,6 +132,10 @@ class LocomoTask(Task):
         chosen = select_conversations(load_locomo(p.data), p.conversations)
         self.conversations = [select_sessions(c, p.sessions) for c in chosen]
 
+    @property
+    def needs_helper(self) -> bool:
+        return self.params.judge
+
     def conversation(self, trial: int) -> Conversation:
         return self.conversations[trial % len(self.conversations)]
 
@@ -185,7 +192,7 @@ class LocomoTask(Task):
         spent: Meter,
     ) -> list[LocomoAnswer]:
         p = self.params
-        model = ctx.models(ctx.helper_provider) if p.judge and ctx.helper_provider else None
+        model = ctx.models(_judge_provider(ctx.helper_provider)) if p.judge else None
         answers = []
         for index, qa in enumerate(conv.qa):
             if qa not in select_questions([qa], p.categories):
@@ -201,6 +208,15 @@ class LocomoTask(Task):
             saved[key] = answer.model_dump(mode="json")
             state.save_answers(saved, earlier + _dicts(spent))
         return answers
+
+
+def _judge_provider(name: str | None) -> str:
+    if name is None:
+        raise ConfigError(
+            "the locomo task's judge (judge: true) needs a provider of its own; set "
+            "'helper_provider: NAME' in the run config"
+        )
+    return name
 
 
 def _dicts(meter: Meter) -> list[dict[str, Any]]:

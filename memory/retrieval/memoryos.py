@@ -10,7 +10,8 @@
   + exp(-hours since the last visit / recency_tau_hours)``.
 - *Long-term*: after each ingest, when the hottest session's heat reaches ``heat_threshold``
   (5), its new pages are summarised by a model into the user profile and into user and
-  assistant knowledge entries, and its visits and page count are reset.
+  assistant knowledge entries, and its visits and page count are reset. A promotion whose
+  call fails writes nothing and still cools the session: its pages join the next promotion.
 
 Reading: the ``top_sessions`` sessions most similar to the query, the ``top_k`` most similar
 pages inside them (each visit raises a session's heat), the ``knowledge_k`` nearest user and
@@ -182,20 +183,24 @@ class MemoryOSMemory(RetrievalModule):
             return None
         fresh = [self.pages[p] for p in hottest.pages if p in self.pages]
         fresh = [p for p in fresh if not p.analyzed]
+        # Cooled even when a call fails: a failed promotion waits for the session to heat
+        # again instead of repeating the same calls on every ingest.
+        hottest.visits = 0
+        hottest.interaction = 0
         if fresh:
+            # Both answers first, then the writes, so a failure leaves no half promotion
+            # (the pages stay unanalysed and join the session's next one).
             exchanges = "\n\n".join(_exchange(p) for p in fresh)
             prompt = render_template(MEMORYOS_PROFILE, profile=self.profile, pages=exchanges)
             update = await self.ask(ctx, [user(prompt)], ProfileUpdate)
-            self.profile = update.profile.strip() or self.profile
             prompt = render_template(MEMORYOS_KNOWLEDGE, pages=exchanges)
             knowledge = await self.ask(ctx, [user(prompt)], Knowledge)
+            self.profile = update.profile.strip() or self.profile
             origin = ids_of(fresh)  # knowledge keeps the source ids of its pages
             self._add_knowledge("user", knowledge.user_knowledge, hottest.id, origin)
             self._add_knowledge("assistant", knowledge.assistant_knowledge, hottest.id, origin)
             for page in fresh:
                 page.analyzed = True
-        hottest.visits = 0
-        hottest.interaction = 0
         self.count("promotions")
         return hottest
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from cogarch.core.memory import TurnRecord
+from cogarch.errors import ModelCallError
 from cogarch.memory.retrieval.embeddings import HashEmbedder, cosine
 from cogarch.memory.retrieval.memoryos import MemoryOSMemory
 from cogarch.models import FunctionModel, Meter, Model
@@ -135,6 +136,36 @@ async def test_a_hot_session_is_promoted_to_profile_and_knowledge_and_cools_down
     assert mem.stats["promotions"] == 1
     await mem.ingest(TurnRecord(6, "guess 6", "reply 6"), context(llm))
     assert len(llm.of("ProfileUpdate")) == 1  # cooled down: no second promotion yet
+
+
+async def test_a_failed_promotion_writes_nothing_and_waits_for_the_session_to_heat_again() -> None:
+    broken = True
+
+    def knowledge(prompt: str) -> Any:
+        return "The user, hmm, I could go on" if broken else KNOWLEDGE
+
+    llm = FakeLLM(PageSummary=SUMMARY, ProfileUpdate=PROFILE, Knowledge=knowledge)
+    mem = module(short_term_capacity=1)
+    for n in range(1, 5):
+        await mem.ingest(TurnRecord(n, f"guess {n}", f"reply {n}"), context(llm))
+    with pytest.raises(ModelCallError, match="no valid Knowledge"):
+        await mem.ingest(TurnRecord(5, "guess 5", "reply 5"), context(llm))
+    session = mem.sessions["s1"]
+    assert mem.profile == "None"
+    assert mem.knowledge_store.all() == []
+    assert not any(mem.pages[p].analyzed for p in session.pages)
+    assert (session.visits, session.interaction) == (0, 0)
+    asked = len(llm.of("Knowledge"))
+    broken = False
+    for n in range(6, 9):
+        await mem.ingest(TurnRecord(n, f"guess {n}", f"reply {n}"), context(llm))
+    assert len(llm.of("Knowledge")) == asked  # not retried while the session is cool
+    await mem.ingest(TurnRecord(9, "guess 9", "reply 9"), context(llm))
+    prompt = llm.of("Knowledge")[-1]
+    assert all(f"User: guess {n}\nAssistant: reply {n}" in prompt for n in range(1, 9))
+    assert mem.profile == "Plays Hangman as the guesser."
+    assert all(mem.pages[p].analyzed for p in session.pages)
+    assert len(mem.knowledge_store.all()) == 2
 
 
 async def test_retrieval_takes_top_sessions_then_pages_and_counts_visits() -> None:

@@ -10,6 +10,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from cogarch.errors import ConfigError
+
 from .player import ForkableHost
 from .records import Scoring, TrialOutput, TrialRecord
 
@@ -66,6 +68,16 @@ class Task(ABC):
         task needs a helper provider of its own, and a run without one is refused (it never
         borrows the agent's provider)."""
         return False
+
+    def judge_provider(self, ctx: TrialContext | JointContext) -> str:
+        """The run's helper provider, which judges for a task that needs one."""
+        if ctx.helper_provider is None:
+            raise ConfigError(
+                f"the {self.kind} task needs a judge model of its own: set "
+                "'helper_provider: NAME' in the run config (the provider the task uses for "
+                "its own calls)"
+            )
+        return ctx.helper_provider
 
     @abstractmethod
     async def run_trial(self, ctx: TrialContext) -> TrialOutput: ...

@@ -30,7 +30,7 @@ from cogarch.core.records import (
     TurnFootprint,
 )
 from cogarch.core.task import JointContext, Task, TrialContext
-from cogarch.errors import ConfigError, ModelCallError
+from cogarch.errors import ModelCallError
 from cogarch.models.model import Model
 
 from ..scenario_choice import SCENARIO_HELP, ScenarioParams, scenario_for_trial
@@ -228,7 +228,7 @@ class ConstraintTask(Task):
         return self.params.judging
 
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
-        _judge_provider(ctx.helper_provider)
+        self.judge_provider(ctx)
         name = scenario_for_trial(self.params.scenario, ctx.trial)
         scenario = get_constraint_scenario(name)
         agent = ctx.make_agent()
@@ -236,7 +236,7 @@ class ConstraintTask(Task):
             turns = await play_scenario(agent, scenario)
             result = summarise(scenario, turns, "cross_agent", pending=True)
         else:
-            judge = ctx.models(_judge_provider(ctx.helper_provider))
+            judge = ctx.models(self.judge_provider(ctx))
             result = await run_constraints(agent, scenario, judge, seed=ctx.seed)
         return TrialOutput(
             turns=[
@@ -264,7 +264,7 @@ class ConstraintTask(Task):
         members = [(r, res) for r, res in members if res.judging == "cross_agent"]
         if not any(res.pending for _, res in members):
             return []
-        judge = ctx.models(_judge_provider(ctx.helper_provider))
+        judge = ctx.models(self.judge_provider(ctx))
         updated: list[TrialRecord] = []
         for name in dict.fromkeys(res.scenario for _, res in members):
             same = [(r, res) for r, res in members if res.scenario == name]
@@ -303,12 +303,3 @@ async def _judge_scenario(
             record_judgement(res.turns[index], judged)
 
     await asyncio.gather(*(one_turn(i, spec) for i, spec in enumerate(scenario.turns)))
-
-
-def _judge_provider(helper: str | None) -> str:
-    if helper is None:
-        raise ConfigError(
-            "the constraints task needs a judge model: set the run's helper provider "
-            "(the provider the task uses for its own calls)"
-        )
-    return helper

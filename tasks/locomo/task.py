@@ -17,7 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.records import Evaluation, LocomoAnswer, LocomoPayload, Scoring, TrialOutput
 from cogarch.core.task import Task, TrialContext
-from cogarch.errors import ConfigError
 from cogarch.models.metering import Meter, replay
 
 from ...workspace.agent import Agent
@@ -192,7 +191,7 @@ class LocomoTask(Task):
         spent: Meter,
     ) -> list[LocomoAnswer]:
         p = self.params
-        model = ctx.models(_judge_provider(ctx.helper_provider)) if p.judge else None
+        model = ctx.models(self.judge_provider(ctx)) if p.judge else None
         answers = []
         for index, qa in enumerate(conv.qa):
             if qa not in select_questions([qa], p.categories):
@@ -208,15 +207,6 @@ class LocomoTask(Task):
             saved[key] = answer.model_dump(mode="json")
             state.save_answers(saved, earlier + _dicts(spent))
         return answers
-
-
-def _judge_provider(name: str | None) -> str:
-    if name is None:
-        raise ConfigError(
-            "the locomo task's judge (judge: true) needs a provider of its own; set "
-            "'helper_provider: NAME' in the run config"
-        )
-    return name
 
 
 def _dicts(meter: Meter) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.core import specialist as core
-from cogarch.core.memory import MemoryModule
+from cogarch.core.memory import EpisodeEnd, MemoryModule
 from cogarch.core.model import ChatModel
 from cogarch.errors import CogarchError
 from cogarch.models.metering import Meter
@@ -94,6 +94,16 @@ class Agent:
         self.state_sizes.append(self.private_state_tokens())
         self.memory_footprints.append(ws.memory_tokens)
         return ws.reply
+
+    async def end_episode(self, end: EpisodeEnd) -> None:
+        """Close an episode of a multi-episode trial: every memory module takes in how it went,
+        then the public dialogue starts afresh for the next one (memory modules keep what they
+        learned; the workspace keeps its record of completed turns)."""
+        ctx = self.context()
+        for module in self.memory.values():
+            await module.end_episode(end, ctx.memory_context(f"memory:{module.kind}"))
+        self.workspace.dialogue = []
+        self.workspace.episode = end.episode + 1
 
     async def _finish_without_choices(
         self, node: str, ws: Workspace, ctx: StepContext, steps: int

@@ -52,6 +52,8 @@ class Workspace:
     ingested: dict[str, int] = field(default_factory=dict)
     """Per memory module, the last completed turn it has taken in."""
     ingest_failures: list[IngestFailure] = field(default_factory=list)
+    episode: int = 0
+    """The episode the dialogue is in, for tasks that play several (games) in one trial."""
     memory_tokens: int | None = None
     """This turn's memory footprint, set by the answering specialist: the tokens of the memory
     its prompt carried (earlier dialogue, memory blocks, notes), never its fixed instructions
@@ -109,5 +111,6 @@ class Workspace:
             focus_count=data["focus_count"],
             ingested=dict(data["ingested"]),
             ingest_failures=[IngestFailure(**f) for f in data["ingest_failures"]],
+            episode=data.get("episode", 0),
             memory_tokens=data.get("memory_tokens"),
         )

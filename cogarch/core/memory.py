@@ -67,6 +67,27 @@ class MemoryItem:
 
 
 @dataclass(frozen=True)
+class EpisodeEnd:
+    """The end of one episode (a game, say) of a trial that plays several in a row.
+
+    A task that plays its agent through several episodes tells it when each one ends and how it
+    went; memory that learns across episodes (an episodic archive, concepts learned from won
+    games) takes it in, everything else ignores it.
+    """
+
+    episode: int
+    """The episode's index in the trial, from 0."""
+    won: bool | None
+    """Whether the episode reached its goal (None when the task does not say)."""
+    label: str = ""
+    """What the episode was about, in the task's words (a game's goal, say)."""
+    steps: int = 0
+    """The agent's turns in the episode."""
+    info: dict[str, Any] = field(default_factory=dict)
+    """Whatever else the task reports about the episode (JSON values)."""
+
+
+@dataclass(frozen=True)
 class MemoryContext:
     """What a module may use while it works: models by provider name, and the call seed."""
 
@@ -92,6 +113,9 @@ class MemoryModule(ABC):
         """Entries relevant to ``query``. The default returns none."""
         return []
 
+    async def end_episode(self, end: EpisodeEnd, ctx: MemoryContext) -> None:  # noqa: B027
+        """An episode of the trial ended (see :class:`EpisodeEnd`). The default does nothing."""
+
     @abstractmethod
     def render(self, budget_tokens: int | None = None) -> str:
         """The text a prompt shows of this memory, within ``budget_tokens`` when given."""
@@ -116,4 +140,4 @@ class MemoryModule(ABC):
         """Replace this module's state by one ``state`` exported (same kind and params)."""
 
 
-__all__ = ["MemoryContext", "MemoryItem", "MemoryModule", "ModelSource", "TurnRecord"]
+__all__ = ["EpisodeEnd", "MemoryContext", "MemoryItem", "MemoryModule", "ModelSource", "TurnRecord"]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.core import specialist as core
+from cogarch.core.cow import CowList
 from cogarch.core.memory import EpisodeEnd, MemoryModule
 from cogarch.core.model import ChatModel
 from cogarch.errors import CogarchError
@@ -33,7 +34,8 @@ class Agent:
     """Send user text to ``respond``; only the responder's final text comes back.
 
     Specialists hold configuration only; everything that changes during a dialogue lives in
-    ``workspace``, ``memory`` and ``trace``, so ``fork`` can copy it all.
+    ``workspace``, ``memory`` and ``trace``, so ``fork`` can copy it all, in O(1) in the
+    length of the dialogue and the size of memory (see ``cogarch.core.memory``).
     """
 
     name: str
@@ -45,14 +47,19 @@ class Agent:
     workspace: Workspace = field(default_factory=Workspace)
     trace: Trace = field(default_factory=Trace)
     seed: int | None = None
-    state_sizes: list[int] = field(default_factory=list)
+    state_sizes: CowList[int] = field(default_factory=CowList)
     """Private-state size in tokens after each turn."""
-    memory_footprints: list[int | None] = field(default_factory=list)
+    memory_footprints: CowList[int | None] = field(default_factory=CowList)
     """Per turn, the memory the answering specialist's prompt carried, in tokens (see
     ``Workspace.memory_tokens``); None for a turn whose answering specialist does not say."""
     router: Router = field(default_factory=Router)
     memory_params: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The parameters each memory module was built with, by name (for ``describe``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("state_sizes", "memory_footprints") and not isinstance(value, CowList):
+            value = CowList(value)
+        object.__setattr__(self, name, value)
 
     def context(self) -> StepContext:
         return StepContext(self.name, self.models, self.memory, self.trace, self.seed)
@@ -102,7 +109,7 @@ class Agent:
         ctx = self.context()
         for module in self.memory.values():
             await module.end_episode(end, ctx.memory_context(f"memory:{module.kind}"))
-        self.workspace.dialogue = []
+        self.workspace.dialogue = CowList()
         self.workspace.episode = end.episode + 1
 
     async def _finish_without_choices(
@@ -148,7 +155,11 @@ class Agent:
         return "\n\n".join(p for p in parts if p)
 
     def private_state_tokens(self) -> int:
-        return count_tokens(self.private_state())
+        """The tokens of ``private_state()``, from each module's own count (the parts are joined
+        by blank lines, which hold no token)."""
+        reasoning = self.workspace.reasoning
+        thoughts = sum(count_tokens(str(text)) for text in reasoning.values())
+        return sum(m.size_tokens() for m in self.memory.values()) + thoughts
 
     def fork(self) -> Agent:
         """An independent branch: nothing mutable is shared with the original."""
@@ -161,8 +172,8 @@ class Agent:
             workspace=self.workspace.copy(),
             trace=self.trace.copy(),
             seed=self.seed,
-            state_sizes=list(self.state_sizes),
-            memory_footprints=list(self.memory_footprints),
+            state_sizes=self.state_sizes.fork(),
+            memory_footprints=self.memory_footprints.fork(),
             router=self.router,
             memory_params=self.memory_params,
         )

@@ -16,6 +16,7 @@ from autogen_agentchat.base import Response
 from autogen_agentchat.messages import BaseChatMessage, TextMessage
 from autogen_core import CancellationToken
 
+from cogarch.core.cow import CowList
 from cogarch.errors import ConfigError
 
 from .agent import Agent
@@ -120,8 +121,8 @@ class WorkspaceChatAgent(BaseChatAgent):
             module.load_state(state["memory"][name])
         agent.workspace = Workspace.from_state(state["workspace"])
         agent.trace = Trace.from_dict(state["trace"])
-        agent.state_sizes = list(state["state_sizes"])
-        agent.memory_footprints = list(state.get("memory_footprints", []))
+        agent.state_sizes = CowList(state["state_sizes"])
+        agent.memory_footprints = CowList(state.get("memory_footprints", []))
 
 
 __all__ = ["WorkspaceChatAgent"]

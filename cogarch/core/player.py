@@ -8,7 +8,7 @@ far and the trial's seed. A proposer is the helper model asking for candidate se
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol, Self
 
 Propose = Callable[[int], Awaitable[list[str]]]
@@ -39,8 +39,10 @@ class TransitionCounts(Protocol):
 class ForkableHost(Host, Protocol):
     """A host whose state can be read, measured and forked into independent branches."""
 
-    state_sizes: list[int]
-    """Private state tokens after each turn."""
+    @property
+    def state_sizes(self) -> Sequence[int]:
+        """Private state tokens after each turn."""
+        ...
 
     @property
     def trace(self) -> TransitionCounts: ...

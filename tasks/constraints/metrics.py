@@ -43,13 +43,13 @@ async def respond_measured(agent: Host, text: str, turn: int) -> tuple[str, Turn
         reply = await agent.respond(text)
     records = meter.records
     sizes = getattr(agent, "state_sizes", None)
-    state = int(sizes[-1]) if isinstance(sizes, list) and sizes else None
+    state = int(sizes[-1]) if isinstance(sizes, Sequence) and sizes else None
     total = sum(r.prompt_tokens for r in records) if records else None
     responder = _responder_name(agent)
     answering = [r for r in records if r.caller == responder] if responder else records
     prompt = sum(r.prompt_tokens for r in answering) if answering else None
     carried = getattr(agent, "memory_footprints", None)
-    reported = carried[-1] if isinstance(carried, list) and carried else None
+    reported = carried[-1] if isinstance(carried, Sequence) and carried else None
     memory = int(reported) if reported is not None else state
     return reply, TurnFootprint(
         turn=turn,

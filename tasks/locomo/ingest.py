@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from cogarch.core.cow import CowList
 from cogarch.core.memory import TurnRecord
 from cogarch.errors import ModelCallError
 from cogarch.io import atomic_write_json
@@ -69,7 +70,7 @@ def trim_history(agent: Agent, budget_tokens: int | None) -> None:
         if used > budget_tokens:
             break
         keep += 1
-    agent.workspace.dialogue = dialogue[len(dialogue) - keep :]
+    agent.workspace.dialogue = CowList(dialogue[len(dialogue) - keep :])
 
 
 class IngestCost:

@@ -16,6 +16,7 @@ from typing import Any, Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.cow import CowList
 from cogarch.errors import CogarchError
 
 Op = Literal["add", "update", "rollback", "inactivate", "activate", "link", "propagate"]
@@ -118,11 +119,31 @@ def _same(a: str, b: str) -> bool:
 
 
 class TaskGraph:
-    """Nodes keyed by slot in a networkx ``DiGraph``; every change is recorded in ``events``."""
+    """Nodes keyed by slot in a networkx ``DiGraph``; every change is recorded in ``events``.
+
+    ``fork`` is O(1): the twins share the graph until either changes it, which first copies
+    it (nodes included) for itself.
+    """
 
     def __init__(self) -> None:
         self._g: nx.DiGraph = nx.DiGraph()
-        self.events: list[GraphEvent] = []
+        self._shared = False
+        self.events: CowList[GraphEvent] = CowList()
+
+    def fork(self) -> TaskGraph:
+        """An independent twin, in O(1) (copy-on-write)."""
+        twin = TaskGraph.__new__(TaskGraph)
+        twin._g, twin.events, twin._shared = self._g, self.events.fork(), True
+        self._shared = True
+        return twin
+
+    def _own(self) -> None:
+        """Copy the graph and its nodes before the first change after a fork."""
+        if self._shared:
+            graph = self._g.copy()
+            for key in graph.nodes:
+                graph.nodes[key]["node"] = graph.nodes[key]["node"].model_copy(deep=True)
+            self._g, self._shared = graph, False
 
     # -- reading ------------------------------------------------------------------------
     def __contains__(self, slot: object) -> bool:
@@ -191,6 +212,7 @@ class TaskGraph:
         parent: str | None = None,
         depends_on: Iterable[str] = (),
     ) -> TaskNode:
+        self._own()
         key = slot_key(slot)
         if key in self._g:
             raise TaskGraphError(f"slot '{key}' already exists; use update to change its value")
@@ -205,6 +227,7 @@ class TaskGraph:
 
     def link(self, slot: str, depends_on: str, *, turn: int) -> None:
         """Make ``slot`` depend on ``depends_on`` (refused when it would close a cycle)."""
+        self._own()
         node, prereq = self._node(slot), self._node(depends_on)
         if node.slot == prereq.slot or nx.has_path(self._g, node.slot, prereq.slot):
             raise TaskGraphError(
@@ -217,6 +240,7 @@ class TaskGraph:
 
     def update(self, slot: str, value: str, *, turn: int, reason: str = "") -> list[str]:
         """Set a new value, keep the old one in history; return the dependants marked stale."""
+        self._own()
         node = self._node(slot)
         old = node.value
         node.history.append(HistoryEntry(value=old, set_turn=node.turn, replaced_turn=turn))
@@ -230,6 +254,7 @@ class TaskGraph:
     def rollback(self, slot: str, *, turn: int) -> list[str]:
         """Restore the previous value. The undone value enters history, so rolling back twice
         returns to where it started."""
+        self._own()
         node = self._node(slot)
         if not node.history:
             raise TaskGraphError(f"slot '{node.slot}' has no earlier value to roll back to")
@@ -245,6 +270,7 @@ class TaskGraph:
 
     def inactivate(self, slot: str, *, turn: int, reason: str = "") -> list[str]:
         """Mark a node obsolete (kept for history and checks); its dependants need review."""
+        self._own()
         node = self._node(slot)
         if not node.active:
             return []
@@ -253,6 +279,7 @@ class TaskGraph:
         return self._propagate(node.slot, f"{node.slot} was removed", turn)
 
     def activate(self, slot: str, *, turn: int) -> list[str]:
+        self._own()
         node = self._node(slot)
         if node.active:
             return []
@@ -345,7 +372,7 @@ class TaskGraph:
                 graph._g.add_edge(node.parent, key, kind="parent")
             for dep in node.dependencies:
                 graph._g.add_edge(dep, key, kind="depends")
-        graph.events = [GraphEvent.model_validate(e) for e in data.get("events", [])]
+        graph.events = CowList(GraphEvent.model_validate(e) for e in data.get("events", []))
         return graph
 
     # -- internals ----------------------------------------------------------------------

@@ -91,38 +91,48 @@ class WorkspaceChatAgent(BaseChatAgent):
         self._agent = self._initial.fork()
 
     async def save_state(self) -> Mapping[str, Any]:
-        agent = self._agent
-        return {
-            "type": STATE_TYPE,
-            "version": STATE_VERSION,
-            "agent": agent.name,
-            "workspace": agent.workspace.state(),
-            "trace": agent.trace.to_dict(),
-            "state_sizes": list(agent.state_sizes),
-            "memory_footprints": list(agent.memory_footprints),
-            "memory": {name: module.state() for name, module in agent.memory.items()},
-        }
+        return agent_state(self._agent)
 
     async def load_state(self, state: Mapping[str, Any]) -> None:
-        agent = self._agent
-        if state.get("type") != STATE_TYPE or state.get("version") != STATE_VERSION:
-            raise ConfigError(
-                f"agent '{self.name}' was given a state that is not a {STATE_TYPE} state of "
-                f"version {STATE_VERSION}; pass what WorkspaceChatAgent.save_state returned"
-            )
-        saved, have = sorted(state["memory"]), sorted(agent.memory)
-        if state["agent"] != agent.name or saved != have:
-            raise ConfigError(
-                f"the state of agent '{state['agent']}' (memory: {', '.join(saved) or 'none'}) "
-                f"does not fit agent '{agent.name}' (memory: {', '.join(have) or 'none'}); load "
-                "it into an agent built from the same spec"
-            )
-        for name, module in agent.memory.items():
-            module.load_state(state["memory"][name])
-        agent.workspace = Workspace.from_state(state["workspace"])
-        agent.trace = Trace.from_dict(state["trace"])
-        agent.state_sizes = CowList(state["state_sizes"])
-        agent.memory_footprints = CowList(state.get("memory_footprints", []))
+        load_agent_state(self._agent, state, name=self.name)
 
 
-__all__ = ["WorkspaceChatAgent"]
+def agent_state(agent: Agent) -> dict[str, Any]:
+    """The agent's workspace, trace and every memory module's state, as JSON data (what
+    ``WorkspaceChatAgent.save_state`` returns)."""
+    return {
+        "type": STATE_TYPE,
+        "version": STATE_VERSION,
+        "agent": agent.name,
+        "workspace": agent.workspace.state(),
+        "trace": agent.trace.to_dict(),
+        "state_sizes": list(agent.state_sizes),
+        "memory_footprints": list(agent.memory_footprints),
+        "memory": {name: module.state() for name, module in agent.memory.items()},
+    }
+
+
+def load_agent_state(agent: Agent, state: Mapping[str, Any], *, name: str | None = None) -> None:
+    """Put a state ``agent_state`` made into ``agent``, built from the same spec."""
+    label = name or agent.name
+    if state.get("type") != STATE_TYPE or state.get("version") != STATE_VERSION:
+        raise ConfigError(
+            f"agent '{label}' was given a state that is not a {STATE_TYPE} state of "
+            f"version {STATE_VERSION}; pass what WorkspaceChatAgent.save_state returned"
+        )
+    saved, have = sorted(state["memory"]), sorted(agent.memory)
+    if state["agent"] != agent.name or saved != have:
+        raise ConfigError(
+            f"the state of agent '{state['agent']}' (memory: {', '.join(saved) or 'none'}) "
+            f"does not fit agent '{agent.name}' (memory: {', '.join(have) or 'none'}); load "
+            "it into an agent built from the same spec"
+        )
+    for module_name, module in agent.memory.items():
+        module.load_state(state["memory"][module_name])
+    agent.workspace = Workspace.from_state(state["workspace"])
+    agent.trace = Trace.from_dict(state["trace"])
+    agent.state_sizes = CowList(state["state_sizes"])
+    agent.memory_footprints = CowList(state.get("memory_footprints", []))
+
+
+__all__ = ["WorkspaceChatAgent", "agent_state", "load_agent_state"]

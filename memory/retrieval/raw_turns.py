@@ -45,11 +45,12 @@ class RawTurnMemory(RetrievalModule):
     kind: ClassVar[str] = "raw_turns"
     Params: ClassVar[type[RetrievalParams]] = RawTurnParams
     params: RawTurnParams
+    fork_shares: ClassVar[tuple[str, ...]] = (*RetrievalModule.fork_shares, "_sizes")
 
     def _setup(self) -> None:
         self.store = self.new_store("turns")
         self.next_id = 1
-        self._size: tuple[object, int] = (None, 0)
+        self._sizes: dict[tuple[int, bool], int] = {}
 
     async def _write(self, turn: TurnRecord, new: list[LoggedMessage], ctx: MemoryContext) -> None:
         await self._store(new)
@@ -93,11 +94,14 @@ class RawTurnMemory(RetrievalModule):
         return "\n".join(f"{self._label(r.metadata)} {r.text}" for r in self.store.all())
 
     def size_tokens(self) -> int:
-        """``private_text``'s tokens, counted again only after the store changed."""
+        """``private_text``'s tokens, counted once per content of the store: the count is kept
+        by the store's revision (unique to its content), in a cache the forks share."""
         key = (self.store.revision, self.params.tags)
-        if self._size[0] != key:
-            self._size = (key, super().size_tokens())
-        return self._size[1]
+        if key not in self._sizes:
+            if len(self._sizes) >= 8:
+                self._sizes.clear()
+            self._sizes[key] = super().size_tokens()
+        return self._sizes[key]
 
     def _dump(self) -> dict[str, Any]:
         return {"store": self.store.state(), "next_id": self.next_id}

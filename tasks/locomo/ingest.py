@@ -1,28 +1,25 @@
-"""Feeding a LoCoMo conversation to an agent, and keeping what a rerun needs to go on.
+"""Feeding a LoCoMo conversation to an agent.
 
 Each dialog turn becomes one completed turn of the agent (``[date] speaker: text``, carrying
 its dialog id as source id): it joins the public history the responder sees and is taken in
 by every memory module of the agent (a retrieval module with the provider of the specialist
 that drives it), exactly once, as the retrieval specialist would take it in before answering.
+A session's turns reach each module together (``ingest_many``), so a module can embed them in
+one batch; the cost is linear in the length of the conversation.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 import time
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
 
 from cogarch.core.cow import CowList
 from cogarch.core.memory import TurnRecord
-from cogarch.errors import ModelCallError
-from cogarch.io import atomic_write_json
 from cogarch.models.metering import Meter
 from cogarch.tokens import count_tokens
 
 from ...workspace.agent import Agent
-from ...workspace.autogen_adapter import WorkspaceChatAgent
 from ...workspace.workspace import IngestFailure, Message
 from .data import DialogTurn
 
@@ -46,17 +43,21 @@ async def ingest_turns(agent: Agent, turns: Sequence[DialogTurn]) -> None:
         use_provider = getattr(module, "use_provider", None)
         if callable(use_provider):
             use_provider(drivers.get(module_name))
+    records = []
     for turn in turns:
         ws.turn += 1
         record = TurnRecord(ws.turn, turn.line(), "", source_ids=(turn.dia_id,), time=turn.time)
         ws.turns.append(record)
         ws.dialogue.append(Message("user", record.user))
-        for name, module in agent.memory.items():
-            try:
-                await module.ingest(record, ctx.memory_context(f"memory:{module.kind}"))
-            except ModelCallError as exc:  # not stored, as in the retrieval specialist
-                ws.ingest_failures.append(IngestFailure(name, record.index, str(exc)))
-            ws.ingested[name] = record.index
+        records.append(record)
+    for name, module in agent.memory.items():
+        failed = await module.ingest_many(records, ctx.memory_context(f"memory:{module.kind}"))
+        # a turn a module's model gave nothing usable for is not stored, as in the retrieval
+        # specialist
+        ws.ingest_failures.extend(IngestFailure(name, i, e) for i, e in failed.items())
+        if records:
+            ws.ingested[name] = records[-1].index
+        await asyncio.sleep(0)  # other trials of the run go on between modules
 
 
 def trim_history(agent: Agent, budget_tokens: int | None) -> None:
@@ -89,63 +90,14 @@ class IngestCost:
         replayed = sum(r.latency_s for r in meter.records if r.cached)
         self.data["seconds"] = round(self.data["seconds"] + seconds + replayed, 3)
 
-
-class TrialState:
-    """The sidecar of one trial: the agent's state after the last ingested session, the
-    ingestion cost so far, the answers given, and with each the model calls spent to reach it
-    (each file written atomically)."""
-
-    def __init__(self, directory: Path | None, fingerprint: dict[str, Any]) -> None:
-        self.directory = directory
-        self.fingerprint = fingerprint
-
-    def _read(self, name: str) -> dict[str, Any] | None:
-        if self.directory is None or not (self.directory / name).is_file():
-            return None
-        try:
-            data = json.loads((self.directory / name).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            return None  # a damaged sidecar only costs the work it held
-        ok = isinstance(data, dict) and data.get("fingerprint") == self.fingerprint
-        return data if ok else None
-
-    def _write(self, name: str, data: dict[str, Any]) -> None:
-        if self.directory is not None:
-            atomic_write_json(self.directory / name, {"fingerprint": self.fingerprint, **data})
-
-    async def save_agent(
-        self, agent: Agent, sessions_done: int, cost: IngestCost, calls: list[dict[str, Any]]
-    ) -> None:
-        state = await WorkspaceChatAgent(agent, name="agent").save_state()
-        self._write(
-            "memory.json",
-            {"sessions_done": sessions_done, "ingest": cost.data, "agent": state, "calls": calls},
-        )
-
-    async def load_agent(self, agent: Agent) -> tuple[int, IngestCost, list[dict[str, Any]]] | None:
-        """Restore the saved agent into ``agent``; the sessions done, the cost so far and the
-        calls behind them."""
-        data = self._read("memory.json")
-        if data is None:
-            return None
-        await WorkspaceChatAgent(agent, name="agent").load_state(data["agent"])
-        return int(data["sessions_done"]), IngestCost(data["ingest"]), _calls(data)
-
-    def answers(self) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
-        """The saved answers by key, and every call to the last of them (ingestion's too)."""
-        data = self._read("answers.json")
-        return (dict(data["answers"]), _calls(data)) if data else ({}, [])
-
-    def save_answers(self, answers: dict[str, dict[str, Any]], calls: list[dict[str, Any]]) -> None:
-        self._write("answers.json", {"answers": answers, "calls": calls})
-
-
-def _calls(data: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for c in data.get("calls", []) if isinstance(c, dict)]
+    def merge(self, other: IngestCost) -> None:
+        """Add another cost (a session's) to this one."""
+        for key, value in other.data.items():
+            self.data[key] = round(self.data.get(key, 0) + value, 3)
 
 
 def clock() -> float:
     return time.perf_counter()
 
 
-__all__ = ["IngestCost", "TrialState", "clock", "ingest_turns", "trim_history"]
+__all__ = ["IngestCost", "clock", "ingest_turns", "trim_history"]

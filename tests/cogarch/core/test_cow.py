@@ -29,7 +29,9 @@ LIST_OPS = st.lists(
 
 @settings(max_examples=300)
 @given(LIST_OPS)
-def test_cow_lists_match_plain_lists_in_any_order_of_writes(ops: list[tuple[int, str, int]]) -> None:
+def test_cow_lists_match_plain_lists_in_any_order_of_writes(
+    ops: list[tuple[int, str, int]],
+) -> None:
     forks: list[CowList[int]] = [CowList([1, 2, 3])]
     models: list[list[int]] = [[1, 2, 3]]
     for step, (who, op, n) in enumerate(ops):
@@ -77,10 +79,11 @@ def test_a_cow_list_reads_like_a_list() -> None:
     items = CowList(["a", "b", "c"])
     twin = items.fork()
     twin.append("d")
-    assert items == ["a", "b", "c"] and ["a", "b", "c"] == items and items != ["a"]
+    assert items == ["a", "b", "c"] and items == ["a", "b", "c"] and items != ["a"]
     assert twin == CowList(["a", "b", "c", "d"]) and items != twin
     assert "c" in items and "d" not in items and items.index("b") == 1
-    assert items + ["x"] == ["a", "b", "c", "x"] and ["x"] + items == ["x", "a", "b", "c"]
+    assert items + ["x"] == ["a", "b", "c", "x"]  # noqa: RUF005 (the operator under test)
+    assert ["x"] + items == ["x", "a", "b", "c"]  # noqa: RUF005
     assert repr(items) == "CowList(['a', 'b', 'c'])"
     with pytest.raises(IndexError):
         items[3]

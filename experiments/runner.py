@@ -164,7 +164,8 @@ class Runner:
         handles = [backend.submit(self.spec(e, i)) for e, i in jobs]
 
         async def collect(entry: AgentEntry, index: int, record: TrialRecord) -> None:
-            write_trial(self.results_dir, record)
+            # serialised and synced in a worker thread: the trials still running go on
+            await asyncio.to_thread(write_trial, self.results_dir, record)
             report.ran += 1
             report.failed += record.status == "failed"
             progress.advance(f"{entry.label} #{index}", record.status == "complete")
@@ -212,7 +213,7 @@ class Runner:
         written = 0
         for index in sorted(groups):
             for record in await self.task.judge_jointly(groups[index], context):
-                write_trial(self.results_dir, record)
+                await asyncio.to_thread(write_trial, self.results_dir, record)
                 written += 1
         return written
 

@@ -179,8 +179,8 @@ class Model:
         )
         completion = self._to_completion(result, caller, attempts, latency, served)
         record_usage(completion.usage)
-        if key is not None and self.cache is not None:
-            self.cache.put(key, _to_cache(completion))
+        if key is not None and self.cache is not None:  # a synced write: off the event loop
+            await asyncio.to_thread(self.cache.put, key, _to_cache(completion))
         return completion
 
     async def _create_with_retries(

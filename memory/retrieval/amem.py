@@ -18,7 +18,7 @@ Ingests: only the user's messages (``ingest_roles``), as the Hangman paper's A-M
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field, field_validator
@@ -211,6 +211,9 @@ class AMemMemory(RetrievalModule):
 
     def private_text(self) -> str:
         return self._format(self.notes())
+
+    def _private_key(self) -> Hashable:
+        return self.store.revision
 
     # ------------------------------------------------------------------ state
 

@@ -9,7 +9,7 @@ entries for a query), ``_format`` (the block its Appendix F.2 prompt shows), ``_
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, Literal, Self, TypeVar
@@ -137,6 +137,9 @@ class RetrievalModule(MemoryModule):
         self.stats: dict[str, int] = {}
         self._embedder = embedder or get_embedder(self.params.embedder)
         self._clock = clock
+        self._sizes: dict[Hashable, int] = {}
+        """``size_tokens`` by ``_private_key``: a cache the forks share (its keys name content
+        no write ever changes, so no fork can find another's count under its own key)."""
         self._setup()
 
     @classmethod
@@ -278,6 +281,23 @@ class RetrievalModule(MemoryModule):
             self._format(list(self.last_retrieved)) or EMPTY_BLOCK, budget_tokens
         )
 
+    def size_tokens(self) -> int:
+        """``private_text``'s tokens, counted once per content: kept under ``_private_key``
+        (when the module gives one) in a cache the forks share."""
+        key = self._private_key()
+        if key is None:
+            return super().size_tokens()
+        if key not in self._sizes:
+            if len(self._sizes) >= 16:
+                self._sizes.clear()
+            self._sizes[key] = super().size_tokens()
+        return self._sizes[key]
+
+    def _private_key(self) -> Hashable | None:
+        """A key that changes whenever ``private_text`` would (store revisions are unique to
+        their content); None: no caching."""
+        return None
+
     def window_text(self, messages: Sequence[LoggedMessage] | None = None) -> str:
         """``role: text`` lines of the window (or of ``messages``)."""
         chosen = self.messages if messages is None else messages
@@ -294,6 +314,7 @@ class RetrievalModule(MemoryModule):
         "_clock",
         "messages",
         "last_retrieved",
+        "_sizes",
     )
     """Attributes a fork passes on as they are: configuration, and values only ever replaced."""
 

@@ -24,7 +24,7 @@ LightMem agent does (it adds its last m public messages of both roles after each
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, Final, Literal
 
@@ -278,6 +278,9 @@ class LightMemMemory(RetrievalModule):
             waiting = "\n".join(f"{m.role}: {m.text}" for m in self.buffer)
             text = f"{text}\n[buffer]\n{waiting}".strip()
         return text
+
+    def _private_key(self) -> Hashable:
+        return (self.store.revision, tuple((m.role, m.text) for m in self.buffer))
 
     # ------------------------------------------------------------------ state
 

@@ -15,7 +15,7 @@ Mem0 agent does (it hands Mem0 its last m public messages of both roles).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
@@ -212,6 +212,9 @@ class Mem0Memory(RetrievalModule):
 
     def private_text(self) -> str:
         return self._format(self.memories())
+
+    def _private_key(self) -> Hashable:
+        return self.store.revision
 
     # ------------------------------------------------------------------ state
 

@@ -23,7 +23,7 @@ Ingests: the user's and the assistant's messages (``ingest_roles``), one page pe
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -302,6 +302,11 @@ class MemoryOSMemory(RetrievalModule):
             found = [f"- {r.text}" for r in records if r.metadata.get("kind") == kind]
             lines += _section(title, found, "(none)")
         return "\n".join(lines)
+
+    def _private_key(self) -> Hashable:
+        stores = (self.page_store, self.session_store, self.knowledge_store)
+        short = tuple((p.id, p.user, p.assistant) for p in self.short_term)
+        return (*(s.revision for s in stores), self.profile, short)
 
     # ------------------------------------------------------------------ state
 

@@ -15,7 +15,7 @@ agent stores prior interactions, so every turn goes in whole. Several turns take
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import Field
@@ -45,12 +45,10 @@ class RawTurnMemory(RetrievalModule):
     kind: ClassVar[str] = "raw_turns"
     Params: ClassVar[type[RetrievalParams]] = RawTurnParams
     params: RawTurnParams
-    fork_shares: ClassVar[tuple[str, ...]] = (*RetrievalModule.fork_shares, "_sizes")
 
     def _setup(self) -> None:
         self.store = self.new_store("turns")
         self.next_id = 1
-        self._sizes: dict[tuple[int, bool], int] = {}
 
     async def _write(self, turn: TurnRecord, new: list[LoggedMessage], ctx: MemoryContext) -> None:
         await self._store(new)
@@ -93,15 +91,8 @@ class RawTurnMemory(RetrievalModule):
     def private_text(self) -> str:
         return "\n".join(f"{self._label(r.metadata)} {r.text}" for r in self.store.all())
 
-    def size_tokens(self) -> int:
-        """``private_text``'s tokens, counted once per content of the store: the count is kept
-        by the store's revision (unique to its content), in a cache the forks share."""
-        key = (self.store.revision, self.params.tags)
-        if key not in self._sizes:
-            if len(self._sizes) >= 8:
-                self._sizes.clear()
-            self._sizes[key] = super().size_tokens()
-        return self._sizes[key]
+    def _private_key(self) -> Hashable:
+        return self.store.revision
 
     def _dump(self) -> dict[str, Any]:
         return {"store": self.store.state(), "next_id": self.next_id}

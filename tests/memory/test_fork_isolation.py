@@ -16,6 +16,7 @@ import pytest
 
 from cogarch.core.memory import MemoryModule, TurnRecord
 from cogarch.memory import build_memory
+from cogarch.tokens import count_tokens
 from tests.memory import context
 from tests.memory.test_module_state import CASES, LLM, TURNS, Case, _found, _same
 
@@ -52,6 +53,8 @@ async def same_as_replay(module: MemoryModule, case: Case, steps: list[Step]) ->
     assert _same(module.state()) == _same(fresh.state())
     assert module.private_text() == fresh.private_text()
     assert module.render() == fresh.render()
+    # sizes are counted once per content and the count is shared with forks: never stale
+    assert module.size_tokens() == count_tokens(fresh.private_text()) == fresh.size_tokens()
 
 
 def own_steps(name: str) -> list[Step]:
@@ -72,6 +75,8 @@ async def test_writes_after_a_fork_stay_where_they_were_made(
     modules: dict[str, MemoryModule] = {"trunk": trunk}
     modules["left"], modules["right"] = trunk.fork(), trunk.fork()
     histories = {name: list(shared) for name in modules}
+    for module in modules.values():
+        module.size_tokens()  # counted while the trunk and the branches still hold the same
     for name in order:
         await run(modules[name], own_steps(name), case)
         histories[name] += own_steps(name)

@@ -19,8 +19,6 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.errors import ModelCallError
-
 from ..specialist import Specialist, StepContext
 from ..workspace import IngestFailure, Workspace
 
@@ -53,15 +51,19 @@ class RetrievalMemory(Specialist):
         if callable(use_provider):
             use_provider(self.provider)
         mctx = ctx.memory_context(f"memory:{module.kind}")
-        for record in ws.turns:
-            if record.index > ws.ingested.get(name, 0):
-                try:
-                    await module.ingest(record, mctx)
-                except ModelCallError as exc:
-                    # the module's own model gave nothing usable: the turn is not stored,
-                    # as a failed extraction would leave it in the reference systems
-                    ws.ingest_failures.append(IngestFailure(name, record.index, str(exc)))
-                ws.ingested[name] = record.index
+        done = ws.ingested.get(name, 0)
+        pending = []
+        for record in reversed(ws.turns):  # the turns not yet taken in are the latest ones
+            if record.index <= done:
+                break
+            pending.append(record)
+        if pending:
+            pending.reverse()
+            failed = await module.ingest_many(pending, mctx)
+            # a turn the module's own model gave nothing usable for is not stored, as a
+            # failed extraction would leave it in the reference systems
+            ws.ingest_failures.extend(IngestFailure(name, i, e) for i, e in failed.items())
+            ws.ingested[name] = pending[-1].index
         await module.retrieve(ws.current_input, mctx)
         block = module.render(self.params.budget_tokens)
         ws.broadcasts[name] = block

@@ -122,28 +122,37 @@ class TaskGraph:
     """Nodes keyed by slot in a networkx ``DiGraph``; every change is recorded in ``events``.
 
     ``fork`` is O(1): the twins share the graph until either changes it, which first copies
-    it (nodes included) for itself.
+    its structure for itself; a node is copied only when this twin changes it.
     """
 
     def __init__(self) -> None:
         self._g: nx.DiGraph = nx.DiGraph()
         self._shared = False
+        self._mine: set[str] | None = None
+        """Slots whose node this twin alone holds (None: all, it was never forked)."""
         self.events: CowList[GraphEvent] = CowList()
 
     def fork(self) -> TaskGraph:
         """An independent twin, in O(1) (copy-on-write)."""
         twin = TaskGraph.__new__(TaskGraph)
-        twin._g, twin.events, twin._shared = self._g, self.events.fork(), True
-        self._shared = True
+        twin._g, twin.events, twin._shared, twin._mine = self._g, self.events.fork(), True, set()
+        self._shared, self._mine = True, set()
         return twin
 
     def _own(self) -> None:
-        """Copy the graph and its nodes before the first change after a fork."""
+        """Copy the graph's structure before the first change after a fork (its nodes stay
+        shared until ``_mutable`` copies one)."""
         if self._shared:
-            graph = self._g.copy()
-            for key in graph.nodes:
-                graph.nodes[key]["node"] = graph.nodes[key]["node"].model_copy(deep=True)
-            self._g, self._shared = graph, False
+            self._g, self._shared = self._g.copy(), False
+
+    def _mutable(self, slot: str | None) -> TaskNode:
+        """The node of ``slot``, this twin's own copy (made on its first change after a fork)."""
+        node = self._node(slot)
+        if self._mine is not None and node.slot not in self._mine:
+            node = node.model_copy(deep=True)
+            self._g.nodes[node.slot]["node"] = node
+            self._mine.add(node.slot)
+        return node
 
     # -- reading ------------------------------------------------------------------------
     def __contains__(self, slot: object) -> bool:
@@ -220,6 +229,8 @@ class TaskGraph:
         deps = list(dict.fromkeys(self._node(d).slot for d in depends_on))
         node = TaskNode(slot=key, value=value, parent=parent_key, dependencies=deps, turn=turn)
         self._g.add_node(key, node=node)
+        if self._mine is not None:
+            self._mine.add(key)
         for source in ([parent_key] if parent_key else []) + deps:
             self._g.add_edge(source, key, kind="parent" if source == parent_key else "depends")
         self._log(turn, "add", key, value)
@@ -228,7 +239,7 @@ class TaskGraph:
     def link(self, slot: str, depends_on: str, *, turn: int) -> None:
         """Make ``slot`` depend on ``depends_on`` (refused when it would close a cycle)."""
         self._own()
-        node, prereq = self._node(slot), self._node(depends_on)
+        node, prereq = self._mutable(slot), self._node(depends_on)
         if node.slot == prereq.slot or nx.has_path(self._g, node.slot, prereq.slot):
             raise TaskGraphError(
                 f"'{node.slot}' cannot depend on '{prereq.slot}': that would form a cycle"
@@ -241,7 +252,7 @@ class TaskGraph:
     def update(self, slot: str, value: str, *, turn: int, reason: str = "") -> list[str]:
         """Set a new value, keep the old one in history; return the dependants marked stale."""
         self._own()
-        node = self._node(slot)
+        node = self._mutable(slot)
         old = node.value
         node.history.append(HistoryEntry(value=old, set_turn=node.turn, replaced_turn=turn))
         node.value, node.turn = value, turn
@@ -255,7 +266,7 @@ class TaskGraph:
         """Restore the previous value. The undone value enters history, so rolling back twice
         returns to where it started."""
         self._own()
-        node = self._node(slot)
+        node = self._mutable(slot)
         if not node.history:
             raise TaskGraphError(f"slot '{node.slot}' has no earlier value to roll back to")
         previous = node.history[-1]
@@ -271,7 +282,7 @@ class TaskGraph:
     def inactivate(self, slot: str, *, turn: int, reason: str = "") -> list[str]:
         """Mark a node obsolete (kept for history and checks); its dependants need review."""
         self._own()
-        node = self._node(slot)
+        node = self._mutable(slot)
         if not node.active:
             return []
         node.active = False
@@ -280,7 +291,7 @@ class TaskGraph:
 
     def activate(self, slot: str, *, turn: int) -> list[str]:
         self._own()
-        node = self._node(slot)
+        node = self._mutable(slot)
         if node.active:
             return []
         node.active, node.stale, node.stale_reason = True, False, None
@@ -387,7 +398,7 @@ class TaskGraph:
     def _propagate(self, key: str, why: str, turn: int) -> list[str]:
         marked = self.dependants(key)
         for slot in marked:
-            live = self._g.nodes[slot]["node"]
+            live = self._mutable(slot)
             live.stale, live.stale_reason = True, f"{why} at turn {turn}"
             self._log(turn, "propagate", slot, why)
         return marked

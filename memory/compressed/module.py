@@ -22,10 +22,11 @@ Every backend forks in O(1) (its store is copy-on-write), so forking the module 
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol, Self
+from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,6 +44,9 @@ from ..retrieval.embeddings import HASH_DIM, HashEmbedder, get_embedder
 from ..retrieval.vector_store import VectorStore
 from .ccs import CCS, FIELDS, CCSDraft, clip
 from .gate import GATES, Artifact, ArtifactSource, Candidate, Gate, GateContext, qualify
+
+A = TypeVar("A")
+R = TypeVar("R")
 
 
 class ArtifactBackend(Protocol):
@@ -259,7 +263,7 @@ class CompressorMemory(MemoryModule):
                 "memory module 'ccs' needs a model: set 'provider' on the ccs memory module or "
                 "on the compressor specialist that drives it"
             )
-        candidates = self.recall(signal.text())
+        candidates = await self._off_loop(self.recall, signal.text())
         gate_ctx = GateContext(self.ccs, signal.user, self.params.gate_threshold)
         decisions = qualify(self._gate, candidates, gate_ctx)
         qualified = [c for c, d in decisions if d.qualified]
@@ -319,11 +323,12 @@ class CompressorMemory(MemoryModule):
     async def ingest(self, turn: TurnRecord, ctx: MemoryContext) -> None:
         """Commit from a completed exchange, then persist it as evidence."""
         await self.commit(InteractionSignal(turn.index, turn.user, reply=turn.assistant), ctx)
-        self.persist(turn)
+        await self._off_loop(self.persist, turn)
 
     async def retrieve(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         """Recalled artifacts that pass the gate against the committed state."""
         gate_ctx = GateContext(self.ccs, query, self.params.gate_threshold)
+        recalled = await self._off_loop(self.recall, query)
         return [
             MemoryItem(
                 c.artifact.id,
@@ -331,9 +336,16 @@ class CompressorMemory(MemoryModule):
                 c.similarity,
                 {"turn": c.artifact.turn, "source": c.artifact.source, "reason": d.reason},
             )
-            for c, d in qualify(self._gate, self.recall(query), gate_ctx)
+            for c, d in qualify(self._gate, recalled, gate_ctx)
             if d.qualified
         ]
+
+    async def _off_loop(self, work: Callable[[A], R], arg: A) -> R:
+        """``work(arg)`` on the store: in a worker thread unless the backend is the in-process
+        hash one, whose embedding and search cost next to nothing."""
+        if isinstance(self.store, HashListBackend):
+            return work(arg)
+        return await asyncio.to_thread(work, arg)
 
     def render(self, budget_tokens: int | None = None) -> str:
         return truncate_to_budget(self.ccs.render(), budget_tokens)

@@ -145,13 +145,37 @@ class LightMemMemory(RetrievalModule):
         """Turn numbers at which a new topic segment started."""
         self.last_vector: list[float] | None = None
         """The last message's embedding (replaced, never changed in place)."""
+        self._embedded: dict[str, list[float]] = {}
+        """Embeddings computed ahead for the turns ``ingest_many`` is taking in."""
 
     # ------------------------------------------------------------------ writing
 
+    async def ingest_many(self, turns: Sequence[TurnRecord], ctx: MemoryContext) -> dict[int, str]:
+        """As one turn at a time, with every message's embedding computed in one batch."""
+        roles = self.params.ingest_roles
+        said = [
+            text
+            for t in turns
+            for role, text in (("user", t.user), ("assistant", t.assistant))
+            if role in roles and text.strip()
+        ]
+        texts = list(dict.fromkeys(self._compressed(text) for text in said))
+        self._embedded = dict(zip(texts, await self.embed(texts), strict=True))
+        try:
+            return await super().ingest_many(turns, ctx)
+        finally:
+            self._embedded = {}
+
+    def _compressed(self, text: str) -> str:
+        p = self.params
+        return compress_text(text, p.compress_zipf) if p.compress else text
+
     async def _write(self, turn: TurnRecord, new: list[LoggedMessage], ctx: MemoryContext) -> None:
         p = self.params
-        texts = [compress_text(m.text, p.compress_zipf) if p.compress else m.text for m in new]
-        vectors = await self.embed(texts)
+        texts = [self._compressed(m.text) for m in new]
+        missing = [t for t in texts if t not in self._embedded]
+        found = dict(zip(missing, await self.embed(missing), strict=True))
+        vectors = [self._embedded.get(t) or found[t] for t in texts]
         for message, text, vector in zip(new, texts, vectors, strict=True):
             if (
                 self.last_vector is not None

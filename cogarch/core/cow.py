@@ -72,8 +72,9 @@ class CowList(MutableSequence[T], Generic[T]):
         return self._size
 
     def __iter__(self) -> Iterator[T]:
-        if len(self._items) == self._size:
+        if self._owned and len(self._items) == self._size:
             return iter(self._items)
+        # a shared list may grow past this fork's end while the iterator runs
         return itertools.islice(self._items, self._size)
 
     def __reversed__(self) -> Iterator[T]:

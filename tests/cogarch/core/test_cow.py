@@ -105,6 +105,16 @@ def test_a_branch_that_only_appends_copies_nothing() -> None:
     assert trunk == list(range(1000)) and branch[-1] == 1000 and sibling[-1] == -1
 
 
+def test_iterating_a_fork_never_yields_what_another_fork_appends_meanwhile() -> None:
+    trunk = CowList([1, 2])
+    branch = trunk.fork()
+    seen = []
+    for item in branch:
+        seen.append(item)
+        trunk.append(item * 10)  # in place, past the branch's end
+    assert seen == [1, 2] and trunk == [1, 2, 10, 20] and branch == [1, 2]
+
+
 DICT_OPS = st.lists(
     st.tuples(
         st.integers(0, 7),

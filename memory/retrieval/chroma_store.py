@@ -19,143 +19,14 @@ every store holding it calls ``drop``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import os
-import threading
-import uuid
 import weakref
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
-from .embeddings import Embedder, embed_off_loop, get_embedder
-from .vector_store import (
-    REVISIONS,
-    Hit,
-    Record,
-    VectorStoreError,
-    _safe_prefix,
-    encode_metadata,
-)
-
-_SEQ = "_seq"
-_JSON = "_json"
-_SCALARS = (bool, int, float, str)
-
-_CLIENTS: dict[str, Any] = {}
-_CLIENTS_LOCK = threading.Lock()
-
-
-def _client(path: str | None) -> Any:
-    """One chromadb client per location (in memory, or a directory), telemetry off."""
-    key = path or ":memory:"
-    with _CLIENTS_LOCK:
-        if key not in _CLIENTS:
-            import chromadb
-            from chromadb.config import Settings
-
-            settings = Settings(anonymized_telemetry=False)
-            try:
-                if path is None:
-                    _CLIENTS[key] = chromadb.EphemeralClient(settings=settings)
-                else:
-                    os.makedirs(path, exist_ok=True)
-                    _CLIENTS[key] = chromadb.PersistentClient(path=path, settings=settings)
-            except ValueError as exc:  # chromadb allows one client configuration per location
-                raise VectorStoreError(
-                    f"chromadb already has a client for {key} with other settings ({exc}); "
-                    "create any other chromadb client in this process with "
-                    "Settings(anonymized_telemetry=False), or set ANONYMIZED_TELEMETRY=False "
-                    "in the environment before it starts"
-                ) from exc
-        return _CLIENTS[key]
-
-
-@cache
-def _adapter_class() -> type:
-    """chromadb's embedding-function interface around an ``Embedder`` (built on first use)."""
-    import numpy as np
-    from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
-
-    class CogarchEmbeddingFunction(EmbeddingFunction[Documents]):
-        def __init__(self, embedder: Embedder) -> None:
-            self.embedder = embedder
-
-        def __call__(self, input: Documents) -> Embeddings:
-            vectors = self.embedder.embed([str(text) for text in input])
-            return [np.asarray(v, dtype=np.float32) for v in vectors]
-
-        @staticmethod
-        def name() -> str:
-            return "cogarch"
-
-        def get_config(self) -> dict[str, Any]:
-            return {"embedder": self.embedder.name}
-
-        @staticmethod
-        def build_from_config(config: dict[str, Any]) -> CogarchEmbeddingFunction:
-            return CogarchEmbeddingFunction(get_embedder(str(config["embedder"])))
-
-        def default_space(self) -> Any:
-            return "cosine"
-
-        def supported_spaces(self) -> list[Any]:
-            return ["cosine"]
-
-    return CogarchEmbeddingFunction
-
-
-def _drop_collection(path: str | None, name: str) -> None:
-    # Best effort (it also runs during garbage collection, where nobody could handle an error).
-    with contextlib.suppress(Exception):
-        _client(path).delete_collection(name)
-
-
-def _encode(metadata: Mapping[str, Any], seq: int) -> dict[str, Any]:
-    encode_metadata(metadata)  # the same checks as the in-process store
-    out: dict[str, Any] = {_SEQ: seq}
-    as_json: list[str] = []
-    for key, value in metadata.items():
-        if isinstance(value, _SCALARS):
-            out[key] = value
-        else:
-            out[key] = json.dumps(value)
-            as_json.append(key)
-    out[_JSON] = json.dumps(as_json)
-    return out
-
-
-def _decode(raw: Mapping[str, Any] | None) -> tuple[dict[str, Any], int]:
-    if not raw:
-        return {}, 0
-    as_json = set(json.loads(raw.get(_JSON, "[]")))
-    seq = int(raw.get(_SEQ, 0))
-    out = {
-        k: (json.loads(v) if k in as_json else v) for k, v in raw.items() if k not in (_SEQ, _JSON)
-    }
-    return out, seq
-
-
-class _Collection:
-    """One chromadb collection and how many stores hold it."""
-
-    def __init__(self, embedder: Embedder, path: str | None, prefix: str) -> None:
-        self.path = path
-        self.name = f"{prefix}-{uuid.uuid4().hex}"
-        client = _client(path)
-        self.chroma = client.create_collection(
-            self.name,
-            embedding_function=_adapter_class()(embedder),
-            configuration={"hnsw": {"space": "cosine"}},
-        )
-        self.batch = int(client.get_max_batch_size())
-        self.holders = 0
-        if path is None:  # in memory: gone with the last store that holds it
-            weakref.finalize(self, _drop_collection, None, self.name).atexit = False
-
-    def release(self) -> None:
-        self.holders -= 1
+from .chroma_collection import Collection, decode, drop_collection, encode
+from .embeddings import Embedder, embed_off_loop
+from .records import REVISIONS, Hit, Record, VectorStoreError, encode_metadata, safe_prefix
 
 
 class ChromaVectorStore:
@@ -173,14 +44,14 @@ class ChromaVectorStore:
     ) -> None:
         self.embedder = embedder
         self.path = None if path is None else os.fspath(path)
-        self.prefix = _safe_prefix(prefix)
+        self.prefix = safe_prefix(prefix)
         self._next_seq = 1
         self.revision = next(REVISIONS)
         """Changes with every write, to a number no other store's content ever had (a fork
         keeps its original's until it writes), so it can key a cache of derived values."""
-        self._hold(_Collection(embedder, self.path, self.prefix))
+        self._hold(Collection(embedder, self.path, self.prefix))
 
-    def _hold(self, collection: _Collection) -> None:
+    def _hold(self, collection: Collection) -> None:
         collection.holders += 1
         self._col = collection
         self._release = weakref.finalize(self, collection.release)
@@ -200,7 +71,7 @@ class ChromaVectorStore:
         if self._col.holders > 1:
             records = self._fetch(None, embeddings=True)
             self._release()  # the old collection loses this holder
-            self._hold(_Collection(self.embedder, self.path, self.prefix))
+            self._hold(Collection(self.embedder, self.path, self.prefix))
             self._put(sorted(records, key=lambda p: p[0]))
         return self._col.chroma
 
@@ -212,7 +83,7 @@ class ChromaVectorStore:
                 ids=[r.id for _, r in chunk],
                 documents=[r.text for _, r in chunk],
                 embeddings=[r.embedding for _, r in chunk],
-                metadatas=[_encode(r.metadata, seq) for seq, r in chunk],
+                metadatas=[encode(r.metadata, seq) for seq, r in chunk],
             )
 
     # -- embedding -------------------------------------------------------------------
@@ -304,7 +175,7 @@ class ChromaVectorStore:
             encoded = []
             for entry_id, meta in zip(ids, metadatas, strict=True):
                 seq, record = current[entry_id]
-                new = _encode(meta, seq)
+                new = encode(meta, seq)
                 # chromadb merges metadata on update; None removes the keys that are gone.
                 new.update({k: None for k in record.metadata if k not in new})
                 encoded.append(new)
@@ -330,7 +201,7 @@ class ChromaVectorStore:
         self.revision = next(REVISIONS)
         if self._col.holders > 1:
             self._release()
-            self._hold(_Collection(self.embedder, self.path, self.prefix))
+            self._hold(Collection(self.embedder, self.path, self.prefix))
             return
         chroma = self._col.chroma
         ids = chroma.get(include=[])["ids"]
@@ -342,7 +213,7 @@ class ChromaVectorStore:
         holds it. The store is unusable afterwards."""
         self._release()
         if self._col.holders <= 0:
-            _drop_collection(self.path, self._col.name)
+            drop_collection(self.path, self._col.name)
 
     # -- reading ---------------------------------------------------------------------
     def count(self) -> int:
@@ -391,7 +262,7 @@ class ChromaVectorStore:
             result["distances"][0],
             strict=True,
         ):
-            meta, _ = _decode(raw)
+            meta, _ = decode(raw)
             hits.append(Hit(entry_id, text or "", meta, 1.0 - float(distance)))
         return hits
 
@@ -417,7 +288,7 @@ class ChromaVectorStore:
         vectors = result.get("embeddings") if embeddings else None
         out = []
         for n, entry_id in enumerate(result["ids"]):
-            meta, seq = _decode(result["metadatas"][n])
+            meta, seq = decode(result["metadatas"][n])
             vector = None if vectors is None else [float(x) for x in vectors[n]]
             out.append((seq, Record(entry_id, result["documents"][n] or "", meta, vector)))
         return out

@@ -23,50 +23,24 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import itertools
 import json
-import re
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from cogarch.core.cow import CowDict
-from cogarch.errors import CogarchError
 
 from .embeddings import Embedder, embed_off_loop
+from .records import REVISIONS, Hit, Record, VectorStoreError, encode_metadata, safe_prefix
+from .rows import Rows, unit
 from .where import compile_where
 
 OFFLOAD_ROWS = 16_384
 """Searches over at least this many rows run in a worker thread (about a millisecond)."""
 _COMPACT_SLACK = 1024
-REVISIONS = itertools.count(1)
-"""Store revisions: unique across every store of the process."""
-
-
-class VectorStoreError(CogarchError):
-    """A store operation named an entry that does not exist, or one that already exists."""
-
-
-@dataclass(frozen=True)
-class Record:
-    """One stored entry. ``embedding`` is filled only when asked for."""
-
-    id: str
-    text: str
-    metadata: dict[str, Any] = field(default_factory=dict)
-    embedding: list[float] | None = None
-
-
-class Hit(NamedTuple):
-    """A query result; unpacks as ``(id, text, metadata, similarity)``."""
-
-    id: str
-    text: str
-    metadata: dict[str, Any]
-    similarity: float
 
 
 class _Entry(NamedTuple):
@@ -77,28 +51,6 @@ class _Entry(NamedTuple):
     """The metadata as JSON text."""
 
 
-class _Matrix:
-    """Append-only rows of unit vectors, shared by a store and its forks."""
-
-    __slots__ = ("dim", "rows", "size")
-
-    def __init__(self, dim: int, capacity: int = 64) -> None:
-        self.dim = dim
-        self.rows = np.zeros((max(capacity, 1), dim), dtype=np.float32)
-        self.size = 0
-
-    def append(self, vectors: np.ndarray) -> int:
-        """Store ``vectors`` after the last row; returns the first new row's number."""
-        start, need = self.size, self.size + len(vectors)
-        if need > len(self.rows):
-            grown = np.zeros((max(need, 2 * len(self.rows)), self.dim), dtype=np.float32)
-            grown[:start] = self.rows[:start]
-            self.rows = grown  # readers holding the old array still find their rows in it
-        self.rows[start:need] = vectors
-        self.size = need
-        return start
-
-
 @dataclass(frozen=True)
 class _Index:
     """A store's live rows in insertion order (what a search scans), built on demand."""
@@ -107,42 +59,14 @@ class _Index:
     rows: np.ndarray
 
 
-def _safe_prefix(prefix: str) -> str:
-    cleaned = re.sub(r"[^A-Za-z0-9._-]", "-", prefix).strip("-._") or "store"
-    return cleaned[:64]
-
-
-def _unit(vectors: Any, dim: int) -> np.ndarray:
-    array = np.asarray(vectors, dtype=np.float32)
-    if array.ndim != 2 or array.shape[1] != dim:
-        raise VectorStoreError(
-            f"got embeddings of shape {array.shape}, the store holds {dim}-dimensional vectors; "
-            "give one vector per text, from the store's embedder"
-        )
-    norms = np.linalg.norm(array, axis=1, keepdims=True)
-    norms[np.abs(norms - 1.0) < 1e-6] = 1.0  # unit already: kept bit for bit
-    return np.divide(array, norms, out=np.zeros_like(array), where=norms > 0)
-
-
-def encode_metadata(metadata: Mapping[str, Any]) -> str:
-    """Metadata as JSON text; reserved (``_``) keys and values JSON cannot hold are refused."""
-    for key in metadata:
-        if not isinstance(key, str) or key.startswith("_"):
-            raise VectorStoreError(f"metadata key '{key}' is reserved (keys starting with '_')")
-    try:
-        return json.dumps(dict(metadata), ensure_ascii=False)
-    except (TypeError, ValueError) as exc:
-        raise VectorStoreError(f"metadata must hold JSON values only ({exc})") from None
-
-
 class VectorStore:
     """Add, update, delete, query, fork and export texts with their embeddings and metadata."""
 
     def __init__(self, embedder: Embedder, *, prefix: str = "cogarch") -> None:
         self.embedder = embedder
-        self.prefix = _safe_prefix(prefix)
+        self.prefix = safe_prefix(prefix)
         self.name = f"{self.prefix}-{uuid.uuid4().hex}"
-        self._matrix = _Matrix(int(embedder.dim))
+        self._rows = Rows(int(embedder.dim))
         self._entries: CowDict[str, _Entry] = CowDict()
         self._next_seq = 1
         self._index: _Index | None = None
@@ -193,7 +117,7 @@ class VectorStore:
         vectors = self.embed(texts) if embeddings is None else embeddings
         if len(vectors) != len(ids):
             raise VectorStoreError(f"add got {len(vectors)} embeddings for {len(ids)} ids")
-        first = self._matrix.append(_unit(vectors, self._matrix.dim))
+        first = self._rows.append(unit(vectors, self._rows.dim))
         for n, (entry_id, text, meta) in enumerate(zip(ids, texts, encoded, strict=True)):
             self._entries[entry_id] = _Entry(first + n, self._next_seq + n, text, meta)
         self._next_seq += len(ids)
@@ -233,7 +157,7 @@ class VectorStore:
         first = None
         if texts is not None:
             vectors = self.embed(texts) if embeddings is None else embeddings
-            first = self._matrix.append(_unit(vectors, self._matrix.dim))
+            first = self._rows.append(unit(vectors, self._rows.dim))
         for n, entry_id in enumerate(ids):
             old = self._entries[entry_id]
             self._entries[entry_id] = _Entry(
@@ -264,7 +188,7 @@ class VectorStore:
 
     def clear(self) -> None:
         self._entries = CowDict()
-        self._matrix = _Matrix(self._matrix.dim)
+        self._rows = Rows(self._rows.dim)
         self._index = None
         self.revision = next(REVISIONS)
 
@@ -275,17 +199,17 @@ class VectorStore:
     def _changed(self) -> None:
         self._index = None
         self.revision = next(REVISIONS)
-        if self._matrix.size > 2 * len(self._entries) + _COMPACT_SLACK:
+        if self._rows.size > 2 * len(self._entries) + _COMPACT_SLACK:
             self._compact()
 
     def _compact(self) -> None:
         """Copy the live rows into a matrix of this store's own (amortised: it runs once the
         rows nobody uses outnumber the live ones)."""
         entries = list(self._entries.items())
-        matrix = _Matrix(self._matrix.dim, capacity=2 * len(entries) + 64)
-        old = self._matrix.rows
-        matrix.append(old[[e.row for _, e in entries]] if entries else old[:0])
-        self._matrix = matrix
+        rows = Rows(self._rows.dim, capacity=2 * len(entries) + 64)
+        old = self._rows.matrix
+        rows.append(old[[e.row for _, e in entries]] if entries else old[:0])
+        self._rows = rows
         self._entries = CowDict((i, e._replace(row=n)) for n, (i, e) in enumerate(entries))
 
     # -- reading ---------------------------------------------------------------------
@@ -330,10 +254,8 @@ class VectorStore:
         n = len(index.ids)
         if k <= 0 or n == 0:
             return []
-        [query] = _unit([list(vector)], self._matrix.dim)
-        rows, size = self._matrix.rows, self._matrix.size
-        # one product over the whole matrix when the store's rows fill most of it
-        scores = (rows[:size] @ query)[index.rows] if size <= 2 * n else rows[index.rows] @ query
+        [query] = unit([list(vector)], self._rows.dim)
+        scores = self._rows.scores(index.rows, query)
         hits: list[Hit] = []
         for position in self._ranked(scores, k if test is None else n):
             entry_id = index.ids[position]
@@ -380,7 +302,7 @@ class VectorStore:
 
     def _record(self, entry_id: str, embeddings: bool) -> Record:
         entry = self._entries[entry_id]
-        vector = self._matrix.rows[entry.row].tolist() if embeddings else None
+        vector = self._rows.matrix[entry.row].tolist() if embeddings else None
         return Record(entry_id, entry.text, json.loads(entry.meta), vector)
 
     # -- forks and state ---------------------------------------------------------------
@@ -389,7 +311,7 @@ class VectorStore:
         twin = VectorStore.__new__(VectorStore)
         twin.embedder, twin.prefix = self.embedder, self.prefix
         twin.name = f"{self.prefix}-{uuid.uuid4().hex}"
-        twin._matrix, twin._entries = self._matrix, self._entries.fork()
+        twin._rows, twin._entries = self._rows, self._entries.fork()
         twin._next_seq, twin._index, twin.revision = self._next_seq, self._index, self.revision
         return twin
 
@@ -402,7 +324,7 @@ class VectorStore:
     def state(self) -> dict[str, Any]:
         """Every entry, and the vectors as one base64 block of float32 rows (JSON values)."""
         entries = list(self._entries.items())
-        rows = self._matrix.rows[[e.row for _, e in entries]] if entries else np.zeros((0, 0))
+        rows = self._rows.matrix[[e.row for _, e in entries]] if entries else np.zeros((0, 0))
         return {
             "embedder": self.embedder.name,
             "records": [
@@ -435,12 +357,12 @@ class VectorStore:
                 raise VectorStoreError(
                     f"the state's vectors cannot be read ({exc}); it is damaged"
                 ) from None
-            if raw.size != len(records) * self._matrix.dim:
+            if raw.size != len(records) * self._rows.dim:
                 raise VectorStoreError(
                     f"the state holds {raw.size} vector values for {len(records)} records of "
-                    f"{self._matrix.dim} dimensions; it is damaged, or from another embedder"
+                    f"{self._rows.dim} dimensions; it is damaged, or from another embedder"
                 )
-            vectors = list(raw.reshape(len(records), self._matrix.dim))
+            vectors = list(raw.reshape(len(records), self._rows.dim))
         missing = [i for i, v in enumerate(vectors) if v is None]
         if missing:
             computed = self.embed([str(records[i]["text"]) for i in missing])

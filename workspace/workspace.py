@@ -7,7 +7,7 @@ import dataclasses
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from cogarch.core.cow import CowDict, CowList
+from cogarch.core.cow import CowDict, CowList, fork_value
 from cogarch.core.memory import TurnRecord
 
 
@@ -98,15 +98,11 @@ class Workspace:
         return self.dialogue[-window:] if window > 0 else []
 
     def copy(self) -> Workspace:
-        """An independent copy, in O(1) in the length of the dialogue."""
+        """An independent copy, in O(1) in the length of the dialogue: the copy-on-write
+        fields fork, the small ones (this turn's, ``private``) are copied whole."""
         twin = copy.copy(self)
-        for name in _GROWING_LISTS:
-            object.__setattr__(twin, name, getattr(self, name).fork())
-        twin.reasoning = self.reasoning.fork()
-        twin.broadcasts = copy.deepcopy(self.broadcasts)
-        twin.private = copy.deepcopy(self.private)
-        twin.visits = dict(self.visits)
-        twin.ingested = dict(self.ingested)
+        for f in dataclasses.fields(self):
+            object.__setattr__(twin, f.name, fork_value(getattr(self, f.name)))
         return twin
 
     def state(self) -> dict[str, Any]:

@@ -134,11 +134,17 @@ class Collection:
         )
         self.batch = int(client.get_max_batch_size())
         self.holders = 0
+        self._lock = threading.Lock()  # a store let go by the garbage collector, any thread
         if path is None:  # in memory: gone with the last store that holds it
             weakref.finalize(self, drop_collection, None, self.name).atexit = False
 
+    def hold(self) -> None:
+        with self._lock:
+            self.holders += 1
+
     def release(self) -> None:
-        self.holders -= 1
+        with self._lock:
+            self.holders -= 1
 
 
 __all__ = ["Collection", "adapter_class", "chroma_client", "decode", "drop_collection", "encode"]

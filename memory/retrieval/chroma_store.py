@@ -52,7 +52,7 @@ class ChromaVectorStore:
         self._hold(Collection(embedder, self.path, self.prefix))
 
     def _hold(self, collection: Collection) -> None:
-        collection.holders += 1
+        collection.hold()
         self._col = collection
         self._release = weakref.finalize(self, collection.release)
         self._release.atexit = False

@@ -27,7 +27,7 @@ LIST_OPS = st.lists(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(LIST_OPS)
 def test_cow_lists_match_plain_lists_in_any_order_of_writes(
     ops: list[tuple[int, str, int]],
@@ -125,7 +125,7 @@ DICT_OPS = st.lists(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(DICT_OPS)
 def test_cow_dicts_match_plain_dicts_in_any_order_of_writes(
     ops: list[tuple[int, str, int]],

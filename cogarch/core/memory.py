@@ -22,7 +22,8 @@ The default ``fork`` applies that rule attribute by attribute
 (``cogarch.core.cow.fork_fields``): forkable values fork, immutable values are shared, and
 anything else is deep-copied, which is correct but costs its size, so keep only small, bounded
 state in plain lists and dicts. A module that must share a resource overrides ``fork`` with
-``fork_fields(self, share=("name", ...))``.
+``fork_fields(self, share=("name", ...))``. Since neither side ever changes what they share, a
+fork can be read in a worker thread (its state saved) while the original goes on writing.
 
 Heavy work (an embedding model, a search over a large store) goes off the event loop
 (``asyncio.to_thread``), so the other trials and branches of a run go on meanwhile.

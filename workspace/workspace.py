@@ -58,6 +58,9 @@ class Workspace:
     """This turn's memory footprint, set by the answering specialist: the tokens of the memory
     its prompt carried (earlier dialogue, memory blocks, notes), never its fixed instructions
     or the current input."""
+    must_reply: bool = False
+    """Set when the step budget is spent and the responder runs to end the turn: a responder
+    that may hold its reply back (a motor whose action is not admissible) must reply now."""
 
     def begin_turn(self, user_text: str) -> None:
         self.turn += 1
@@ -67,6 +70,7 @@ class Workspace:
         self.reply = None
         self.thought = None
         self.memory_tokens = None
+        self.must_reply = False
 
     def visit(self, node: str) -> int:
         """Count one run of ``node`` this turn; return how many runs it has had."""
@@ -113,4 +117,5 @@ class Workspace:
             ingest_failures=[IngestFailure(**f) for f in data["ingest_failures"]],
             episode=data.get("episode", 0),
             memory_tokens=data.get("memory_tokens"),
+            must_reply=data.get("must_reply", False),
         )

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from .affordances import ActionInput
+from .affordances import ActionInput, normalize_action
 from .sanitize import public_text
 
 Problem = Literal["empty", "off_task", "inadmissible"]
@@ -30,6 +30,7 @@ MAX_ACTION_WORDS = 12
 
 _MARKER = re.compile(r"ACTION\s*:\s*(?:\[([^\]\n]*)\]|([^\n]*))", re.IGNORECASE)
 _WRAP = "\"'`*[]()<> \t"
+_PUNCTUATION = re.compile(r"[^\w\s/-]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +82,10 @@ def read_action(text: str, allowed: ActionInput) -> str:
     """The one action in a model's text.
 
     Private blocks are dropped first. The last ``ACTION: [...]`` marker wins; without one, the
-    whole text is the action unless one of its lines is itself an admissible action (a model
-    that adds a sentence of explanation). Quotes, brackets and a final full stop around the
-    action go, and blanks collapse.
+    whole text is the action, unless one of its lines is itself an admissible action, or
+    exactly one admissible action is written out inside it (a model that wraps the command in
+    a sentence). Quotes, brackets and a final full stop around the action go, and blanks
+    collapse.
     """
     clean = public_text(text)
     marked = _MARKER.findall(clean)
@@ -91,11 +93,16 @@ def read_action(text: str, allowed: ActionInput) -> str:
         bracketed, rest = marked[-1]
         return _tidy(bracketed or rest)
     whole = _tidy(clean)
-    if allowed.actions is not None and not allowed.allows(whole):
-        for line in clean.splitlines():
-            candidate = _tidy(re.sub(r"^\s*(?:[-*]|\d+[.)])\s+", "", line))
-            if candidate and allowed.allows(candidate):
-                return candidate
+    if allowed.actions is None or allowed.allows(whole):
+        return whole
+    for line in clean.splitlines():
+        candidate = _tidy(re.sub(r"^\s*(?:[-*]|\d+[.)])\s+", "", line))
+        if candidate and allowed.allows(candidate):
+            return candidate
+    flat = f" {normalize_action(_PUNCTUATION.sub(' ', clean))} "
+    named = [a for a in allowed.actions if f" {normalize_action(a)} " in flat]
+    if len(named) == 1:
+        return named[0]
     return whole
 
 

@@ -37,6 +37,8 @@ OMEGA = (
         ("action: go to desk 1", "go to desk 1"),
         ("I should check the desk.\n- go to desk 1", "go to desk 1"),
         ("<think>the mug is there</think>take mug 1 from desk 1", "take mug 1 from desk 1"),
+        ("I will go to desk 1 now.", "go to desk 1"),  # one admissible action inside
+        ("go to desk 1, or else look", "go to desk 1, or else look"),  # two: not one action
         ("", ""),
         ("   \n ", ""),
     ],

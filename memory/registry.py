@@ -17,6 +17,8 @@ MEMORY_MODULES.register("memoryos", "cogarch.memory.retrieval.memoryos:MemoryOSM
 MEMORY_MODULES.register("raw_turns", "cogarch.memory.retrieval.raw_turns:RawTurnMemory")
 MEMORY_MODULES.register("ccs", "cogarch.memory.compressed.module:CompressorMemory")
 MEMORY_MODULES.register("task_graph", "cogarch.memory.task_graph.module:TaskMemory")
+MEMORY_MODULES.register("episodic", "cogarch.memory.long_term.episodic:EpisodicMemory")
+MEMORY_MODULES.register("conceptual", "cogarch.memory.long_term.conceptual:ConceptualMemory")
 
 
 def build_memory(kind: str, params: dict[str, Any], *, where: str = "") -> MemoryModule:

@@ -69,7 +69,9 @@ class Agent:
             steps += 1
             await self._run(node, ws, ctx, steps)
             if budget is not None and steps >= budget:
-                if ws.reply is None and node != self.graph.responder:
+                if ws.reply is None:
+                    # the responder ends the turn, and may not hold its reply back now
+                    ws.must_reply = True
                     self.trace.add(Transition(ws.turn, steps, node, self.graph.responder, "budget"))
                     steps += 1
                     node = self.graph.responder

@@ -47,6 +47,9 @@ class RoutingSpec(BaseModel):
         default=None, description="Provider that picks among successors; 'agent' = the agent's."
     )
     describe: str = ""
+    end_when: str | None = Field(
+        default=None, description="A condition: after the node runs, the turn ends when it holds."
+    )
 
 
 class AgentSpec(BaseModel):
@@ -210,6 +213,7 @@ def build_agent(
             default=r.default,
             chooser=default_provider if r.chooser == "agent" else r.chooser,
             describe=r.describe,
+            end_when=r.end_when,
         )
         for node, r in spec.routing.items()
     }

@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from cogarch.core.memory import TurnRecord
 
+from .actions import ActionAttempt, FocusActivation
+
 
 @dataclass(frozen=True, slots=True)
 class Message:
@@ -58,6 +60,13 @@ class Workspace:
     """This turn's memory footprint, set by the answering specialist: the tokens of the memory
     its prompt carried (earlier dialogue, memory blocks, notes), never its fixed instructions
     or the current input."""
+    actions: list[ActionAttempt] = field(default_factory=list)
+    """Every action a motor proposed, over the whole trial, sent or held back."""
+    focus_log: list[FocusActivation] = field(default_factory=list)
+    """Every run of a focus node that records its activations, over the whole trial."""
+    must_reply: bool = False
+    """Set when the step budget is spent and the responder runs to end the turn: a responder
+    that may hold its reply back (a motor whose action is not admissible) must reply now."""
 
     def begin_turn(self, user_text: str) -> None:
         self.turn += 1
@@ -67,6 +76,7 @@ class Workspace:
         self.reply = None
         self.thought = None
         self.memory_tokens = None
+        self.must_reply = False
 
     def visit(self, node: str) -> int:
         """Count one run of ``node`` this turn; return how many runs it has had."""
@@ -113,4 +123,7 @@ class Workspace:
             ingest_failures=[IngestFailure(**f) for f in data["ingest_failures"]],
             episode=data.get("episode", 0),
             memory_tokens=data.get("memory_tokens"),
+            actions=[ActionAttempt(**a) for a in data.get("actions", [])],
+            focus_log=[FocusActivation(**f) for f in data.get("focus_log", [])],
+            must_reply=data.get("must_reply", False),
         )

@@ -101,6 +101,8 @@ CASES = [
     Case("amem", {"embedder": "hash", "provider": "fake"}),
     Case("lightmem", {"embedder": "hash", "provider": "fake", "extract_each_turn": True}),
     Case("memoryos", {"embedder": "hash", "provider": "fake", "short_term_capacity": 1}),
+    Case("episodic", {"embedder": "hash"}),
+    Case("conceptual", {"embedder": "hash", "provider": "fake"}),
 ]
 
 

@@ -73,9 +73,9 @@ async def play(task: str, host: str, spec: AgentSpec) -> dict[str, Any]:
 
 def test_each_task_lists_its_own_fakes_under_its_name() -> None:
     table = task_fakes()
-    assert table.names() == sorted(
-        [f"{task}.{kind}" for task, kinds in EXPECTED.items() for kind in kinds] + ["locomo.reader"]
-    )
+    tasks = [f"{task}.{kind}" for task, kinds in EXPECTED.items() for kind in kinds]
+    agents = ["episodex.brain", "episodex.steady"]
+    assert table.names() == sorted([*tasks, "locomo.reader", *agents])
     with pytest.raises(UnknownNameError, match=r"'hangman\.liar'; valid names: diagnosis\.denier"):
         Providers({"x": ProviderConfig(kind="fake", fake="hangman.liar")}, fakes=table).check("x")
 

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from cogarch import tracing
 from cogarch.core.backend import ExecutionBackend, TrialHandle, TrialSpec
 from cogarch.core.records import Scoring, TrialRecord
-from cogarch.core.task import JointContext
+from cogarch.core.task import JointContext, Task
 from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
-from cogarch.tracing import TraceMode
 
 from .backends import backend_factory
 from .config import AgentEntry, RunConfig
@@ -106,7 +106,7 @@ class Runner:
         *,
         progress: bool = True,
         backend: BackendFactory | None = None,
-        trace: TraceMode | None = None,
+        trace: tracing.TraceMode | None = None,
     ) -> None:
         """``trace`` sends the run's spans to the OTLP endpoint of the environment (``otlp``)
         or to ``RESULTS_DIR/traces.jsonl`` (``file``); None traces only under a tracing some
@@ -239,11 +239,17 @@ class Runner:
                 if record.status == "complete":
                     groups.setdefault(i, []).append(record)
         context = JointContext(self.setup.providers.get, self.config.helper_provider)
+        judges = type(self.task).judge_jointly is not Task.judge_jointly
         written = 0
         for index in sorted(groups):
-            for record in await self.task.judge_jointly(groups[index], context):
-                write_trial(self.results_dir, record)
-                written += 1
+            attributes: tracing.Attributes = {
+                "cogarch.task": self.config.task.kind,
+                "cogarch.trial.index": index,
+            }
+            with tracing.span("joint judging", attributes) if judges else tracing.NO_SPAN:
+                for record in await self.task.judge_jointly(groups[index], context):
+                    write_trial(self.results_dir, record)
+                    written += 1
         return written
 
     def _check_belongs(self, found: TrialRecord, entry: AgentEntry, index: int, path: Path) -> None:

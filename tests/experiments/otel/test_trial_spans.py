@@ -162,3 +162,36 @@ async def test_contents_join_the_spans_when_the_user_opts_in(
     assert "the scripted host is broken" in str(broken.status.description)
     [call] = [s for s in spans.under(broken) if s.name.startswith("chat ")]
     assert [e.name for e in call.events] == ["exception"]
+
+
+async def test_judging_across_agents_after_the_trials_is_a_trace_per_trial_index(
+    tmp_path: Path,
+) -> None:
+    mute = "tests.experiments.test_judged_task:mute_judge"
+    run = RunConfig.model_validate(
+        {
+            "name": "judged",
+            "task": {"kind": "constraints", "scenario": "phishing_response", "judging": "auto"},
+            "trials": 1,
+            "cache": False,
+            "results_dir": str(tmp_path),
+            "helper_provider": "mute",
+            "providers": {"mute": {"kind": "fake", "fake": mute}},
+            "agents": [
+                {"name": "one", "agent": "transcript", "provider": "mute"},
+                {"name": "two", "agent": "vanilla", "provider": "mute"},
+            ],
+        }
+    )
+    with recording() as spans:
+        await Runner(run, progress=False).run()
+    roots = spans.roots()
+    assert sorted(r.name for r in roots) == [
+        "joint judging",
+        "trial constraints",
+        "trial constraints",
+    ]
+    [judging] = [r for r in roots if r.name == "joint judging"]
+    assert attrs(judging) == {"cogarch.task": "constraints", "cogarch.trial.index": 0}
+    calls = spans.children(judging)
+    assert calls and {attrs(c)["cogarch.caller"] for c in calls} == {"judge"}

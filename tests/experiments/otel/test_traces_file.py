@@ -12,10 +12,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from google.protobuf.json_format import Parse
+import pytest
+from google.protobuf.json_format import MessageToDict, Parse
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import Link, Status, StatusCode
 
+from cogarch import tracing as cogarch_tracing
 from cogarch.experiments.cli import main
+from cogarch.experiments.otel import Tracing, request_json
+from cogarch.experiments.otel.remote import span_from_data
+from cogarch.experiments.otel.worker import recording
 from cogarch.experiments.results import iter_trials
 
 REPO = Path(__file__).resolve().parents[3]
@@ -131,3 +140,60 @@ def test_without_trace_there_is_no_file_and_no_sdk_import(tmp_path: Path) -> Non
     )
     assert done.stdout.strip().splitlines()[-1] == "0 []"
     assert not (tmp_path / "traces.jsonl").exists()
+
+
+def test_the_file_encoding_is_the_protobuf_mapping_with_hex_ids() -> None:
+    """Every kind of span content, written by ``request_json``, equals what the SDK's OTLP
+    protobuf messages give through the protobuf JSON mapping (ids turned to hex)."""
+    exporter = InMemorySpanExporter()
+    tracing = Tracing(SimpleSpanProcessor(exporter), capture_content=True)
+    values = {
+        "text": "naïve ✓",
+        "flag": True,
+        "count": 2**62,
+        "negative": -3,
+        "ratio": 0.25,
+        "words": ["a", "b"],
+        "numbers": [1, 2],
+        "doubles": [0.5, 1.5],
+        "flags": [True, False],
+    }
+    with tracing.activate(), tracing.span("root", values, "client") as root:
+        root.set_attribute("late", "set after start")
+        with pytest.raises(ValueError), tracing.span("failing", {}):
+            raise ValueError("recorded with contents")
+        carrier = tracing.carrier()
+        other = tracing.provider.get_tracer("other", "9", schema_url="https://example.org/s")
+        link = Link(root.get_span_context(), {"k": 1})  # type: ignore[attr-defined]
+        with other.start_as_current_span("linked", links=[link]) as linked:
+            linked.set_status(Status(StatusCode.OK))
+    with recording(carrier) as sent, cogarch_tracing.span("in a worker", {"n": 1}):
+        pass
+    spans = [*exporter.get_finished_spans()]
+    spans += [span_from_data(data, tracing.provider.resource) for data in sent]
+    tracing.shutdown()
+    kinds = {s.name: s for s in spans}
+    assert kinds["failing"].events and kinds["linked"].links
+    assert kinds["in a worker"].parent is not None and kinds["in a worker"].parent.is_remote
+
+    expected = MessageToDict(encode_spans(spans), use_integers_for_enums=True)
+    assert request_json(spans) == json.loads(as_hex_ids(json.dumps(expected)))
+
+
+def as_hex_ids(document: str) -> str:
+    """A protobuf JSON document with its trace and span ids (base64) in hex, as OTLP/JSON has
+    them, links' ids included."""
+    data = json.loads(document)
+
+    def convert(item: dict[str, Any]) -> None:
+        for key in ("traceId", "spanId", "parentSpanId"):
+            if key in item:
+                item[key] = base64.b64decode(item[key]).hex()
+
+    for resource in data["resourceSpans"]:
+        for scope in resource["scopeSpans"]:
+            for span in scope["spans"]:
+                convert(span)
+                for linked in span.get("links", []):
+                    convert(linked)
+    return json.dumps(data)

@@ -69,12 +69,14 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         fields = {**config.model_dump(), "execution": execution, **updates}
         config = validate_mapping(RunConfig, fields, source="the command-line overrides")
-    runner = Runner(config, progress=not args.quiet)
+    runner = Runner(config, progress=not args.quiet, trace=args.trace)
     report = asyncio.run(runner.run())
     print(
         f"\n{config.name}: {report.ran} trials run, {report.skipped} already complete, "
         f"{report.failed} failed; results in {report.results_dir}"
     )
+    if args.trace == "file":
+        print(f"traces in {report.results_dir / 'traces.jsonl'}")
     for problem in report.corrupt:
         print(f"corrupt: {problem}")
     print(report.table())
@@ -183,6 +185,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--address",
         help="with the ray backend: the cluster to join (auto, ray://HOST:10001); "
         "without it a local Ray instance is started",
+    )
+    run.add_argument(
+        "--trace",
+        choices=("otlp", "file"),
+        help="record OpenTelemetry GenAI spans: otlp sends them to the endpoint the "
+        "OTEL_EXPORTER_OTLP_* variables name, file writes RESULTS_DIR/traces.jsonl "
+        "(needs the otel extra; off by default)",
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(fn=cmd_run)

@@ -7,16 +7,19 @@ import asyncio
 import sys
 import textwrap
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from cogarch import tracing
 from cogarch.core.backend import ExecutionBackend, TrialHandle, TrialSpec
 from cogarch.core.records import Scoring, TrialRecord
-from cogarch.core.task import JointContext
+from cogarch.core.task import JointContext, Task
+from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
@@ -30,7 +33,11 @@ from .tidy import row_from_trial
 from .usage_table import USAGE_NOTE, usage_table
 from .worker import RunSetup, TrialWorker
 
+if TYPE_CHECKING:
+    from .otel import Tracing
+
 BackendFactory = Callable[[TrialWorker, int], ExecutionBackend]
+OTEL_MISSING = "--trace needs the OpenTelemetry SDK: pip install 'cogarch[otel]'"
 
 
 @dataclass
@@ -99,8 +106,13 @@ class Runner:
         *,
         progress: bool = True,
         backend: BackendFactory | None = None,
+        trace: tracing.TraceMode | None = None,
     ) -> None:
+        """``trace`` sends the run's spans to the OTLP endpoint of the environment (``otlp``)
+        or to ``RESULTS_DIR/traces.jsonl`` (``file``); None traces only under a tracing some
+        caller made current (``Tracing.activate``)."""
         self.config = config
+        self.trace = trace
         self.results_dir = config.output_dir()
         self.setup = RunSetup(config)
         if (warning := self.setup.own_helper_warning()) is not None:
@@ -150,9 +162,27 @@ class Runner:
         with RunLock(self.results_dir) as lock:
             try:
                 lock.clean_leftovers()
-                return await self._run(on_result)
+                with self._tracing():
+                    return await self._run(on_result)
             except OSError as exc:
                 raise disk_problem(exc, self.results_dir) from None
+
+    @contextmanager
+    def _tracing(self) -> Iterator[Tracing | None]:
+        """The run's own tracing, current while the run goes on, flushed when it ends."""
+        if self.trace is None:
+            yield None
+            return
+        try:
+            from .otel import start_tracing
+        except ImportError:
+            raise ConfigError(OTEL_MISSING) from None
+        tracing = start_tracing(self.trace, self.results_dir)
+        try:
+            with tracing.activate():
+                yield tracing
+        finally:
+            tracing.shutdown()
 
     async def _run(self, on_result: Callable[[TrialRecord], None] | None) -> RunReport:
         report = RunReport(self.results_dir)
@@ -209,11 +239,17 @@ class Runner:
                 if record.status == "complete":
                     groups.setdefault(i, []).append(record)
         context = JointContext(self.setup.providers.get, self.config.helper_provider)
+        judges = type(self.task).judge_jointly is not Task.judge_jointly
         written = 0
         for index in sorted(groups):
-            for record in await self.task.judge_jointly(groups[index], context):
-                write_trial(self.results_dir, record)
-                written += 1
+            attributes: tracing.Attributes = {
+                "cogarch.task": self.config.task.kind,
+                "cogarch.trial.index": index,
+            }
+            with tracing.span("joint judging", attributes) if judges else tracing.NO_SPAN:
+                for record in await self.task.judge_jointly(groups[index], context):
+                    write_trial(self.results_dir, record)
+                    written += 1
         return written
 
     def _check_belongs(self, found: TrialRecord, entry: AgentEntry, index: int, path: Path) -> None:

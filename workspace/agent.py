@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cogarch import tracing
 from cogarch.core import specialist as core
 from cogarch.core.memory import EpisodeEnd, MemoryModule
 from cogarch.core.model import ChatModel
@@ -21,6 +22,7 @@ from .graph import TransitionGraph
 from .router import Router
 from .specialist import StepContext
 from .trace import StepRecord, Trace, Transition
+from .tracing import record_turn, step_span, turn_span
 from .workspace import Workspace
 
 
@@ -58,6 +60,12 @@ class Agent:
         return StepContext(self.name, self.models, self.memory, self.trace, self.seed)
 
     async def respond(self, text: str) -> str:
+        with turn_span(self, text) as span:
+            reply = await self._respond(text)
+            record_turn(span, self, reply)
+        return reply
+
+    async def _respond(self, text: str) -> str:
         ws = self.workspace
         ws.begin_turn(text)
         ctx = self.context()
@@ -102,8 +110,9 @@ class Agent:
         then the public dialogue starts afresh for the next one (memory modules keep what they
         learned; the workspace keeps its record of completed turns)."""
         ctx = self.context()
-        for module in self.memory.values():
-            await module.end_episode(end, ctx.memory_context(f"memory:{module.kind}"))
+        for name, module in self.memory.items():
+            with tracing.memory_operation("update_memory", name, module.kind, 1):
+                await module.end_episode(end, ctx.memory_context(f"memory:{module.kind}"))
         self.workspace.dialogue = []
         self.workspace.episode = end.episode + 1
 
@@ -127,7 +136,7 @@ class Agent:
         meter = Meter()
         start = time.perf_counter()
         ws.visit(node)
-        with meter.active():
+        with step_span(self, node, step), meter.active():
             await self.specialists[node].step(ws, ctx)
         summary = meter.summary()
         self.trace.steps.append(

@@ -28,6 +28,7 @@ from cogarch.models.metering import record as record_usage
 from cogarch.models.response_format import response_format_for
 from cogarch.models.retry import RetryPolicy, is_transient
 from cogarch.models.slots import current_slot
+from cogarch.models.tracing import chat_span, record_completion
 from cogarch.tokens import count_tokens
 
 ReasoningMode = Literal["auto", "field", "think_tags", "none"]
@@ -147,7 +148,21 @@ class Model:
             args["extra_body"] = dict(self.extra_body)
         if response_schema is not None:
             args["response_format"] = response_format_for(response_schema)
+        with chat_span(self, messages, args, caller=caller, role=role) as span:
+            completion = await self._complete(messages, args, tools, caller, role)
+            record_completion(span, completion)
+        return completion
 
+    async def _complete(
+        self,
+        messages: Sequence[LLMMessage],
+        args: dict[str, Any],
+        tools: Sequence[ToolSchema],
+        caller: str,
+        role: str | None,
+    ) -> Completion:
+        """The answer from the response cache, else from the client (then cached)."""
+        seed = args.get("seed")
         key = None
         if self.cache is not None and seed is not None:
             key = cache_key(

@@ -16,6 +16,7 @@ import uuid
 from types import ModuleType
 from typing import Any
 
+from cogarch import tracing
 from cogarch.core.backend import TrialCancelledError, TrialSpec
 from cogarch.core.records import TrialError, TrialRecord
 from cogarch.errors import ConfigError
@@ -23,6 +24,7 @@ from cogarch.errors import ConfigError
 from ..execution import ExecutionConfig
 from .local import LocalHandle
 from .ray_worker import SERVER_PREFIX, play_trial
+from .trial_span import record_trial, trial_span
 
 RAY_MISSING = "the ray backend needs Ray: pip install 'cogarch[ray]'"
 
@@ -80,23 +82,34 @@ class RayBackend:
         return LocalHandle(spec, task)
 
     async def _run(self, spec: TrialSpec) -> TrialRecord:
-        exceptions = self._ray.exceptions
         async with self._gate:
-            ref = self._task.remote(spec.model_dump(mode="json"))
-            try:
-                data = await asyncio.wrap_future(ref.future())
-            except asyncio.CancelledError:
-                self._ray.cancel(ref, force=True)
-                raise
-            except exceptions.TaskCancelledError:
-                raise TrialCancelledError(
-                    f"trial {spec.index} of agent '{spec.agent}' was cancelled on the cluster"
-                ) from None
-            except exceptions.RayTaskError as exc:
-                raise exc.as_instanceof_cause() from None  # the worker could not play it
-            except exceptions.RayError as exc:
-                return self._lost(spec, exc)
-        return TrialRecord.model_validate(data)
+            with trial_span(spec) as span:
+                record = await self._remote(spec)
+                record_trial(span, record)
+        return record
+
+    async def _remote(self, spec: TrialSpec) -> TrialRecord:
+        """Play ``spec`` as a Ray task; the spans it recorded join the current trace here."""
+        exceptions = self._ray.exceptions
+        tracer = tracing.current_tracer()
+        carrier = tracer.carrier() if tracer is not None else None
+        ref = self._task.remote(spec.model_dump(mode="json"), carrier)
+        try:
+            data = await asyncio.wrap_future(ref.future())
+        except asyncio.CancelledError:
+            self._ray.cancel(ref, force=True)
+            raise
+        except exceptions.TaskCancelledError:
+            raise TrialCancelledError(
+                f"trial {spec.index} of agent '{spec.agent}' was cancelled on the cluster"
+            ) from None
+        except exceptions.RayTaskError as exc:
+            raise exc.as_instanceof_cause() from None  # the worker could not play it
+        except exceptions.RayError as exc:
+            return self._lost(spec, exc)
+        if tracer is not None:
+            tracer.adopt(data["spans"])
+        return TrialRecord.model_validate(data["record"])
 
     def _lost(self, spec: TrialSpec, exc: Exception) -> TrialRecord:
         """The record of a trial Ray gave up on after its retries: failed, so it reruns."""

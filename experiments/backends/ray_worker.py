@@ -81,19 +81,29 @@ def _setup(config: RunConfig) -> RunSetup:
     return RunSetup(config, cache_dir=node_cache_dir(config), local_server=node_local_server)
 
 
-def play_trial(spec: dict[str, Any]) -> dict[str, Any]:
-    """The Ray task: play one trial spec (plain data) and return its record (plain data).
+def play_trial(spec: dict[str, Any], trace: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The Ray task: play one trial spec (plain data); return its record and the spans it
+    recorded (plain data), ``{"record": ..., "spans": [...]}``.
 
-    A trial that fails for a model or task reason comes back as a failed record, so Ray sees
-    an error only when the worker itself cannot play the spec.
+    ``trace`` is the driver's trace context (``Tracer.carrier``): given, the trial's spans
+    join the driver's trace; without it nothing is traced. A trial that fails for a model or
+    task reason comes back as a failed record, so Ray sees an error only when the worker
+    itself cannot play the spec.
     """
     global _worker, _loop
     if _worker is None:
         _worker = TrialWorker(make_setup=_setup)
     if _loop is None:
         _loop = asyncio.new_event_loop()
-    record = _loop.run_until_complete(_worker(TrialSpec.model_validate(spec)))
-    return record.model_dump(mode="json")
+    play = _worker(TrialSpec.model_validate(spec))
+    if trace is None:
+        record = _loop.run_until_complete(play)
+        return {"record": record.model_dump(mode="json"), "spans": []}
+    from ..otel.worker import recording
+
+    with recording(trace) as spans:
+        record = _loop.run_until_complete(play)
+    return {"record": record.model_dump(mode="json"), "spans": spans}
 
 
 __all__ = ["SERVER_PREFIX", "NodeServer", "node_cache_dir", "node_local_server", "play_trial"]

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from cogarch import tracing
 from cogarch.core.memory import TurnRecord
 from cogarch.errors import ModelCallError
 from cogarch.io import atomic_write_json
@@ -52,7 +53,8 @@ async def ingest_turns(agent: Agent, turns: Sequence[DialogTurn]) -> None:
         ws.dialogue.append(Message("user", record.user))
         for name, module in agent.memory.items():
             try:
-                await module.ingest(record, ctx.memory_context(f"memory:{module.kind}"))
+                with tracing.memory_operation("create_memory", name, module.kind, 1):
+                    await module.ingest(record, ctx.memory_context(f"memory:{module.kind}"))
             except ModelCallError as exc:  # not stored, as in the retrieval specialist
                 ws.ingest_failures.append(IngestFailure(name, record.index, str(exc)))
             ws.ingested[name] = record.index

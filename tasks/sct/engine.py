@@ -9,11 +9,13 @@ import asyncio
 import random
 from abc import abstractmethod
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from cogarch import tracing
 from cogarch.core.player import ForkableHost, Propose
 from cogarch.core.records import (
     CandidateBranch,
@@ -110,6 +112,20 @@ async def play_to_fork(agent: ForkableHost, game: SCTGame, turns: int) -> list[T
     return log
 
 
+def branch_span(
+    kind: Literal["reveal", "candidate"], index: int, candidate: str | None = None
+) -> AbstractContextManager[tracing.Span]:
+    """The span of one SCT branch: the reveal (index 0) or a candidate (from 1); the
+    candidate word is a part of the branch's prompt, so it is recorded with contents only."""
+    attributes: dict[str, tracing.AttributeValue] = {
+        "cogarch.sct.branch": kind,
+        "cogarch.sct.branch.index": index,
+    }
+    if candidate is not None and tracing.capture_content():
+        attributes["cogarch.sct.candidate"] = candidate
+    return tracing.span(f"sct branch {kind}", attributes)
+
+
 @dataclass
 class Fork:
     """The fork of one SCT: the snapshot, the reveal branch and one branch per candidate."""
@@ -176,12 +192,29 @@ async def fork_sct(
     message, so once it is answered the server holds the prefix every candidate branch starts
     with. The candidates follow, ``concurrency`` at a time (None: all at once). The order
     changes only where the work is done, not what a branch is asked or which seed it uses."""
+    with tracing.span("sct fork", {"cogarch.sct.turns": len(turns)}) as span:
+        fork = await _fork(agent, game, turns, n, seed, propose, concurrency)
+        span.set_attribute("cogarch.sct.candidates", len(fork.candidates))
+    return fork
+
+
+async def _fork(
+    agent: ForkableHost,
+    game: SCTGame,
+    turns: Sequence[Turn],
+    n: int,
+    seed: int,
+    propose: Propose | None,
+    concurrency: int | None,
+) -> Fork:
     snapshot = agent.private_state()
     memory_secret = last_secret_in([*(t.private_state for t in turns), snapshot])
     reveal_host = agent.fork()
     reveal_prompt = game.player.reveal_prompt
-    reveal_reply = answered(await reveal_host.respond(reveal_prompt), "to the reveal")
-    revealed = game.rules.parse_reveal(reveal_reply)
+    with branch_span("reveal", 0) as span:
+        reveal_reply = answered(await reveal_host.respond(reveal_prompt), "to the reveal")
+        revealed = game.rules.parse_reveal(reveal_reply)
+        span.set_attribute("cogarch.sct.revealed", revealed is not None)
     cset = await game.candidates.candidates(
         revealed=revealed,
         memory_secret=memory_secret,
@@ -190,11 +223,13 @@ async def fork_sct(
         propose=propose,
     )
 
-    async def ask(candidate: str) -> tuple[CandidateBranch, ForkableHost]:
-        branch = agent.fork()
-        prompt = game.player.verification_prompt(candidate)
-        reply = await branch.respond(prompt)
-        parsed = parse_yes_no(reply)
+    async def ask(index: int, candidate: str) -> tuple[CandidateBranch, ForkableHost]:
+        with branch_span("candidate", index, candidate) as span:
+            branch = agent.fork()
+            prompt = game.player.verification_prompt(candidate)
+            reply = await branch.respond(prompt)
+            parsed = parse_yes_no(reply)
+            span.set_attribute("cogarch.sct.answer", parsed.answer or "unparsed")
         record = CandidateBranch(
             candidate=candidate,
             prompt=prompt,
@@ -207,11 +242,11 @@ async def fork_sct(
 
     gate = asyncio.Semaphore(concurrency or len(cset.words) or 1)
 
-    async def ask_in_turn(candidate: str) -> tuple[CandidateBranch, ForkableHost]:
+    async def ask_in_turn(index: int, candidate: str) -> tuple[CandidateBranch, ForkableHost]:
         async with gate:
-            return await ask(candidate)
+            return await ask(index, candidate)
 
-    asked = await asyncio.gather(*(ask_in_turn(c) for c in cset.words))
+    asked = await asyncio.gather(*(ask_in_turn(i, c) for i, c in enumerate(cset.words, 1)))
     for b, _ in asked:
         answered(b.reply, f"on the branch of candidate '{b.candidate}'")
     reveal = RevealBranch(

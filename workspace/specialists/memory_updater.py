@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch import tracing
 from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, assistant, system, user
 
@@ -88,7 +89,8 @@ class MemoryUpdater(Specialist):
                     if not isinstance(arguments, dict):
                         raise MemoryToolError(f"arguments of '{name}' must be a JSON object")
                     calls.append((name, arguments))
-                module.apply_all(calls)
+                with tracing.memory_operation("update_memory", p.memory, module.kind, len(calls)):
+                    module.apply_all(calls)
             except MemoryToolError as exc:
                 errors.append(str(exc))
                 shown = completion.content or "(no content)"

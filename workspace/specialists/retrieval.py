@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch import tracing
 from cogarch.errors import ModelCallError
 
 from ..specialist import Specialist, StepContext
@@ -56,13 +57,16 @@ class RetrievalMemory(Specialist):
         for record in ws.turns:
             if record.index > ws.ingested.get(name, 0):
                 try:
-                    await module.ingest(record, mctx)
+                    with tracing.memory_operation("create_memory", name, module.kind, 1):
+                        await module.ingest(record, mctx)
                 except ModelCallError as exc:
                     # the module's own model gave nothing usable: the turn is not stored,
                     # as a failed extraction would leave it in the reference systems
                     ws.ingest_failures.append(IngestFailure(name, record.index, str(exc)))
                 ws.ingested[name] = record.index
-        await module.retrieve(ws.current_input, mctx)
+        with tracing.memory_operation("search_memory", name, module.kind) as span:
+            found = await module.retrieve(ws.current_input, mctx)
+            tracing.record_search(span, ws.current_input, found)
         block = module.render(self.params.budget_tokens)
         ws.broadcasts[name] = block
         key = self.params.placeholder or getattr(module, "prompt_key", None)

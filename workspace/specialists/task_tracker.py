@@ -8,6 +8,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch import tracing
+
 from ...memory.task_graph.module import TaskMemory
 from ..specialist import Specialist, StepContext
 from ..workspace import Workspace
@@ -33,7 +35,9 @@ class TaskTracker(Specialist):
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         p = self.params
         module = ctx.memory_of(p.memory, TaskMemory, self.name)
-        await module.observe(
-            ws.current_input, ws.turn, ctx.memory_context(self.name), provider=self.provider
-        )
+        with tracing.memory_operation("update_memory", p.memory, module.kind) as span:
+            report = await module.observe(
+                ws.current_input, ws.turn, ctx.memory_context(self.name), provider=self.provider
+            )
+            span.set_attribute(tracing.MEMORY_RECORDS, len(report.intents))
         ws.broadcasts[p.broadcast or p.memory] = module.render()

@@ -31,6 +31,7 @@ from autogen_core.models import (
 from autogen_core.tools import ToolSchema
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch import tracing
 from cogarch.models.messages import assistant, system, user
 from cogarch.models.types import Completion
 
@@ -241,7 +242,9 @@ class ToolResponder(Specialist):
                     f"{call.name}: the arguments must be a JSON object, got "
                     f"{str(call.arguments)[:120]!r}"
                 )
-            result = module.apply(call.name, call.arguments)
+            store = self.params.memory
+            with tracing.memory_operation("update_memory", store, module.kind, 1):
+                result = module.apply(call.name, call.arguments)
         except MemoryToolError as exc:
             log.errors.append(str(exc))
             log.calls.append({**entry, "ok": False, "error": str(exc)})

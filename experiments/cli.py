@@ -213,10 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--reading",
-        choices=("lenient", "strict"),
-        default="lenient",
-        help="reading of yes/no answers for the outcome table and tests: lenient (default) "
-        "or strict (the authors' exact \"yes\", comparable with the paper's Table 1)",
+        default=None,
+        help="which of the task's readings the outcome table and tests use; for the SCT's "
+        'yes/no answers lenient (default) or strict (the authors\' exact "yes", comparable '
+        "with the paper's Table 1)",
     )
     report.set_defaults(fn=cmd_report)
 

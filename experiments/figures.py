@@ -1,4 +1,4 @@
-"""The paper's figures from a tidy run: outcomes, private-state size, revealed secrets, routing.
+"""The paper's figures from a tidy run: outcomes, private-state size, answers, routing.
 
 Every function takes the rows of ``experiments.tidy`` and a PNG path, draws with matplotlib's
 object API on an Agg canvas (no display, no global pyplot state), and returns the path, or
@@ -8,7 +8,8 @@ object API on an Agg canvas (no display, no global pyplot state), and returns th
   stacked bars (failed and corrupt trials as separate hatched segments).
 - ``private_state_size``: Figure 4, private-state tokens per turn, mean with a 95% band, log
   scale (agents whose private state is always empty cannot be drawn on it and are named).
-- ``revealed_secrets``: Figure 6, the top-k revealed secrets of each agent.
+- ``top_answers``: Figure 6, the top-k final answers of each agent (for the SCT, its
+  revealed secrets; see ``Evaluation.final_answer``).
 - ``transition_heatmap``: the Episodex paper's Figures 5-6 for a routed agent, its transition
   counts summed over trials.
 - ``footprint``: per-turn footprint tokens of revision / constraint trials (read by
@@ -276,18 +277,19 @@ def footprint(
 
 
 @_plain_text
-def revealed_secrets(
+def top_answers(
     rows: Sequence[TrialRow],
     path: str | Path,
     *,
     top_k: int = 10,
-    title: str = "Revealed secrets",
+    title: str = "Final answers",
+    noun: str = "answered",
 ) -> Path | None:
-    """One panel per agent: how often each of its top-k revealed secrets came up."""
+    """One panel per agent: how often each of its top-k final answers came up."""
     tallies: dict[str, Counter[str]] = {}
     for r in rows:
-        if r.status == "complete" and r.revealed:
-            tallies.setdefault(r.agent, Counter())[r.revealed.strip().lower()] += 1
+        if r.status == "complete" and r.answer:
+            tallies.setdefault(r.agent, Counter())[r.answer.strip().lower()] += 1
     if not tallies:
         return None
     ncols = min(3, len(tallies))
@@ -304,7 +306,7 @@ def revealed_secrets(
         axes.barh(range(len(top)), values, color="#4c72b0")
         axes.set_yticks(range(len(top)), labels, fontsize=9)
         axes.set_title(
-            f"{agent}\n{sum(counter.values())} revealed, {len(counter)} distinct", fontsize=9
+            f"{agent}\n{sum(counter.values())} {noun}, {len(counter)} distinct", fontsize=9
         )
         axes.set_xlabel("trials", fontsize=9)
         axes.xaxis.get_major_locator().set_params(integer=True)
@@ -390,8 +392,8 @@ __all__ = [
     "mean_band",
     "outcome_breakdown",
     "private_state_size",
-    "revealed_secrets",
     "routed_agents",
+    "top_answers",
     "transition_counts",
     "transition_heatmap",
 ]

@@ -19,6 +19,14 @@ MEMORY_MODULES.register("ccs", "cogarch.memory.compressed.module:CompressorMemor
 MEMORY_MODULES.register("task_graph", "cogarch.memory.task_graph.module:TaskMemory")
 
 
+def check_memory(kind: str, params: dict[str, Any], *, where: str = "") -> None:
+    """Check a memory module's kind and parameters as data, building nothing."""
+    cls = MEMORY_MODULES.get(kind)
+    param_model = getattr(cls, "Params", None)
+    if param_model is not None:
+        cls.check_params(validate_mapping(param_model, params, where=where))
+
+
 def build_memory(kind: str, params: dict[str, Any], *, where: str = "") -> MemoryModule:
     cls = MEMORY_MODULES.get(kind)
     param_model = getattr(cls, "Params", None)

@@ -21,6 +21,7 @@ class StepRecord:
     elapsed_s: float
     model_calls: int = 0
     tokens: int = 0
+    prompt_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)

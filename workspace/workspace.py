@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from cogarch.core.memory import TurnRecord
+from cogarch.tokens import count_tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,27 @@ class Workspace:
         self.turns.append(TurnRecord(self.turn, self.current_input, self.reply or "", self.thought))
         self.dialogue.append(Message("user", self.current_input))
         self.dialogue.append(Message("assistant", self.reply or ""))
+
+    def observe(
+        self, text: str, source_ids: tuple[str, ...] = (), time: str | None = None
+    ) -> TurnRecord:
+        """Record ``text`` as a completed turn the agent took in without replying: it joins
+        the public dialogue as a user message."""
+        self.turn += 1
+        record = TurnRecord(self.turn, text, "", source_ids=source_ids, time=time)
+        self.turns.append(record)
+        self.dialogue.append(Message("user", text))
+        return record
+
+    def trim_dialogue(self, budget_tokens: int) -> None:
+        """Keep only the latest public messages whose tokens fit ``budget_tokens``."""
+        used, keep = 0, 0
+        for message in reversed(self.dialogue):
+            used += count_tokens(message.content)
+            if used > budget_tokens:
+                break
+            keep += 1
+        self.dialogue = self.dialogue[len(self.dialogue) - keep :]
 
     def history(self, window: int | None = None) -> list[Message]:
         """Earlier public messages, oldest first; the last ``window`` of them when given."""

@@ -106,6 +106,13 @@ class MemoryModule(ABC):
 
     kind: ClassVar[str] = "memory"
 
+    @classmethod  # noqa: B027
+    def check_params(cls, params: Any) -> None:
+        """Refuse, as constructing the module would, parameters that validate as data but
+        cannot work (an unknown plug-in named by them, say), without building anything; a
+        run checks every module this way before its first trial. The default has nothing
+        to add to the parameter model's own validation."""
+
     async def ingest(self, turn: TurnRecord, ctx: MemoryContext) -> None:  # noqa: B027
         """Take in a completed turn. The default keeps nothing."""
 
@@ -115,6 +122,20 @@ class MemoryModule(ABC):
 
     async def end_episode(self, end: EpisodeEnd, ctx: MemoryContext) -> None:  # noqa: B027
         """An episode of the trial ended (see :class:`EpisodeEnd`). The default does nothing."""
+
+    def retrieved(self) -> list[MemoryItem] | None:
+        """What the latest ``retrieve`` returned, in rank order; None for a module that does
+        not retrieve (the default)."""
+        return None
+
+    def task_values(self) -> dict[str, str] | None:
+        """The task's slot values as the module holds them (a task graph's current values);
+        None for a module that keeps none (the default)."""
+        return None
+
+    def use_provider(self, provider: str | None) -> None:  # noqa: B027
+        """The provider of the specialist that drives the module, for a module whose own
+        model calls fall back on it. The default makes no calls of its own."""
 
     @abstractmethod
     def render(self, budget_tokens: int | None = None) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -163,4 +164,16 @@ class Usage(BaseModel):
         return {**data, **usage_totals(records)}
 
 
-__all__ = ["CallRecord", "MeteredCall", "Usage", "usage_totals"]
+class UsageMeter(Protocol):
+    """Collects the model calls made while it is active (the model layer's ``Meter``)."""
+
+    def active(self) -> AbstractContextManager[Any]:
+        """Record every call made in this context."""
+        ...
+
+    def usage(self) -> Usage:
+        """Everything recorded so far, totalled."""
+        ...
+
+
+__all__ = ["CallRecord", "MeteredCall", "Usage", "UsageMeter", "usage_totals"]

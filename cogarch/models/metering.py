@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+from cogarch.core import usage as trial
 from cogarch.core.usage import usage_totals
 from cogarch.models.types import Usage
 
@@ -50,6 +51,12 @@ class Meter:
         :func:`cogarch.core.usage.usage_totals`): hits count, with the original call's
         tokens and latency, so a replayed trial totals what the original did."""
         return usage_totals(self.records)
+
+    def usage(self) -> trial.Usage:
+        """Everything recorded, as a trial's usage: the totals and every call."""
+        return trial.Usage.model_validate(
+            {**self.summary(), "calls": [u.to_dict() for u in self.records]}
+        )
 
 
 def record(usage: Usage) -> None:

@@ -205,6 +205,12 @@ class CompressorMemory(MemoryModule):
         store_replies: bool = Field(default=True, description="Also store replies as artifacts.")
         artifact_chars: int = Field(default=400, ge=40, description="Artifact text shown, max.")
 
+    @classmethod
+    def check_params(cls, params: Any) -> None:
+        """The artifact backend and the gate must be ones that load."""
+        ARTIFACT_BACKENDS.get(params.backend)
+        GATES.get(params.gate)
+
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
         self.ccs: CCS = CCS.empty()

@@ -165,6 +165,9 @@ class RetrievalModule(MemoryModule):
         if self.provider is None and provider is not None:
             self.provider = provider
 
+    def retrieved(self) -> list[MemoryItem]:
+        return list(self.last_retrieved)
+
     def model(self, ctx: MemoryContext) -> ChatModel:
         name = self.params.provider or self.provider
         if name is None:

@@ -69,8 +69,8 @@ def test_private_state_size_on_a_log_scale(rows: list[TrialRow], tmp_path: Path)
     assert_png(figures.private_state_size(rows, tmp_path / "state.png"))
 
 
-def test_revealed_secrets(rows: list[TrialRow], tmp_path: Path) -> None:
-    width, height = assert_png(figures.revealed_secrets(rows, tmp_path / "secrets.png", top_k=2))
+def test_top_answers(rows: list[TrialRow], tmp_path: Path) -> None:
+    width, height = assert_png(figures.top_answers(rows, tmp_path / "secrets.png", top_k=2))
     assert width > height  # four agents side by side in one row of up to three panels
 
 
@@ -113,7 +113,7 @@ def test_every_figure_skips_without_its_data(rows: list[TrialRow], tmp_path: Pat
     assert figures.private_state_size(bare, tmp_path / "a.png") is None
     assert figures.transition_heatmap(bare, tmp_path / "b.png") is None
     assert figures.footprint(bare, tmp_path / "c.png") is None
-    assert figures.revealed_secrets(no_secrets, tmp_path / "d.png") is None
+    assert figures.top_answers(no_secrets, tmp_path / "d.png") is None
     assert figures.outcome_breakdown([], tmp_path / "e.png") is None
     measured = [
         TrialRow(run="r", agent="acc", task="constraints", trial=i, seed=i, status="complete")

@@ -61,7 +61,7 @@ async def play(task: str, host: str, spec: AgentSpec) -> dict[str, Any]:
         agent_name=spec.name,
         trial=0,
         seed=SEED,
-        make_agent=lambda: build_agent(spec, providers.get, provider="host", seed=SEED),
+        agent_factory=lambda: build_agent(spec, providers.get, provider="host", seed=SEED),
         models=providers.get,
         helper_provider=None,
     )

@@ -78,5 +78,5 @@ async def test_a_state_loads_only_into_an_agent_of_the_same_spec() -> None:
     vanilla = WorkspaceChatAgent(make_agent("vanilla", Brain()))
     with pytest.raises(ConfigError, match=r"does not fit agent 'vanilla' \(memory: none\)"):
         await vanilla.load_state(state)
-    with pytest.raises(ConfigError, match=r"pass what WorkspaceChatAgent\.save_state returned"):
+    with pytest.raises(ConfigError, match=r"pass what Agent\.save_state \(or an adapter's"):
         await vanilla.load_state({"workspace": {}})

@@ -49,9 +49,7 @@ class RetrievalMemory(Specialist):
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         name = self.params.memory
         module = ctx.memory_module(name)
-        use_provider = getattr(module, "use_provider", None)
-        if callable(use_provider):
-            use_provider(self.provider)
+        module.use_provider(self.provider)
         mctx = ctx.memory_context(f"memory:{module.kind}")
         for record in ws.turns:
             if record.index > ws.ingested.get(name, 0):

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from cogarch.core.model import Usage as CallUsage
-from cogarch.core.records import CallRecord, Usage, usage_totals
+from cogarch.core.usage import CallRecord, Usage, usage_totals
 from cogarch.models import Meter
 
 

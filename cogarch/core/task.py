@@ -82,7 +82,9 @@ class Task(ABC):
     classes it sorts trials into (none when it only measures) and which outcome counts as a
     success. It declares the classes of its record's parts (``Payload``, ``Evaluation``,
     ``Branch``) and may declare ``fakes``: scripted stand-ins for a model, by the name a
-    ``kind: fake`` provider of a run gives (``fake: guess.bisect``).
+    ``kind: fake`` provider of a run gives (``fake: guess.bisect``). Its presentation hooks
+    (``report_tables``, ``trial_sections``, ``tidy_columns``) are class methods: reports and
+    pages call them on records alone, without the run's parameters.
     """
 
     kind: ClassVar[str]
@@ -93,9 +95,9 @@ class Task(ABC):
     Evaluation: ClassVar[type[BaseEvaluation]] = BaseEvaluation
     Branch: ClassVar[Any] = BaseBranch
     """The branches' class, or an annotated union of classes tagged by ``kind``."""
-    fakes: ClassVar[Mapping[str, Callable[..., str]]] = {}
+    fakes: ClassVar[Mapping[str, Callable[..., Any]]] = {}
     """Scripted models by name, each ``(pairs, seed, call) -> reply`` (see
-    ``cogarch.models.fakes``), offered to the run's ``kind: fake`` providers."""
+    ``cogarch.models.fakes.PairsFn``), offered to the run's ``kind: fake`` providers."""
     helper_role: ClassVar[str | None] = None
     """What the task asks of its helper model, when it asks the agent's provider by default."""
 

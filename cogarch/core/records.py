@@ -37,7 +37,7 @@ from pydantic import (
 
 from .evaluation import Evaluation
 from .payload import GenericPayload, Payload, PayloadRegistry
-from .usage import Usage
+from .usage import TrialUsage
 
 SCHEMA_VERSION: Final = 2
 
@@ -249,7 +249,7 @@ class TrialOutput(_Parts):
     payload: SerializeAsAny[Payload] = Field(default_factory=GenericPayload)
     walk: list[WalkStep] = Field(default_factory=list)
     """The agent's steps through its graph before any fork, turn by turn."""
-    usage: Usage = Field(default_factory=Usage)
+    usage: TrialUsage = Field(default_factory=TrialUsage)
     error: TrialError | None = None
 
 
@@ -290,7 +290,7 @@ class TrialRecord(_Parts):
     evaluation: SerializeAsAny[Evaluation] = Field(default_factory=Evaluation)
     transitions: list[Transition] = Field(default_factory=list)
     payload: SerializeAsAny[Payload] = Field(default_factory=GenericPayload)
-    usage: Usage = Field(default_factory=Usage)
+    usage: TrialUsage = Field(default_factory=TrialUsage)
     walk: list[WalkStep] = Field(default_factory=list)
     """The agent's steps through its graph before any fork, turn by turn (empty for agents
     without a graph and for files written before it was recorded)."""

@@ -29,7 +29,7 @@ from .host import AgentHost
 from .payload import PayloadRegistry, TaskPayload
 from .records import Branch as BaseBranch
 from .records import RecordTypes, Scoring, TrialError, TrialOutput, TrialRecord
-from .usage import Usage, UsageMeter
+from .usage import TrialUsage, UsageMeter
 from .views import Section, Table
 
 
@@ -158,7 +158,7 @@ class Task(ABC):
         except Exception as exc:  # a failed trial is recorded and the run goes on
             error = TrialError.of(exc)
         walk = output.walk or (ctx.agent.walk() if ctx.agent is not None else [])
-        usage = ctx.meter.usage() if ctx.meter is not None else Usage()
+        usage = ctx.meter.usage() if ctx.meter is not None else TrialUsage()
         return output.model_copy(update={"walk": walk, "usage": usage, "error": error})
 
     async def judge_jointly(

@@ -34,7 +34,7 @@ class CallRecord(BaseModel):
 
 
 class MeteredCall(Protocol):
-    """What :func:`usage_totals` reads of a call: a model-layer ``Usage`` or a
+    """What :func:`usage_totals` reads of a call: a model-layer ``Usage`` (one call) or a
     :class:`CallRecord`."""
 
     @property
@@ -84,7 +84,7 @@ class _Tally:
 
 
 def usage_totals(calls: Iterable[MeteredCall]) -> dict[str, Any]:
-    """The fields of :class:`Usage` but ``calls``: totals overall and by caller, as JSON data.
+    """The fields of :class:`TrialUsage` but ``calls``: totals overall and by caller, as JSON data.
 
     Every call counts, response-cache hits included (with the original call's tokens and
     latency), so a trial replayed from the cache totals what the original did; sums do not
@@ -106,7 +106,7 @@ def usage_totals(calls: Iterable[MeteredCall]) -> dict[str, Any]:
     }
 
 
-class Usage(BaseModel):
+class TrialUsage(BaseModel):
     """What the trial's model calls cost: totals, totals by caller, and every call.
 
     Totals count every call the trial consumed, response-cache hits included: a trial resumed
@@ -171,9 +171,9 @@ class UsageMeter(Protocol):
         """Record every call made in this context."""
         ...
 
-    def usage(self) -> Usage:
+    def usage(self) -> TrialUsage:
         """Everything recorded so far, totalled."""
         ...
 
 
-__all__ = ["CallRecord", "MeteredCall", "Usage", "UsageMeter", "usage_totals"]
+__all__ = ["CallRecord", "MeteredCall", "TrialUsage", "UsageMeter", "usage_totals"]

@@ -13,8 +13,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogarch.core import usage as trial
-from cogarch.core.usage import usage_totals
+from cogarch.core.usage import TrialUsage, usage_totals
 from cogarch.models.types import Usage
 
 _ACTIVE: ContextVar[tuple[Meter, ...]] = ContextVar("cogarch_meters", default=())
@@ -52,9 +51,9 @@ class Meter:
         tokens and latency, so a replayed trial totals what the original did."""
         return usage_totals(self.records)
 
-    def usage(self) -> trial.Usage:
+    def usage(self) -> TrialUsage:
         """Everything recorded, as a trial's usage: the totals and every call."""
-        return trial.Usage.model_validate(
+        return TrialUsage.model_validate(
             {**self.summary(), "calls": [u.to_dict() for u in self.records]}
         )
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from cogarch.core.evaluation import Evaluation
 from cogarch.core.records import TrialRecord
-from cogarch.core.usage import Usage
+from cogarch.core.usage import TrialUsage
 from cogarch.experiments.report import build_report
 from cogarch.experiments.task_metrics import metric_tables
 from cogarch.experiments.tidy import metrics_of, row_from_trial
@@ -179,7 +179,7 @@ def test_prompt_cache_rows_show_what_was_reported() -> None:
             return record
         usage = {**record.usage.model_dump(), "cached_prompt_tokens": served}
         usage.update(evaluated_prompt_tokens=400 - served, prompt_cache_reports=4)
-        return record.model_copy(update={"usage": Usage.model_validate(usage)})
+        return record.model_copy(update={"usage": TrialUsage.model_validate(usage)})
 
     trials = [reporting(0, 300), reporting(1, 100), reporting(2, None)]
     (table,) = metric_tables([row_from_trial(t) for t in trials])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogarch.core.records import TrialRecord
-from cogarch.core.usage import Usage
+from cogarch.core.usage import TrialUsage
 from cogarch.experiments.tidy import TrialRow, row_from_trial
 from cogarch.experiments.usage_table import HEADER, usage_table
 from tests.experiments import make_trial
@@ -13,7 +13,7 @@ from tests.experiments import make_trial
 
 def trial(agent: str, index: int, **usage: Any) -> TrialRow:
     record: TrialRecord = make_trial(agent, index)
-    merged = Usage.model_validate({**record.usage.model_dump(), **usage})
+    merged = TrialUsage.model_validate({**record.usage.model_dump(), **usage})
     return row_from_trial(record.model_copy(update={"usage": merged}))
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from cogarch.core.records import (
     RecordTypes,
     Scoring,
-    Transition,
+    TransitionCount,
     TrialRecord,
     Turn,
     TurnFootprint,
@@ -63,13 +63,13 @@ def _turns(log: list[dict[str, Any]], extra: Mapping[str, Any]) -> list[Turn]:
     return turns
 
 
-def _transitions(counts: Mapping[str, int]) -> list[Transition]:
+def _transitions(counts: Mapping[str, int]) -> list[TransitionCount]:
     out = []
     for key, n in sorted(counts.items()):
         source, arrow, target = key.partition("->")
         if not arrow:
             raise ValueError(f"transition key '{key}' is not of the form 'source->target'")
-        out.append(Transition(source=source, target=target, count=n))
+        out.append(TransitionCount(source=source, target=target, count=n))
     return out
 
 

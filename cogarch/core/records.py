@@ -124,7 +124,7 @@ class Scoring(_Record):
         return outcome == self.success
 
 
-class Transition(_Record):
+class TransitionCount(_Record):
     """How often the router moved from ``source`` to ``target`` in the trial."""
 
     source: str
@@ -148,9 +148,9 @@ class WalkStep(_Record):
     elapsed_s: float = 0.0
 
 
-def transitions_from(counts: Mapping[tuple[str, str], int]) -> list[Transition]:
+def transitions_from(counts: Mapping[tuple[str, str], int]) -> list[TransitionCount]:
     """``{(source, target): n}`` as sorted transition records."""
-    return [Transition(source=a, target=b, count=n) for (a, b), n in sorted(counts.items())]
+    return [TransitionCount(source=a, target=b, count=n) for (a, b), n in sorted(counts.items())]
 
 
 class TrialError(_Record):
@@ -245,7 +245,7 @@ class TrialOutput(_Parts):
     turns: list[Turn] = Field(default_factory=list)
     branches: list[SerializeAsAny[Branch]] = Field(default_factory=list)
     evaluation: SerializeAsAny[Evaluation] = Field(default_factory=Evaluation)
-    transitions: list[Transition] = Field(default_factory=list)
+    transitions: list[TransitionCount] = Field(default_factory=list)
     payload: SerializeAsAny[Payload] = Field(default_factory=GenericPayload)
     walk: list[WalkStep] = Field(default_factory=list)
     """The agent's steps through its graph before any fork, turn by turn."""
@@ -288,7 +288,7 @@ class TrialRecord(_Parts):
     turns: list[Turn] = Field(default_factory=list)
     branches: list[SerializeAsAny[Branch]] = Field(default_factory=list)
     evaluation: SerializeAsAny[Evaluation] = Field(default_factory=Evaluation)
-    transitions: list[Transition] = Field(default_factory=list)
+    transitions: list[TransitionCount] = Field(default_factory=list)
     payload: SerializeAsAny[Payload] = Field(default_factory=GenericPayload)
     usage: TrialUsage = Field(default_factory=TrialUsage)
     walk: list[WalkStep] = Field(default_factory=list)
@@ -327,7 +327,7 @@ __all__ = [
     "RecordTypes",
     "Scoring",
     "Status",
-    "Transition",
+    "TransitionCount",
     "TrialError",
     "TrialMetadata",
     "TrialOutput",

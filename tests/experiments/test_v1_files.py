@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cogarch.core.records import Transition
+from cogarch.core.records import TransitionCount
 from cogarch.experiments.config import RunConfig
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import CorruptTrialError, read_trial, trial_path
@@ -59,9 +59,9 @@ def test_leak_turns_move_into_the_sct_payload() -> None:
 def test_transition_keys_become_pairs() -> None:
     record = read_trial(DATA / "many" / "gwt" / "trial_0000.json")
     assert record.transitions == [
-        Transition(source="conscious", target="responder", count=10),
-        Transition(source="perception", target="conscious", count=10),
-        Transition(source="responder", target="updater", count=10),
+        TransitionCount(source="conscious", target="responder", count=10),
+        TransitionCount(source="perception", target="conscious", count=10),
+        TransitionCount(source="responder", target="updater", count=10),
     ]
 
 

@@ -15,7 +15,7 @@ from cogarch.core.records import (
     Branch,
     RecordTypes,
     Scoring,
-    Transition,
+    TransitionCount,
     TrialOutput,
     TrialRecord,
     Turn,
@@ -158,8 +158,8 @@ def test_the_evaluation_is_walked_by_its_fields_never_by_key() -> None:
 def test_transitions_are_sorted_source_target_count_records() -> None:
     pairs = transitions_from({("responder", "updater"): 3, ("a", "b"): 1})
     assert pairs == [
-        Transition(source="a", target="b", count=1),
-        Transition(source="responder", target="updater", count=3),
+        TransitionCount(source="a", target="b", count=1),
+        TransitionCount(source="responder", target="updater", count=3),
     ]
 
 

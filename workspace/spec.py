@@ -19,7 +19,7 @@ from ..memory.registry import build_memory, check_memory
 from .agent import Agent
 from .graph import Edge, NodeRouting, TransitionGraph
 from .registry import SPECIALISTS, ready_made_agents
-from .specialist import Specialist
+from .specialist import BaseSpecialist
 
 _ARROW = re.compile(r"^\s*([\w.-]+)\s*->\s*([\w.-]+)\s*(?:\[\s*when\s*[:=]\s*([\w.:-]+)\s*\])?\s*$")
 
@@ -168,7 +168,7 @@ class _Parts:
     """A spec's parts, each validated, ready to be instantiated."""
 
     memory_params: dict[str, dict[str, Any]]
-    specialists: dict[str, tuple[type[Specialist], str | None, Any]]
+    specialists: dict[str, tuple[type[BaseSpecialist], str | None, Any]]
     """By node: the class, its provider and its validated params."""
     graph: TransitionGraph
 
@@ -181,7 +181,7 @@ def _parts(spec: AgentSpec, provider: str | None) -> _Parts:
     }
     for key, c in spec.memory.items():
         check_memory(c.kind, memory_params[key], where=f"memory.{key}")
-    specialists: dict[str, tuple[type[Specialist], str | None, Any]] = {}
+    specialists: dict[str, tuple[type[BaseSpecialist], str | None, Any]] = {}
     for key, c in spec.specialists.items():
         cls = SPECIALISTS.get(c.kind)
         param_model = getattr(cls, "Params", None)

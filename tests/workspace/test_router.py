@@ -15,9 +15,9 @@ from autogen_core.models import LLMMessage
 from cogarch.models import CallInfo, as_pairs
 from cogarch.workspace import (
     Agent,
+    BaseSpecialist,
     Edge,
     NodeRouting,
-    Specialist,
     StepContext,
     TransitionGraph,
     Workspace,
@@ -25,14 +25,14 @@ from cogarch.workspace import (
 from tests.workspace import Brain, make_agent, providers
 
 
-class Note(Specialist):
+class Note(BaseSpecialist):
     kind: ClassVar[str] = "note"
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         ws.broadcasts[self.name] = f"{self.name} ran"
 
 
-class Answer(Specialist):
+class Answer(BaseSpecialist):
     kind: ClassVar[str] = "answer"
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
@@ -81,7 +81,7 @@ def hub_agent(
         step_budget=budget,
         routing={"hub": NodeRouting(default=default, chooser="fake")},
     )
-    specialists: dict[str, Specialist] = {n: Note(n) for n in names if n != "answer"}
+    specialists: dict[str, BaseSpecialist] = {n: Note(n) for n in names if n != "answer"}
     specialists["answer"] = Answer("answer")
     found, _ = providers(chooser)
     return Agent("routed", graph, specialists, found.get)

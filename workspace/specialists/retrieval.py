@@ -21,11 +21,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.errors import ModelCallError
 
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import IngestFailure, Workspace
 
 
-class RetrievalMemory(Specialist):
+class RetrievalMemory(BaseSpecialist):
     """Ingest finished turns into a memory module, retrieve for the input, broadcast the block."""
 
     kind: ClassVar[str] = "retrieval"

@@ -9,11 +9,11 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...memory.task_graph.module import TaskMemory
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 
 
-class TaskTracker(Specialist):
+class TaskTracker(BaseSpecialist):
     """One TRIM step per turn on the agent's ``task_graph`` memory module."""
 
     kind: ClassVar[str] = "task_tracker"

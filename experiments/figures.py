@@ -32,7 +32,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 from scipy.stats import t as student_t
 
-from .tidy import TrialRow
+from .tidy import TidyRow
 
 OUTCOME_STYLE: dict[str, tuple[str, str]] = {
     "self_consistent": ("Self-Consistent", "#2e9e44"),
@@ -74,14 +74,14 @@ def _save(figure: Figure, path: str | Path) -> Path:
     return target
 
 
-def agents_in(rows: Iterable[TrialRow]) -> list[str]:
+def agents_in(rows: Iterable[TidyRow]) -> list[str]:
     """Agent names in the order they first appear."""
     return list(dict.fromkeys(r.agent for r in rows))
 
 
 @_plain_text
 def outcome_breakdown(
-    rows: Sequence[TrialRow], path: str | Path, *, title: str = "Outcomes per agent"
+    rows: Sequence[TidyRow], path: str | Path, *, title: str = "Outcomes per agent"
 ) -> Path | None:
     """Stacked horizontal bars: the share of each agent's trials in each outcome class.
 
@@ -106,7 +106,7 @@ def outcome_breakdown(
         ("_corrupt", "Corrupt trial file", "#5a5a5a", "xx"),
     ]
 
-    def key_of(row: TrialRow) -> str:
+    def key_of(row: TidyRow) -> str:
         if row.status == "failed":
             return "_failed"
         if row.status == "corrupt":
@@ -245,7 +245,7 @@ def _band_plot(
 
 
 def private_state_size(
-    rows: Sequence[TrialRow],
+    rows: Sequence[TidyRow],
     path: str | Path,
     *,
     title: str = "Private state size per turn",
@@ -261,7 +261,7 @@ def private_state_size(
 
 
 def footprint(
-    rows: Sequence[TrialRow],
+    rows: Sequence[TidyRow],
     path: str | Path,
     *,
     title: str = "Memory footprint per turn",
@@ -278,7 +278,7 @@ def footprint(
 
 @_plain_text
 def top_answers(
-    rows: Sequence[TrialRow],
+    rows: Sequence[TidyRow],
     path: str | Path,
     *,
     top_k: int = 10,
@@ -315,12 +315,12 @@ def top_answers(
     return _save(figure, path)
 
 
-def routed_agents(rows: Iterable[TrialRow]) -> list[str]:
+def routed_agents(rows: Iterable[TidyRow]) -> list[str]:
     """Agents with at least one recorded transition between specialists."""
     return [a for a, c in transition_counts(rows).items() if c]
 
 
-def transition_counts(rows: Iterable[TrialRow]) -> dict[str, Counter[tuple[str, str]]]:
+def transition_counts(rows: Iterable[TidyRow]) -> dict[str, Counter[tuple[str, str]]]:
     """Per agent, ``(source, target)`` counts summed over complete trials."""
     out: dict[str, Counter[tuple[str, str]]] = {}
     for r in rows:
@@ -335,7 +335,7 @@ def transition_counts(rows: Iterable[TrialRow]) -> dict[str, Counter[tuple[str, 
 
 @_plain_text
 def transition_heatmap(
-    rows: Sequence[TrialRow], path: str | Path, *, agent: str | None = None
+    rows: Sequence[TidyRow], path: str | Path, *, agent: str | None = None
 ) -> Path | None:
     """Transition counts and probabilities of ``agent`` (all agents when None), over trials."""
     counts: Counter[tuple[str, str]] = Counter()

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from cogarch.errors import ConfigError
 
-from .tidy import TrialRow
+from .tidy import TidyRow
 
 
 def check_reading(reading: str | None, readings: Mapping[str, str]) -> str | None:
@@ -31,11 +31,11 @@ def check_reading(reading: str | None, readings: Mapping[str, str]) -> str | Non
     raise ConfigError(f"unknown reading '{reading}'; {known}")
 
 
-def outcome_of(row: TrialRow, reading: str | None) -> str | None:
+def outcome_of(row: TidyRow, reading: str | None) -> str | None:
     return row.outcome_in(reading)
 
 
-def success_of(row: TrialRow, reading: str | None) -> bool | None:
+def success_of(row: TidyRow, reading: str | None) -> bool | None:
     """Whether the trial succeeded under ``reading``; None when it is not rated, or when its
     task leaves it out of the rates (reported apart)."""
     if row.unrated is not None:
@@ -43,13 +43,13 @@ def success_of(row: TrialRow, reading: str | None) -> bool | None:
     return row.success_in(reading)
 
 
-def stratum(row: TrialRow) -> str:
+def stratum(row: TidyRow) -> str:
     """The column a trial is compared in: its task and the agent's model."""
     model = row.agent_model or row.provider or "-"
     return f"{row.task or '-'} / {model}"
 
 
-def short_trials_note(rows: list[TrialRow]) -> str | None:
+def short_trials_note(rows: list[TidyRow]) -> str | None:
     short = [r for r in rows if r.status == "complete" and r.unrated is not None]
     if not short:
         return None

@@ -38,7 +38,7 @@ from .report_tables import task_tables
 from .stats import Comparison, compare_to_baselines, markers_from, wilson_interval
 from .task_metrics import metric_tables
 from .task_types import task_of
-from .tidy import TidyTable, TrialRow, tidy_run, write_csv, write_jsonl
+from .tidy import TidyRow, TidyTable, tidy_run, write_csv, write_jsonl
 from .usage_table import USAGE_NOTE, usage_table
 
 DEFAULT_BASELINES = ("vanilla", "mem0", "amem", "lightmem", "memoryos", "transcript")
@@ -63,7 +63,7 @@ def _run_meta(run_dir: Path) -> dict[str, Any]:
 
 
 def resolve_baselines(
-    rows: Sequence[TrialRow], meta: dict[str, Any], baselines: Iterable[str] | None
+    rows: Sequence[TidyRow], meta: dict[str, Any], baselines: Iterable[str] | None
 ) -> list[str]:
     agents = figures.agents_in(rows)
     configured = (meta.get("config") or {}).get("baselines") or None  # [] was the old default
@@ -81,14 +81,14 @@ def resolve_baselines(
     return [a for a in agents if is_default_baseline(a, spec.get(a))]
 
 
-def _order(rows: list[TrialRow], meta: dict[str, Any]) -> list[TrialRow]:
+def _order(rows: list[TidyRow], meta: dict[str, Any]) -> list[TidyRow]:
     entries = (meta.get("config") or {}).get("agents") or []
     rank = {str(e.get("name") or e.get("agent")): i for i, e in enumerate(entries)}
     return sorted(rows, key=lambda r: (rank.get(r.agent, len(rank)), r.agent, r.trial or 0))
 
 
 def summary_table(
-    rows: Sequence[TrialRow],
+    rows: Sequence[TidyRow],
     baselines: Sequence[str],
     markers: set[tuple[str, str]],
     scoring: Scoring | None = None,
@@ -137,7 +137,7 @@ def summary_table(
 
 
 def significance(
-    rows: Sequence[TrialRow], baselines: Sequence[str], reading: str | None = None
+    rows: Sequence[TidyRow], baselines: Sequence[str], reading: str | None = None
 ) -> tuple[list[Comparison], set[tuple[str, str]]]:
     """Self-consistency of each agent per (task, model), tested against every baseline on the
     same task and model."""
@@ -174,7 +174,7 @@ def comparison_table(comparisons: Sequence[Comparison]) -> Table:
     )
 
 
-def failure_table(rows: Sequence[TrialRow]) -> Table:
+def failure_table(rows: Sequence[TidyRow]) -> Table:
     bad = [r for r in rows if r.status in ("failed", "corrupt")]
     body = [
         [
@@ -201,7 +201,7 @@ def _file_part(name: str) -> str:
 
 
 def make_figures(
-    rows: Sequence[TrialRow], out: Path, answers: tuple[str, str] = ("Final answers", "answered")
+    rows: Sequence[TidyRow], out: Path, answers: tuple[str, str] = ("Final answers", "answered")
 ) -> list[tuple[str, Path]]:
     """Every figure the run has data for, as ``(caption, path)``; ``answers`` names the
     task's final answers (``Evaluation.answer_label``)."""
@@ -245,7 +245,7 @@ def make_figures(
 
 def _content(
     table: TidyTable,
-    rows: Sequence[TrialRow],
+    rows: Sequence[TidyRow],
     meta: dict[str, Any],
     baselines: Sequence[str],
     pictures: list[tuple[str, Path]],

@@ -20,9 +20,9 @@ from statistics import fmean, stdev
 
 from cogarch.core.views import Table
 
-from .tidy import TrialRow
+from .tidy import TidyRow
 
-_USAGE: tuple[tuple[str, Callable[[TrialRow], float | None]], ...] = (
+_USAGE: tuple[tuple[str, Callable[[TidyRow], float | None]], ...] = (
     ("model calls", lambda r: r.model_calls),
     ("prompt tokens", lambda r: r.prompt_tokens),
     ("prompt tokens served from cache", lambda r: r.cached_prompt_tokens),
@@ -33,7 +33,7 @@ _UNREPORTED = {"prompt tokens served from cache", "prompt tokens evaluated"}
 """Rows a server may not report: ``n/a`` when none of the agent's trials has them."""
 
 
-def _metric(name: str) -> Callable[[TrialRow], float | None]:
+def _metric(name: str) -> Callable[[TidyRow], float | None]:
     return lambda r: r.metrics.get(name)
 
 
@@ -49,7 +49,7 @@ def _cell(values: list[float]) -> str:
     return f"{_number(fmean(values))} ± {_number(stdev(values))}"
 
 
-def _table(title: str, rows: list[TrialRow]) -> Table:
+def _table(title: str, rows: list[TidyRow]) -> Table:
     agents = list(dict.fromkeys(r.agent for r in rows))
     names = list(dict.fromkeys(k for r in rows for k in r.metrics))
     body = [["complete trials", *(str(sum(r.agent == a for r in rows)) for a in agents)]]
@@ -67,7 +67,7 @@ def _table(title: str, rows: list[TrialRow]) -> Table:
     return Table(title, ["metric", *agents], body)
 
 
-def _totals(rows: list[TrialRow], totals: Sequence[str]) -> Table:
+def _totals(rows: list[TidyRow], totals: Sequence[str]) -> Table:
     agents = list(dict.fromkeys(r.agent for r in rows))
     body = []
     for agent in agents:
@@ -77,13 +77,13 @@ def _totals(rows: list[TrialRow], totals: Sequence[str]) -> Table:
     return Table("totals over all trials", ["agent", "trials", *totals], body)
 
 
-def _title(scenario: str | None, rows: list[TrialRow]) -> str:
+def _title(scenario: str | None, rows: list[TidyRow]) -> str:
     title = f"scenario {scenario}" if scenario else "all trials"
     modes = sorted({r.judging for r in rows if r.judging})
     return f"{title}, judged {' and '.join(m.replace('_', '-') for m in modes)}" if modes else title
 
 
-def metric_tables(rows: Sequence[TrialRow], totals: Sequence[str] = ()) -> list[Table]:
+def metric_tables(rows: Sequence[TidyRow], totals: Sequence[str] = ()) -> list[Table]:
     """One table per scenario (in order of appearance); cells are ``mean ± sd`` over the
     agent's complete trials that recorded the metric, with their number ``(n=k)`` when some
     complete trials did not (a constraint trial whose judge failed has no rates). With

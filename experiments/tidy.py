@@ -43,7 +43,7 @@ _TRIAL_FILE = re.compile(r"trial_(\d+)\.json$")
 
 
 @dataclass
-class TrialRow:
+class TidyRow:
     """One trial, flattened. ``None`` where the trial did not record the value."""
 
     run: str
@@ -142,12 +142,12 @@ class TrialRow:
 
 
 _DYNAMIC = ("readings", "reading_success", "columns")
-BASE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(TrialRow) if f.name not in _DYNAMIC)
+BASE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(TidyRow) if f.name not in _DYNAMIC)
 """The columns every run's table has; a task's readings and own columns come after
 ``self_consistent``."""
 
 
-def columns_of(rows: Iterable[TrialRow]) -> list[str]:
+def columns_of(rows: Iterable[TidyRow]) -> list[str]:
     """The table's columns: the base ones, with every task column any row has (in the order
     they first appear) after ``self_consistent``."""
     split = BASE_COLUMNS.index("self_consistent") + 1
@@ -159,7 +159,7 @@ def columns_of(rows: Iterable[TrialRow]) -> list[str]:
 
 @dataclass
 class TidyTable:
-    rows: list[TrialRow]
+    rows: list[TidyRow]
     status_counts: Counter[str]
     scoring: Scoring = field(default_factory=Scoring)
     """How the run's task tables its outcomes (as its records declare)."""
@@ -224,7 +224,7 @@ def _agent_model(result: TrialRecord) -> str | None:
     return str(settings["kind"]) if settings.get("kind") else None
 
 
-def row_from_trial(result: TrialRecord, path: Path | str = "") -> TrialRow:
+def row_from_trial(result: TrialRecord, path: Path | str = "") -> TidyRow:
     complete = result.status == "complete"
     usage = result.usage
     evaluation = result.evaluation
@@ -232,7 +232,7 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TrialRow:
     spec = result.metadata.agent_spec or {}
     further = list(type(evaluation).readings)[1:]
     task = task_of(result, within=Path(path).parent.parent if path else None)
-    return TrialRow(
+    return TidyRow(
         run=result.run,
         agent=result.agent,
         task=result.task,
@@ -277,9 +277,9 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TrialRow:
     )
 
 
-def row_from_corrupt(path: Path, error: CorruptTrialError, run: str) -> TrialRow:
+def row_from_corrupt(path: Path, error: CorruptTrialError, run: str) -> TidyRow:
     match = _TRIAL_FILE.search(path.name)
-    return TrialRow(
+    return TidyRow(
         run=run,
         agent=path.parent.name,
         task=None,
@@ -352,7 +352,7 @@ def tidy_run(run_dir: str | Path) -> TidyTable:
     )
 
 
-def write_csv(rows: Sequence[TrialRow], path: str | Path) -> Path:
+def write_csv(rows: Sequence[TidyRow], path: str | Path) -> Path:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=columns_of(rows), lineterminator="\n")
     writer.writeheader()
@@ -361,7 +361,7 @@ def write_csv(rows: Sequence[TrialRow], path: str | Path) -> Path:
     return atomic_write_text(path, buffer.getvalue())
 
 
-def write_jsonl(rows: Sequence[TrialRow], path: str | Path) -> Path:
+def write_jsonl(rows: Sequence[TidyRow], path: str | Path) -> Path:
     """One JSON object per row, every row with every column of the table (None where the
     row has no value)."""
     names = columns_of(rows)
@@ -387,8 +387,8 @@ def write_tidy(
 
 __all__ = [
     "BASE_COLUMNS",
+    "TidyRow",
     "TidyTable",
-    "TrialRow",
     "columns_of",
     "footprint_of",
     "metrics_of",

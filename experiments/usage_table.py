@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from cogarch.core.views import Table
 
-from .tidy import TrialRow
+from .tidy import TidyRow
 
 USAGE_TITLE = "model usage per agent (sums over its trial files)"
 
@@ -50,7 +50,7 @@ def _split(served: int, evaluated: int, reports: int, calls: int) -> tuple[str, 
     return f"{served}{share}{partial}", f"{evaluated}{partial}"
 
 
-def usage_table(rows: Sequence[TrialRow]) -> Table | None:
+def usage_table(rows: Sequence[TidyRow]) -> Table | None:
     """The usage of each agent's readable trials (corrupt files have none), in the order the
     agents first appear; None when there is no such trial."""
     metered = [r for r in rows if r.status != "corrupt" and r.model_calls is not None]

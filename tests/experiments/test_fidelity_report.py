@@ -19,7 +19,7 @@ from cogarch.experiments.report import build_report, significance
 from cogarch.experiments.results import read_trial
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.summary import format_table, run_scoring, summarize
-from cogarch.experiments.tidy import TrialRow, tidy_run
+from cogarch.experiments.tidy import TidyRow, tidy_run
 from cogarch.experiments.worker import RunSetup
 from cogarch.tasks.sct import SCTEvaluation
 
@@ -29,8 +29,8 @@ LOCAL = REPO / "experiments" / "hangman_sct_local.yaml"
 PAPER = REPO / "experiments" / "hangman_sct_paper.yaml"
 
 
-def row(agent: str, model: str, wins: bool, trial: int) -> TrialRow:
-    return TrialRow(
+def row(agent: str, model: str, wins: bool, trial: int) -> TidyRow:
+    return TidyRow(
         run="r",
         agent=agent,
         task="hangman_sct",

@@ -227,11 +227,11 @@ class Agent:
             "type": STATE_TYPE,
             "version": STATE_VERSION,
             "agent": self.name,
-            "workspace": self.workspace.state(),
-            "trace": self.trace.to_dict(),
+            "workspace": self.workspace.save_state(),
+            "trace": self.trace.save_state(),
             "state_sizes": list(self.state_sizes),
             "memory_footprints": list(self.memory_footprints),
-            "memory": {name: module.state() for name, module in self.memory.items()},
+            "memory": {name: module.save_state() for name, module in self.memory.items()},
         }
 
     def load_state(self, state: Mapping[str, Any]) -> None:
@@ -254,7 +254,7 @@ class Agent:
         for name, module in self.memory.items():
             module.load_state(state["memory"][name])
         self.workspace = Workspace.from_state(state["workspace"])
-        self.trace = Trace.from_dict(state["trace"])
+        self.trace = Trace.from_state(state["trace"])
         self.state_sizes = list(state["state_sizes"])
         self.memory_footprints = list(state.get("memory_footprints", []))
 

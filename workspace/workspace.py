@@ -109,7 +109,7 @@ class Workspace:
     def copy(self) -> Workspace:
         return copy.deepcopy(self)
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         """Everything in the workspace as JSON data (``private`` and broadcast values must be
         JSON data themselves)."""
         data = asdict(self)
@@ -118,7 +118,7 @@ class Workspace:
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> Workspace:
-        """The workspace ``state()`` described."""
+        """The workspace ``save_state()`` described."""
         return cls(
             dialogue=[Message(**m) for m in data["dialogue"]],
             current_input=data["current_input"],

@@ -2,8 +2,8 @@
 
 A memory module is the stateful part of an agent. It takes in completed turns, answers
 queries, shows itself to a prompt within a token budget, forks into an independent copy, and
-exports its state as plain JSON (``state``) that ``load_state`` on a freshly built module of the
-same kind and parameters restores exactly.
+exports its state as plain JSON (``save_state``) that ``load_state`` on a freshly built module
+of the same kind and parameters restores exactly (the convention agents follow too).
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ class MemoryContext:
 class MemoryModule(ABC):
     """Ingest turns, retrieve for a query, render for a prompt, fork, save and load state.
 
-    Subclasses implement ``render``, ``state`` and ``load_state``; the rest has defaults.
+    Subclasses implement ``render``, ``save_state`` and ``load_state``; the rest has defaults.
     Model calls a module makes go through the model layer with ``caller`` set to the module's
     name, so the active meter records them like any specialist's calls.
     """
@@ -153,12 +153,12 @@ class MemoryModule(ABC):
         return copy.deepcopy(self)
 
     @abstractmethod
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         """The module's state as JSON values only (dicts, lists, str, numbers, bool, None)."""
 
     @abstractmethod
     def load_state(self, state: dict[str, Any]) -> None:
-        """Replace this module's state by one ``state`` exported (same kind and params)."""
+        """Replace this module's state by one ``save_state`` exported (same kind and params)."""
 
 
 __all__ = ["EpisodeEnd", "MemoryContext", "MemoryItem", "MemoryModule", "ModelSource", "TurnRecord"]

@@ -342,7 +342,7 @@ class CompressorMemory(MemoryModule):
     def private_text(self) -> str:
         return self.ccs.render()
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         """Plain JSON: the committed state, the audit log, sizes and the stored artifacts."""
         return {
             "ccs": self.ccs.model_dump(mode="json"),

@@ -292,19 +292,19 @@ class MemoryOSMemory(RetrievalModule):
 
     # ------------------------------------------------------------------ state
 
-    def _dump(self) -> dict[str, Any]:
+    def _save_own_state(self) -> dict[str, Any]:
         return {
             "short_term": [p.model_dump() for p in self.short_term],
             "pages": [p.model_dump() for p in self.pages.values()],
             "sessions": [s.model_dump() for s in self.sessions.values()],
             "profile": self.profile,
             "counters": dict(self.counters),
-            "page_store": self.page_store.state(),
-            "session_store": self.session_store.state(),
-            "knowledge_store": self.knowledge_store.state(),
+            "page_store": self.page_store.save_state(),
+            "session_store": self.session_store.save_state(),
+            "knowledge_store": self.knowledge_store.save_state(),
         }
 
-    def _restore(self, data: Mapping[str, Any]) -> None:
+    def _load_own_state(self, data: Mapping[str, Any]) -> None:
         self.short_term = [Page.model_validate(p) for p in data.get("short_term", [])]
         self.pages = {p["id"]: Page.model_validate(p) for p in data.get("pages", [])}
         self.sessions = {s["id"]: Session.model_validate(s) for s in data.get("sessions", [])}

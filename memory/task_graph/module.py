@@ -388,7 +388,7 @@ class TaskMemory(MemoryModule):
             for n in self.graph.subgraph(query=query)
         ]
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         return {
             "graph": self.graph.to_dict(),
             "reports": [r.model_dump(mode="json") for r in self.reports],

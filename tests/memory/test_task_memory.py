@@ -185,7 +185,7 @@ async def test_state_round_trip_and_retrieve() -> None:
     mem, model = TaskMemory(), classifier(TRIP)
     await play(mem, model, list(TRIP)[:4])
     copy = TaskMemory()
-    copy.load_state(json.loads(json.dumps(mem.state())))
+    copy.load_state(json.loads(json.dumps(mem.save_state())))
     assert copy.task_values() == mem.task_values() and copy.render() == mem.render()
     items = await mem.retrieve("where is the hotel?", ctx(model))
     assert [i.id for i in items] == ["trip", "destination", "hotel"]

@@ -6,8 +6,8 @@ answers. Everything here is deterministic code; only the agent under test is a m
 """
 
 from .candidates import (
+    CandidateOrigin,
     CandidateSet,
-    CandidateSource,
     RejectedProposal,
     build_candidates,
     consistent_conditions,
@@ -58,8 +58,8 @@ __all__ = [
     "VERIFICATION_TEMPLATE",
     "Answer",
     "AnswerParser",
+    "CandidateOrigin",
     "CandidateSet",
-    "CandidateSource",
     "Catalogue",
     "Condition",
     "DiagnosisPlayer",

@@ -5,8 +5,8 @@ on import: the English vocabulary is read from wordfreq and indexed on first use
 """
 
 from .candidates import (
+    CandidateOrigin,
     CandidateSet,
-    CandidateSource,
     Rejection,
     build_candidates,
     parse_word_list,
@@ -55,8 +55,8 @@ __all__ = [
     "OPENER_PROMPT",
     "REVEAL_PROMPT",
     "VERIFICATION_PROMPT",
+    "CandidateOrigin",
     "CandidateSet",
-    "CandidateSource",
     "Constraints",
     "HangmanPlayer",
     "Outcome",

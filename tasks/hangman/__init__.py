@@ -33,7 +33,7 @@ from .prompts import (
 )
 from .rules import (
     Constraints,
-    Outcome,
+    GuessResult,
     format_pattern,
     letter_verdict,
     parse_pattern,
@@ -58,8 +58,8 @@ __all__ = [
     "CandidateOrigin",
     "CandidateSet",
     "Constraints",
+    "GuessResult",
     "HangmanPlayer",
-    "Outcome",
     "PatternError",
     "Rejection",
     "Vocabulary",

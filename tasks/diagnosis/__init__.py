@@ -34,7 +34,7 @@ from .patients import (
     ScriptedPatient,
     hidden_condition,
 )
-from .player import Answer, AnswerParser, DiagnosisPlayer, QuestionScore
+from .player import AnswerParser, DiagnosisPlayer, EvidenceAnswer, QuestionScore
 from .prompts import (
     CANDIDATE_GENERATION_TEMPLATE,
     OPENER,
@@ -56,7 +56,6 @@ __all__ = [
     "QUESTION_TEMPLATE",
     "REVEAL_REQUEST",
     "VERIFICATION_TEMPLATE",
-    "Answer",
     "AnswerParser",
     "CandidateOrigin",
     "CandidateSet",
@@ -64,6 +63,7 @@ __all__ = [
     "Condition",
     "DiagnosisPlayer",
     "Evidence",
+    "EvidenceAnswer",
     "EvidenceGroup",
     "PatientKind",
     "QuestionScore",

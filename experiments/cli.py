@@ -19,10 +19,10 @@ if TYPE_CHECKING:
 def _providers(config: str | None) -> Providers:
     from cogarch.models.providers import Providers, load_providers_yaml
 
-    from ..tasks.fakes import task_fakes
+    from .fakes import run_fakes
 
     if config is None:
-        return Providers(fakes=task_fakes())
+        return Providers(fakes=run_fakes())
     from cogarch.config import read_yaml
 
     data = read_yaml(config)
@@ -32,7 +32,7 @@ def _providers(config: str | None) -> Providers:
             f"'providers' in '{config}' must be a mapping of provider names to settings, "
             f"not a {type(section).__name__}"
         )
-    return Providers(load_providers_yaml(section or {}), fakes=task_fakes())
+    return Providers(load_providers_yaml(section or {}), fakes=run_fakes())
 
 
 def _results_dir(value: str) -> Path:
@@ -222,10 +222,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--reading",
-        choices=("lenient", "strict"),
-        default="lenient",
-        help="reading of yes/no answers for the outcome table and tests: lenient (default) "
-        "or strict (the authors' exact \"yes\", comparable with the paper's Table 1)",
+        default=None,
+        help="which of the task's readings the outcome table and tests use; for the SCT's "
+        'yes/no answers lenient (default) or strict (the authors\' exact "yes", comparable '
+        "with the paper's Table 1)",
     )
     report.set_defaults(fn=cmd_report)
 

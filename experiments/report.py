@@ -26,24 +26,19 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.core.records import Scoring
+from cogarch.core.views import Table
 from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_text
 
 from . import figures
 from .paper_settings import embedded_model_note, paper_deviations
-from .reading import (
-    DESCRIPTIONS,
-    Reading,
-    check_reading,
-    outcome_of,
-    short_trials_note,
-    stratum,
-    success_of,
-)
-from .report_page import ReportContent, Table, render_html, render_markdown
+from .reading import check_reading, outcome_of, short_trials_note, stratum, success_of
+from .report_page import ReportContent, render_html, render_markdown
+from .report_tables import task_tables
 from .stats import Comparison, compare_to_baselines, markers_from, wilson_interval
 from .task_metrics import metric_tables
-from .tidy import TrialRow, tidy_run, write_csv, write_jsonl
+from .task_types import task_of
+from .tidy import TidyRow, TidyTable, tidy_run, write_csv, write_jsonl
 from .usage_table import USAGE_NOTE, usage_table
 
 DEFAULT_BASELINES = ("vanilla", "mem0", "amem", "lightmem", "memoryos", "transcript")
@@ -68,7 +63,7 @@ def _run_meta(run_dir: Path) -> dict[str, Any]:
 
 
 def resolve_baselines(
-    rows: Sequence[TrialRow], meta: dict[str, Any], baselines: Iterable[str] | None
+    rows: Sequence[TidyRow], meta: dict[str, Any], baselines: Iterable[str] | None
 ) -> list[str]:
     agents = figures.agents_in(rows)
     configured = (meta.get("config") or {}).get("baselines") or None  # [] was the old default
@@ -86,18 +81,18 @@ def resolve_baselines(
     return [a for a in agents if is_default_baseline(a, spec.get(a))]
 
 
-def _order(rows: list[TrialRow], meta: dict[str, Any]) -> list[TrialRow]:
+def _order(rows: list[TidyRow], meta: dict[str, Any]) -> list[TidyRow]:
     entries = (meta.get("config") or {}).get("agents") or []
     rank = {str(e.get("name") or e.get("agent")): i for i, e in enumerate(entries)}
     return sorted(rows, key=lambda r: (rank.get(r.agent, len(rank)), r.agent, r.trial or 0))
 
 
 def summary_table(
-    rows: Sequence[TrialRow],
+    rows: Sequence[TidyRow],
     baselines: Sequence[str],
     markers: set[tuple[str, str]],
     scoring: Scoring | None = None,
-    reading: Reading = "lenient",
+    reading: str | None = None,
 ) -> Table:
     """Counts per agent and (task, model); the task's outcome classes under ``reading`` (any
     other outcome seen after them) and, when trials are rated, the success rate with its
@@ -138,11 +133,11 @@ def summary_table(
                     *([sc, ci] if rated else []),
                 ]
             )
-    return Table(header, body)
+    return Table("summary", header, body)
 
 
 def significance(
-    rows: Sequence[TrialRow], baselines: Sequence[str], reading: Reading = "lenient"
+    rows: Sequence[TidyRow], baselines: Sequence[str], reading: str | None = None
 ) -> tuple[list[Comparison], set[tuple[str, str]]]:
     """Self-consistency of each agent per (task, model), tested against every baseline on the
     same task and model."""
@@ -174,10 +169,12 @@ def comparison_table(comparisons: Sequence[Comparison]) -> Table:
         for c in comparisons
     ]
     header = ["agent", "baseline", "task / model", "agent SC", "baseline SC", "p (one-sided)"]
-    return Table([*header, "p (Holm)", f"significant at {ALPHA}"], body)
+    return Table(
+        "tests against the baselines", [*header, "p (Holm)", f"significant at {ALPHA}"], body
+    )
 
 
-def failure_table(rows: Sequence[TrialRow]) -> Table:
+def failure_table(rows: Sequence[TidyRow]) -> Table:
     bad = [r for r in rows if r.status in ("failed", "corrupt")]
     body = [
         [
@@ -191,7 +188,7 @@ def failure_table(rows: Sequence[TrialRow]) -> Table:
     ]
     if len(bad) > _MAX_LISTED_FAILURES:
         body.append(["...", "", "", "", f"{len(bad) - _MAX_LISTED_FAILURES} more in trials.csv"])
-    return Table(["agent", "trial", "status", "error", "message"], body)
+    return Table("failures", ["agent", "trial", "status", "error", "message"], body)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -203,8 +200,12 @@ def _file_part(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
 
 
-def make_figures(rows: Sequence[TrialRow], out: Path) -> list[tuple[str, Path]]:
-    """Every figure the run has data for, as ``(caption, path)``."""
+def make_figures(
+    rows: Sequence[TidyRow], out: Path, answers: tuple[str, str] = ("Final answers", "answered")
+) -> list[tuple[str, Path]]:
+    """Every figure the run has data for, as ``(caption, path)``; ``answers`` names the
+    task's final answers (``Evaluation.answer_label``)."""
+    title, noun = answers
     made: list[tuple[str, Path | None]] = [
         ("Outcome breakdown per agent", figures.outcome_breakdown(rows, out / "outcomes.png")),
         (
@@ -212,8 +213,8 @@ def make_figures(rows: Sequence[TrialRow], out: Path) -> list[tuple[str, Path]]:
             figures.private_state_size(rows, out / "private_state.png"),
         ),
         (
-            "Revealed secrets (top 10 per agent)",
-            figures.revealed_secrets(rows, out / "revealed_secrets.png"),
+            f"{title} (top 10 per agent)",
+            figures.top_answers(rows, out / "answers.png", title=title, noun=noun),
         ),
     ]
     scenarios = list(dict.fromkeys(r.scenario for r in rows if r.scenario))
@@ -243,14 +244,16 @@ def make_figures(rows: Sequence[TrialRow], out: Path) -> list[tuple[str, Path]]:
 
 
 def _content(
-    rows: Sequence[TrialRow],
+    table: TidyTable,
+    rows: Sequence[TidyRow],
     meta: dict[str, Any],
     baselines: Sequence[str],
     pictures: list[tuple[str, Path]],
-    scoring: Scoring | None = None,
     origin: str = "given",
-    reading: Reading = "lenient",
+    reading: str | None = None,
+    own_tables: Sequence[Table] = (),
 ) -> ReportContent:
+    scoring = table.scoring
     comparisons, markers = significance(rows, baselines, reading)
     counts = Counter(r.status for r in rows)
     usage = usage_table(rows)
@@ -274,15 +277,17 @@ def _content(
     if config and (caution := embedded_model_note(config)) is not None:
         notes.append(caution)
     rated = any(r.self_consistent is not None for r in rows)
-    if any(r.outcome_strict for r in rows):
-        facts.append(f"outcome table and tests: {DESCRIPTIONS[reading]}")
-        if (short := short_trials_note(list(rows))) is not None:
-            notes.append(short)
+    if table.readings:
+        chosen = reading or next(iter(table.readings))
+        facts.append(f"outcome table and tests: {table.readings[chosen]}")
+    if (short := short_trials_note(list(rows))) is not None:
+        notes.append(short)
     if rated:
+        success = f"'{scoring.success}'" if scoring.success else "its success outcome"
         notes.append(
-            "SC %: self-consistent (for revision tasks: consistent) trials out of the complete "
-            "trials that were evaluated; 95% CI: Wilson interval. Failed and corrupt trials are "
-            "counted, not evaluated."
+            f"SC %: trials that reached the task's success outcome ({success}) out of the "
+            "complete trials that were evaluated; 95% CI: Wilson interval. Failed and corrupt "
+            "trials are counted, not evaluated."
         )
     if comparisons:
         notes.append(
@@ -301,15 +306,22 @@ def _content(
         summary=summary_table(rows, baselines, markers, scoring, reading),
         notes=notes,
         tests=comparison_table(comparisons) if comparisons else None,
-        metrics=[
-            (m.title, Table(m.header, m.body))
-            for m in metric_tables(rows, scoring.totals if scoring else ())
-        ],
+        metrics=metric_tables(rows, scoring.totals),
         failures=failure_table(rows) if counts["failed"] + counts["corrupt"] else None,
         pictures=pictures,
-        usage=Table(usage.header, usage.body) if usage is not None else None,
+        usage=usage,
         usage_note=USAGE_NOTE,
+        task_tables=list(own_tables),
     )
+
+
+def _own_tables(table: TidyTable, run_dir: Path) -> list[Table]:
+    """The task's own tables, per task the run's records belong to (one in a normal run)."""
+    tables: list[Table] = []
+    for name in dict.fromkeys(r.task for r in table.records):
+        mine = [r for r in table.records if r.task == name]
+        tables += task_tables(task_of(mine[0], within=run_dir), mine)
+    return tables
 
 
 def build_report(
@@ -317,17 +329,18 @@ def build_report(
     out_dir: Path | None = None,
     *,
     baselines: Iterable[str] | None = None,
-    reading: str = "lenient",
+    reading: str | None = None,
 ) -> list[Path]:
     """Write ``report.md``, ``report.html``, ``trials.csv``, ``trials.jsonl`` and the figures.
 
     Returns the written paths (the two reports first). ``out_dir`` defaults to
-    ``run_dir/report``. ``reading`` picks the reading of yes/no answers the outcome table and
-    the tests use (``lenient`` or ``strict``, the authors' exact one).
+    ``run_dir/report``. ``reading`` picks which of the task's readings the outcome table and
+    the tests use (for the SCT ``lenient``, the default, or ``strict``, the authors' exact
+    one); a task that scores one reading takes none.
     """
-    chosen_reading = check_reading(reading)
     run_dir = Path(run_dir)
     table = tidy_run(run_dir)
+    chosen_reading = check_reading(reading, table.readings)
     if not table.rows:
         raise ConfigError(
             f"no trial files under '{run_dir}' (expected AGENT/trial_NNNN.json); run "
@@ -345,8 +358,17 @@ def build_report(
         origin = f"default: agents built on {', '.join(DEFAULT_BASELINES)}"
     csv_path = write_csv(rows, out / "trials.csv")
     jsonl_path = write_jsonl(rows, out / "trials.jsonl")
-    pictures = make_figures(rows, out / "figures")
-    content = _content(rows, meta, chosen, pictures, table.scoring, origin, reading=chosen_reading)
+    pictures = make_figures(rows, out / "figures", table.answer_label)
+    content = _content(
+        table,
+        rows,
+        meta,
+        chosen,
+        pictures,
+        origin,
+        reading=chosen_reading,
+        own_tables=_own_tables(table, run_dir),
+    )
     md = atomic_write_text(out / "report.md", render_markdown(content, out))
     page = atomic_write_text(out / "report.html", render_html(content))
     return [md, page, csv_path, jsonl_path, *(path for _, path in pictures)]

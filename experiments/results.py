@@ -13,12 +13,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from cogarch.core.records import SCHEMA_VERSION, TrialError, TrialRecord
+from cogarch.core.records import SCHEMA_VERSION, RecordTypes, TrialError, TrialRecord
 from cogarch.errors import CogarchError
 from cogarch.io import atomic_write_text, loads_json
 
 from .migrate import migrate_v1
 from .names import safe_name
+from .task_types import record_types
 
 
 class CorruptTrialError(CogarchError):
@@ -58,8 +59,10 @@ def write_trial(results_dir: str | os.PathLike[str], result: TrialRecord) -> Pat
     return atomic_write_text(path, result.model_dump_json(indent=2) + "\n")
 
 
-def load_record(data: Any) -> TrialRecord:
-    """A trial file's content as a current record, whatever its schema version."""
+def load_record(data: Any, *, within: Path | None = None) -> TrialRecord:
+    """A trial file's content as a current record, whatever its schema version, its parts
+    read into its task's classes when the task loads here (see ``task_types``; never from
+    a file inside ``within``), else kept as generic data."""
     if not isinstance(data, dict):
         raise ValueError("the file holds no JSON object")
     version = data.get("schema_version")
@@ -70,12 +73,12 @@ def load_record(data: Any) -> TrialRecord:
             f"schema_version {version!r} is not one this version of cogarch reads ({known}); "
             "upgrade cogarch to read newer files"
         )
-    return loader(data)
+    return loader(data, record_types(data, within=within))
 
 
-_LOADERS: dict[int, Callable[[dict[str, Any]], TrialRecord]] = {
+_LOADERS: dict[int, Callable[[dict[str, Any], RecordTypes | None], TrialRecord]] = {
     1: migrate_v1,
-    SCHEMA_VERSION: TrialRecord.model_validate,
+    SCHEMA_VERSION: TrialRecord.read,
 }
 
 
@@ -86,7 +89,7 @@ def read_trial(path: str | os.PathLike[str]) -> TrialRecord:
     except (OSError, ValueError) as exc:
         raise CorruptTrialError(f"trial file '{file}' is unreadable: {exc}") from None
     try:
-        return load_record(data)
+        return load_record(data, within=file.parent.parent)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -21,6 +21,14 @@ MEMORY_MODULES.register("episodic", "cogarch.memory.long_term.episodic:EpisodicM
 MEMORY_MODULES.register("conceptual", "cogarch.memory.long_term.conceptual:ConceptualMemory")
 
 
+def check_memory(kind: str, params: dict[str, Any], *, where: str = "") -> None:
+    """Check a memory module's kind and parameters as data, building nothing."""
+    cls = MEMORY_MODULES.get(kind)
+    param_model = getattr(cls, "Params", None)
+    if param_model is not None:
+        cls.check_params(validate_mapping(param_model, params, where=where))
+
+
 def build_memory(kind: str, params: dict[str, Any], *, where: str = "") -> MemoryModule:
     cls = MEMORY_MODULES.get(kind)
     param_model = getattr(cls, "Params", None)

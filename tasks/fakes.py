@@ -2,9 +2,8 @@
 
 Each task keeps its own table: the Hangman hosts (``hangman.hosts.HOSTS``) and the Diagnosis
 patients (``diagnosis.patients.PATIENTS``), one per SCT outcome class; here they are named
-``<task>.<kind>``. Agents that need a brain of their own to run without a model ship one too:
-the Episodex agent's scripted brains are ``episodex.brain`` and ``episodex.steady``. The runner
-and the CLI hand this table to ``Providers``; the model layer itself knows no task.
+``<task>.<kind>``. The runner and the CLI hand this table, with the agents' own fakes
+(``cogarch.workspace.fakes``), to ``Providers``; the model layer itself knows no task.
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ from collections.abc import Mapping
 
 from cogarch.models.fakes import PairsFn
 from cogarch.models.providers import FakeTable, no_fakes
-from cogarch.workspace.specialists.episodex.brain import BRAINS
 
 from .diagnosis.patients import PATIENTS
 from .hangman.hosts import HOSTS
@@ -25,17 +23,14 @@ TASK_FAKES: Mapping[str, Mapping[str, PairsFn]] = {
     "locomo": READERS,
 }
 
-AGENT_FAKES: Mapping[str, Mapping[str, PairsFn]] = {"episodex": BRAINS}
-"""Fakes that play an agent's own specialists, by agent family."""
-
 
 def task_fakes() -> FakeTable:
-    """Every task's fakes as ``<task>.<kind>``, and the agents' as ``<agent>.<kind>``."""
+    """Every task's fakes as ``<task>.<kind>``."""
     table = no_fakes()
-    for task, fakes in {**TASK_FAKES, **AGENT_FAKES}.items():
+    for task, fakes in TASK_FAKES.items():
         for kind, fn in fakes.items():
             table.register(f"{task}.{kind}", fn)
     return table
 
 
-__all__ = ["AGENT_FAKES", "TASK_FAKES", "task_fakes"]
+__all__ = ["TASK_FAKES", "task_fakes"]

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cogarch import tracing
 from cogarch.core import specialist as core
+from cogarch.core.host import ReplyReport, Retrieved
 from cogarch.core.memory import EpisodeEnd, MemoryModule
 from cogarch.core.model import ChatModel
-from cogarch.errors import CogarchError
+from cogarch.core.records import WalkStep
+from cogarch.errors import CogarchError, ConfigError, ModelCallError
 from cogarch.models.metering import Meter
 from cogarch.tokens import count_tokens
 
@@ -23,7 +26,12 @@ from .router import Router
 from .specialist import StepContext
 from .trace import StepRecord, Trace, Transition
 from .tracing import record_turn, step_span, turn_span
-from .workspace import Workspace
+from .workspace import IngestFailure, Workspace
+
+STATE_TYPE = "cogarch.Agent"
+STATE_VERSION = 1
+_LEGACY_STATE_TYPE = "cogarch.WorkspaceChatAgent"
+"""What the state was called while the AutoGen adapter saved it (read as this version)."""
 
 
 class TurnError(CogarchError):
@@ -35,7 +43,8 @@ class Agent:
     """Send user text to ``respond``; only the responder's final text comes back.
 
     Specialists hold configuration only; everything that changes during a dialogue lives in
-    ``workspace``, ``memory`` and ``trace``, so ``fork`` can copy it all.
+    ``workspace``, ``memory`` and ``trace``, so ``fork`` can copy it all. The agent offers a
+    task every capability of ``cogarch.core.host.AgentHost``.
     """
 
     name: str
@@ -147,6 +156,7 @@ class Agent:
                 elapsed_s=round(time.perf_counter() - start, 6),
                 model_calls=summary["model_calls"],
                 tokens=summary["prompt_tokens"] + summary["completion_tokens"],
+                prompt_tokens=summary["prompt_tokens"],
             )
         )
 
@@ -160,6 +170,105 @@ class Agent:
 
     def private_state_tokens(self) -> int:
         return count_tokens(self.private_state())
+
+    def task_state(self) -> dict[str, str] | None:
+        """The task values of the first memory module that keeps any (a task graph)."""
+        for module in self.memory.values():
+            values = module.task_values()
+            if values is not None:
+                return dict(values)
+        return None
+
+    def last_reply(self) -> ReplyReport:
+        """What the latest reply carried: its memory footprint, the private state after it,
+        the prompt tokens of the responder's calls and what memory retrieved for it."""
+        turn = self.workspace.turn
+        answering = [
+            s.prompt_tokens
+            for s in self.trace.steps
+            if s.turn == turn and s.node == self.graph.responder and s.model_calls
+        ]
+        retrieved: list[Retrieved] | None = None
+        for name, module in self.memory.items():
+            items = module.retrieved()
+            if items is not None:
+                retrieved = (retrieved or []) + [Retrieved(name, item) for item in items]
+        return ReplyReport(
+            memory_tokens=self.memory_footprints[-1] if self.memory_footprints else None,
+            state_tokens=self.state_sizes[-1] if self.state_sizes else None,
+            answer_prompt_tokens=sum(answering) if answering else None,
+            retrieved=tuple(retrieved) if retrieved is not None else None,
+        )
+
+    async def observe(
+        self, text: str, *, source_ids: Sequence[str] = (), time: str | None = None
+    ) -> None:
+        """Take in ``text`` as a completed turn without replying: it joins the public dialogue
+        and every memory module ingests it, once (a module's own model calls fall back on the
+        provider of the specialist that drives it, as when that specialist ingests)."""
+        record = self.workspace.observe(text, tuple(source_ids), time)
+        ctx = self.context()
+        for name, module in self.memory.items():
+            module.use_provider(self._driver_provider(name))
+            try:
+                with tracing.memory_operation("create_memory", name, module.kind, 1):
+                    await module.ingest(record, ctx.memory_context(f"memory:{module.kind}"))
+            except ModelCallError as exc:  # not stored, as in the retrieval specialist
+                self.workspace.ingest_failures.append(IngestFailure(name, record.index, str(exc)))
+            self.workspace.ingested[name] = record.index
+
+    def _driver_provider(self, module: str) -> str | None:
+        for specialist in self.specialists.values():
+            if getattr(getattr(specialist, "params", None), "memory", None) == module:
+                return specialist.provider
+        return None
+
+    def trim_dialogue(self, budget_tokens: int) -> None:
+        """Keep only the latest public messages that fit ``budget_tokens``."""
+        self.workspace.trim_dialogue(budget_tokens)
+
+    def walk(self) -> list[WalkStep]:
+        return self.trace.walk()
+
+    def transition_counts(self) -> Counter[tuple[str, str]]:
+        return self.trace.counts()
+
+    def save_state(self) -> dict[str, Any]:
+        """The workspace, the trace and every memory module's state, as JSON data."""
+        return {
+            "type": STATE_TYPE,
+            "version": STATE_VERSION,
+            "agent": self.name,
+            "workspace": self.workspace.save_state(),
+            "trace": self.trace.save_state(),
+            "state_sizes": list(self.state_sizes),
+            "memory_footprints": list(self.memory_footprints),
+            "memory": {name: module.save_state() for name, module in self.memory.items()},
+        }
+
+    def load_state(self, state: Mapping[str, Any]) -> None:
+        """Go on from a state :meth:`save_state` returned, into an agent built from the same
+        spec (its memory modules of the same names)."""
+        kind = state.get("type")
+        if kind not in (STATE_TYPE, _LEGACY_STATE_TYPE) or state.get("version") != STATE_VERSION:
+            raise ConfigError(
+                f"agent '{self.name}' was given a state that is not a {STATE_TYPE} state of "
+                f"version {STATE_VERSION}; pass what Agent.save_state (or an adapter's "
+                "WorkspaceChatAgent.save_state) returned"
+            )
+        saved, have = sorted(state["memory"]), sorted(self.memory)
+        if state["agent"] != self.name or saved != have:
+            raise ConfigError(
+                f"the state of agent '{state['agent']}' (memory: {', '.join(saved) or 'none'}) "
+                f"does not fit agent '{self.name}' (memory: {', '.join(have) or 'none'}); load "
+                "it into an agent built from the same spec"
+            )
+        for name, module in self.memory.items():
+            module.load_state(state["memory"][name])
+        self.workspace = Workspace.from_state(state["workspace"])
+        self.trace = Trace.from_state(state["trace"])
+        self.state_sizes = list(state["state_sizes"])
+        self.memory_footprints = list(state.get("memory_footprints", []))
 
     def fork(self) -> Agent:
         """An independent branch: nothing mutable is shared with the original."""

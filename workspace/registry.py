@@ -7,9 +7,9 @@ from pathlib import Path
 
 from cogarch.registry import Registry
 
-from .specialist import Specialist
+from .specialist import BaseSpecialist
 
-SPECIALISTS: Registry[type[Specialist]] = Registry("specialist", base=Specialist)
+SPECIALISTS: Registry[type[BaseSpecialist]] = Registry("specialist", base=BaseSpecialist)
 for _kind, _path in {
     "responder": "cogarch.workspace.specialists.responder:Responder",
     "memory_updater": "cogarch.workspace.specialists.memory_updater:MemoryUpdater",

@@ -21,6 +21,7 @@ class StepRecord:
     elapsed_s: float
     model_calls: int = 0
     tokens: int = 0
+    prompt_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,15 +72,15 @@ class Trace:
     def fallbacks(self) -> list[Transition]:
         return [t for t in self.transitions if t.how == "fallback"]
 
-    def to_dict(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         return {
             "transitions": [asdict(t) for t in self.transitions],
             "steps": [asdict(s) for s in self.steps],
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Trace:
-        """The trace ``to_dict`` wrote."""
+    def from_state(cls, data: dict[str, Any]) -> Trace:
+        """The trace ``save_state`` wrote."""
         return cls(
             [Transition(**t) for t in data["transitions"]],
             [StepRecord(**s) for s in data["steps"]],

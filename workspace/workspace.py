@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from cogarch.core.memory import TurnRecord
+from cogarch.tokens import count_tokens
 
 from .actions import ActionAttempt, FocusActivation
 
@@ -88,6 +89,27 @@ class Workspace:
         self.dialogue.append(Message("user", self.current_input))
         self.dialogue.append(Message("assistant", self.reply or ""))
 
+    def observe(
+        self, text: str, source_ids: tuple[str, ...] = (), time: str | None = None
+    ) -> TurnRecord:
+        """Record ``text`` as a completed turn the agent took in without replying: it joins
+        the public dialogue as a user message."""
+        self.turn += 1
+        record = TurnRecord(self.turn, text, "", source_ids=source_ids, time=time)
+        self.turns.append(record)
+        self.dialogue.append(Message("user", text))
+        return record
+
+    def trim_dialogue(self, budget_tokens: int) -> None:
+        """Keep only the latest public messages whose tokens fit ``budget_tokens``."""
+        used, keep = 0, 0
+        for message in reversed(self.dialogue):
+            used += count_tokens(message.content)
+            if used > budget_tokens:
+                break
+            keep += 1
+        self.dialogue = self.dialogue[len(self.dialogue) - keep :]
+
     def history(self, window: int | None = None) -> list[Message]:
         """Earlier public messages, oldest first; the last ``window`` of them when given."""
         if window is None or window >= len(self.dialogue):
@@ -97,7 +119,7 @@ class Workspace:
     def copy(self) -> Workspace:
         return copy.deepcopy(self)
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         """Everything in the workspace as JSON data (``private`` and broadcast values must be
         JSON data themselves)."""
         data = asdict(self)
@@ -106,7 +128,7 @@ class Workspace:
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> Workspace:
-        """The workspace ``state()`` described."""
+        """The workspace ``save_state()`` described."""
         return cls(
             dialogue=[Message(**m) for m in data["dialogue"]],
             current_input=data["current_input"],

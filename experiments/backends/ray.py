@@ -1,10 +1,12 @@
 """The Ray backend: each trial is a Ray task, on a local instance or an existing cluster.
 
 The driver submits plain-data specs and turns what comes back into records; it alone writes
-the results directory. A task whose worker process or node dies is rerun by Ray, at most
-``max_retries`` times (system failures only: a trial that fails for a model or task reason
-comes back as a failed record and is not retried). A trial Ray gives up on is recorded failed,
-naming the cause, so the next run reruns it. At most ``concurrency`` trials are in flight.
+the results directory. Each run's config is put in Ray's object store once; a worker process
+fetches it the first time it meets the run and builds the run's setup from it, once. A task
+whose worker process or node dies is rerun by Ray, at most ``max_retries`` times (system
+failures only: a trial that fails for a model or task reason comes back as a failed record
+and is not retried). A trial Ray gives up on is recorded failed, naming the cause, so the
+next run reruns it. At most ``concurrency`` trials are in flight.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 import logging
 import os
 import uuid
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
@@ -22,6 +25,7 @@ from cogarch.core.records import TrialError, TrialRecord
 from cogarch.errors import ConfigError
 
 from ..execution import ExecutionConfig
+from ..worker import RunSetup
 from .local import LocalHandle
 from .ray_worker import SERVER_PREFIX, play_trial
 from .trial_span import record_trial, trial_span
@@ -59,13 +63,17 @@ def start_ray(ray: ModuleType, address: str | None) -> None:
 class RayBackend:
     """Runs trial specs as Ray tasks (see the module docstring)."""
 
-    def __init__(self, execution: ExecutionConfig, concurrency: int) -> None:
+    def __init__(
+        self, execution: ExecutionConfig, concurrency: int, runs: Mapping[str, RunSetup]
+    ) -> None:
         if concurrency < 1:
             raise ConfigError(f"concurrency must be at least 1, got {concurrency}")
         self._ray = import_ray()
         self._owns_ray = not self._ray.is_initialized()
         if self._owns_ray:
             start_ray(self._ray, execution.address)
+        self._runs = dict(runs)
+        self._shipped = {digest: self._ray.put(s.shipment()) for digest, s in self._runs.items()}
         self._task = self._ray.remote(play_trial).options(
             max_retries=execution.max_retries,
             retry_exceptions=False,
@@ -82,18 +90,24 @@ class RayBackend:
         return LocalHandle(spec, task)
 
     async def _run(self, spec: TrialSpec) -> TrialRecord:
+        setup = self._runs.get(spec.run)
+        if setup is None:
+            raise ConfigError(
+                f"trial spec names run {spec.run[:12]}, which this backend was not given"
+            )
         async with self._gate:
             with trial_span(spec) as span:
-                record = await self._remote(spec)
+                record = await self._remote(spec, setup)
                 record_trial(span, record)
         return record
 
-    async def _remote(self, spec: TrialSpec) -> TrialRecord:
+    async def _remote(self, spec: TrialSpec, setup: RunSetup) -> TrialRecord:
         """Play ``spec`` as a Ray task; the spans it recorded join the current trace here."""
         exceptions = self._ray.exceptions
         tracer = tracing.current_tracer()
         carrier = tracer.carrier() if tracer is not None else None
-        ref = self._task.remote(spec.model_dump(mode="json"), carrier)
+        # a list, so Ray passes the reference as it is: the worker fetches it only once
+        ref = self._task.remote(spec.model_dump(mode="json"), [self._shipped[spec.run]], carrier)
         try:
             data = await asyncio.wrap_future(ref.future())
         except asyncio.CancelledError:
@@ -106,19 +120,18 @@ class RayBackend:
         except exceptions.RayTaskError as exc:
             raise exc.as_instanceof_cause() from None  # the worker could not play it
         except exceptions.RayError as exc:
-            return self._lost(spec, exc)
+            return self._lost(spec, setup, exc)
         if tracer is not None:
             tracer.adopt(data["spans"])
-        return TrialRecord.model_validate(data["record"])
+        return TrialRecord.read(data["record"], setup.record_types)
 
-    def _lost(self, spec: TrialSpec, exc: Exception) -> TrialRecord:
+    def _lost(self, spec: TrialSpec, setup: RunSetup, exc: Exception) -> TrialRecord:
         """The record of a trial Ray gave up on after its retries: failed, so it reruns."""
-        task = spec.config.get("task")
         return TrialRecord(
             status="failed",
-            run=str(spec.config.get("name", "")),
+            run=setup.config.name,
             agent=spec.agent,
-            task=str(task.get("kind", "")) if isinstance(task, dict) else "",
+            task=setup.config.task.kind,
             trial=spec.index,
             seed=spec.seed,
             error=TrialError(

@@ -22,10 +22,9 @@ def trial_span(spec: TrialSpec) -> AbstractContextManager[Span]:
     """The span of ``spec``'s trial, or :data:`cogarch.tracing.NO_SPAN` while tracing is off."""
     if tracing.current_tracer() is None:
         return tracing.NO_SPAN
-    task = spec.config.get("task")
-    kind = str(task.get("kind", "")) if isinstance(task, dict) else ""
+    kind = spec.task
     attributes: dict[str, AttributeValue] = {
-        "cogarch.run": str(spec.config.get("name", "")),
+        "cogarch.run": spec.run_name,
         "cogarch.task": kind,
         "cogarch.agent": spec.agent,
         "cogarch.trial.index": spec.index,

@@ -88,7 +88,8 @@ def create_app(index: TrialIndex) -> Starlette:
             record = read_trial(path)
         except CorruptTrialError as exc:
             return HTMLResponse(render("missing.html", **base, key=key, error=str(exc)), 422)
-        return HTMLResponse(render("trial.html", **base, v=trial_view(record)))
+        view = trial_view(record, within=str(path.parent.parent))
+        return HTMLResponse(render("trial.html", **base, v=view))
 
     return Starlette(
         routes=[

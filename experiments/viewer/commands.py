@@ -44,11 +44,11 @@ def providers_from(config: str | None) -> Providers:
     from cogarch.config import read_yaml
     from cogarch.models.providers import Providers, load_providers_yaml
 
-    from ...tasks.fakes import task_fakes
+    from ..fakes import run_fakes
 
     data = read_yaml(config) if config else {}
     section = data.get("providers", data) if isinstance(data, dict) else {}
-    return Providers(load_providers_yaml(section or {}), fakes=task_fakes())
+    return Providers(load_providers_yaml(section or {}), fakes=run_fakes())
 
 
 def cmd_play(args: argparse.Namespace) -> int:

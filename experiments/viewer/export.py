@@ -42,7 +42,8 @@ def export_static(index: TrialIndex, out: str | os.PathLike[str]) -> Path:
             continue
         target = root / export_name(row)
         try:
-            html = render("trial.html", **trial_base, v=trial_view(read_trial(path)))
+            view = trial_view(read_trial(path), within=str(path.parent.parent))
+            html = render("trial.html", **trial_base, v=view)
         except CorruptTrialError as exc:
             html = render("missing.html", **trial_base, key=row.key, error=str(exc))
         atomic_write_text(target, html)

@@ -12,7 +12,7 @@ from typing import Any
 
 import networkx as nx
 
-from cogarch.core.records import Transition, WalkStep
+from cogarch.core.records import TransitionCount, WalkStep
 
 COLUMN, ROW, PAD, NODE_W, NODE_H = 150, 56, 12, 116, 30
 
@@ -58,7 +58,7 @@ class Shape:
 
 def shape_of(
     agent_spec: Mapping[str, Any] | None,
-    transitions: Sequence[Transition],
+    transitions: Sequence[TransitionCount],
     walk: Sequence[WalkStep],
 ) -> Shape | None:
     """The graph from the recorded agent spec, else from the edges the trial took."""

@@ -302,7 +302,7 @@ class EpisodicMemory(MemoryModule):
             memo[id(self._embedder)] = self._embedder
         return copy.deepcopy(self, memo)
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "params": self.params.model_dump(mode="json"),

@@ -2,8 +2,9 @@
 the last retrieved block, fork and state.
 
 A subclass implements ``_write`` (what happens to newly ingested messages), ``_search`` (the
-entries for a query), ``_format`` (the block its Appendix F.2 prompt shows), ``_dump`` /
-``_restore`` (its own state) and ``private_text``.
+entries for a query), ``_format`` (the block its Appendix F.2 prompt shows),
+``_save_own_state`` / ``_load_own_state`` (its own part of ``save_state`` / ``load_state``) and
+``private_text``.
 """
 
 from __future__ import annotations
@@ -165,6 +166,9 @@ class RetrievalModule(MemoryModule):
         if self.provider is None and provider is not None:
             self.provider = provider
 
+    def retrieved(self) -> list[MemoryItem]:
+        return list(self.last_retrieved)
+
     def model(self, ctx: MemoryContext) -> ChatModel:
         name = self.params.provider or self.provider
         if name is None:
@@ -270,7 +274,7 @@ class RetrievalModule(MemoryModule):
             memo[id(self._clock)] = self._clock
         return copy.deepcopy(self, memo)
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "params": self.params.model_dump(mode="json"),
@@ -280,7 +284,7 @@ class RetrievalModule(MemoryModule):
             "last_time": self.last_time,
             "last_retrieved": [asdict(item) for item in self.last_retrieved],
             "stats": dict(self.stats),
-            "data": self._dump(),
+            "data": self._save_own_state(),
         }
 
     def load_state(self, state: Mapping[str, Any]) -> None:
@@ -300,7 +304,7 @@ class RetrievalModule(MemoryModule):
         self.last_time = state.get("last_time")
         self.last_retrieved = [MemoryItem(**item) for item in state.get("last_retrieved", [])]
         self.stats = dict(state.get("stats", {}))
-        self._restore(state.get("data", {}))
+        self._load_own_state(state.get("data", {}))
 
     # ------------------------------------------------------------------ algorithm
 
@@ -319,10 +323,10 @@ class RetrievalModule(MemoryModule):
     def _format(self, items: list[MemoryItem]) -> str: ...
 
     @abstractmethod
-    def _dump(self) -> dict[str, Any]: ...
+    def _save_own_state(self) -> dict[str, Any]: ...
 
     @abstractmethod
-    def _restore(self, data: Mapping[str, Any]) -> None: ...
+    def _load_own_state(self, data: Mapping[str, Any]) -> None: ...
 
 
 def clip(text: str, limit: int | None) -> str:

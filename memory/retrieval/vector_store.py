@@ -350,14 +350,14 @@ class VectorStore:
     def fork(self) -> VectorStore:
         """A new collection (new unique name) holding a copy of every entry."""
         other = VectorStore(self.embedder, path=self.path, prefix=self.prefix)
-        other._restore(self.all(embeddings=True))
+        other._add_records(self.all(embeddings=True))
         other._next_seq = self._next_seq
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self.fork()  # type: ignore[return-value]
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         """Every entry with its embedding, as plain JSON values."""
         return {
             "embedder": self.embedder.name,
@@ -380,9 +380,9 @@ class VectorStore:
         ]
         self.clear()
         self._next_seq = 1
-        self._restore(records)
+        self._add_records(records)
 
-    def _restore(self, records: list[Record]) -> None:
+    def _add_records(self, records: list[Record]) -> None:
         if not records:
             return
         missing = [r.text for r in records if r.embedding is None]

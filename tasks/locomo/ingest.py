@@ -1,9 +1,9 @@
 """Feeding a LoCoMo conversation to an agent, and keeping what a rerun needs to go on.
 
 Each dialog turn becomes one completed turn of the agent (``[date] speaker: text``, carrying
-its dialog id as source id): it joins the public history the responder sees and is taken in
-by every memory module of the agent (a retrieval module with the provider of the specialist
-that drives it), exactly once, as the retrieval specialist would take it in before answering.
+its dialog id as source id), taken in without a reply (the host's ``observe``): it joins the
+public history the responder sees and every memory module of the agent takes it in, exactly
+once, as the retrieval specialist would before answering.
 """
 
 from __future__ import annotations
@@ -14,64 +14,24 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cogarch import tracing
-from cogarch.core.memory import TurnRecord
-from cogarch.errors import ModelCallError
+from cogarch.core.host import DialogueTrimming, Observing
 from cogarch.io import atomic_write_json
 from cogarch.models.metering import Meter
-from cogarch.tokens import count_tokens
 
-from ...workspace.agent import Agent
-from ...workspace.autogen_adapter import WorkspaceChatAgent
-from ...workspace.workspace import IngestFailure, Message
 from .data import DialogTurn
+from .records import LocomoHost
 
 
-def _drivers(agent: Agent) -> dict[str, str | None]:
-    """Provider of the specialist driving each memory module, by module name."""
-    found: dict[str, str | None] = {}
-    for specialist in agent.specialists.values():
-        name = getattr(getattr(specialist, "params", None), "memory", None)
-        if isinstance(name, str):
-            found.setdefault(name, getattr(specialist, "provider", None))
-    return found
-
-
-async def ingest_turns(agent: Agent, turns: Sequence[DialogTurn]) -> None:
-    """Append ``turns`` to the agent's history and let every memory module take them in."""
-    ws = agent.workspace
-    ctx = agent.context()
-    drivers = _drivers(agent)
-    for module_name, module in agent.memory.items():
-        use_provider = getattr(module, "use_provider", None)
-        if callable(use_provider):
-            use_provider(drivers.get(module_name))
+async def ingest_turns(agent: Observing, turns: Sequence[DialogTurn]) -> None:
+    """Let the agent take ``turns`` in, in order, without replying."""
     for turn in turns:
-        ws.turn += 1
-        record = TurnRecord(ws.turn, turn.line(), "", source_ids=(turn.dia_id,), time=turn.time)
-        ws.turns.append(record)
-        ws.dialogue.append(Message("user", record.user))
-        for name, module in agent.memory.items():
-            try:
-                with tracing.memory_operation("create_memory", name, module.kind, 1):
-                    await module.ingest(record, ctx.memory_context(f"memory:{module.kind}"))
-            except ModelCallError as exc:  # not stored, as in the retrieval specialist
-                ws.ingest_failures.append(IngestFailure(name, record.index, str(exc)))
-            ws.ingested[name] = record.index
+        await agent.observe(turn.line(), source_ids=(turn.dia_id,), time=turn.time)
 
 
-def trim_history(agent: Agent, budget_tokens: int | None) -> None:
+def trim_history(agent: DialogueTrimming, budget_tokens: int | None) -> None:
     """Keep only the latest public messages that fit ``budget_tokens`` (the model's context)."""
-    if budget_tokens is None:
-        return
-    dialogue = agent.workspace.dialogue
-    used, keep = 0, 0
-    for message in reversed(dialogue):
-        used += count_tokens(message.content)
-        if used > budget_tokens:
-            break
-        keep += 1
-    agent.workspace.dialogue = dialogue[len(dialogue) - keep :]
+    if budget_tokens is not None:
+        agent.trim_dialogue(budget_tokens)
 
 
 class IngestCost:
@@ -114,22 +74,22 @@ class TrialState:
         if self.directory is not None:
             atomic_write_json(self.directory / name, {"fingerprint": self.fingerprint, **data})
 
-    async def save_agent(
-        self, agent: Agent, sessions_done: int, cost: IngestCost, calls: list[dict[str, Any]]
+    def save_agent(
+        self, agent: LocomoHost, sessions_done: int, cost: IngestCost, calls: list[dict[str, Any]]
     ) -> None:
-        state = await WorkspaceChatAgent(agent, name="agent").save_state()
+        state = agent.save_state()
         self._write(
             "memory.json",
             {"sessions_done": sessions_done, "ingest": cost.data, "agent": state, "calls": calls},
         )
 
-    async def load_agent(self, agent: Agent) -> tuple[int, IngestCost, list[dict[str, Any]]] | None:
+    def load_agent(self, agent: LocomoHost) -> tuple[int, IngestCost, list[dict[str, Any]]] | None:
         """Restore the saved agent into ``agent``; the sessions done, the cost so far and the
         calls behind them."""
         data = self._read("memory.json")
         if data is None:
             return None
-        await WorkspaceChatAgent(agent, name="agent").load_state(data["agent"])
+        agent.load_state(data["agent"])
         return int(data["sessions_done"]), IngestCost(data["ingest"]), _calls(data)
 
     def answers(self) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:

@@ -15,14 +15,15 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.core.records import Evaluation, LocomoAnswer, LocomoPayload, Scoring, TrialOutput
+from cogarch.core.records import Scoring, TrialOutput
 from cogarch.core.task import Task, TrialContext
 from cogarch.models.metering import Meter, replay
+from cogarch.tokens import count_tokens
 
-from ...workspace.agent import Agent
 from .data import Conversation, load_locomo, select_conversations, select_questions, select_sessions
 from .ingest import IngestCost, TrialState, clock, ingest_turns
 from .questions import RECALL_AT, ask, judge
+from .records import LocomoAnswer, LocomoEvaluation, LocomoHost, LocomoPayload
 from .scoring import CATEGORIES
 
 
@@ -122,6 +123,8 @@ class LocomoTask(Task):
 
     kind: ClassVar[str] = "locomo"
     Params: ClassVar[type[BaseModel]] = LocomoParams
+    Payload = LocomoPayload
+    Evaluation = LocomoEvaluation
     scoring: ClassVar[Scoring] = Scoring()
     params: LocomoParams
 
@@ -140,15 +143,13 @@ class LocomoTask(Task):
 
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         conv = self.conversation(ctx.trial)
-        agent = ctx.make_agent()
-        if not isinstance(agent, Agent):
-            raise TypeError(f"the locomo task needs a composed agent, got {type(agent).__name__}")
+        agent: LocomoHost = ctx.make_agent()
         numbers = sorted(conv.sessions)
         state = TrialState(
             ctx.state_dir,
             {"sample_id": conv.sample_id, "sessions": numbers, "seed": ctx.seed},
         )
-        restored = await state.load_agent(agent)
+        restored = state.load_agent(agent)
         done, cost, earlier = restored if restored else (0, IngestCost(), [])
         saved, answered = state.answers()
         if restored and answered:
@@ -162,19 +163,19 @@ class LocomoTask(Task):
                     await ingest_turns(agent, conv.sessions[n])
                 cost.add(meter, clock() - start)
                 done += 1
-                await state.save_agent(agent, done, cost, earlier + _dicts(spent))
+                state.save_agent(agent, done, cost, earlier + _dicts(spent))
             answers = await self._answers(agent, conv, ctx, state, saved, earlier, spent)
         payload = LocomoPayload(
             sample_id=conv.sample_id,
             sessions=numbers,
             turns_ingested=sum(len(t) for t in conv.sessions.values()),
             ingest=cost.data,
-            memory_tokens=agent.private_state_tokens(),
+            memory_tokens=count_tokens(agent.private_state()),
             answers=answers,
             resumed=restored is not None,
         )
         return TrialOutput(
-            evaluation=Evaluation.model_validate(
+            evaluation=LocomoEvaluation.model_validate(
                 {"conversation": conv.sample_id, **evaluate(payload)}
             ),
             payload=payload,
@@ -182,7 +183,7 @@ class LocomoTask(Task):
 
     async def _answers(
         self,
-        agent: Agent,
+        agent: LocomoHost,
         conv: Conversation,
         ctx: TrialContext,
         state: TrialState,

@@ -11,33 +11,39 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from cogarch import tracing
-from cogarch.core.player import ForkableHost, Propose
-from cogarch.core.records import (
-    CandidateBranch,
-    Evaluation,
-    RevealBranch,
-    Scoring,
-    SCTAnswer,
-    SCTPayload,
-    TrialOutput,
-    Turn,
-    transitions_from,
-)
+from cogarch.core.evaluation import Scalar
+from cogarch.core.host import Forking, Host, PrivateState, ReplyReporting, Walking
+from cogarch.core.player import Propose
+from cogarch.core.records import Scoring, TrialOutput, TrialRecord, Turn, transitions_from
 from cogarch.core.task import Task, TrialContext
+from cogarch.core.views import Section, Table
 from cogarch.errors import CogarchError
 from cogarch.models.slots import keeps_slots
 
+from . import views
 from .evaluator import OUTCOMES, Answer
 from .game import CandidateSetLike, SCTGame, candidate_sources
 from .parsing import parse_yes_no
 from .proposer import PROPOSER_CALLER, Proposer
+from .records import (
+    CandidateBranch,
+    RevealBranch,
+    SCTAnswer,
+    SCTBranch,
+    SCTEvaluation,
+    SCTPayload,
+)
 from .score import PlayedSCT, leak_turns, score
 from .secrets import last_secret_in
+
+
+class SCTHost(Host, PrivateState, ReplyReporting, Forking, Walking, Protocol):
+    """What the SCT asks of an agent: replies, its private state, forks and its walk."""
 
 
 class EmptyReplyError(CogarchError):
@@ -93,7 +99,7 @@ class SCTParams(BaseModel):
         return data
 
 
-async def play_to_fork(agent: ForkableHost, game: SCTGame, turns: int) -> list[Turn]:
+async def play_to_fork(agent: SCTHost, game: SCTGame, turns: int) -> list[Turn]:
     """The scripted dialogue up to the fork, with the agent's private state after each turn."""
     log: list[Turn] = []
     for turn in range(1, turns + 1):
@@ -106,7 +112,7 @@ async def play_to_fork(agent: ForkableHost, game: SCTGame, turns: int) -> list[T
                 user=message,
                 reply=reply,
                 private_state=agent.private_state(),
-                private_state_tokens=agent.state_sizes[-1],
+                private_state_tokens=agent.last_reply().state_tokens,
             )
         )
     return log
@@ -135,7 +141,7 @@ class Fork:
     reveal: RevealBranch
     cset: CandidateSetLike
     candidates: list[CandidateBranch]
-    hosts: list[ForkableHost]
+    hosts: list[SCTHost]
     """The forked hosts, the reveal branch's first."""
 
     def played(self, turns: list[Turn], game: SCTGame) -> PlayedSCT:
@@ -176,7 +182,7 @@ class Fork:
 
 
 async def fork_sct(
-    agent: ForkableHost,
+    agent: SCTHost,
     game: SCTGame,
     turns: Sequence[Turn],
     *,
@@ -199,7 +205,7 @@ async def fork_sct(
 
 
 async def _fork(
-    agent: ForkableHost,
+    agent: SCTHost,
     game: SCTGame,
     turns: Sequence[Turn],
     n: int,
@@ -223,7 +229,7 @@ async def _fork(
         propose=propose,
     )
 
-    async def ask(index: int, candidate: str) -> tuple[CandidateBranch, ForkableHost]:
+    async def ask(index: int, candidate: str) -> tuple[CandidateBranch, SCTHost]:
         with branch_span("candidate", index, candidate) as span:
             branch = agent.fork()
             prompt = game.player.verification_prompt(candidate)
@@ -242,7 +248,7 @@ async def _fork(
 
     gate = asyncio.Semaphore(concurrency or len(cset.words) or 1)
 
-    async def ask_in_turn(index: int, candidate: str) -> tuple[CandidateBranch, ForkableHost]:
+    async def ask_in_turn(index: int, candidate: str) -> tuple[CandidateBranch, SCTHost]:
         async with gate:
             return await ask(index, candidate)
 
@@ -269,8 +275,23 @@ class SCTTask(Task):
     """Subclasses build the game; the protocol is the same for every game."""
 
     scoring: ClassVar[Scoring] = Scoring(classes=OUTCOMES, success="self_consistent")
+    Payload = SCTPayload
+    Evaluation = SCTEvaluation
+    Branch = SCTBranch
     helper_role: ClassVar[str | None] = "candidate proposals"
     params: SCTParams
+
+    @classmethod
+    def trial_sections(cls, record: TrialRecord) -> list[Section]:
+        return views.trial_sections(record)
+
+    @classmethod
+    def tidy_columns(cls, record: TrialRecord) -> dict[str, Scalar]:
+        return views.tidy_columns(record)
+
+    @classmethod
+    def report_tables(cls, records: Sequence[TrialRecord]) -> list[Table]:
+        return views.report_tables(records)
 
     @abstractmethod
     def new_game(self, seed: int) -> SCTGame: ...
@@ -290,15 +311,16 @@ class SCTTask(Task):
             concurrency=self._branch_concurrency(ctx),
         )
         played = fork.played(log, game)
-        transitions = agent.trace.counts()
+        transitions = agent.transition_counts()
         for branch in fork.hosts:
-            transitions.update(branch.trace.counts() - agent.trace.counts())
+            transitions.update(branch.transition_counts() - agent.transition_counts())
         return TrialOutput(
             turns=log,
             branches=[fork.reveal, *fork.candidates],
-            evaluation=Evaluation.model_validate(score(played, game.rules, game.rules)),
+            evaluation=SCTEvaluation.model_validate(score(played, game.rules, game.rules)),
             transitions=transitions_from(transitions),
             payload=fork.payload(p.t_fork, played, game, Proposer.of(ctx)),
+            walk=agent.walk(),
         )
 
     def _branch_concurrency(self, ctx: TrialContext) -> int | None:

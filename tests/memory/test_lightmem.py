@@ -145,7 +145,7 @@ async def test_fork_state_and_metering() -> None:
     assert len(branch.entries()) == 2 and len(mem.entries()) == 1
     assert [m.text for m in mem.buffer] == ["trains to berlin"]
     other = module(extract_each_turn=False, compress=False)
-    other.load_state(json.loads(json.dumps(mem.state())))
+    other.load_state(json.loads(json.dumps(mem.save_state())))
     assert other.private_text() == mem.private_text()
     assert other.private_text().endswith("[buffer]\nuser: trains to berlin")
     assert other.boundaries == [2] and other.last_vector == mem.last_vector

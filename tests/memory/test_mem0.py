@@ -165,7 +165,7 @@ async def test_state_round_trips_through_json() -> None:
     llm = FakeLLM(FactList={"facts": ["Has 6 lives", "Likes tea"]}, UpdatePlan=add_all)
     await mem.ingest(TURN1, context(llm))
     await mem.retrieve("tea", context(llm))
-    state = json.loads(json.dumps(mem.state()))
+    state = json.loads(json.dumps(mem.save_state()))
     other = module()
     other.load_state(state)
     assert other.private_text() == mem.private_text()

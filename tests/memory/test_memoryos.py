@@ -235,7 +235,7 @@ async def test_fork_state_and_metering() -> None:
     assert mem.page_store.count() == 2 and branch.page_store.count() == 5
 
     restored = module(short_term_capacity=1)
-    restored.load_state(json.loads(json.dumps(branch.state())))
+    restored.load_state(json.loads(json.dumps(branch.save_state())))
     assert restored.private_text() == branch.private_text()
     assert restored.heat(restored.sessions["s1"]) == branch.heat(branch.sessions["s1"])
     await restored.ingest(TurnRecord(7, "guess 7", "reply 7"), context(llm))

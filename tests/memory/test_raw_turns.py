@@ -40,7 +40,7 @@ async def test_empty_query_or_store_returns_nothing_and_state_round_trips() -> N
     await mem.ingest(moved, context(FakeLLM()))
     assert await mem.retrieve("   ", context(FakeLLM())) == []
     again = raw()
-    again.load_state(mem.state())
+    again.load_state(mem.save_state())
     (item,) = await again.retrieve("Oslo", context(FakeLLM()))
     assert item.source_ids == ["D1:3"]
     await again.ingest(TurnRecord(2, "Bob: welcome", ""), context(FakeLLM()))

@@ -120,17 +120,17 @@ def test_fork_copies_into_a_new_collection_and_branches_never_share_writes() -> 
 
 def test_state_round_trip_keeps_ids_texts_metadata_and_vectors() -> None:
     store = filled()
-    state = store.state()
+    state = store.save_state()
     assert [r["id"] for r in state["records"]] == ["a", "b", "c"]
     other = VectorStore(HashEmbedder())
     other.add(["old"], ["to be replaced"])
     other.load_state(state)
-    assert other.state() == state
+    assert other.save_state() == state
     assert other.query("cat on mat", 1)[0].id == "c"
     stripped = {"records": [{**r, "embedding": None} for r in state["records"]]}
     third = VectorStore(HashEmbedder())
     third.load_state(stripped)  # vectors are recomputed when a state has none
-    assert third.state()["records"][0]["embedding"] == pytest.approx(
+    assert third.save_state()["records"][0]["embedding"] == pytest.approx(
         state["records"][0]["embedding"]
     )
     with pytest.raises(VectorStoreError, match="'minilm' embedder"):

@@ -22,7 +22,7 @@ class EpisodeLog(MemoryModule):
     def render(self, budget_tokens: int | None = None) -> str:
         return "\n".join(f"{i} {label} {won}" for i, label, won in self.ended)
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         return {"ended": [list(e) for e in self.ended]}
 
     def load_state(self, state: dict[str, Any]) -> None:

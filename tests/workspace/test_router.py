@@ -15,9 +15,9 @@ from autogen_core.models import LLMMessage
 from cogarch.models import CallInfo, as_pairs
 from cogarch.workspace import (
     Agent,
+    BaseSpecialist,
     Edge,
     NodeRouting,
-    Specialist,
     StepContext,
     TransitionGraph,
     Workspace,
@@ -25,14 +25,14 @@ from cogarch.workspace import (
 from tests.workspace import Brain, make_agent, providers
 
 
-class Note(Specialist):
+class Note(BaseSpecialist):
     kind: ClassVar[str] = "note"
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         ws.broadcasts[self.name] = f"{self.name} ran"
 
 
-class Answer(Specialist):
+class Answer(BaseSpecialist):
     kind: ClassVar[str] = "answer"
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
@@ -81,7 +81,7 @@ def hub_agent(
         step_budget=budget,
         routing={"hub": NodeRouting(default=default, chooser="fake")},
     )
-    specialists: dict[str, Specialist] = {n: Note(n) for n in names if n != "answer"}
+    specialists: dict[str, BaseSpecialist] = {n: Note(n) for n in names if n != "answer"}
     specialists["answer"] = Answer("answer")
     found, _ = providers(chooser)
     return Agent("routed", graph, specialists, found.get)
@@ -261,7 +261,7 @@ async def test_a_looping_gwt_turn_is_cut_by_the_budget() -> None:
     assert agent.trace.transitions[-1].target == "updater"
 
 
-class Hesitant(Specialist):
+class Hesitant(BaseSpecialist):
     """Replies only on its ``patience``-th run in a turn, or when the budget says it must."""
 
     kind: ClassVar[str] = "hesitant"

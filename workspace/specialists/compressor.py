@@ -24,11 +24,11 @@ from cogarch.core.memory import MemoryContext, TurnRecord
 from cogarch.errors import ConfigError
 
 from ...memory.compressed.module import CompressorMemory, InteractionSignal
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 
 
-class Compressor(Specialist):
+class Compressor(BaseSpecialist):
     """Recall, qualify and commit the next CCS; write its rendering into ``ws.broadcasts``."""
 
     kind: ClassVar[str] = "compressor"

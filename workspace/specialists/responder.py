@@ -10,12 +10,12 @@ from cogarch.models.messages import system
 
 from ..prompts import ELICIT_REASONING
 from ..sanitize import public_text
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 from .context import dialogue_messages, filled_prompt, history_tokens
 
 
-class Responder(Specialist):
+class Responder(BaseSpecialist):
     """Answers the current input from the system prompt, memory placeholders and history.
 
     ``reasoning`` decides what happens to the model's reasoning trace: ``discard`` (vanilla),

@@ -22,11 +22,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogarch import tracing
 from cogarch.errors import ModelCallError
 
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import IngestFailure, Workspace
 
 
-class RetrievalMemory(Specialist):
+class RetrievalMemory(BaseSpecialist):
     """Ingest finished turns into a memory module, retrieve for the input, broadcast the block."""
 
     kind: ClassVar[str] = "retrieval"
@@ -50,9 +50,7 @@ class RetrievalMemory(Specialist):
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         name = self.params.memory
         module = ctx.memory_module(name)
-        use_provider = getattr(module, "use_provider", None)
-        if callable(use_provider):
-            use_provider(self.provider)
+        module.use_provider(self.provider)
         mctx = ctx.memory_context(f"memory:{module.kind}")
         for record in ws.turns:
             if record.index > ws.ingested.get(name, 0):

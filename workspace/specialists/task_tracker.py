@@ -11,11 +11,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogarch import tracing
 
 from ...memory.task_graph.module import TaskMemory
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 
 
-class TaskTracker(Specialist):
+class TaskTracker(BaseSpecialist):
     """One TRIM step per turn on the agent's ``task_graph`` memory module."""
 
     kind: ClassVar[str] = "task_tracker"

@@ -39,7 +39,7 @@ from ...memory.working.module import WorkingMemory
 from ...memory.working.tool_calls import parse_tool_calls
 from ...memory.working.tools import MemoryToolError
 from ..sanitize import public_text
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 from .context import dialogue_messages, filled_prompt, history_tokens
 
@@ -95,7 +95,7 @@ class _Call:
     arguments: dict[str, Any] | str
 
 
-class ToolResponder(Specialist):
+class ToolResponder(BaseSpecialist):
     """Answers the user and edits the working memory through its strategy's tools."""
 
     kind: ClassVar[str] = "tool_responder"

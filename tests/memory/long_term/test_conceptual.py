@@ -156,25 +156,25 @@ async def test_a_fork_shares_nothing_and_state_round_trips() -> None:
         await play_game(trunk, episode, True, fake)
     trunk.begin_episode(3, "egg fridge", context(fake, 5))
     trunk.take_belief(belief(3, 0, "trunk"))
-    before = json.dumps(trunk.state())
+    before = json.dumps(trunk.save_state())
     left, right = trunk.fork(), trunk.fork()
     left.take_belief(belief(3, 1, "left"))
     await left.end_episode(EpisodeEnd(3, True, label="egg fridge"), context(fake, 5))
     assert len(left.concepts) == 12
-    assert json.dumps(trunk.state()) == before == json.dumps(right.state())
+    assert json.dumps(trunk.save_state()) == before == json.dumps(right.save_state())
 
     restored = memory()
     restored.load_state(json.loads(before))
-    assert restored.state() == trunk.state()
+    assert restored.save_state() == trunk.save_state()
     assert restored.render() == trunk.render()
     assert restored.private_text() == trunk.private_text()
     assert "Concepts in context (3 clusters of 9 concepts)" in restored.private_text()
     for module in (trunk, restored):
         await module.end_episode(EpisodeEnd(3, True, label="egg fridge"), context(fake, 5))
         module.begin_episode(4, "pen desk", context(fake, 5))
-    assert restored.state() == trunk.state()
+    assert restored.save_state() == trunk.save_state()
     with pytest.raises(ConfigError, match="cannot load a 'episodic' state"):
-        restored.load_state({**trunk.state(), "kind": "episodic"})
+        restored.load_state({**trunk.save_state(), "kind": "episodic"})
 
 
 def test_bad_params_are_refused() -> None:

@@ -167,13 +167,13 @@ async def test_a_fork_shares_nothing() -> None:
     trunk = await played(memory(max_episodes=2), 2)
     trunk.begin_episode(2, "put some pen on desk", 5, ctx())
     trunk.write_belief("trunk belief", 5)
-    before = json.dumps(trunk.state())
+    before = json.dumps(trunk.save_state())
     left, right = trunk.fork(), trunk.fork()
     left.write_belief("left belief", 6)
     await left.ingest(TurnRecord(6, "obs", "go left"), ctx())
     await left.end_episode(EpisodeEnd(2, True, label="left"), ctx())
-    assert json.dumps(trunk.state()) == before
-    assert json.dumps(right.state()) == before
+    assert json.dumps(trunk.save_state()) == before
+    assert json.dumps(right.save_state()) == before
     assert [e.id for e in left.archive] == ["ep0", "ep1", "ep2"] and len(trunk.archive) == 2
 
 
@@ -181,17 +181,17 @@ async def test_state_is_json_and_restores_the_same_behaviour() -> None:
     original = await played(memory(max_episodes=2, retrieval="similar"), 3)
     original.begin_episode(3, "put some apple on box", 7, ctx())
     original.write_belief("a belief in progress", 7)
-    state = json.loads(json.dumps(original.state()))
+    state = json.loads(json.dumps(original.save_state()))
     restored = memory(max_episodes=2, retrieval="similar")
     restored.load_state(state)
-    assert restored.state() == original.state()
+    assert restored.save_state() == original.save_state()
     assert restored.render() == original.render()
     assert restored.private_text() == original.private_text()
     for module in (original, restored):
         await module.ingest(TurnRecord(7, "obs", "go to box 1"), ctx())
         await module.end_episode(EpisodeEnd(3, True, label="put some apple on box"), ctx())
         module.begin_episode(4, "put some mug on sink", 9, ctx())
-    assert restored.state() == original.state()
+    assert restored.save_state() == original.save_state()
     with pytest.raises(ConfigError, match="cannot load a 'conceptual' state"):
         restored.load_state({**state, "kind": "conceptual"})
 

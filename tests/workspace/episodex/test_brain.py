@@ -3,8 +3,8 @@ a household game to a win, uses what memory puts in context, and hallucinates on
 
 from __future__ import annotations
 
+from cogarch.experiments.fakes import run_fakes
 from cogarch.models import ProviderConfig, Providers
-from cogarch.tasks.fakes import task_fakes
 from cogarch.workspace import build_agent, load_agent_spec
 from cogarch.workspace.actions import focus_summary
 from tests.workspace.episodex import Scripted, episodex
@@ -13,7 +13,7 @@ from tests.workspace.episodex.house import apple_house, mug_house, play, sink_ho
 
 async def test_the_shipped_brains_play_the_agent_by_name() -> None:
     providers = Providers(
-        {"brain": ProviderConfig(kind="fake", fake="episodex.steady")}, fakes=task_fakes()
+        {"brain": ProviderConfig(kind="fake", fake="episodex.steady")}, fakes=run_fakes()
     )
     spec = load_agent_spec("episodex", {"embedder": "hash"})
     agent = build_agent(spec, providers.get, provider="brain", seed=1)

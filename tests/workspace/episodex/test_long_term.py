@@ -82,7 +82,9 @@ async def test_the_same_seed_gives_the_same_memory_and_another_seed_another_draw
 
     first, again = await run(3), await run(3)
     for name in ("episodic", "conceptual"):
-        assert json.dumps(first.memory[name].state()) == json.dumps(again.memory[name].state())
+        assert json.dumps(first.memory[name].save_state()) == json.dumps(
+            again.memory[name].save_state()
+        )
     draws = set()
     for seed in range(6):
         episodic, _ = memories(await run(seed))

@@ -173,8 +173,8 @@ async def test_the_belief_state_is_the_agents_private_state_turn_by_turn() -> No
 
 
 def snapshot(agent: Agent) -> str:
-    state = {name: module.state() for name, module in agent.memory.items()}
-    return json.dumps({**state, "workspace": agent.workspace.state()})
+    state = {name: module.save_state() for name, module in agent.memory.items()}
+    return json.dumps({**state, "workspace": agent.workspace.save_state()})
 
 
 async def test_a_forked_agent_shares_nothing() -> None:
@@ -194,8 +194,8 @@ async def test_the_workspace_state_keeps_actions_and_focus_activations() -> None
     agent = episodex(Scripted({"motor": ["", None]}))
     house = apple_house()
     await agent.respond(house.prompt(house.start()))
-    state = json.loads(json.dumps(agent.workspace.state()))
+    state = json.loads(json.dumps(agent.workspace.save_state()))
     restored = Workspace.from_state(state)
     assert restored.actions == agent.workspace.actions
     assert restored.focus_log == agent.workspace.focus_log
-    assert restored.state() == agent.workspace.state()
+    assert restored.save_state() == agent.workspace.save_state()

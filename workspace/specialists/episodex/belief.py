@@ -23,12 +23,12 @@ from cogarch.models.messages import LLMMessage, system, user
 from ...affordances import split_input
 from ...prompts import resolve_prompt
 from ...sanitize import public_text
-from ...specialist import Specialist, StepContext
+from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
 from .situation import SituationParams, conceptual_of, episodic_of, read_task, situation
 
 
-class BeliefConscious(Specialist):
+class BeliefConscious(BaseSpecialist):
     kind: ClassVar[str] = "belief"
     reads = ("current_input", "dialogue", "broadcasts", "visits", "memory")
     writes = ("broadcasts.<name>", "memory")

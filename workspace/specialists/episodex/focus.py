@@ -15,12 +15,12 @@ from typing import ClassVar
 from ...actions import FocusActivation, FocusReason
 from ...affordances import split_input
 from ...conditions import action_rejected
-from ...specialist import Specialist, StepContext
+from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
 from .situation import SituationParams, episodic_of, read_task
 
 
-class ReplayFocus(Specialist):
+class ReplayFocus(BaseSpecialist):
     kind: ClassVar[str] = "replay_focus"
     reads = ("current_input", "actions", "memory")
     writes = ("broadcasts.<name>", "focus_log", "focus_count")

@@ -29,12 +29,12 @@ from cogarch.models.messages import LLMMessage, system, user
 from ...actions import ActionAttempt, Problem, judge_action, one_line, read_action
 from ...affordances import ActionInput, split_input
 from ...prompts import resolve_prompt
-from ...specialist import Specialist, StepContext
+from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
 from .situation import SituationParams, episodic_of, situation
 
 
-class Motor(Specialist):
+class Motor(BaseSpecialist):
     kind: ClassVar[str] = "motor"
     reads = ("current_input", "dialogue", "broadcasts", "must_reply")
     writes = ("reply", "actions", "focus_log", "broadcasts.<name>", "memory")

@@ -23,11 +23,11 @@ from cogarch.memory.retrieval.base import clip
 
 from ...affordances import split_input
 from ...conditions import action_rejected
-from ...specialist import Specialist, StepContext
+from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
 
 
-class ExternalPerception(Specialist):
+class ExternalPerception(BaseSpecialist):
     kind: ClassVar[str] = "external_perception"
     reads = ("current_input", "actions", "visits")
     writes = ("broadcasts.<name>",)
@@ -52,7 +52,7 @@ class ExternalPerception(Specialist):
         ws.broadcasts[self.name] = f"A new observation arrived{count}."
 
 
-class InternalPerception(Specialist):
+class InternalPerception(BaseSpecialist):
     kind: ClassVar[str] = "internal_perception"
     reads = ("broadcasts",)
     writes = ("broadcasts.<name>",)

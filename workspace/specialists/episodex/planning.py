@@ -19,12 +19,12 @@ from cogarch.tokens import count_tokens
 
 from ...prompts import resolve_prompt
 from ...sanitize import public_text
-from ...specialist import Specialist, StepContext
+from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
 from .situation import SituationParams, situation
 
 
-class ActionPlanner(Specialist):
+class ActionPlanner(BaseSpecialist):
     kind: ClassVar[str] = "action_planner"
     reads = ("current_input", "dialogue", "broadcasts", "memory")
     writes = ("broadcasts.<name>", "memory_tokens")

@@ -13,12 +13,12 @@ from typing import ClassVar
 
 from cogarch.memory.retrieval.base import clip
 
-from ...specialist import Specialist, StepContext
+from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
 from .situation import SituationParams, conceptual_of, episodic_of
 
 
-class Recall(Specialist):
+class Recall(BaseSpecialist):
     kind: ClassVar[str] = "recall"
     reads = ("memory",)
     writes = ("broadcasts.<name>",)

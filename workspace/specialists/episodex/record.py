@@ -10,12 +10,12 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from ...specialist import Specialist, StepContext
+from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
 from .situation import SituationParams, conceptual_of, episodic_of
 
 
-class RecordConcept(Specialist):
+class RecordConcept(BaseSpecialist):
     kind: ClassVar[str] = "record_concept"
     reads = ("broadcasts", "memory")
     writes = ("broadcasts.<name>", "memory")

@@ -15,12 +15,12 @@ from cogarch.models.messages import LLMMessage, system, user
 
 from ...prompts import resolve_prompt
 from ...sanitize import public_text
-from ...specialist import Specialist, StepContext
+from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
 from .situation import SituationParams, situation
 
 
-class _Reflection(Specialist):
+class _Reflection(BaseSpecialist):
     ask: ClassVar[str] = ""
     reads = ("current_input", "dialogue", "broadcasts", "memory")
     writes = ("broadcasts.<name>",)

@@ -1,0 +1,1 @@
+"""ALFWorld: a grounded household task played on ALFWorld's own engine."""

@@ -75,9 +75,8 @@ async def generated_game(
         problem = write_problem(spec)
         try:
             solution = await solve(
-                problem.pddl,
-                problem.goal,
-                planning_problem=problem.planning_pddl,
+                game_data(problem.pddl, problem.goal),
+                planning_game=game_data(problem.planning_pddl, problem.goal),
                 timeout_s=timeout_s,
                 label=spec.key,
             )

@@ -14,6 +14,7 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -48,18 +49,17 @@ def _slots() -> asyncio.Semaphore:
 
 
 async def solve(
-    problem: str,
-    goal: str,
+    game: Mapping[str, Any],
     *,
-    planning_problem: str | None = None,
+    planning_game: Mapping[str, Any] | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     label: str = "game",
 ) -> Solution:
-    """The planner's winning plan for the problem, checked in a child process: planned on
-    ``planning_problem`` when given (a reduced problem), then played on ``problem``."""
-    request = json.dumps(
-        {"problem": problem, "goal": goal, "planning_problem": planning_problem or problem}
-    ).encode()
+    """The planner's winning plan for ``game`` (the engine's game data), checked in a child
+    process: planned on ``planning_game`` when given (a reduced problem), then played on
+    ``game``."""
+    request = json.dumps({"game": dict(game), "planning_game": dict(planning_game or game)})
+    request_bytes = request.encode()
     async with _slots():
         loop = asyncio.get_running_loop()
         start = loop.time()
@@ -72,7 +72,7 @@ async def solve(
             stderr=asyncio.subprocess.STDOUT,
         )
         try:
-            out, _ = await asyncio.wait_for(child.communicate(request), timeout_s)
+            out, _ = await asyncio.wait_for(child.communicate(request_bytes), timeout_s)
         except TimeoutError:
             child.kill()
             await child.wait()
@@ -94,15 +94,16 @@ async def solve(
 
 
 def _check(request: dict[str, Any]) -> dict[str, Any]:
-    from .engine import game_data, open_engine, translating
+    from .engine import open_engine, translating
 
-    goal = request["goal"]
-    env = open_engine(game_data(request["planning_problem"], goal), walkthrough=True)
+    game = {k: v for k, v in request["game"].items() if k != "walkthrough"}
+    planning = {k: v for k, v in request["planning_game"].items() if k != "walkthrough"}
+    env = open_engine(planning, walkthrough=True)
     with translating():
         state = env.reset()
     plan = list(state.get("extra.walkthrough") or [])
-    if request["planning_problem"] != request["problem"]:
-        env = open_engine(game_data(request["problem"], goal))
+    if planning != game:
+        env = open_engine(game)
         with translating():
             state = env.reset()
     if state["won"]:

@@ -17,6 +17,7 @@ MEMORY_MODULES.register("memoryos", "cogarch.memory.retrieval.memoryos:MemoryOSM
 MEMORY_MODULES.register("raw_turns", "cogarch.memory.retrieval.raw_turns:RawTurnMemory")
 MEMORY_MODULES.register("ccs", "cogarch.memory.compressed.module:CompressorMemory")
 MEMORY_MODULES.register("task_graph", "cogarch.memory.task_graph.module:TaskMemory")
+MEMORY_MODULES.register("reflexion", "cogarch.memory.reflexion.module:ReflexionMemory")
 
 
 def build_memory(kind: str, params: dict[str, Any], *, where: str = "") -> MemoryModule:

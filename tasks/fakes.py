@@ -1,10 +1,10 @@
 """The tasks' scripted fakes by short name, for ``kind: fake`` providers (``fake: hangman.honest``).
 
 Each task keeps its own table: the Hangman hosts (``hangman.hosts.HOSTS``) and the Diagnosis
-patients (``diagnosis.patients.PATIENTS``), one per SCT outcome class, the LoCoMo reader and the
-ALFWorld players (``alfworld.fakes.PLAYERS``: oracle, random, hallucinating, silent); here they
-are named ``<task>.<kind>``. The runner and the CLI hand this table to ``Providers``; the model layer
-itself knows no task.
+patients (``diagnosis.patients.PATIENTS``), one per SCT outcome class, the LoCoMo reader and
+the ALFWorld players (``alfworld.fakes.PLAYERS``: oracle, random, hallucinating, silent); here
+they are named ``<task>.<kind>``. The runner and the CLI hand this table to ``Providers``; the
+model layer itself knows no task.
 """
 
 from __future__ import annotations

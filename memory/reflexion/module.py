@@ -26,7 +26,7 @@ REFLECT = (
     "the strategy and the path you took. Write a concise new plan that accounts for your "
     "mistake, naming the specific actions you should have taken (for example: if you tried A "
     "and B but forgot C, plan to do C with actions of this environment). You will need it in "
-    "later tasks. Give the plan after \"Plan:\" in at most three sentences."
+    'later tasks. Give the plan after "Plan:" in at most three sentences.'
 )
 HEADER = "Lessons from your earlier attempts:"
 

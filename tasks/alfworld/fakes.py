@@ -88,9 +88,7 @@ _IMAGINED = (
 )
 
 
-def hallucinating(
-    pairs: Sequence[tuple[str, str]], seed: int, call: CallInfo | None = None
-) -> str:
+def hallucinating(pairs: Sequence[tuple[str, str]], seed: int, call: CallInfo | None = None) -> str:
     turns = _turns(pairs)
     if not turns:
         return REFLECTION

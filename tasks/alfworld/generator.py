@@ -177,7 +177,9 @@ def write_problem(spec: GameSpec) -> Problem:
         placed += [(f"{obj}|{k}", obj, rng.choice(where)) for k in range(1, count + 1)]
     stand = next((t for t in LAMP_HOLDERS if t in r.receptacle_types), "")
     stands = [x for x in r.receptacles if x.type == stand]
-    lamps = [(f"{lamp}|1", lamp, rng.choice(stands)) for lamp in LAMPS if lamp in r.object_types]
+    lamps: list[tuple[str, str, Receptacle]] = [
+        (f"{lamp}|1", lamp, rng.choice(stands)) for lamp in LAMPS if lamp in r.object_types
+    ]
     goal_pddl = goal.pddl.format(
         obj=target.obj, recep=target.recep, toggle=target.toggle, mrecep=""
     )
@@ -203,7 +205,10 @@ def _problem_text(r: Room, things: list[tuple[str, str, Receptacle]], goal_pddl:
     objects += [f"{loc} # location" for loc in ["loc|0", *where.values()]]
     init = ["(atLocation agent1 loc|0)"]
     for x in r.receptacles:
-        init += [f"(receptacleType {x.id} {x.type}Type)", f"(receptacleAtLocation {x.id} {where[x.id]})"]
+        init += [
+            f"(receptacleType {x.id} {x.type}Type)",
+            f"(receptacleAtLocation {x.id} {where[x.id]})",
+        ]
         if x.type in rule.openable:
             init.append(f"(openable {x.id})")
     for i, t, x in things:
@@ -218,7 +223,9 @@ def _problem_text(r: Room, things: list[tuple[str, str, Receptacle]], goal_pddl:
             init.append(f"(pickupable {i})")
         init += [f"({flag} {i})" for flag, ability in _FLAGS if t in rule.actions[ability]]
     for rt in rtypes:
-        init += [f"(canContain {rt}Type {ot}Type)" for ot in otypes if ot in rule.contains.get(rt, ())]
+        init += [
+            f"(canContain {rt}Type {ot}Type)" for ot in otypes if ot in rule.contains.get(rt, ())
+        ]
     body = "\n".join(
         [
             "(define (problem cogarch_alfworld)",

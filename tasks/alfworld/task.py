@@ -25,6 +25,7 @@ from ...workspace.affordances import format_input
 from ...workspace.agent import Agent
 from . import book, curriculum
 from .actions import read_action
+from .curriculum import Part, Settings
 from .evaluate import evaluate
 from .games import Game, Split
 from .records import AlfworldPayload, GameResult, GameStep, trial_output
@@ -92,9 +93,9 @@ class AlfworldParams(BaseModel):
                 )
         return value
 
-    def settings(self) -> curriculum.Settings:
-        return curriculum.Settings(
-            parts=tuple(curriculum.Part(p.split, p.games) for p in self.curriculum),
+    def settings(self) -> Settings:
+        return Settings(
+            parts=tuple(Part(p.split, p.games) for p in self.curriculum),
             task_types=tuple(TASK_TYPES if self.task_types == "all" else self.task_types),
             rooms=tuple(self.rooms) if self.rooms is not None else None,
             max_receptacles=self.max_receptacles,
@@ -131,7 +132,9 @@ class AlfworldTask(Task):
             raise TypeError(f"the alfworld task needs a composed agent, got {type(agent).__name__}")
         games = await curriculum.build(ctx.seed, self.settings)
         turns: list[Turn] = []
-        results = [await self._play(agent, i, game, ctx.seed, turns) for i, game in enumerate(games)]
+        results = [
+            await self._play(agent, i, game, ctx.seed, turns) for i, game in enumerate(games)
+        ]
         payload = AlfworldPayload(max_steps=self.params.max_steps, games=results)
         return trial_output(payload, evaluate(payload), turns)
 

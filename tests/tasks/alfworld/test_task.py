@@ -55,7 +55,7 @@ async def test_the_oracle_wins_every_game_of_every_type_on_seen_and_unseen_rooms
     assert [g.actions for g in payload.games] == [g.plan_length for g in payload.games]
     assert all(g.inadmissible_actions == 0 and g.repeated_actions == 0 for g in payload.games)
     unseen = {g.room for g in payload.games if g.split == "ood"}
-    assert unseen <= set(SMALL_UNSEEN + [UNSEEN_KITCHEN])
+    assert unseen <= {*SMALL_UNSEEN, UNSEEN_KITCHEN}
     metrics = out.evaluation.metrics
     assert metrics["success_rate"] == 1.0 and metrics["won"] == 12
     assert metrics["success_by_split"] == {"ood": 1.0, "train": 1.0}

@@ -5,7 +5,8 @@ and end the whole process it runs in, so every check runs in a child Python proc
 (``python -m cogarch.tasks.alfworld.planner``): it loads the game, asks the planner for a
 plan, plays the plan through the engine and reports the plan only when it wins. A child that
 dies, hangs past the timeout or reports no winning plan makes :class:`UnsolvableGameError`,
-and the calling process carries on.
+and the calling process carries on. A problem the engine raises on (an impossible goal the
+translator folds away, say) is reported as not solvable.
 """
 
 from __future__ import annotations
@@ -121,7 +122,10 @@ def _check(request: dict[str, Any]) -> dict[str, Any]:
 
 def main() -> None:
     request = json.loads(sys.stdin.read())
-    result = _check(request)
+    try:
+        result = _check(request)
+    except Exception as exc:  # the engine cannot play this problem: report it as such
+        result = {"reason": f"the engine cannot load or play it ({type(exc).__name__}: {exc})"}
     sys.stdout.write("\n" + RESULT_MARK + json.dumps(result) + "\n")
     sys.stdout.flush()
 

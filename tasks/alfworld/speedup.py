@@ -60,7 +60,7 @@ def install_parse_cache() -> None:
 
         textgen._parse_and_convert = convert  # type: ignore[attr-defined]
         logic.Rule.parse_conjunctive_query = classmethod(lambda cls, expr: query_of(expr))
-        downward.pddl2sas = translate
+        downward.pddl2sas = translate  # type: ignore[attr-defined]
         _STOCK.update(
             convert=stock_convert,
             query=stock_query,

@@ -36,7 +36,9 @@ async def _steps_per_second(
     while time.perf_counter() - start < seconds:
         await session.step(rng.choice(session.admissible))
         steps += 1
-    return steps / (time.perf_counter() - start), reset_s
+    rate = steps / (time.perf_counter() - start)
+    session.close()
+    return rate, reset_s
 
 
 async def run(rooms: list[int], seconds: float, seed: int) -> None:

@@ -66,4 +66,14 @@ def open_engine(data: Mapping[str, Any], *, walkthrough: bool = False, memoise: 
     return env
 
 
-__all__ = ["engine_lock", "game_data", "open_engine", "translating"]
+def close_engine(env: Any) -> None:
+    """Unload the engine's copy of fast-downward's library (each engine loads its own, about
+    30 MB; a long curriculum would otherwise keep one per game)."""
+    lib = getattr(env.unwrapped, "downward_lib", None)
+    if lib is not None:
+        with _ENGINE:
+            _import("fast_downward").close_lib(lib)
+        env.unwrapped.downward_lib = None
+
+
+__all__ = ["close_engine", "engine_lock", "game_data", "open_engine", "translating"]

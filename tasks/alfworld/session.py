@@ -16,7 +16,7 @@ from typing import Any, Final
 from cogarch.errors import CogarchError
 from cogarch.workspace.affordances import normalize_action
 
-from .engine import engine_lock, open_engine, translating
+from .engine import close_engine, engine_lock, open_engine, translating
 from .games import Game
 
 DEFAULT_MAX_STEPS: Final = 50
@@ -81,7 +81,7 @@ class GameSession:
 
     async def step(self, action: str) -> StepResult:
         if self._env is None:
-            raise SessionError("reset() the game before its first step")
+            raise SessionError("reset() the game before its first step (and not after close())")
         if self.done:
             raise SessionError(f"the game is over after {self.steps} steps (won: {self.won})")
         action = action.strip()
@@ -109,6 +109,12 @@ class GameSession:
             inadmissible=command is None or observation == NOTHING_HAPPENS,
             repeated=repeated,
         )
+
+    def close(self) -> None:
+        """Release the engine (its copy of the planner's library); the session is over."""
+        if self._env is not None:
+            close_engine(self._env)
+            self._env = None
 
     def _step(self, command: str) -> Any:
         with engine_lock():

@@ -145,32 +145,10 @@ class AlfworldTask(Task):
         meter, start = Meter(), time.perf_counter()
         steps: list[GameStep] = []
         with meter.active():
-            book.write(seed, await session.reset(), game.walkthrough)
-            while not session.done:
-                shown, allowed = session.observation, session.admissible
-                text = format_input(shown, allowed)
-                reply = await agent.respond(text)
-                result = await session.step(read_action(reply, allowed))
-                steps.append(
-                    GameStep(
-                        step=session.steps,
-                        observation=shown,
-                        admissible=list(allowed),
-                        reply=reply,
-                        action=result.action,
-                        feedback=result.observation,
-                        inadmissible=result.inadmissible,
-                        repeated=result.repeated,
-                    )
-                )
-                turns.append(
-                    Turn(
-                        turn=len(turns) + 1,
-                        user=text,
-                        reply=reply,
-                        extras={"game": index, "step": session.steps},
-                    )
-                )
+            try:
+                await self._turns(agent, index, game, seed, session, steps, turns)
+            finally:
+                session.close()
             await agent.end_episode(
                 EpisodeEnd(
                     episode=index,
@@ -206,6 +184,44 @@ class AlfworldTask(Task):
             seconds=round(time.perf_counter() - start, 3),
             transcript=steps,
         )
+
+    async def _turns(
+        self,
+        agent: Agent,
+        index: int,
+        game: Game,
+        seed: int,
+        session: GameSession,
+        steps: list[GameStep],
+        turns: list[Turn],
+    ) -> None:
+        """Play the game turn by turn, recording each step and public turn."""
+        book.write(seed, await session.reset(), game.walkthrough)
+        while not session.done:
+            shown, allowed = session.observation, session.admissible
+            text = format_input(shown, allowed)
+            reply = await agent.respond(text)
+            result = await session.step(read_action(reply, allowed))
+            steps.append(
+                GameStep(
+                    step=session.steps,
+                    observation=shown,
+                    admissible=list(allowed),
+                    reply=reply,
+                    action=result.action,
+                    feedback=result.observation,
+                    inadmissible=result.inadmissible,
+                    repeated=result.repeated,
+                )
+            )
+            turns.append(
+                Turn(
+                    turn=len(turns) + 1,
+                    user=text,
+                    reply=reply,
+                    extras={"game": index, "step": session.steps},
+                )
+            )
 
 
 def _trajectory(steps: list[GameStep]) -> str:

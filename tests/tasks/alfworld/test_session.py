@@ -35,6 +35,9 @@ async def test_the_first_observation_states_the_goal_and_the_walkthrough_wins(ga
     assert result.won and result.done and session.steps == game.plan_length
     with pytest.raises(SessionError, match="the game is over"):
         await session.step("look")
+    session.close()
+    session.close()  # closing twice is harmless
+    assert await session.reset() == first  # a closed session can start the game again
 
 
 async def test_an_inadmissible_action_changes_nothing_and_counts(game: Game) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any, Literal
@@ -59,6 +60,10 @@ class Game(BaseModel):
         return {**data, "walkthrough": list(self.walkthrough)}
 
 
+_MAKING: dict[tuple[asyncio.AbstractEventLoop, str], tuple[asyncio.Lock, list[int]]] = {}
+"""Games being made in this process, so trials that need the same game plan it once."""
+
+
 async def generated_game(
     spec: GameSpec,
     split: Split,
@@ -70,6 +75,19 @@ async def generated_game(
     cached). Raises :class:`UnsolvableGameError` when the planner finds no winning plan and
     ``InfeasibleGameError`` when the room cannot host the task type."""
     cache = cache if cache is not None else GameCache()
+    key = (asyncio.get_running_loop(), str(cache.path(spec)))
+    lock, users = _MAKING.setdefault(key, (asyncio.Lock(), [0]))
+    users[0] += 1
+    try:
+        async with lock:
+            return await _cached_or_made(spec, split, cache, timeout_s)
+    finally:
+        users[0] -= 1
+        if not users[0]:
+            del _MAKING[key]
+
+
+async def _cached_or_made(spec: GameSpec, split: Split, cache: GameCache, timeout_s: float) -> Game:
     entry = cache.get(spec)
     if entry is None:
         problem = write_problem(spec)

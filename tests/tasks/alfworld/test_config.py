@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -46,3 +47,18 @@ def test_the_shipped_configs_are_valid(name: str) -> None:
     config = load_run_config(REPO / "experiments" / name)
     task = build_task(config.task.kind, config.task.params())
     assert task.kind == "alfworld"
+
+
+def test_without_the_extra_the_task_is_refused_with_the_install_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cogarch.tasks.alfworld import wheel
+
+    monkeypatch.setitem(sys.modules, "alfworld.gen.constants", None)  # as if not installed
+    wheel.rules.cache_clear()
+    try:
+        with pytest.raises(wheel.AlfworldMissingError, match=r"pip install 'cogarch\[alfworld\]'"):
+            build_task("alfworld", {})
+    finally:
+        monkeypatch.undo()
+        wheel.rules.cache_clear()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -143,3 +145,20 @@ async def test_official_games_in_alfworld_downloads_layout_play_instead(
         await build_task(
             "alfworld", {**params, "curriculum": [{"split": "ood", "games": 2}]}
         ).run_trial(trial_context(player_model("oracle")))
+
+
+async def test_trials_that_need_the_same_game_at_once_plan_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    planned: list[str] = []
+    real = games_mod.solve
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        planned.append(kwargs["label"])
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(games_mod, "solve", counted)
+    cache = GameCache(tmp_path)
+    made = await asyncio.gather(*(generated_game(LOOK, "ood", cache) for _ in range(3)))
+    assert planned == [LOOK.key] and made[0] == made[1] == made[2]
+    assert games_mod._MAKING == {}

@@ -19,11 +19,15 @@ _MARKED = re.compile(r"(?im)^[\s>*#`_-]*action\s*\d*\s*[:=]\s*(.+?)\s*$")
 _PROMPTED = re.compile(r"(?m)^\s*>\s*(.+?)\s*$")
 _THOUGHT = re.compile(r"(?i)^\s*[*_]*\s*(think|thought|reasoning|plan|observation)\b")
 _PUT = re.compile(r"^put (?P<obj>.+?) (?:in/on|into|onto|in|on) (?P<recep>.+)$")
+_BRACKETED = re.compile(r"^\[([^\[\]]+)\]")
 _WRAP = "[](){}<>\"'`*_ "
 
 
 def _clean(text: str) -> str:
     text = text.strip()
+    bracketed = _BRACKETED.match(text)
+    if bracketed:  # "[go to desk 1] (the desk is closest)"
+        text = bracketed.group(1)
     while text and (text[0] in _WRAP or text[-1] in _WRAP + ".!;,"):
         text = text.strip(_WRAP).rstrip(".!;,")
     return " ".join(text.lower().split())

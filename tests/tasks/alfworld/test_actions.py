@@ -31,6 +31,7 @@ ADMISSIBLE = ["go to desk 1", "take book 1 from shelf 1", "move book 1 to desk 1
         ("", ""),
         ("fly to the moon", "fly to the moon"),
         ("ACTION: [Dance]", "dance"),
+        ("ACTION: [go to desk 1] (it is the closest)", "go to desk 1"),
     ],
 )
 def test_replies_in_every_common_form_read_as_one_command(reply: str, action: str) -> None:

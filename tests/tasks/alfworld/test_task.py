@@ -10,6 +10,7 @@ import pytest
 
 from cogarch.core.records import TrialOutput
 from cogarch.memory.reflexion import HEADER, ReflexionMemory
+from cogarch.tasks.alfworld.curriculum import SEED_SPAN
 from cogarch.tasks.alfworld.records import AlfworldPayload, read_payload
 from cogarch.tasks.alfworld.wheel import TASK_TYPES
 from cogarch.tasks.registry import build_task
@@ -102,6 +103,22 @@ async def test_the_random_player_only_takes_admissible_actions(game_cache: Path)
         assert all(s.action in s.admissible for s in game.transcript)
         assert game.model_calls == game.actions
         assert game.prompt_tokens > 0
+
+
+async def test_held_out_games_are_on_seen_rooms_with_seeds_train_never_draws(
+    game_cache: Path,
+) -> None:
+    params = {
+        "curriculum": [{"split": "train", "games": 1}, {"split": "id", "games": 1}],
+        "rooms": SMALL_SEEN,
+        "max_steps": 1,
+    }
+    _, payload = await play(game_cache, "silent", params)
+    train, held_out = payload.games
+    assert {train.split, held_out.split} == {"train", "id"}
+    assert train.room in SMALL_SEEN and held_out.room in SMALL_SEEN
+    assert train.seed is not None and train.seed < SEED_SPAN
+    assert held_out.seed is not None and held_out.seed >= SEED_SPAN
 
 
 async def test_the_same_seed_plays_the_same_games_and_another_seed_others(

@@ -18,7 +18,9 @@ from .speedup import install_parse_cache
 from .wheel import GOAL_PLACEHOLDER, _import, domain_text, grammar_text
 
 _ENGINE = threading.RLock()
-"""One engine call at a time in a process: the parsers textworld shares are not thread-safe."""
+"""One engine call at a time in a process (making, loading, resetting, stepping and closing
+engines): the parsers textworld shares are not thread-safe, and neither is swapping the
+libraries engines run on."""
 
 
 def engine_lock() -> threading.RLock:
@@ -54,26 +56,46 @@ def open_engine(data: Mapping[str, Any], *, walkthrough: bool = False, memoise: 
     """A loaded (not yet reset) engine for the game ``data``; ``walkthrough`` asks it for the
     planner's plan at reset (``extra.walkthrough``), computed when the data holds none."""
     textworld = _import("textworld")
-    pddl = _import("textworld.envs.pddl")
     demangler = _import("alfworld.agents.environment.alfred_tw_env").AlfredDemangler
     if memoise:
         install_parse_cache()
     extras = ["walkthrough"] if walkthrough else []
     infos = textworld.EnvInfos(won=True, admissible_commands=True, extras=extras)
-    env = demangler(pddl.PddlEnv(infos))
     with translating():
+        env = demangler(_pddl_env(infos))
         env.load(dict(data))
     return env
 
 
+_SPARE: list[Any] = []
+"""fast-downward libraries of closed engines, for the next engines to use."""
+
+
+def _pddl_env(infos: Any) -> Any:
+    """textworld's ``PddlEnv``, on a spare library when there is one. Each new engine loads its
+    own copy of fast-downward's library (about 30 MB), and unloading one crashes a later load,
+    so closed engines hand theirs on (a reset loads a new task into it, as every reset does)."""
+    module = _import("textworld.envs.pddl.pddl")
+    if not _SPARE:
+        return module.PddlEnv(infos)
+    lib = _SPARE.pop()
+    downward = module.fast_downward
+    stock = downward.load_lib
+    downward.load_lib = lambda: lib
+    try:
+        return module.PddlEnv(infos)
+    finally:
+        downward.load_lib = stock
+
+
 def close_engine(env: Any) -> None:
-    """Unload the engine's copy of fast-downward's library (each engine loads its own, about
-    30 MB; a long curriculum would otherwise keep one per game)."""
-    lib = getattr(env.unwrapped, "downward_lib", None)
-    if lib is not None:
-        with _ENGINE:
-            _import("fast_downward").close_lib(lib)
-        env.unwrapped.downward_lib = None
+    """Hand the engine's fast-downward library on to the next engine; the engine is unusable
+    afterwards (a long curriculum would otherwise keep one library per game)."""
+    with _ENGINE:
+        lib = getattr(env.unwrapped, "downward_lib", None)
+        if lib is not None:
+            env.unwrapped.downward_lib = None
+            _SPARE.append(lib)
 
 
 __all__ = ["close_engine", "engine_lock", "game_data", "open_engine", "translating"]

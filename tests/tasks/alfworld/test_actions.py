@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cogarch.tasks.alfworld.actions import read_action
@@ -42,6 +42,7 @@ def test_a_command_is_returned_in_its_admissible_form() -> None:
     assert read_action("go to Desk 1", ["Go to Desk 1"]) == "Go to Desk 1"
 
 
+@settings(deadline=None)  # a loaded machine must not fail it
 @given(
     st.sampled_from(ADMISSIBLE),
     st.sampled_from(["ACTION: [{}]", "> {}", "Thought: hm.\nAction: {}", "**{}**", "'{}'.", "{}"]),

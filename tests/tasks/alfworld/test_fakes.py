@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cogarch.tasks.alfworld import book
@@ -36,6 +36,7 @@ def test_calls_that_are_not_game_turns_get_a_reflection() -> None:
         assert player([("system", "Reflect."), ("user", "Task: x. Reflect.")], 1) == REFLECTION
 
 
+@settings(deadline=None)  # a loaded machine must not fail it
 @given(st.integers(0, 2**32), st.lists(st.sampled_from(ACTIONS), max_size=4))
 def test_random_plays_admissible_and_hallucinating_never(seed: int, before: list[str]) -> None:
     pairs = prompt(*before)

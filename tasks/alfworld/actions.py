@@ -15,10 +15,13 @@ from collections.abc import Sequence
 
 from cogarch.workspace.affordances import normalize_action
 
-_MARKED = re.compile(r"(?im)^[\s>*#`_-]*action\s*\d*\s*[:=]\s*(.+?)\s*$")
-_PROMPTED = re.compile(r"(?m)^\s*>\s*(.+?)\s*$")
+_MARKED = re.compile(r"(?im)^[ \t>*#`_-]*action[ \t]*\d*[ \t]*[:=](.*)$")
+_PROMPTED = re.compile(r"(?m)^[ \t]*>(.*)$")
 _THOUGHT = re.compile(r"(?i)^\s*[*_]*\s*(think|thought|reasoning|plan|observation)\b")
 _PUT = re.compile(r"^put (?P<obj>.+?) (?:in/on|into|onto|in|on) (?P<recep>.+)$")
+TAIL = 20_000
+"""The end of a reply that is read (a command comes last)."""
+LONGEST = 300
 _BRACKETED = re.compile(r"^\[([^\[\]]+)\]")
 _WRAP = "[](){}<>\"'`*_ "
 
@@ -34,11 +37,16 @@ def _clean(text: str) -> str:
 
 
 def _candidates(reply: str) -> list[str]:
-    """Possible commands in the reply, most likely first."""
-    marked = _MARKED.findall(reply)
+    """Possible commands in the reply, most likely first (each cut to ``LONGEST`` characters:
+    no command is longer)."""
+    return [c.strip()[:LONGEST] for c in _lines(reply[-TAIL:]) if c.strip()]
+
+
+def _lines(reply: str) -> list[str]:
+    marked = [m for m in _MARKED.findall(reply) if m.strip()]
     if marked:
         return [marked[-1]]
-    prompted = _PROMPTED.findall(reply)
+    prompted = [p for p in _PROMPTED.findall(reply) if p.strip()]
     if prompted:
         return [prompted[-1]]
     lines = [line for line in reply.splitlines() if line.strip()]

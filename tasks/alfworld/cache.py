@@ -68,6 +68,9 @@ class GameCache:
             text = path.read_bytes()
         except FileNotFoundError:
             return None
+        except IsADirectoryError:
+            self._set_aside(path, "it is a folder")
+            return None
         except OSError as exc:
             _warn(f"cannot read the cached game {path} ({exc}); generating it again")
             return None

@@ -49,3 +49,11 @@ def test_a_command_is_returned_in_its_admissible_form() -> None:
 )
 def test_any_admissible_action_in_any_form_reads_back(action: str, form: str) -> None:
     assert read_action(form.format(action), ADMISSIBLE) == action
+
+
+def test_huge_and_hostile_replies_read_as_cut_commands() -> None:
+    # each of these takes the reader's regular expressions to their worst case
+    assert read_action("ACTION: a" + " " * 15_000 + "b", ADMISSIBLE) == "a"
+    assert len(read_action("> " + ".*" * 100_000, ADMISSIBLE)) <= 300
+    assert read_action("put " + "a " * 100_000 + "in", ADMISSIBLE).startswith("put a a")
+    assert read_action("thinking... " * 50_000 + "\nACTION: [look]", ADMISSIBLE) == "look"

@@ -112,6 +112,11 @@ async def test_a_damaged_cache_entry_is_set_aside_and_the_game_made_again(
     assert cache.path(other).with_name(cache.path(other).name + ".corrupt").exists()
     assert cache.get(LOOK) is not None
 
+    path.unlink()
+    path.mkdir()  # a folder where the entry should be
+    assert cache.get(LOOK) is None and not path.exists()
+    assert path.with_name(path.name + ".corrupt.1").is_dir()
+
 
 async def test_official_games_in_alfworld_downloads_layout_play_instead(
     tmp_path: Path, game_cache: Path

@@ -55,5 +55,5 @@ def test_huge_and_hostile_replies_read_as_cut_commands() -> None:
     # each of these takes the reader's regular expressions to their worst case
     assert read_action("ACTION: a" + " " * 15_000 + "b", ADMISSIBLE) == "a"
     assert len(read_action("> " + ".*" * 100_000, ADMISSIBLE)) <= 300
-    assert read_action("put " + "a " * 100_000 + "in", ADMISSIBLE).startswith("put a a")
+    assert read_action("put " + "a " * 5_000 + "in", ADMISSIBLE).startswith("put a a")
     assert read_action("thinking... " * 50_000 + "\nACTION: [look]", ADMISSIBLE) == "look"

@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from cogarch.errors import CogarchError
@@ -71,6 +72,7 @@ async def solve(
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
+            env=_child_env(),
         )
         try:
             out, _ = await asyncio.wait_for(child.communicate(request_bytes), timeout_s)
@@ -92,6 +94,14 @@ async def solve(
     raise UnsolvableGameError(
         f"the planner's process ended (exit {child.returncode}) on {label}: {tail}"
     )
+
+
+def _child_env() -> dict[str, str]:
+    """This environment, with the folder this cogarch is imported from first on the child's
+    path, so the child runs the same code whatever its working directory."""
+    here = Path(str(sys.modules["cogarch"].__file__)).resolve().parent.parent
+    paths = [str(here), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(dict.fromkeys(paths))}
 
 
 def _check(request: dict[str, Any]) -> dict[str, Any]:

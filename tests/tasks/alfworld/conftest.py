@@ -65,10 +65,11 @@ def trial_context(
     seed: int = 7,
     trial: int = 0,
     built: list[Agent] | None = None,
+    params: dict[str, Any] | None = None,
 ) -> TrialContext:
     providers = Providers()
     providers.register(model.provider, model)
-    spec = load_agent_spec(agent)
+    spec = load_agent_spec(agent, params)
 
     def make() -> Agent:
         made = build_agent(spec, providers.get, name=agent, provider=model.provider, seed=seed)

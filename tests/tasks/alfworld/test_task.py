@@ -164,3 +164,23 @@ async def test_a_won_game_writes_no_reflection(game_cache: Path) -> None:
     await play(game_cache, "oracle", SMALL, agent="alfworld_reflexion", built=built)
     memory = built[0].memory["reflexion"]
     assert isinstance(memory, ReflexionMemory) and memory.reflections == []
+
+
+async def test_an_existing_memory_agent_plugs_in_and_keeps_earlier_games(
+    game_cache: Path,
+) -> None:
+    params = {"curriculum": [{"split": "train", "games": 2}], "rooms": SMALL_SEEN, "max_steps": 2}
+    task = build_task("alfworld", {**params, "cache_dir": str(game_cache)})
+    calls: list[Any] = []
+    built: list[Agent] = []
+    model = player_model("random", calls=calls)
+    context = trial_context(model, agent="raw_turns", built=built, params={"embedder": "hash"})
+
+    out = await task.run_trial(context)
+    assert len(out.turns) == 4
+    # before the last turn of the second game, memory held every earlier turn, the first
+    # game's included, and the prompt showed some of them
+    memory = built[0].memory["turns"]
+    assert len(memory.store) == 6  # type: ignore[attr-defined]
+    assert built[0].workspace.episode == 2 and len(built[0].workspace.turns) == 4
+    assert any(out.turns[0].reply in text for _, text in calls[-1][:1])

@@ -92,10 +92,11 @@ async def build(seed: int, settings: Settings) -> list[Game]:
     games: list[Game] = []
     seen: set[tuple[int | None, str]] = set()
     for part in settings.parts:
-        types = sorted(hosts(part.split, settings), key=settings.task_types.index)
+        rooms = hosts(part.split, settings)
+        types = sorted(rooms, key=settings.task_types.index)
         start = rng.randrange(len(types))
         order = [types[(start + k) % len(types)] for k in range(part.games)]
-        draws = [_draw(rng, part.split, t, settings) for t in order]
+        draws = [_draw(rng, part.split, t, rooms[t]) for t in order]
         made = await asyncio.gather(*(_make(s, part.split, cache, settings) for s in draws))
         for task_type, game in zip(order, made, strict=True):
             tries = 1
@@ -105,7 +106,7 @@ async def build(seed: int, settings: Settings) -> list[Game]:
                         f"could not draw a new solvable {task_type} game of the {part.split} "
                         f"split in {MAX_DRAWS} tries; allow more rooms"
                     )
-                spec = _draw(rng, part.split, task_type, settings)
+                spec = _draw(rng, part.split, task_type, rooms[task_type])
                 game = await _make(spec, part.split, cache, settings)
                 tries += 1
             seen.add((game.room, game.goal))
@@ -113,10 +114,10 @@ async def build(seed: int, settings: Settings) -> list[Game]:
     return games
 
 
-def _draw(rng: random.Random, split: Split, task_type: str, settings: Settings) -> GameSpec:
+def _draw(rng: random.Random, split: Split, task_type: str, rooms: list[int]) -> GameSpec:
     base = SEED_SPAN if split == "id" else 0
     return GameSpec(
-        room=rng.choice(hosts(split, settings)[task_type]),
+        room=rng.choice(rooms),
         task_type=task_type,
         seed=base + rng.randrange(SEED_SPAN),
     )

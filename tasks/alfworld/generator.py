@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from cogarch.errors import ConfigError
@@ -133,6 +134,7 @@ def targets(r: Room, task_type: str) -> list[Target]:
     return found
 
 
+@cache
 def feasible(room_number: int, task_type: str) -> bool:
     return bool(targets(room(room_number), task_type))
 

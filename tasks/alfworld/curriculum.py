@@ -11,7 +11,6 @@ same seed and settings always give the same games.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from typing import Final
 from cogarch.errors import ConfigError
 
 from .cache import GameCache
-from .games import Game, Split, generated_game
+from .games import Game, Split, generated_game, generated_games
 from .generator import GameSpec, InfeasibleGameError, feasible
 from .official import OfficialGame, load_official, official_games
 from .planner import UnsolvableGameError
@@ -97,7 +96,12 @@ async def build(seed: int, settings: Settings) -> list[Game]:
         start = rng.randrange(len(types))
         order = [types[(start + k) % len(types)] for k in range(part.games)]
         draws = [_draw(rng, part.split, t, rooms[t]) for t in order]
-        made = await asyncio.gather(*(_make(s, part.split, cache, settings) for s in draws))
+        made = [
+            g if isinstance(g, Game) else None
+            for g in await generated_games(
+                draws, part.split, cache, timeout_s=settings.plan_timeout_s
+            )
+        ]
         for task_type, game in zip(order, made, strict=True):
             tries = 1
             while game is None or (game.room, game.goal) in seen:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
 
@@ -13,8 +16,15 @@ from cogarch.errors import ConfigError
 
 from .cache import CachedGame, GameCache
 from .engine import game_data
-from .generator import GENERATOR_VERSION, GameSpec, write_problem
-from .planner import DEFAULT_TIMEOUT_S, UnsolvableGameError, solve
+from .generator import GENERATOR_VERSION, GameSpec, InfeasibleGameError, Problem, write_problem
+from .planner import (
+    DEFAULT_TIMEOUT_S,
+    Outcome,
+    PlanRequest,
+    Solution,
+    UnsolvableGameError,
+    solve_many,
+)
 
 Split = Literal["train", "id", "ood"]
 SPLITS: tuple[Split, ...] = ("train", "id", "ood")
@@ -74,49 +84,111 @@ async def generated_game(
     """The game ``spec`` names, from the cache or generated and checked by the planner (then
     cached). Raises :class:`UnsolvableGameError` when the planner finds no winning plan and
     ``InfeasibleGameError`` when the room cannot host the task type."""
+    (made,) = await generated_games([spec], split, cache, timeout_s=timeout_s)
+    if isinstance(made, Exception):
+        raise made
+    return made
+
+
+async def generated_games(
+    specs: Sequence[GameSpec],
+    split: Split,
+    cache: GameCache | None = None,
+    *,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+) -> list[Game | UnsolvableGameError | InfeasibleGameError]:
+    """:func:`generated_game` for several games at once, in order, each failure in its place:
+    the games the cache lacks are planned in as many child processes as there are CPU cores,
+    each checking its share one after another."""
     cache = cache if cache is not None else GameCache()
-    key = (asyncio.get_running_loop(), str(cache.path(spec)))
+    unique = sorted(set(specs), key=lambda s: s.key)
+    async with AsyncExitStack() as held:
+        for spec in unique:  # always in the same order, so two callers never wait on each other
+            await held.enter_async_context(_making(cache.path(spec)))
+        made = await _cached_or_made(unique, split, cache, timeout_s)
+    return [made[spec] for spec in specs]
+
+
+@asynccontextmanager
+async def _making(path: Path) -> AsyncIterator[None]:
+    key = (asyncio.get_running_loop(), str(path))
     lock, users = _MAKING.setdefault(key, (asyncio.Lock(), [0]))
     users[0] += 1
     try:
         async with lock:
-            return await _cached_or_made(spec, split, cache, timeout_s)
+            yield
     finally:
         users[0] -= 1
         if not users[0]:
             del _MAKING[key]
 
 
-async def _cached_or_made(spec: GameSpec, split: Split, cache: GameCache, timeout_s: float) -> Game:
-    entry = cache.get(spec)
-    if entry is None:
-        problem = write_problem(spec)
+async def _cached_or_made(
+    specs: Sequence[GameSpec], split: Split, cache: GameCache, timeout_s: float
+) -> dict[GameSpec, Game | UnsolvableGameError | InfeasibleGameError]:
+    entries: dict[GameSpec, CachedGame] = {}
+    failed: dict[GameSpec, UnsolvableGameError | InfeasibleGameError] = {}
+    problems: dict[GameSpec, Problem] = {}
+    for spec in specs:
+        entry = cache.get(spec)
+        if entry is not None:
+            entries[spec] = entry
+            continue
         try:
-            solution = await solve(
-                game_data(problem.pddl, problem.goal),
-                planning_game=game_data(problem.planning_pddl, problem.goal),
-                timeout_s=timeout_s,
-                label=spec.key,
+            problems[spec] = write_problem(spec)
+        except InfeasibleGameError as exc:
+            failed[spec] = exc
+    for spec, outcome in zip(
+        problems, await _plan(list(problems.values()), timeout_s), strict=True
+    ):
+        problem = problems[spec]
+        if isinstance(outcome, Solution):
+            entries[spec] = _entry(
+                spec, problem.goal, problem.pddl, "solvable", outcome.walkthrough, outcome.seconds
             )
-        except UnsolvableGameError as exc:
-            if "is not solvable" in str(exc):
-                cache.put(_entry(spec, problem.goal, problem.pddl, "unsolvable", reason=str(exc)))
-            raise
-        entry = _entry(
-            spec, problem.goal, problem.pddl, "solvable", solution.walkthrough, solution.seconds
+            cache.put(entries[spec])
+            continue
+        failed[spec] = outcome
+        if "is not solvable" in str(outcome):
+            cache.put(_entry(spec, problem.goal, problem.pddl, "unsolvable", reason=str(outcome)))
+    made: dict[GameSpec, Game | UnsolvableGameError | InfeasibleGameError] = dict(failed)
+    for spec, entry in entries.items():
+        if entry.status == "unsolvable":
+            made[spec] = UnsolvableGameError(entry.reason or f"{spec.key} is not solvable")
+            continue
+        made[spec] = Game(
+            room=spec.room,
+            task_type=spec.task_type,
+            split=split,
+            seed=spec.seed,
+            goal=entry.goal,
+            pddl_problem=entry.pddl_problem,
+            walkthrough=tuple(entry.walkthrough),
         )
-        cache.put(entry)
-    if entry.status == "unsolvable":
-        raise UnsolvableGameError(entry.reason or f"{spec.key} is not solvable")
-    return Game(
-        room=spec.room,
-        task_type=spec.task_type,
-        split=split,
-        seed=spec.seed,
-        goal=entry.goal,
-        pddl_problem=entry.pddl_problem,
-        walkthrough=tuple(entry.walkthrough),
-    )
+    return made
+
+
+async def _plan(problems: Sequence[Problem], timeout_s: float) -> list[Outcome]:
+    """Plan the problems in up to one child process per CPU core, in order."""
+    if not problems:
+        return []
+    shares = min(len(problems), max(1, os.cpu_count() or 1))
+    requests = [
+        PlanRequest(
+            p.spec.key,
+            game_data(p.pddl, p.goal),
+            planning_game=game_data(p.planning_pddl, p.goal),
+        )
+        for p in problems
+    ]
+    chunks = [requests[i::shares] for i in range(shares)]
+    done = await asyncio.gather(*(solve_many(c, timeout_s=timeout_s) for c in chunks))
+    by_label = {
+        r.label: o
+        for chunk, outs in zip(chunks, done, strict=True)
+        for r, o in zip(chunk, outs, strict=True)
+    }
+    return [by_label[r.label] for r in requests]
 
 
 def _entry(
@@ -142,4 +214,4 @@ def _entry(
     )
 
 
-__all__ = ["SPLITS", "Game", "Split", "generated_game"]
+__all__ = ["SPLITS", "Game", "Split", "generated_game", "generated_games"]

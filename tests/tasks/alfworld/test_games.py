@@ -22,7 +22,13 @@ from cogarch.tasks.alfworld.generator import (
     feasible,
     write_problem,
 )
-from cogarch.tasks.alfworld.planner import UnsolvableGameError, solve
+from cogarch.tasks.alfworld.planner import (
+    PlanRequest,
+    Solution,
+    UnsolvableGameError,
+    solve,
+    solve_many,
+)
 from cogarch.tasks.alfworld.wheel import TASK_TYPES, all_rooms, goals
 from cogarch.tasks.registry import build_task
 from tests.tasks.alfworld.conftest import SMALL_UNSEEN, player_model, trial_context
@@ -71,6 +77,21 @@ async def test_a_malformed_problem_ends_only_the_planners_process() -> None:
     assert (await solve(game_data(problem.pddl, problem.goal))).walkthrough  # still here
 
 
+async def test_games_after_one_that_ends_the_planners_process_are_checked_in_a_new_one() -> None:
+    good = write_problem(LOOK)
+    other = write_problem(GameSpec(SMALL_UNSEEN[0], "pick_and_place_simple", 1))
+    doubled = good.pddl.replace("(:objects", "(:objects\n    agent1 - agent", 1)
+    outcomes = await solve_many(
+        [
+            PlanRequest("good", game_data(good.pddl, good.goal)),
+            PlanRequest("doubled", game_data(doubled, good.goal)),
+            PlanRequest("other", game_data(other.pddl, other.goal)),
+        ]
+    )
+    assert isinstance(outcomes[0], Solution) and isinstance(outcomes[2], Solution)
+    assert isinstance(outcomes[1], UnsolvableGameError) and "on doubled" in str(outcomes[1])
+
+
 async def test_an_unsolvable_problem_is_refused_and_remembered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -90,7 +111,7 @@ async def test_an_unsolvable_problem_is_refused_and_remembered(
     async def no_planner(*args: object, **kwargs: object) -> None:
         raise AssertionError("an unsolvable game was planned again")
 
-    monkeypatch.setattr(games_mod, "solve", no_planner)
+    monkeypatch.setattr(games_mod, "solve_many", no_planner)
     with pytest.raises(UnsolvableGameError):
         await generated_game(LOOK, "ood", cache)
 
@@ -156,13 +177,13 @@ async def test_trials_that_need_the_same_game_at_once_plan_it_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     planned: list[str] = []
-    real = games_mod.solve
+    real = games_mod.solve_many
 
-    async def counted(*args: Any, **kwargs: Any) -> Any:
-        planned.append(kwargs["label"])
-        return await real(*args, **kwargs)
+    async def counted(requests: Any, **kwargs: Any) -> Any:
+        planned.extend(r.label for r in requests)
+        return await real(requests, **kwargs)
 
-    monkeypatch.setattr(games_mod, "solve", counted)
+    monkeypatch.setattr(games_mod, "solve_many", counted)
     cache = GameCache(tmp_path)
     made = await asyncio.gather(*(generated_game(LOOK, "ood", cache) for _ in range(3)))
     assert planned == [LOOK.key] and made[0] == made[1] == made[2]

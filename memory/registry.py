@@ -19,6 +19,7 @@ MEMORY_MODULES.register("ccs", "cogarch.memory.compressed.module:CompressorMemor
 MEMORY_MODULES.register("task_graph", "cogarch.memory.task_graph.module:TaskMemory")
 MEMORY_MODULES.register("episodic", "cogarch.memory.long_term.episodic:EpisodicMemory")
 MEMORY_MODULES.register("conceptual", "cogarch.memory.long_term.conceptual:ConceptualMemory")
+MEMORY_MODULES.register("reflexion", "cogarch.memory.reflexion.module:ReflexionMemory")
 
 
 def check_memory(kind: str, params: dict[str, Any], *, where: str = "") -> None:

@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from .affordances import ActionInput, normalize_action
+from cogarch.core.affordances import ActionInput, normalize_action
+
 from .sanitize import public_text
 
 Problem = Literal["empty", "off_task", "inadmissible"]

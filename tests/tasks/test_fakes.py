@@ -74,9 +74,12 @@ async def play(task: str, host: str, spec: AgentSpec) -> dict[str, Any]:
 
 def test_each_task_lists_its_own_fakes_under_its_name() -> None:
     table = task_fakes()
-    tasks = [f"{task}.{kind}" for task, kinds in EXPECTED.items() for kind in kinds]
-    assert table.names() == sorted([*tasks, "locomo.reader"])
-    with pytest.raises(UnknownNameError, match=r"'hangman\.liar'; valid names: diagnosis\.denier"):
+    assert table.names() == sorted(
+        [f"{task}.{kind}" for task, kinds in EXPECTED.items() for kind in kinds]
+        + ["locomo.reader"]
+        + [f"alfworld.{kind}" for kind in ("hallucinating", "oracle", "random", "silent")]
+    )
+    with pytest.raises(UnknownNameError, match=r"'hangman\.liar'; valid names: alfworld\.hall"):
         Providers({"x": ProviderConfig(kind="fake", fake="hangman.liar")}, fakes=table).check("x")
 
 

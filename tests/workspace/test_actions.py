@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cogarch.core.affordances import ActionInput, format_input, split_input
 from cogarch.workspace.actions import (
     FocusActivation,
     focus_summary,
@@ -13,7 +14,6 @@ from cogarch.workspace.actions import (
     one_line,
     read_action,
 )
-from cogarch.workspace.affordances import ActionInput, format_input, split_input
 
 ALLOWED = split_input(
     format_input("You are in the kitchen.", ["go to desk 1", "take mug 1 from desk 1", "look"])

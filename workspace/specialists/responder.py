@@ -35,6 +35,11 @@ class Responder(BaseSpecialist):
             default=False, description="Ask a non-reasoning model to think in <think> tags."
         )
         history: int | None = Field(default=None, ge=0, description="Last m public messages.")
+        past_affordances: bool = Field(
+            default=True,
+            description="Show earlier inputs with the admissible actions an environment listed "
+            "with them (off: only the current input lists them).",
+        )
         memory_budget: int | None = Field(default=None, ge=1)
         max_tokens: int | None = Field(default=None, ge=1)
 
@@ -48,7 +53,7 @@ class Responder(BaseSpecialist):
         thoughts = None
         if p.reasoning == "private":
             thoughts = ws.reasoning
-        dialogue = dialogue_messages(ws, p.history, thoughts)
+        dialogue = dialogue_messages(ws, p.history, thoughts, p.past_affordances)
         ws.memory_tokens = carried + history_tokens(dialogue[:-1])
         messages = [system(prompt), *dialogue]
         completion = await self.model(ctx).complete(

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from cogarch.core.affordances import format_input, normalize_action
 from cogarch.core.memory import EpisodeEnd
 from cogarch.workspace import Agent
-from cogarch.workspace.affordances import format_input, normalize_action
 
 
 @dataclass

@@ -18,9 +18,9 @@ from typing import ClassVar
 
 from pydantic import Field
 
+from cogarch.core.affordances import split_input
 from cogarch.models.messages import LLMMessage, system, user
 
-from ...affordances import split_input
 from ...prompts import resolve_prompt
 from ...sanitize import public_text
 from ...specialist import BaseSpecialist, StepContext

@@ -33,10 +33,10 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 
+from cogarch.core.affordances import ActionInput
 from cogarch.models.fakes import CallInfo, PairsFn
 
 from ...actions import read_action
-from ...affordances import ActionInput
 
 _HEADERS = (
     "Task: ",

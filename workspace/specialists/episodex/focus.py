@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from cogarch.core.affordances import split_input
+
 from ...actions import FocusActivation, FocusReason
-from ...affordances import split_input
 from ...conditions import action_rejected
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace

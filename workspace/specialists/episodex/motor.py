@@ -23,11 +23,11 @@ from typing import ClassVar
 
 from pydantic import Field
 
+from cogarch.core.affordances import ActionInput, split_input
 from cogarch.core.memory import TurnRecord
 from cogarch.models.messages import LLMMessage, system, user
 
 from ...actions import ActionAttempt, Problem, judge_action, one_line, read_action
-from ...affordances import ActionInput, split_input
 from ...prompts import resolve_prompt
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace

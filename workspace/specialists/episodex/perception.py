@@ -19,9 +19,9 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.affordances import split_input
 from cogarch.memory.retrieval.base import clip
 
-from ...affordances import split_input
 from ...conditions import action_rejected
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace

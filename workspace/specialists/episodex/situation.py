@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.affordances import split_input
 from cogarch.memory.long_term.conceptual import ConceptualMemory
 from cogarch.memory.long_term.episodic import EpisodicMemory
 from cogarch.memory.retrieval.base import clip
 
-from ...affordances import split_input
 from ...specialist import StepContext
 from ...workspace import Workspace
 

@@ -40,6 +40,8 @@ class RunReport:
     skipped: int = 0
     failed: int = 0
     corrupt: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    """Why each trial this run played failed: ``agent #N: Type: message``."""
     rows: list[AgentRow] = field(default_factory=list)
     scoring: Scoring = field(default_factory=Scoring)
     """How the run's task tables its outcomes."""
@@ -121,7 +123,7 @@ class Runner:
                 path = trial_path(self.results_dir, entry.label, i)
                 if path.exists():
                     try:
-                        found = read_trial(path)
+                        found = read_trial(path, within=self.results_dir)
                         self._check_belongs(found, entry, i, path)
                         if found.status == "complete":
                             report.skipped += 1
@@ -167,6 +169,9 @@ class Runner:
             write_trial(self.results_dir, record)
             report.ran += 1
             report.failed += record.status == "failed"
+            if record.status == "failed":
+                why = f"{record.error.type}: {record.error.message}" if record.error else "?"
+                report.errors.append(f"{entry.label} #{index}: {why}")
             progress.advance(f"{entry.label} #{index}", record.status == "complete")
             if on_result is not None:
                 on_result(record)
@@ -184,7 +189,7 @@ class Runner:
         for entry in self.config.agents:
             for i in range(self.config.trials):
                 try:
-                    results.append(read_trial(trial_path(self.results_dir, entry.label, i)))
+                    results.append(self._read(entry.label, i))
                 except CorruptTrialError as exc:
                     report.corrupt.append(str(exc))
         report.rows = summarize(results)
@@ -203,7 +208,7 @@ class Runner:
         for entry in self.config.agents:
             for i in range(self.config.trials):
                 try:
-                    record = read_trial(trial_path(self.results_dir, entry.label, i))
+                    record = self._read(entry.label, i)
                 except CorruptTrialError:
                     continue  # missing or corrupt: the next run replays it
                 if record.status == "complete":
@@ -215,6 +220,10 @@ class Runner:
                 write_trial(self.results_dir, record)
                 written += 1
         return written
+
+    def _read(self, label: str, index: int) -> TrialRecord:
+        path = trial_path(self.results_dir, label, index)
+        return read_trial(path, within=self.results_dir)
 
     def _check_belongs(self, found: TrialRecord, entry: AgentEntry, index: int, path: Path) -> None:
         expected = (entry.label, index, self.config.task.kind, trial_seed(self.config.seed, index))

@@ -215,6 +215,11 @@ class RunSetup:
         )
 
 
+def _setup_key(config: RunConfig) -> tuple[str, str]:
+    """Setups differ by what a run plays and by where its state and cache lie."""
+    return config.digest(), str(config.output_dir())
+
+
 class TrialWorker:
     """Plays trial specs; builds each run config's setup (with ``make_setup``) the first time
     it sees it."""
@@ -222,14 +227,15 @@ class TrialWorker:
     def __init__(
         self, *setups: RunSetup, make_setup: Callable[[RunConfig], RunSetup] = RunSetup
     ) -> None:
-        self._setups = {s.config.digest(): s for s in setups}
+        self._setups = {_setup_key(s.config): s for s in setups}
         self._make_setup = make_setup
 
     async def __call__(self, spec: TrialSpec) -> TrialRecord:
         config = RunConfig.model_validate(spec.config)
-        setup = self._setups.get(config.digest())
+        key = _setup_key(config)
+        setup = self._setups.get(key)
         if setup is None:
-            setup = self._setups[config.digest()] = self._make_setup(config)
+            setup = self._setups[key] = self._make_setup(config)
         return await setup.play(spec)
 
     async def aclose(self) -> None:

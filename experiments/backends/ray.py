@@ -10,18 +10,15 @@ naming the cause, so the next run reruns it. At most ``concurrency`` trials are 
 from __future__ import annotations
 
 import asyncio
-import logging
-import os
-import uuid
 from types import ModuleType
-from typing import Any
 
 from cogarch.core.backend import TrialCancelledError, TrialSpec
 from cogarch.core.records import TrialError, TrialRecord
-from cogarch.errors import ConfigError
+from cogarch.errors import CogarchError, ConfigError
 
 from ..execution import ExecutionConfig
 from .local import LocalHandle
+from .ray_connect import Joining, one_line, probe, start_local
 from .ray_worker import SERVER_PREFIX, play_trial
 
 RAY_MISSING = "the ray backend needs Ray: pip install 'cogarch[ray]'"
@@ -35,23 +32,8 @@ def import_ray() -> ModuleType:
     return ray
 
 
-def start_ray(ray: ModuleType, address: str | None) -> None:
-    """Join the cluster at ``address``, or start a local instance sized for this machine."""
-    options: dict[str, Any] = {
-        "namespace": f"cogarch-{uuid.uuid4().hex[:12]}",
-        "log_to_driver": False,
-        "logging_level": logging.ERROR,
-    }
-    if address is None:
-        options.update(num_cpus=os.cpu_count() or 1, include_dashboard=False)
-    try:
-        ray.init(address=address, **options)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-        raise ConfigError(
-            f"could not start or join {where}: {exc}; check execution.address "
-            "(auto needs a running 'ray start --head' on this machine)"
-        ) from None
+class RayWorkerError(CogarchError):
+    """A Ray worker could not play a trial at all (it lacks a package or an import path)."""
 
 
 class RayBackend:
@@ -62,8 +44,12 @@ class RayBackend:
             raise ConfigError(f"concurrency must be at least 1, got {concurrency}")
         self._ray = import_ray()
         self._owns_ray = not self._ray.is_initialized()
-        if self._owns_ray:
-            start_ray(self._ray, execution.address)
+        self._joining: Joining | None = None
+        if self._owns_ray and execution.address is None:
+            start_local(self._ray)
+        elif self._owns_ray and execution.address is not None:
+            probe(execution.address)
+            self._joining = Joining(self._ray, execution.address, execution.connect_timeout_s)
         self._task = self._ray.remote(play_trial).options(
             max_retries=execution.max_retries,
             retry_exceptions=False,
@@ -80,6 +66,8 @@ class RayBackend:
         return LocalHandle(spec, task)
 
     async def _run(self, spec: TrialSpec) -> TrialRecord:
+        if self._joining is not None:
+            await self._joining.ready()
         exceptions = self._ray.exceptions
         async with self._gate:
             ref = self._task.remote(spec.model_dump(mode="json"))
@@ -92,8 +80,12 @@ class RayBackend:
                 raise TrialCancelledError(
                     f"trial {spec.index} of agent '{spec.agent}' was cancelled on the cluster"
                 ) from None
-            except exceptions.RayTaskError as exc:
-                raise exc.as_instanceof_cause() from None  # the worker could not play it
+            except exceptions.RayTaskError as exc:  # the worker could not play it at all
+                raise RayWorkerError(
+                    f"a Ray worker could not play trial {spec.index} of agent '{spec.agent}' "
+                    f"({one_line(getattr(exc, 'cause', None) or exc)}); every node needs "
+                    "cogarch, the same extras and the import paths the run config names"
+                ) from None
             except exceptions.RayError as exc:
                 return self._lost(spec, exc)
         return TrialRecord.model_validate(data)
@@ -119,6 +111,8 @@ class RayBackend:
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
+        if self._joining is not None and not self._joining.joined:
+            return  # never joined (or still trying): nothing of this run is on a cluster
         for actor in self._ray.util.list_named_actors():
             if isinstance(actor, str) and actor.startswith(SERVER_PREFIX):
                 self._ray.kill(self._ray.get_actor(actor))
@@ -126,4 +120,4 @@ class RayBackend:
             self._ray.shutdown()
 
 
-__all__ = ["RAY_MISSING", "RayBackend", "import_ray", "start_ray"]
+__all__ = ["RAY_MISSING", "RayBackend", "RayWorkerError", "import_ray"]

@@ -14,7 +14,7 @@ import openai
 from autogen_core import FunctionCall
 from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
 from autogen_core.tools import ToolSchema
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from cogarch.core.model import ChatModel, Completion, ToolCall, Usage
 from cogarch.errors import ModelCallError, RealModelBlockedError
@@ -180,7 +180,12 @@ class Model:
         completion = self._to_completion(result, caller, attempts, latency, served)
         record_usage(completion.usage)
         if key is not None and self.cache is not None:
-            self.cache.put(key, _to_cache(completion))
+            try:
+                entry = _to_cache(completion)
+            except ValidationError:  # a count the cache cannot keep: the answer still stands
+                entry = None
+            if entry is not None:
+                self.cache.put(key, entry)
         return completion
 
     async def _create_with_retries(

@@ -136,3 +136,13 @@ def test_the_resume_key_does_not_depend_on_how_the_results_directory_is_spelled(
         record = read_trial(trial_path(tmp_path / "out", "t", 0))
         assert record.payload.resumed, spelling  # the saved state was found and used
     capsys.readouterr()
+
+
+def test_a_lock_link_to_nowhere_is_set_aside_never_followed(tmp_path: Path) -> None:
+    results, outside = tmp_path / "out", tmp_path / "outside"
+    results.mkdir()
+    outside.mkdir()
+    (results / ".lock").symlink_to(outside / "planted")
+    assert run(config(tmp_path), results) == 0
+    assert not (outside / "planted").exists()
+    assert (results / ".lock").is_file() and (results / ".lock.unusable").is_symlink()

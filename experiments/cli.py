@@ -7,7 +7,6 @@ import asyncio
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cogarch.errors import CogarchError, ConfigError
@@ -35,17 +34,9 @@ def _providers(config: str | None) -> Providers:
     return Providers(load_providers_yaml(section or {}), fakes=run_fakes())
 
 
-def _results_dir(value: str) -> Path:
-    if not value.strip() or "\x00" in value:
-        raise ConfigError("--results-dir is empty or holds a NUL character; name a folder")
-    path = Path(value)
-    if path.exists() and not path.is_dir():
-        raise ConfigError(f"--results-dir '{value}' is a file, not a folder; name a folder")
-    return path
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     from .config import load_run_config
+    from .paths import folder_to_write
     from .runner import Runner
 
     config = load_run_config(args.config)
@@ -53,7 +44,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.trials is not None:
         updates["trials"] = args.trials
     if args.results_dir is not None:
-        updates["results_dir"] = _results_dir(args.results_dir)
+        updates["results_dir"] = folder_to_write(args.results_dir, "--results-dir")
     if args.concurrency is not None:
         updates["concurrency"] = args.concurrency
     execution = config.execution.model_dump()
@@ -80,6 +71,20 @@ def cmd_run(args: argparse.Namespace) -> int:
     for problem in report.corrupt:
         print(f"corrupt: {problem}")
     print(report.table())
+    if report.failed:
+        first = " ".join(report.errors[0].split())[:300] if report.errors else "?"
+        if report.failed == report.ran:
+            print(
+                f"error: every trial this run played failed ({report.failed}); the first: "
+                f"{first}. Fix the cause, then rerun the same command",
+                file=sys.stderr,
+            )
+            return 1
+        print(
+            f"warning: {report.failed} of {report.ran} trials failed (the first: {first}); "
+            "rerun the same command to retry them",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -152,7 +157,9 @@ def cmd_agents(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from .paths import folder_to_read, folder_to_write
     from .report import build_report
+    from .tidy import RUN_DIR_HINT
 
     baselines = None
     if args.baselines is not None:
@@ -162,8 +169,9 @@ def cmd_report(args: argparse.Namespace) -> int:
                 "--baselines names no agent; give agent names separated by commas, "
                 "e.g. --baselines vanilla,mem0"
             )
-    out = Path(args.out) if args.out else None
-    paths = build_report(Path(args.run_dir), out, baselines=baselines, reading=args.reading)
+    out = folder_to_write(args.out, "--out") if args.out is not None else None
+    run_dir = folder_to_read(args.run_dir, "run directory", RUN_DIR_HINT)
+    paths = build_report(run_dir, out, baselines=baselines, reading=args.reading)
     for path in paths:
         print(path)
     return 0
@@ -245,6 +253,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted; rerun the same command to resume", file=sys.stderr)
         return 130
+    except OSError as exc:  # a file or folder the checks could not foresee (a race, a disk)
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -130,7 +130,9 @@ class RunConfig(BaseModel):
         return self.results_dir or Path("runs") / self.name
 
     def digest(self) -> str:
-        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        """The hash of what the run plays: its whole config but where its results go, so a
+        results directory however spelled, or moved, keeps the same hash (and resume key)."""
+        blob = json.dumps(self.model_dump(mode="json", exclude={"results_dir"}), sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()
 
 

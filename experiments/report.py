@@ -18,7 +18,6 @@ it ran, starts with one of ``DEFAULT_BASELINES`` (case and punctuation ignored, 
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -32,9 +31,11 @@ from cogarch.io import atomic_write_text
 
 from . import figures
 from .paper_settings import embedded_model_note, paper_deviations
+from .paths import folder_to_write
 from .reading import check_reading, outcome_of, short_trials_note, stratum, success_of
 from .report_page import ReportContent, render_html, render_markdown
 from .report_tables import task_tables
+from .run_meta import read_run_meta
 from .stats import Comparison, compare_to_baselines, markers_from, wilson_interval
 from .task_metrics import metric_tables
 from .task_types import task_of
@@ -54,14 +55,6 @@ def is_default_baseline(*names: str | None) -> bool:
     return any(n and _norm(n).startswith(DEFAULT_BASELINES) for n in names)
 
 
-def _run_meta(run_dir: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def resolve_baselines(
     rows: Sequence[TidyRow], meta: dict[str, Any], baselines: Iterable[str] | None
 ) -> list[str]:
@@ -69,7 +62,7 @@ def resolve_baselines(
     configured = (meta.get("config") or {}).get("baselines") or None  # [] was the old default
     chosen = baselines if baselines is not None else configured
     if chosen is not None:
-        names = list(chosen)
+        names = [chosen] if isinstance(chosen, str) else list(chosen)  # one name, not letters
         unknown = [b for b in names if b not in agents]
         if unknown:
             raise ConfigError(
@@ -346,8 +339,10 @@ def build_report(
             f"no trial files under '{run_dir}' (expected AGENT/trial_NNNN.json); run "
             "'cogarch run CONFIG' first or point at its results directory"
         )
-    out = Path(out_dir) if out_dir is not None else run_dir / "report"
-    meta = _run_meta(run_dir)
+    out = folder_to_write(
+        out_dir if out_dir is not None else run_dir / "report", "the report folder"
+    )
+    meta, meta_problem = read_run_meta(run_dir)
     rows = _order(table.rows, meta)
     chosen = resolve_baselines(rows, meta, baselines)
     if baselines is not None:
@@ -369,6 +364,8 @@ def build_report(
         reading=chosen_reading,
         own_tables=_own_tables(table, run_dir),
     )
+    if meta_problem is not None:
+        content.notes.insert(0, f"run.json: {meta_problem}.")
     md = atomic_write_text(out / "report.md", render_markdown(content, out))
     page = atomic_write_text(out / "report.html", render_html(content))
     return [md, page, csv_path, jsonl_path, *(path for _, path in pictures)]

@@ -49,6 +49,8 @@ class RunReport:
     skipped: int = 0
     failed: int = 0
     corrupt: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    """Why each trial this run played failed: ``agent #N: Type: message``."""
     rows: list[AgentRow] = field(default_factory=list)
     scoring: Scoring = field(default_factory=Scoring)
     """How the run's task tables its outcomes."""
@@ -142,7 +144,7 @@ class Runner:
                 path = trial_path(self.results_dir, entry.label, i)
                 if path.exists():
                     try:
-                        found = read_trial(path)
+                        found = read_trial(path, within=self.results_dir)
                         self._check_belongs(found, entry, i, path)
                         if found.status == "complete":
                             self.records[(entry.label, i)] = found
@@ -211,6 +213,9 @@ class Runner:
             self.records[(entry.label, index)] = record
             report.ran += 1
             report.failed += record.status == "failed"
+            if record.status == "failed":
+                why = f"{record.error.type}: {record.error.message}" if record.error else "?"
+                report.errors.append(f"{entry.label} #{index}: {why}")
             progress.advance(f"{entry.label} #{index}", record.status == "complete")
             if on_result is not None:
                 on_result(record)

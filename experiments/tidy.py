@@ -31,11 +31,12 @@ from typing import Any
 
 from cogarch.core.evaluation import Evaluation, Scalar
 from cogarch.core.records import Scoring, TrialRecord
-from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_text
 
+from .paths import folder_to_read
 from .report_tables import task_columns
 from .results import CorruptTrialError, iter_trials, safe_name
+from .run_meta import read_run_meta
 from .summary import run_scoring
 from .task_types import task_of
 
@@ -307,23 +308,20 @@ def misplaced(path: Path, item: TrialRecord | CorruptTrialError) -> CorruptTrial
     )
 
 
+RUN_DIR_HINT = (
+    "pass the results directory of a run (the --results-dir given to 'cogarch run', or runs/<name>)"
+)
+
+
 def run_name(run_dir: Path) -> str:
     """The run's name from its ``run.json``, else the directory name."""
-    try:
-        meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-        return str(meta["config"]["name"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return run_dir.name
+    config = read_run_meta(run_dir)[0].get("config") or {}
+    return str(config.get("name") or run_dir.name)
 
 
 def tidy_run(run_dir: str | Path) -> TidyTable:
     """Every trial file under ``run_dir`` as a row (failed and corrupt ones included)."""
-    root = Path(run_dir)
-    if not root.is_dir():
-        raise ConfigError(
-            f"run directory '{root}' does not exist; pass the results directory of a run "
-            "(the --results-dir given to 'cogarch run', or runs/<name>)"
-        )
+    root = folder_to_read(run_dir, "run directory", RUN_DIR_HINT)
     name = run_name(root)
     found = [(path, misplaced(path, item) or item) for path, item in iter_trials(root)]
     rows = [

@@ -83,7 +83,8 @@ def test_the_static_pages_show_the_tasks_own_section(clone: Path) -> None:
 
 
 def test_the_live_viewer_shows_the_tasks_own_section(clone: Path) -> None:
-    client = TestClient(create_app(TrialIndex([clone / "runs" / "custom_task"])))
+    app = create_app(TrialIndex([clone / "runs" / "custom_task"]))
+    client = TestClient(app, base_url="http://127.0.0.1")
     page = client.get("/trial/0/wild/1")
     assert page.status_code == 200
     assert "The game" in page.text and "out_of_turns" in page.text

@@ -8,18 +8,23 @@ once, as the retrieval specialist would before answering.
 
 from __future__ import annotations
 
-import json
+import contextlib
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, ValidationError
+
 from cogarch.core.host import DialogueTrimming, Observing
+from cogarch.files import MAX_STATE_BYTES, FileRefusedError, read_json, set_aside
 from cogarch.io import atomic_write_json
 from cogarch.models.metering import Meter
+from cogarch.models.types import Usage
 
 from .data import DialogTurn
-from .records import LocomoHost
+from .records import LocomoAnswer, LocomoHost
 
 
 async def ingest_turns(agent: Observing, turns: Sequence[DialogTurn]) -> None:
@@ -51,6 +56,24 @@ class IngestCost:
         self.data["seconds"] = round(self.data["seconds"] + seconds + replayed, 3)
 
 
+class _Sidecar(BaseModel):
+    """What every sidecar holds: its trial's fingerprint and the calls behind it."""
+
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
+    fingerprint: dict[str, Any]
+    calls: list[Usage] = []
+
+
+class _MemorySidecar(_Sidecar):
+    sessions_done: StrictInt = Field(ge=0)
+    ingest: dict[str, StrictInt | StrictFloat]
+    agent: dict[str, Any]
+
+
+class _AnswersSidecar(_Sidecar):
+    answers: dict[str, LocomoAnswer]
+
+
 class TrialState:
     """The sidecar of one trial: the agent's state after the last ingested session, the
     ingestion cost so far, the answers given, and with each the model calls spent to reach it
@@ -60,15 +83,31 @@ class TrialState:
         self.directory = directory
         self.fingerprint = fingerprint
 
-    def _read(self, name: str) -> dict[str, Any] | None:
-        if self.directory is None or not (self.directory / name).is_file():
+    def _read(self, name: str, shape: type[_Sidecar]) -> dict[str, Any] | None:
+        """The sidecar ``name`` if it is of this trial and of ``shape``; one that cannot be
+        used is set aside (``<name>.unusable``) and costs only the work it held."""
+        if self.directory is None:
+            return None
+        path = self.directory / name
+        if not os.path.lexists(path):
             return None
         try:
-            data = json.loads((self.directory / name).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            return None  # a damaged sidecar only costs the work it held
-        ok = isinstance(data, dict) and data.get("fingerprint") == self.fingerprint
-        return data if ok else None
+            data = read_json(path, within=self.directory.parent, max_bytes=MAX_STATE_BYTES)
+        except FileRefusedError:
+            self._set_aside(path)
+            return None
+        if not isinstance(data, dict) or data.get("fingerprint") != self.fingerprint:
+            return None  # another trial's or another setting's: rewritten as this one goes on
+        try:
+            shape.model_validate(data)
+        except ValidationError:
+            self._set_aside(path)
+            return None
+        return data
+
+    def _set_aside(self, path: Path) -> None:
+        with contextlib.suppress(OSError):
+            set_aside(path)
 
     def _write(self, name: str, data: dict[str, Any]) -> None:
         if self.directory is not None:
@@ -85,16 +124,24 @@ class TrialState:
 
     def load_agent(self, agent: LocomoHost) -> tuple[int, IngestCost, list[dict[str, Any]]] | None:
         """Restore the saved agent into ``agent``; the sessions done, the cost so far and the
-        calls behind them."""
-        data = self._read("memory.json")
+        calls behind them. A saved state the agent cannot take is set aside and ``agent`` is
+        left as it was built."""
+        data = self._read("memory.json", _MemorySidecar)
         if data is None:
             return None
-        agent.load_state(data["agent"])
-        return int(data["sessions_done"]), IngestCost(data["ingest"]), _calls(data)
+        fresh = agent.save_state()
+        try:
+            agent.load_state(data["agent"])
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            agent.load_state(fresh)
+            if self.directory is not None:
+                self._set_aside(self.directory / "memory.json")
+            return None
+        return data["sessions_done"], IngestCost(data["ingest"]), _calls(data)
 
     def answers(self) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
         """The saved answers by key, and every call to the last of them (ingestion's too)."""
-        data = self._read("answers.json")
+        data = self._read("answers.json", _AnswersSidecar)
         return (dict(data["answers"]), _calls(data)) if data else ({}, [])
 
     def save_answers(self, answers: dict[str, dict[str, Any]], calls: list[dict[str, Any]]) -> None:

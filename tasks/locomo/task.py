@@ -8,19 +8,27 @@ and each answer as it comes, so a rerun after an interruption goes on where it s
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from statistics import fmean
 from typing import Any, ClassVar
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from cogarch.core.records import Scoring, TrialOutput
 from cogarch.core.task import Task, TrialContext
 from cogarch.models.metering import Meter, replay
 from cogarch.tokens import count_tokens
 
-from .data import Conversation, load_locomo, select_conversations, select_questions, select_sessions
+from .data import (
+    Conversation,
+    id_problems,
+    load_locomo,
+    select_conversations,
+    select_questions,
+    select_sessions,
+)
 from .ingest import IngestCost, TrialState, clock, ingest_turns
 from .questions import RECALL_AT, ask, judge
 from .records import LocomoAnswer, LocomoEvaluation, LocomoHost, LocomoPayload
@@ -43,7 +51,7 @@ class LocomoParams(BaseModel):
         description="Session numbers to ingest (default all); with a cut, only the questions "
         "whose evidence lies in them are asked.",
     )
-    categories: list[int] = Field(
+    categories: list[StrictInt] = Field(
         default_factory=list, description="Question categories 1-5 to ask (default all)."
     )
     history_tokens: int | None = Field(
@@ -57,6 +65,15 @@ class LocomoParams(BaseModel):
         description="Also ask an LLM judge, categories 1-4: the run's helper_provider, which "
         "this then requires.",
     )
+
+    @field_validator("categories")
+    @classmethod
+    def _known_categories(cls, value: list[int]) -> list[int]:
+        unknown = [c for c in value if c not in CATEGORIES]
+        if unknown:
+            known = ", ".join(f"{n} ({name})" for n, name in CATEGORIES.items())
+            raise ValueError(f"category {unknown[0]} is not one of LoCoMo's: {known}")
+        return value
 
 
 def _quantile(values: Sequence[float], q: float) -> float | None:
@@ -132,6 +149,8 @@ class LocomoTask(Task):
         super().__init__(params)
         p = self.params
         chosen = select_conversations(load_locomo(p.data), p.conversations)
+        for problem in (found for c in chosen for found in id_problems(c)):
+            sys.stderr.write(f"warning: {p.data}: {problem}\n")
         self.conversations = [select_sessions(c, p.sessions) for c in chosen]
 
     @property

@@ -92,9 +92,9 @@ async def test_the_runner_reads_each_trial_file_once(
     reads: list[Path] = []
     real = runner_module.read_trial
 
-    def counted(path: Any) -> Any:
+    def counted(path: Any, **kwargs: Any) -> Any:
         reads.append(Path(path))
-        return real(path)
+        return real(path, **kwargs)
 
     monkeypatch.setattr(runner_module, "read_trial", counted)
     config = make_config(tmp_path)

@@ -31,6 +31,7 @@ from .results import CorruptTrialError, keep_aside, read_trial, trial_path, writ
 from .resultsdir import RunLock, disk_problem
 from .summary import AgentRow, format_table, run_scoring, summarize, text_table
 from .task_metrics import metric_tables
+from .task_trust import trust
 from .tidy import row_from_trial
 from .usage_table import USAGE_NOTE, usage_table
 from .worker import RunSetup, TrialWorker
@@ -123,6 +124,7 @@ class Runner:
         self.trace = trace
         self.results_dir = config.output_dir()
         self.setup = RunSetup(config)
+        trust(self.setup.task_source or config.task.kind)  # readers of its results may load it
         if (warning := self.setup.own_helper_warning()) is not None:
             sys.stderr.write(warning + "\n")
         self.task = self.setup.task

@@ -5,8 +5,9 @@ registry, an import path, or a Python file's path) and, for a file, where the ru
 from (``metadata.task_source``, absolute). Readers load the task class from there to read
 the record's parts into the task's own classes and to show the task's own tables. A task
 that cannot be loaded here leaves its records as generic data, which every report and page
-can still show. A file that lies inside the results being read is never loaded: a run folder
-cannot bring its own code to be run.
+can still show. Code that is not a registered task is loaded only when this user has run it
+here (``task_trust``), and a file that lies inside the results being read never is: a run
+folder cannot bring code to be run.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from cogarch.core.task import Task
 from cogarch.registry import is_file_path
 
 from ..tasks.registry import TASKS
+from .task_trust import trusted
 
 
 def task_source(kind: str) -> str | None:
@@ -45,8 +47,11 @@ def task_class(
     task: str, source: str | None = None, *, within: Path | None = None
 ) -> type[Task] | None:
     """The task class of a record that names ``task`` (loaded from ``source`` when given);
-    None when it cannot be loaded here, or when its file lies in the folder ``within``."""
+    None when it cannot be loaded here, when it is code this user has not run here, or when
+    its file lies in the folder ``within``."""
     where = source or task
+    if not trusted(where):
+        return None
     if is_file_path(where):
         file = Path(where.rpartition(":")[0]).expanduser().resolve()
         if within is not None and file.is_relative_to(Path(within).resolve()):

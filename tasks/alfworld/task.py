@@ -7,7 +7,8 @@ then tells the agent how it went (``end_episode``), so memory that learns across
 it in and the next game starts a fresh dialogue, and records what the agent reports of the
 game. Memory is carried from game to game within a trial, never across trials: every trial
 builds a new agent. The task measures rather than classifies: a trial is a curriculum, not
-one outcome, so its evaluation holds rates and its tables (``views``) break them down.
+one outcome, so its evaluation holds rates, its report tables (``tables``) break them down and its
+page (``page``) shows each game.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from cogarch.core.views import Section, Table
 from cogarch.errors import ConfigError
 from cogarch.models.metering import Meter
 
-from . import book, curriculum, views
+from . import book, curriculum, page, tables
 from .actions import read_action
 from .curriculum import Part, Settings
 from .evaluate import evaluate
@@ -152,15 +153,15 @@ class AlfworldTask(Task):
 
     @classmethod
     def report_tables(cls, records: Sequence[TrialRecord]) -> list[Table]:
-        return views.report_tables(records)
+        return tables.report_tables(records)
 
     @classmethod
     def trial_sections(cls, record: TrialRecord) -> list[Section]:
-        return views.trial_sections(record)
+        return page.trial_sections(record)
 
     @classmethod
     def tidy_columns(cls, record: TrialRecord) -> dict[str, Scalar]:
-        return views.tidy_columns(record)
+        return tables.tidy_columns(record)
 
 
 class _Curriculum:

@@ -210,7 +210,7 @@ async def test_each_game_keeps_what_memory_did_and_turns_keep_the_state_when_it_
     assert states[3] is not None and HEADER in states[3] and REFLECTION in states[3]
     assert states[4:] == [None, None]
     sizes = [t.private_state_tokens for t in out.turns]
-    assert sizes[:3] == [0, 0, 0] and sizes[3] == sizes[4] == sizes[5] > 0
+    assert sizes[:3] == [0, 0, 0] and sizes[3] == sizes[4] == sizes[5] and (sizes[3] or 0) > 0
 
 
 class ScriptedHost:

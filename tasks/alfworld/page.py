@@ -171,7 +171,7 @@ def _value(value: Any) -> Cell:
 def _memory(title: str, game: GameResult) -> Section | None:
     rows: list[list[Cell]] = [
         [module, entry, _value(value)]
-        for module, activity in game.memory.items()
+        for module, activity in game.memory_activity.items()
         for entry, value in activity.items()
     ]
     if not rows:

@@ -4,8 +4,9 @@ The payload (:class:`AlfworldPayload`) holds, per game, where it was played (roo
 split, seed, goal), how it went (``won``, actions, inadmissible and repeated actions against
 the planner's shortest plan, cost) and its transcript, with what the agent reported of the
 game when it ended (:class:`~cogarch.core.host.EpisodeReport`: each memory module's record of
-it and the focus loop's activations). The agent's private state is on the record's turns
-(``Turn.private_state``), which a step names (``GameStep.turn``).
+it, ``memory_activity``, and the focus loop's activations, ``focus``). The agent's private
+state is on the record's turns (``Turn.private_state``), which a step names
+(``GameStep.turn``).
 """
 
 from __future__ import annotations
@@ -75,9 +76,10 @@ class GameResult(_Record):
     completion_tokens: int = 0
     seconds: float = 0.0
     transcript: list[GameStep] = Field(default_factory=list)
-    memory: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    memory_activity: dict[str, dict[str, Any]] = Field(default_factory=dict)
     """What each memory module did for the game, by module name, as the agent reported it
-    when the game ended (modules that keep no such record are left out)."""
+    when the game ended (``EpisodeReport.memory``; modules that keep no such record are left
+    out)."""
     focus: list[dict[str, Any]] = Field(default_factory=list)
     """The focus loop's activations during the game, in order, as the agent reported them."""
 

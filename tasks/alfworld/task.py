@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import ClassVar, Final, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -183,7 +184,7 @@ class _Curriculum:
                 await self._steps(index, game, session, steps)
             finally:
                 session.close()
-            report = await self.agent.end_episode(
+            ended = await self.agent.end_episode(
                 EpisodeEnd(
                     episode=index,
                     won=session.won,
@@ -198,6 +199,7 @@ class _Curriculum:
                 )
             )
         usage = meter.summary()
+        reported = asdict(ended)  # a copy: later changes in the agent never reach the record
         return GameResult(
             index=index,
             room=game.room,
@@ -217,8 +219,8 @@ class _Curriculum:
             completion_tokens=usage["completion_tokens"],
             seconds=round(time.perf_counter() - start, 3),
             transcript=steps,
-            memory=report.memory,
-            focus=report.focus,
+            memory_activity=reported["memory"],
+            focus=reported["focus"],
         )
 
     async def _steps(

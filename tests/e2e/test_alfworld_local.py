@@ -56,6 +56,6 @@ async def test_a_short_curriculum_runs_on_the_embedded_model(tmp_path: Path) -> 
         assert 1 <= game.actions <= 2 and len(game.transcript) == game.actions
         assert all(step.reply for step in game.transcript)
         # the Reflexion module reports on every game; a lost one leaves a lesson
-        assert game.memory["reflexion"]["reflection"] is not None or game.won
-    assert ood.memory["reflexion"]["carried"] == ([] if train.won else [0])
+        assert game.memory_activity["reflexion"]["reflection"] is not None or game.won
+    assert ood.memory_activity["reflexion"]["carried"] == ([] if train.won else [0])
     assert record.evaluation.games == 2 and record.evaluation.success_rate is not None

@@ -17,7 +17,7 @@ def page_record() -> TrialRecord:
         PICK,
         False,
         2,
-        memory={"reflexion": {"carried": [], "reflection": "Plan: open it."}},
+        memory_activity={"reflexion": {"carried": [], "reflection": "Plan: open it."}},
     )
     first.transcript = [step(1, 1, bad=True, reply=""), step(2, 2, reply="x" * 400)]
     second = game(
@@ -26,7 +26,7 @@ def page_record() -> TrialRecord:
         LIGHT,
         True,
         2,
-        memory={"reflexion": {"carried": [0], "reflection": None}},
+        memory_activity={"reflexion": {"carried": [0], "reflection": None}},
         focus=[{"reason": "loop", "turn": 3, "next_admissible": True}],
     )
     second.transcript = [step(1, 3), step(2, 4)]
@@ -138,7 +138,7 @@ def test_reported_values_show_inline_when_short_and_fold_when_big() -> None:
         "many": [f"episode-{i}" for i in range(40)],
         "nested": {"concepts": [{"id": "c1", "members": 3}]},
     }
-    first = payload.games[0].model_copy(update={"memory": {"episodic": activity}})
+    first = payload.games[0].model_copy(update={"memory_activity": {"episodic": activity}})
     games = [first, *payload.games[1:]]
     record = record.model_copy(update={"payload": payload.model_copy(update={"games": games})})
     memory = AlfworldTask.trial_sections(record)[2].table

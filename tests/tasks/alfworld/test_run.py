@@ -75,7 +75,7 @@ def test_a_trial_file_holds_each_game_and_the_success_rate(run: Path) -> None:
     assert isinstance(played.payload, AlfworldPayload)
     first = played.payload.games[0]  # the Reflexion module's record of it is kept with it
     lesson = None if first.won else REFLECTION
-    assert first.memory == {"reflexion": {"carried": [], "reflection": lesson}}
+    assert first.memory_activity == {"reflexion": {"carried": [], "reflection": lesson}}
 
 
 def test_the_report_has_the_task_s_tables_and_the_tidy_export_its_column(run: Path) -> None:

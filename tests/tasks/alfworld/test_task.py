@@ -199,8 +199,8 @@ async def test_each_game_keeps_what_memory_did_and_turns_keep_the_state_when_it_
     _, payload, out = await play(game_cache, "hallucinating", params, agent="alfworld_reflexion")
 
     first, second = payload.games
-    assert first.memory == {"reflexion": {"carried": [], "reflection": REFLECTION}}
-    assert second.memory == {"reflexion": {"carried": [0], "reflection": REFLECTION}}
+    assert first.memory_activity == {"reflexion": {"carried": [], "reflection": REFLECTION}}
+    assert second.memory_activity == {"reflexion": {"carried": [0], "reflection": REFLECTION}}
     assert first.focus == [] and second.focus == []
     # each step names its turn; the state is on the turn where it changed, its size on all
     steps = [s for g in payload.games for s in g.transcript]
@@ -250,7 +250,7 @@ async def test_any_host_s_end_of_game_report_is_kept_with_its_game(game_cache: P
     out = await task.run_trial(ctx)
     assert isinstance(out.payload, AlfworldPayload)
     games = out.payload.games
-    assert [g.memory for g in games] == [
+    assert [g.memory_activity for g in games] == [
         {"notes": {"stored": ["e0"], "won": False}},
         {"notes": {"stored": ["e1"], "won": False}},
     ]

@@ -74,9 +74,14 @@ def resolve_baselines(
     return [a for a in agents if is_default_baseline(a, spec.get(a))]
 
 
-def _order(rows: list[TidyRow], meta: dict[str, Any]) -> list[TidyRow]:
+def _ranks(meta: dict[str, Any]) -> dict[str, int]:
+    """Each agent's place in the run config (agents it does not name come after)."""
     entries = (meta.get("config") or {}).get("agents") or []
-    rank = {str(e.get("name") or e.get("agent")): i for i, e in enumerate(entries)}
+    return {str(e.get("name") or e.get("agent")): i for i, e in enumerate(entries)}
+
+
+def _order(rows: list[TidyRow], meta: dict[str, Any]) -> list[TidyRow]:
+    rank = _ranks(meta)
     return sorted(rows, key=lambda r: (rank.get(r.agent, len(rank)), r.agent, r.trial or 0))
 
 
@@ -308,11 +313,14 @@ def _content(
     )
 
 
-def _own_tables(table: TidyTable, run_dir: Path) -> list[Table]:
-    """The task's own tables, per task the run's records belong to (one in a normal run)."""
+def _own_tables(table: TidyTable, run_dir: Path, meta: dict[str, Any]) -> list[Table]:
+    """The task's own tables, per task the run's records belong to (one in a normal run),
+    given the records with the agents in the run config's order."""
+    rank = _ranks(meta)
+    records = sorted(table.records, key=lambda r: (rank.get(r.agent, len(rank)), r.agent, r.trial))
     tables: list[Table] = []
-    for name in dict.fromkeys(r.task for r in table.records):
-        mine = [r for r in table.records if r.task == name]
+    for name in dict.fromkeys(r.task for r in records):
+        mine = [r for r in records if r.task == name]
         tables += task_tables(task_of(mine[0], within=run_dir), mine)
     return tables
 
@@ -362,7 +370,7 @@ def build_report(
         pictures,
         origin,
         reading=chosen_reading,
-        own_tables=_own_tables(table, run_dir),
+        own_tables=_own_tables(table, run_dir, meta),
     )
     if meta_problem is not None:
         content.notes.insert(0, f"run.json: {meta_problem}.")

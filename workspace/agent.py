@@ -6,13 +6,13 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cogarch import tracing
 from cogarch.core import specialist as core
-from cogarch.core.host import ReplyReport, Retrieved
+from cogarch.core.host import EpisodeReport, ReplyReport, Retrieved
 from cogarch.core.memory import EpisodeEnd, MemoryModule
 from cogarch.core.model import ChatModel
 from cogarch.core.records import WalkStep
@@ -114,16 +114,23 @@ class Agent:
         self.memory_footprints.append(ws.memory_tokens)
         return ws.reply
 
-    async def end_episode(self, end: EpisodeEnd) -> None:
+    async def end_episode(self, end: EpisodeEnd) -> EpisodeReport:
         """Close an episode of a multi-episode trial: every memory module takes in how it went,
         then the public dialogue starts afresh for the next one (memory modules keep what they
-        learned; the workspace keeps its record of completed turns)."""
+        learned; the workspace keeps its record of completed turns). Returns what the memory
+        modules did for the episode and the focus loop's activations in it."""
         ctx = self.context()
+        activity: dict[str, dict[str, Any]] = {}
         for name, module in self.memory.items():
             with tracing.memory_operation("update_memory", name, module.kind, 1):
                 await module.end_episode(end, ctx.memory_context(f"memory:{module.kind}"))
+            found = module.episode_activity(end.episode)
+            if found is not None:
+                activity[name] = found
+        focus = [asdict(f) for f in self.workspace.focus_log if f.episode == end.episode]
         self.workspace.dialogue = []
         self.workspace.episode = end.episode + 1
+        return EpisodeReport(memory=activity, focus=focus)
 
     async def _finish_without_choices(
         self, node: str, ws: Workspace, ctx: StepContext, steps: int

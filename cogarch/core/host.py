@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, Self
 
 from .memory import EpisodeEnd, MemoryItem
@@ -46,6 +46,18 @@ class ReplyReport:
     retrieved: tuple[Retrieved, ...] | None = None
     """What memory retrieved for the reply, in rank order per module; None when no memory
     module of the agent retrieves."""
+
+
+@dataclass(frozen=True)
+class EpisodeReport:
+    """What the agent did during one episode, as JSON data, for the task's record of it."""
+
+    memory: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """By memory module name, what the module did for the episode (see
+    ``MemoryModule.episode_activity``); modules that keep no such record are left out."""
+    focus: list[dict[str, Any]] = field(default_factory=list)
+    """The focus-loop activations during the episode, in order: why each fired and whether
+    the next action was admissible."""
 
 
 class Host(Protocol):
@@ -104,9 +116,9 @@ class Walking(Protocol):
 
 
 class EpisodeAware(Protocol):
-    async def end_episode(self, end: EpisodeEnd) -> None:
+    async def end_episode(self, end: EpisodeEnd) -> EpisodeReport:
         """An episode of a multi-episode trial ended: memory takes in how it went, and the
-        public dialogue starts afresh."""
+        public dialogue starts afresh. Returns what the agent did during the episode."""
         ...
 
 
@@ -146,6 +158,7 @@ __all__ = [
     "AgentHost",
     "DialogueTrimming",
     "EpisodeAware",
+    "EpisodeReport",
     "Forking",
     "Host",
     "Observing",

@@ -123,6 +123,12 @@ class MemoryModule(ABC):
     async def end_episode(self, end: EpisodeEnd, ctx: MemoryContext) -> None:  # noqa: B027
         """An episode of the trial ended (see :class:`EpisodeEnd`). The default does nothing."""
 
+    def episode_activity(self, episode: int) -> dict[str, Any] | None:
+        """What the module did for episode ``episode`` as JSON data (what it retrieved for it,
+        stored and formed, by id), for the task's record of the episode; None when it keeps
+        no such record (the default)."""
+        return None
+
     def retrieved(self) -> list[MemoryItem] | None:
         """What the latest ``retrieve`` returned, in rank order; None for a module that does
         not retrieve (the default)."""

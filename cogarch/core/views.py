@@ -3,6 +3,8 @@
 A task's own tables and trial-page sections are values of these types, produced by the task
 (``Task.report_tables``, ``Task.trial_sections``) and laid out by the report (Markdown and
 HTML), the viewer (escaped HTML) and the end-of-run table: the task writes no markup.
+A cell too long to show in full on every row (a list of actions, a memory's state) is a
+:class:`Fold`: its summary is the cell, and a page lets the reader open it to the whole text.
 """
 
 from __future__ import annotations
@@ -13,9 +15,24 @@ from dataclasses import dataclass, field
 from .evaluation import Scalar
 
 
-def cell_text(value: Scalar) -> str:
+@dataclass(frozen=True)
+class Fold:
+    """A table cell shown folded: ``summary`` in the cell, ``text`` behind it (a page opens
+    it on a click; reports and the terminal show the summary only)."""
+
+    summary: str
+    text: str
+
+
+Cell = Scalar | Fold
+"""A value a table cell holds: a scalar, or a fold of long text."""
+
+
+def cell_text(value: Cell) -> str:
     """A cell as text: numbers to three significant digits (whole from 100 up), booleans as
-    yes/no, None as a dash."""
+    yes/no, None as a dash, a fold as its summary."""
+    if isinstance(value, Fold):
+        return value.summary
     if value is None:
         return "-"
     if isinstance(value, bool):
@@ -27,11 +44,11 @@ def cell_text(value: Scalar) -> str:
 
 @dataclass(frozen=True)
 class Table:
-    """A titled table: a header and rows of cells (text, numbers, booleans or None)."""
+    """A titled table: a header and rows of cells (text, numbers, booleans, None or folds)."""
 
     title: str
     header: Sequence[str]
-    rows: Sequence[Sequence[Scalar]] = ()
+    rows: Sequence[Sequence[Cell]] = ()
 
     def __post_init__(self) -> None:
         width = len(self.header)
@@ -45,6 +62,14 @@ class Table:
         """The rows with every cell as text (see :func:`cell_text`)."""
         return [[cell_text(c) for c in row] for row in self.rows]
 
+    def page_rows(self) -> list[list[tuple[str, str | None]]]:
+        """The rows as a page lays them out: each cell's text, and the folded text behind it
+        (None for a plain cell)."""
+        return [
+            [(cell_text(c), c.text if isinstance(c, Fold) else None) for c in row]
+            for row in self.rows
+        ]
+
 
 @dataclass(frozen=True)
 class Section:
@@ -57,4 +82,4 @@ class Section:
     """Blocks shown as written (a prompt, a reply, a state), each in its own box."""
 
 
-__all__ = ["Section", "Table", "cell_text"]
+__all__ = ["Cell", "Fold", "Section", "Table", "cell_text"]

@@ -1,6 +1,7 @@
 """What the trial page shows, computed from a typed trial record (the template only lays it
 out): each turn with its private state, the state's diff from the previous turn and the
-graph walk; the fork with every branch; the verdict in words; the task's own sections
+graph walk (an input that lists an environment's admissible actions shows them folded); the
+fork with every branch; the verdict in words; the task's own sections
 (``Task.trial_sections``); usage and failures. Nothing here knows a task."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from cogarch.core.affordances import split_input
 from cogarch.core.records import Branch, TrialRecord, Turn, WalkStep
 from cogarch.core.views import Section
 
@@ -45,6 +47,12 @@ class TurnView:
     diff: list[DiffLine]
     steps: list[WalkStep]
     drawing: Drawing | None
+    observation: str = ""
+    """The user's text without the admissible actions it lists (all of it when it lists
+    none)."""
+    actions: tuple[str, ...] | None = None
+    """The admissible actions the user's text lists (``cogarch.core.affordances``), shown
+    folded; None when it lists none."""
 
 
 @dataclass
@@ -92,7 +100,8 @@ def turn_views(turns: list[Turn], walk: list[WalkStep], shape: Shape | None) -> 
         steps = by_turn.get(turn.turn, [])
         drawing = draw(shape, steps) if shape is not None else None
         diff = state_diff(previous, turn.private_state) if turn.private_state is not None else []
-        views.append(TurnView(turn, diff, steps, drawing))
+        shown = split_input(turn.user)
+        views.append(TurnView(turn, diff, steps, drawing, shown.observation, shown.actions))
         previous = turn.private_state if turn.private_state is not None else previous
     return views
 

@@ -5,7 +5,9 @@ for a short reflection on the episode's trajectory (the task's ``info["trajector
 label alone): what went wrong and the plan to follow next time, as Reflexion's ALFWorld agent
 does. The latest ``max_reflections`` reflections are rendered for the prompt (placeholder
 ``{reflections}``), so the following episodes carry them; a won episode writes nothing. The
-module takes in no turns: everything it keeps comes from the ends of episodes.
+module takes in no turns: everything it keeps comes from the ends of episodes. For the
+record of each episode (``episode_activity``) it says which episodes' lessons it carried
+during it and the lesson it wrote after it.
 """
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ class ReflexionMemory(MemoryModule):
         self.params = params or ReflexionParams()
         self.provider: str | None = None
         self.reflections: list[dict[str, Any]] = []
+        self.activity: dict[int, dict[str, Any]] = {}
+        """By episode: the episodes whose lessons were carried during it, and the lesson
+        written after it (None when none was)."""
 
     def use_provider(self, provider: str | None) -> None:
         """Set the fallback provider for the reflections, unless one is already set."""
@@ -64,6 +69,8 @@ class ReflexionMemory(MemoryModule):
             self.provider = provider
 
     async def end_episode(self, end: EpisodeEnd, ctx: MemoryContext) -> None:
+        carried = [r["episode"] for r in self.reflections]
+        self.activity[end.episode] = {"carried": carried, "reflection": None}
         if end.won is not False:
             return
         name = self.params.provider or self.provider
@@ -86,6 +93,11 @@ class ReflexionMemory(MemoryModule):
             return
         self.reflections.append({"episode": end.episode, "task": end.label, "text": text})
         del self.reflections[: -self.params.max_reflections]
+        self.activity[end.episode]["reflection"] = text
+
+    def episode_activity(self, episode: int) -> dict[str, Any] | None:
+        found = self.activity.get(episode)
+        return None if found is None else _copy(found)
 
     async def retrieve(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         return [
@@ -100,11 +112,20 @@ class ReflexionMemory(MemoryModule):
         return truncate_to_budget("\n".join(lines), budget_tokens)
 
     def save_state(self) -> dict[str, Any]:
-        return {"provider": self.provider, "reflections": [dict(r) for r in self.reflections]}
+        return {
+            "provider": self.provider,
+            "reflections": [dict(r) for r in self.reflections],
+            "activity": {str(e): _copy(a) for e, a in self.activity.items()},
+        }
 
     def load_state(self, state: dict[str, Any]) -> None:
         self.provider = state.get("provider")
         self.reflections = [dict(r) for r in state.get("reflections", [])]
+        self.activity = {int(e): _copy(a) for e, a in state.get("activity", {}).items()}
+
+
+def _copy(activity: dict[str, Any]) -> dict[str, Any]:
+    return {**activity, "carried": list(activity["carried"])}
 
 
 __all__ = ["HEADER", "REFLECT", "ReflexionMemory", "ReflexionParams"]

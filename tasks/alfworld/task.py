@@ -1,34 +1,41 @@
 """ALFWorld as a runnable task: one trial is a curriculum of games played by the same agent.
 
 Each turn the agent gets the game's observation (the first one states the goal) followed by
-the admissible actions (``workspace.affordances``); its reply is read as one command
+the admissible actions (``cogarch.core.affordances``); its reply is read as one command
 (``actions.read_action``). A game ends when it is won or after ``max_steps`` turns; the task
-then tells the agent how it went (``agent.end_episode``), so memory that learns across games
-takes it in and the next game starts a fresh dialogue. Memory is carried from game to game
-within a trial, never across trials: every trial builds a new agent.
+then tells the agent how it went (``end_episode``), so memory that learns across games takes
+it in and the next game starts a fresh dialogue, and records what the agent reports of the
+game. Memory is carried from game to game within a trial, never across trials: every trial
+builds a new agent. The task measures rather than classifies: a trial is a curriculum, not
+one outcome, so its evaluation holds rates, its report tables (``tables``) break them down and its
+page (``page``) shows each game.
 """
 
 from __future__ import annotations
 
 import time
-from typing import ClassVar, Literal, Protocol
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import ClassVar, Final, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch.core.affordances import format_input
-from cogarch.core.host import EpisodeAware, Host
+from cogarch.core.evaluation import Scalar
+from cogarch.core.host import EpisodeAware, Host, PrivateState, ReplyReporting
 from cogarch.core.memory import EpisodeEnd
-from cogarch.core.records import Scoring, TrialOutput, Turn
+from cogarch.core.records import Scoring, TrialOutput, TrialRecord, Turn
 from cogarch.core.task import Task, TrialContext
+from cogarch.core.views import Section, Table
 from cogarch.errors import ConfigError
 from cogarch.models.metering import Meter
 
-from . import book, curriculum
+from . import book, curriculum, page, tables
 from .actions import read_action
 from .curriculum import Part, Settings
 from .evaluate import evaluate
 from .games import Game, Split
-from .records import AlfworldEvaluation, AlfworldPayload, GameResult, GameStep, trial_output
+from .records import AlfworldEvaluation, AlfworldPayload, GameResult, GameStep
 from .session import DEFAULT_MAX_STEPS, GameSession
 from .wheel import TASK_TYPES, all_rooms
 
@@ -105,8 +112,13 @@ class AlfworldParams(BaseModel):
         )
 
 
-class AlfworldHost(Host, EpisodeAware, Protocol):
-    """What the task asks of its agent: an action per observation, and the end of each game."""
+STATE_BUDGET_CHARS: Final = 2_000_000
+"""Private state recorded per trial, in characters, before only games' first turns record it."""
+
+
+class AlfworldHost(Host, EpisodeAware, PrivateState, ReplyReporting, Protocol):
+    """What the task asks of its agent: an action per observation, the end of each game, and
+    what it keeps private with its size (recorded on the turns where it changes)."""
 
 
 class AlfworldTask(Task):
@@ -116,7 +128,7 @@ class AlfworldTask(Task):
     Params: ClassVar[type[BaseModel]] = AlfworldParams
     Payload = AlfworldPayload
     Evaluation = AlfworldEvaluation
-    scoring: ClassVar[Scoring] = Scoring(totals=("games", "won"))
+    scoring: ClassVar[Scoring] = Scoring(totals=("games", "won", "actions", "inadmissible_actions"))
     params: AlfworldParams
 
     def __init__(self, params: BaseModel) -> None:
@@ -135,25 +147,44 @@ class AlfworldTask(Task):
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         agent: AlfworldHost = ctx.make_agent()
         games = await curriculum.build(ctx.seed, self.settings)
-        turns: list[Turn] = []
-        results = [
-            await self._play(agent, i, game, ctx.seed, turns) for i, game in enumerate(games)
-        ]
+        play = _Curriculum(agent, ctx.seed, self.params.max_steps)
+        results = [await play.game(i, game) for i, game in enumerate(games)]
         payload = AlfworldPayload(max_steps=self.params.max_steps, games=results)
-        return trial_output(payload, evaluate(payload), turns)
+        return TrialOutput(turns=play.turns, evaluation=evaluate(payload), payload=payload)
 
-    async def _play(
-        self, agent: AlfworldHost, index: int, game: Game, seed: int, turns: list[Turn]
-    ) -> GameResult:
-        session = GameSession(game, max_steps=self.params.max_steps)
+    @classmethod
+    def report_tables(cls, records: Sequence[TrialRecord]) -> list[Table]:
+        return tables.report_tables(records)
+
+    @classmethod
+    def trial_sections(cls, record: TrialRecord) -> list[Section]:
+        return page.trial_sections(record)
+
+    @classmethod
+    def tidy_columns(cls, record: TrialRecord) -> dict[str, Scalar]:
+        return tables.tidy_columns(record)
+
+
+class _Curriculum:
+    """One trial's games played in turn by one agent: the public turns of all of them, and
+    the agent's private state, recorded on a turn when it changed."""
+
+    def __init__(self, agent: AlfworldHost, seed: int, max_steps: int) -> None:
+        self.agent, self.seed, self.max_steps = agent, seed, max_steps
+        self.turns: list[Turn] = []
+        self._state, self._spent = "", 0
+
+    async def game(self, index: int, game: Game) -> GameResult:
+        """Play ``game`` to its end, tell the agent how it went, and record it."""
+        session = GameSession(game, max_steps=self.max_steps)
         meter, start = Meter(), time.perf_counter()
         steps: list[GameStep] = []
         with meter.active():
             try:
-                await self._turns(agent, index, game, seed, session, steps, turns)
+                await self._steps(index, game, session, steps)
             finally:
                 session.close()
-            await agent.end_episode(
+            ended = await self.agent.end_episode(
                 EpisodeEnd(
                     episode=index,
                     won=session.won,
@@ -168,6 +199,7 @@ class AlfworldTask(Task):
                 )
             )
         usage = meter.summary()
+        reported = asdict(ended)  # a copy: later changes in the agent never reach the record
         return GameResult(
             index=index,
             room=game.room,
@@ -187,28 +219,24 @@ class AlfworldTask(Task):
             completion_tokens=usage["completion_tokens"],
             seconds=round(time.perf_counter() - start, 3),
             transcript=steps,
+            memory_activity=reported["memory"],
+            focus=reported["focus"],
         )
 
-    async def _turns(
-        self,
-        agent: AlfworldHost,
-        index: int,
-        game: Game,
-        seed: int,
-        session: GameSession,
-        steps: list[GameStep],
-        turns: list[Turn],
+    async def _steps(
+        self, index: int, game: Game, session: GameSession, steps: list[GameStep]
     ) -> None:
-        """Play the game turn by turn, recording each step and public turn."""
-        book.write(seed, await session.reset(), game.walkthrough)
+        book.write(self.seed, await session.reset(), game.walkthrough)
         while not session.done:
             shown, allowed = session.observation, session.admissible
             text = format_input(shown, allowed)
-            reply = await agent.respond(text)
+            reply = await self.agent.respond(text)
             result = await session.step(read_action(reply, allowed))
+            turn = self._turn(text, reply, index, session.steps)
             steps.append(
                 GameStep(
                     step=session.steps,
+                    turn=turn.turn,
                     observation=shown,
                     admissible=list(allowed),
                     reply=reply,
@@ -218,14 +246,32 @@ class AlfworldTask(Task):
                     repeated=result.repeated,
                 )
             )
-            turns.append(
-                Turn(
-                    turn=len(turns) + 1,
-                    user=text,
-                    reply=reply,
-                    extras={"game": index, "step": session.steps},
-                )
-            )
+
+    def _turn(self, text: str, reply: str, game: int, step: int) -> Turn:
+        """The public turn, with the private state's size, and the state itself when it
+        changed since the last turn that recorded it (a memory's state holds still for most
+        of a game: recording it on every turn would repeat it). A memory that changes on
+        every turn and grows (every turn kept raw) would fill the file with copies, so past
+        ``STATE_BUDGET_CHARS`` of recorded state in the trial only a game's first turn
+        records it."""
+        state = self.agent.private_state()
+        tokens = self.agent.last_reply().state_tokens
+        record = state != self._state and (
+            step == 1 or self._spent + len(state) <= STATE_BUDGET_CHARS
+        )
+        if record:
+            self._state = state
+            self._spent += len(state)
+        turn = Turn(
+            turn=len(self.turns) + 1,
+            user=text,
+            reply=reply,
+            private_state=state if record else None,
+            private_state_tokens=tokens,
+            extras={"game": game, "step": step},
+        )
+        self.turns.append(turn)
+        return turn
 
 
 def _trajectory(steps: list[GameStep]) -> str:
@@ -236,4 +282,10 @@ def _trajectory(steps: list[GameStep]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["AlfworldParams", "AlfworldTask", "CurriculumPart"]
+__all__ = [
+    "STATE_BUDGET_CHARS",
+    "AlfworldHost",
+    "AlfworldParams",
+    "AlfworldTask",
+    "CurriculumPart",
+]

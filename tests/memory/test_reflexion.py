@@ -52,3 +52,30 @@ async def test_only_the_latest_lessons_are_kept_and_state_round_trips() -> None:
 async def test_a_module_without_a_provider_says_how_to_give_it_one() -> None:
     with pytest.raises(ConfigError, match="set 'provider'"):
         await ReflexionMemory().end_episode(lost(0), context([]))
+
+
+async def test_each_episode_records_the_lessons_it_carried_and_the_one_it_wrote() -> None:
+    memory = ReflexionMemory(ReflexionParams(provider="m", max_reflections=2))
+    seen: list[Any] = []
+    await memory.end_episode(lost(0), context(seen))
+    await memory.end_episode(EpisodeEnd(episode=1, won=True, label="task 1"), context(seen))
+    await memory.end_episode(lost(2), context(seen))
+
+    assert memory.episode_activity(0) == {
+        "carried": [],
+        "reflection": "Plan: open the fridge first (1).",
+    }
+    assert memory.episode_activity(1) == {"carried": [0], "reflection": None}
+    assert memory.episode_activity(2) == {
+        "carried": [0],
+        "reflection": "Plan: open the fridge first (2).",
+    }
+    assert memory.episode_activity(3) is None
+    copy = ReflexionMemory(ReflexionParams(provider="m", max_reflections=2))
+    copy.load_state(memory.save_state())
+    assert copy.episode_activity(2) == memory.episode_activity(2)
+    copy.activity[2]["carried"].append(9)  # the copy shares nothing mutable
+    assert memory.episode_activity(2) == {
+        "carried": [0],
+        "reflection": "Plan: open the fridge first (2).",
+    }

@@ -4,10 +4,14 @@ branches, the verdict in words and the task's own sections."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
+from cogarch.core.affordances import format_input
 from cogarch.core.records import TrialError
+from cogarch.core.views import Fold, Section, Table
 from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.viewer.explain import explain
+from cogarch.experiments.viewer.render import render
 from cogarch.experiments.viewer.trial_view import state_diff, trial_view
 from cogarch.tasks.sct import SCTPayload
 
@@ -77,3 +81,29 @@ def test_a_failed_trial_is_explained_with_its_error(fake_run: Path) -> None:
         }
     )
     assert "TurnError: no reply at turn 3" in explain(failed)[0]
+
+
+def test_admissible_actions_in_an_input_are_folded_and_every_text_escaped(
+    fake_run: Path,
+) -> None:
+    record = read_trial(trial_path(fake_run, "honest_vanilla", 0))
+    hostile = "<b>bold</b>"
+    user = format_input(f"You see a {hostile}.", ["go to desk 1", f"take {hostile}"])
+    turns = [record.turns[0].model_copy(update={"user": user}), *record.turns[1:]]
+    view = trial_view(record.model_copy(update={"turns": turns}))
+    first, second = view.turns[:2]
+    assert first.observation == f"You see a {hostile}." and first.actions == (
+        "go to desk 1",
+        f"take {hostile}",
+    )
+    assert second.actions is None and second.observation == record.turns[1].user
+    page = render("trial.html", root="", home="index.html", mode="static", v=view)
+    assert "admissible actions (2)</summary>" in page
+    assert hostile not in page and "take &lt;b&gt;bold&lt;/b&gt;" in page
+
+
+def test_a_folded_cell_of_a_task_section_opens_to_its_escaped_text() -> None:
+    section = Section("s", table=Table("t", ["a"], [[Fold("<i>2</i> lines", "<b>x</b>\ny")]]))
+    page = render("_sections.html", v=SimpleNamespace(sections=[section]))
+    assert '<details class="fold"><summary>&lt;i&gt;2&lt;/i&gt; lines</summary>' in page
+    assert '<pre class="text">&lt;b&gt;x&lt;/b&gt;\ny</pre>' in page

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
+from cogarch.core.records import TrialRecord
 from cogarch.tasks.alfworld.evaluate import evaluate
-from cogarch.tasks.alfworld.records import (
-    AlfworldEvaluation,
-    AlfworldPayload,
-    GameResult,
-    trial_output,
-)
+from cogarch.tasks.alfworld.records import AlfworldEvaluation, AlfworldPayload, GameResult
+from cogarch.tasks.alfworld.task import AlfworldTask
 
 
 def game(
@@ -55,6 +52,7 @@ def test_the_evaluation_counts_success_efficiency_and_the_learning_curve() -> No
         "pick_and_place_simple": 0.5,
         "pick_two_obj_and_place": 0.0,
     }
+    assert (e.actions, e.inadmissible_actions, e.repeated_actions) == (116, 12, 4)
     assert e.actions_per_won_game == 8.0 and e.plan_length_per_won_game == 4.0
     assert e.inadmissible_rate == round(12 / 116, 4) and e.repeated_rate == round(4 / 116, 4)
     assert e.learning_curve == [0.0, 0.5, 0.6667, 0.5]
@@ -66,9 +64,19 @@ def test_an_empty_curriculum_has_no_rates() -> None:
     assert e.success_rate is None and e.inadmissible_rate is None and e.learning_curve == []
 
 
-def test_the_payload_and_evaluation_reach_the_trial_output_whole() -> None:
-    out = trial_output(PAYLOAD, evaluate(PAYLOAD))
-    assert out.payload == PAYLOAD
-    assert isinstance(out.evaluation, AlfworldEvaluation)
-    assert out.evaluation.success_by_split == {"ood": 0.5, "train": 0.5}
-    assert out.evaluation.outcome is None
+def test_a_record_reads_the_payload_and_evaluation_back_as_the_task_typed_them() -> None:
+    record = TrialRecord(
+        status="complete",
+        run="r",
+        agent="a",
+        task="alfworld",
+        trial=0,
+        seed=1,
+        evaluation=evaluate(PAYLOAD),
+        payload=PAYLOAD,
+    )
+    back = TrialRecord.read(record.model_dump(mode="json"), AlfworldTask.record_types())
+    assert back.payload == PAYLOAD
+    assert isinstance(back.evaluation, AlfworldEvaluation)
+    assert back.evaluation.success_by_split == {"ood": 0.5, "train": 0.5}
+    assert back.evaluation.outcome is None

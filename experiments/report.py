@@ -5,7 +5,9 @@ outcome classes, self-consistency with its Wilson 95% interval and the Hangman p
 superiority marker (``*``: one-sided Fisher exact test against every baseline, Holm-corrected,
 see ``experiments.stats``), the pairwise tests behind the markers, the model usage (calls,
 cache hits, prompt tokens sent, served from the server's prompt cache and evaluated: see
-``experiments.usage_table``), the task's metrics, every failure, and the figures of
+``experiments.usage_table``), the task's metrics and its own tables, for multi-episode
+trials what agents did across their games (comparisons by agent parameters, memory per game,
+the focus loop: ``experiments.episode_tables``), every failure, and the figures of
 ``experiments.figures``. The tidy table of all trials is written next to it as
 ``trials.csv`` and ``trials.jsonl``.
 
@@ -30,6 +32,7 @@ from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_text
 
 from . import figures
+from .episode_tables import episode_tables
 from .paper_settings import embedded_model_note, paper_deviations
 from .paths import folder_to_write
 from .reading import check_reading, outcome_of, short_trials_note, stratum, success_of
@@ -275,6 +278,7 @@ def _content(
     if config and (caution := embedded_model_note(config)) is not None:
         notes.append(caution)
     rated = any(r.self_consistent is not None for r in rows)
+    episodes = episode_tables(table.records)
     if table.readings:
         chosen = reading or next(iter(table.readings))
         facts.append(f"outcome table and tests: {table.readings[chosen]}")
@@ -310,6 +314,8 @@ def _content(
         usage=usage,
         usage_note=USAGE_NOTE,
         task_tables=list(own_tables),
+        episodes=episodes.tables,
+        episode_notes=episodes.notes,
     )
 
 

@@ -73,6 +73,9 @@ class ReportContent:
     usage_note: str = ""
     task_tables: list[Table] = field(default_factory=list)
     """The task's own tables (``Task.report_tables``)."""
+    episodes: list[Table] = field(default_factory=list)
+    """What agents did across the games of their trials (``experiments.episode_tables``)."""
+    episode_notes: list[str] = field(default_factory=list)
     pictures: list[tuple[str, Path]] = field(default_factory=list)
 
     @property
@@ -96,6 +99,10 @@ def render_markdown(content: ReportContent, out: Path) -> str:
     if c.task_tables:
         parts += ["## The task's own tables", ""]
         for table in c.task_tables:
+            parts += [f"### {md_text(table.title)}", "", table_markdown(table), ""]
+    if c.episodes or c.episode_notes:
+        parts += ["## Across episodes", "", *(md_text(n) + "\n" for n in c.episode_notes)]
+        for table in c.episodes:
             parts += [f"### {md_text(table.title)}", "", table_markdown(table), ""]
     parts += ["## Failures", ""]
     parts += (
@@ -137,6 +144,10 @@ def render_html(content: ReportContent) -> str:
     if c.task_tables:
         parts += ["<h2>The task's own tables</h2>"]
         for table in c.task_tables:
+            parts += [f"<h3>{esc(table.title)}</h3>", table_html(table)]
+    if c.episodes or c.episode_notes:
+        parts += ["<h2>Across episodes</h2>", *(f"<p>{esc(n)}</p>" for n in c.episode_notes)]
+        for table in c.episodes:
             parts += [f"<h3>{esc(table.title)}</h3>", table_html(table)]
     parts.append("<h2>Failures</h2>")
     parts.append(

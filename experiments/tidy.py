@@ -71,7 +71,8 @@ class TidyRow:
     private_state_tokens: list[int] = field(default_factory=list)
     footprint_tokens: list[int | None] = field(default_factory=list)
     transitions: list[tuple[str, str, int]] = field(default_factory=list)
-    """Router transitions as ``(source, target, count)``; a cell shows ``{"a->b": n}``."""
+    """Router transitions as ``(source, target, count)`` (counted from the agent's walk when
+    the task recorded none); a cell shows ``{"a->b": n}``."""
     model_calls: int | None = None
     """Every call the trial consumed, response-cache hits included."""
     cache_hits: int | None = None
@@ -181,6 +182,17 @@ def _str(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def transitions_of(record: TrialRecord) -> list[tuple[str, str, int]]:
+    """The router's transitions as ``(source, target, count)``: the ones the task recorded,
+    or, when it recorded none, the edges of the agent's walk (every step's way in, except a
+    turn's entry from the outside input; a turn resumed from the node that ended the previous
+    one counts that edge)."""
+    if record.transitions:
+        return [(t.source, t.target, t.count) for t in record.transitions]
+    counts = Counter((s.source, s.node) for s in record.walk if s.source != "<input>")
+    return [(a, b, n) for (a, b), n in sorted(counts.items())]
+
+
 def footprint_of(record: TrialRecord) -> list[int | None]:
     """Per-turn memory footprint tokens, for tasks that measure it (else empty)."""
     return [t.footprint.memory_tokens for t in record.turns if t.footprint is not None]
@@ -255,7 +267,7 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TidyRow:
         final_private_state_tokens=tokens[-1] if tokens else None,
         private_state_tokens=tokens,
         footprint_tokens=footprint_of(result),
-        transitions=[(t.source, t.target, t.count) for t in result.transitions],
+        transitions=transitions_of(result),
         model_calls=usage.model_calls,
         cache_hits=usage.cache_hits,
         prompt_tokens=usage.prompt_tokens,
@@ -394,6 +406,7 @@ __all__ = [
     "row_from_trial",
     "run_name",
     "tidy_run",
+    "transitions_of",
     "write_csv",
     "write_jsonl",
     "write_tidy",

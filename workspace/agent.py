@@ -79,7 +79,7 @@ class Agent:
         ws.begin_turn(text)
         ctx = self.context()
         node = self.graph.entry
-        self.trace.add(Transition(ws.turn, 0, "<input>", node, "entry"))
+        self.trace.add(self._entry(ws, node))
         budget = self.graph.step_budget
         steps = 0
         while True:
@@ -110,9 +110,20 @@ class Agent:
                 f"every path through the graph passes the responder '{self.graph.responder}'"
             )
         ws.end_turn()
+        ws.resume_from = self.trace.steps[-1].node
         self.state_sizes.append(self.private_state_tokens())
         self.memory_footprints.append(ws.memory_tokens)
         return ws.reply
+
+    def _entry(self, ws: Workspace, node: str) -> Transition:
+        """The transition into the turn's entry ``node``: along the graph's edge from the node
+        that ended the previous turn of this episode when there is one (the input answers what
+        that node did, as an environment's observation answers an action), else from the
+        outside input."""
+        last = ws.resume_from
+        if last is not None and self.graph.graph.has_edge(last, node):
+            return Transition(ws.turn, 0, last, node, "resume")
+        return Transition(ws.turn, 0, "<input>", node, "entry")
 
     async def end_episode(self, end: EpisodeEnd) -> EpisodeReport:
         """Close an episode of a multi-episode trial: every memory module takes in how it went,
@@ -130,6 +141,7 @@ class Agent:
         focus = [asdict(f) for f in self.workspace.focus_log if f.episode == end.episode]
         self.workspace.dialogue = []
         self.workspace.episode = end.episode + 1
+        self.workspace.resume_from = None
         return EpisodeReport(memory=activity, focus=focus)
 
     async def _finish_without_choices(
@@ -214,6 +226,7 @@ class Agent:
         and every memory module ingests it, once (a module's own model calls fall back on the
         provider of the specialist that drives it, as when that specialist ingests)."""
         record = self.workspace.observe(text, tuple(source_ids), time)
+        self.workspace.resume_from = None
         ctx = self.context()
         for name, module in self.memory.items():
             module.use_provider(self._driver_provider(name))

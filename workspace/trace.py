@@ -8,7 +8,12 @@ from typing import Any, Literal
 
 from cogarch.core.records import WalkStep
 
-How = Literal["entry", "single", "condition", "model", "fallback", "budget", "end"]
+How = Literal["entry", "resume", "single", "condition", "model", "fallback", "budget", "end"]
+"""How the router reached a node: ``entry`` from the outside input at the start of a turn;
+``resume`` at the start of a turn along the graph's edge from the node that ended the previous
+turn of the episode (an environment's observation answering the motor's action: Episodex's
+motor -> external perception); then along the one successor, an edge condition, the model's
+choice, a fallback from an illegal choice, or the step budget's cut to the responder."""
 
 
 @dataclass(frozen=True, slots=True)

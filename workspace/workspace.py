@@ -65,6 +65,10 @@ class Workspace:
     """Every action a motor proposed, over the whole trial, sent or held back."""
     focus_log: list[FocusActivation] = field(default_factory=list)
     """Every run of a focus node that records its activations, over the whole trial."""
+    resume_from: str | None = None
+    """The node that ended the previous turn while its episode goes on: the next input answers
+    what it did, so the next turn's walk resumes from it (None at the start of an episode and
+    after a turn taken in without a reply)."""
     must_reply: bool = False
     """Set when the step budget is spent and the responder runs to end the turn: a responder
     that may hold its reply back (a motor whose action is not admissible) must reply now."""
@@ -147,5 +151,6 @@ class Workspace:
             memory_tokens=data.get("memory_tokens"),
             actions=[ActionAttempt(**a) for a in data.get("actions", [])],
             focus_log=[FocusActivation(**f) for f in data.get("focus_log", [])],
+            resume_from=data.get("resume_from"),
             must_reply=data.get("must_reply", False),
         )

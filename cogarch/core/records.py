@@ -139,9 +139,10 @@ class WalkStep(_Record):
     step: int = Field(ge=1)
     node: str
     source: str
-    """The node the router came from (``<input>`` for the turn's entry step)."""
+    """The node the router came from (``<input>`` for the turn's entry step, unless the walk
+    resumes there from the node that ended the previous turn)."""
     how: str
-    """How the edge was chosen: entry, single, condition, model, fallback or budget."""
+    """How the edge was chosen: entry, resume, single, condition, model, fallback or budget."""
     model_calls: int = 0
     """The step's metered calls, response-cache hits included (with their original tokens)."""
     tokens: int = 0

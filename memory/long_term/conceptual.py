@@ -13,7 +13,8 @@ cluster, and all representatives are retrieved and shown (``render``).
 
 With ``enabled`` off nothing is learned or retrieved (the paper's comparison without
 conceptual memory). ``games`` logs, per game, the clusters formed, the concepts retrieved and
-the concepts stored, by id.
+the concepts stored, by id; ``episode_activity`` gives one game's log as JSON data for the
+task's record of the game.
 """
 
 from __future__ import annotations
@@ -316,6 +317,30 @@ class ConceptualMemory(MemoryModule):
             if len(stored) == self.params.max_concepts:
                 break
         return stored
+
+    def episode_activity(self, episode: int) -> dict[str, Any] | None:
+        """What the module did for game ``episode``, by id: the N concepts stored when it
+        began, the k clusters formed from them with each one's members and representative,
+        the concepts retrieved (the representatives), the concepts learned when it ended
+        (``stored``, with their text in ``texts``) and why none were (``error``); None for a
+        game it never saw."""
+        game = next((g for g in self.games if g.episode == episode), None)
+        if game is None:
+            return None
+        learned = set(game.stored)
+        return {
+            "kind": self.kind,
+            "enabled": self.params.enabled,
+            "task": game.task,
+            "concepts": game.concepts,
+            "k": game.k,
+            "clusters": [c.model_dump(mode="json") for c in game.clusters],
+            "retrieved": list(game.retrieved),
+            "stored": list(game.stored),
+            "texts": {c.id: c.text for c in self.concepts if c.id in learned},
+            "won": game.won,
+            "error": game.error,
+        }
 
     def render(self, budget_tokens: int | None = None) -> str:
         """The representatives in context, one per line."""

@@ -15,7 +15,8 @@ one :class:`Episode` with the game's goal and outcome. When the next game begins
 
 The module's private text is the current belief state, which is what the agent keeps to
 itself from one step to the next. ``games`` logs, per game, the episodes drawn for it, the
-beliefs written and the episode stored, by id.
+beliefs written and the episode stored, by id; ``episode_activity`` gives one game's log as
+JSON data for the task's record of the game.
 """
 
 from __future__ import annotations
@@ -251,6 +252,24 @@ class EpisodicMemory(MemoryModule):
         self.archive.append(stored)
         game.stored, game.won = stored.id, end.won
         self.beliefs, self.actions = [], []
+
+    def episode_activity(self, episode: int) -> dict[str, Any] | None:
+        """What the module did for game ``episode``, by id: the past episodes drawn for it
+        (``retrieved``, in the order shown, with their goal similarity in ``scores`` under
+        ``similar`` retrieval), the beliefs written during it, and the episode archived when
+        it ended (``stored``); None for a game it never saw."""
+        game = next((g for g in self.games if g.episode == episode), None)
+        if game is None:
+            return None
+        return {
+            "kind": self.kind,
+            "task": game.task,
+            "retrieved": list(game.drawn),
+            "scores": list(game.scores),
+            "beliefs": list(game.beliefs),
+            "stored": [game.stored] if game.stored is not None else [],
+            "won": game.won,
+        }
 
     def render(self, budget_tokens: int | None = None) -> str:
         """The past episodes in context, each given an equal share of ``budget_tokens`` (its

@@ -9,9 +9,17 @@ from typing import Any
 
 import pytest
 
+from cogarch.core.records import WalkStep
 from cogarch.errors import ConfigError
 from cogarch.experiments.migrate import migrate_v1
-from cogarch.experiments.tidy import BASE_COLUMNS, columns_of, footprint_of, tidy_run, write_tidy
+from cogarch.experiments.tidy import (
+    BASE_COLUMNS,
+    columns_of,
+    footprint_of,
+    tidy_run,
+    transitions_of,
+    write_tidy,
+)
 from tests.experiments import make_trial, write_corrupt, write_run
 
 
@@ -122,3 +130,27 @@ def test_revision_outcome_maps_to_self_consistency(tmp_path: Path) -> None:
 def test_missing_run_directory_says_what_to_pass(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="--results-dir"):
         tidy_run(tmp_path / "nope")
+
+
+def test_transitions_a_task_did_not_record_are_counted_from_the_walk() -> None:
+    def step(turn: int, n: int, node: str, source: str, how: str) -> WalkStep:
+        return WalkStep(turn=turn, step=n, node=node, source=source, how=how)
+
+    walk = [
+        step(1, 1, "external_perception", "<input>", "entry"),
+        step(1, 2, "conscious", "external_perception", "single"),
+        step(1, 3, "planning", "conscious", "model"),
+        step(1, 4, "motor", "planning", "single"),
+        step(2, 1, "external_perception", "motor", "resume"),
+        step(2, 2, "conscious", "external_perception", "single"),
+    ]
+    record = make_trial("episodex", 0).model_copy(update={"walk": walk})
+    assert transitions_of(record) == [
+        ("conscious", "planning", 1),
+        ("external_perception", "conscious", 2),
+        ("motor", "external_perception", 1),  # the edge the environment closed between turns
+        ("planning", "motor", 1),
+    ]
+    recorded = make_trial("ours", 0, transitions={("responder", "updater"): 3})
+    recorded = recorded.model_copy(update={"walk": record.walk})
+    assert transitions_of(recorded) == [("responder", "updater", 3)]  # the task's own counts

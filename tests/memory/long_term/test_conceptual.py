@@ -101,6 +101,42 @@ async def test_concepts_are_clustered_into_the_square_root_of_their_number(games
     assert module.render().count("\n- ") == game.k - 1
 
 
+async def test_a_games_activity_names_its_clusters_retrieved_and_stored_concepts() -> None:
+    fake = llm()
+    module = memory()
+    for episode, won in enumerate([True, True, False, True]):
+        await play_game(module, episode, won, fake)
+    third, last = module.episode_activity(2), module.episode_activity(3)
+    assert third is not None and last is not None
+    assert json.loads(json.dumps(last)) == last
+    game = module.games[3]
+    assert last == {
+        "kind": "conceptual",
+        "enabled": True,
+        "task": TOPICS[3],
+        "concepts": 6,
+        "k": 2,
+        "clusters": [
+            {"id": c.id, "members": list(c.members), "representative": c.representative}
+            for c in game.clusters
+        ],
+        "retrieved": game.retrieved,
+        "stored": ["c6", "c7", "c8"],
+        "texts": {c.id: c.text for c in module.concepts[6:]},
+        "won": True,
+        "error": None,
+    }
+    assert [c["representative"] for c in last["clusters"]] == last["retrieved"]
+    assert (third["stored"], third["texts"], third["won"]) == ([], {}, False)  # a lost game
+    assert module.episode_activity(4) is None
+    off = memory(enabled=False)
+    await play_game(off, 0, True, fake)
+    await play_game(off, 1, True, fake)
+    idle = off.episode_activity(1)
+    assert idle is not None and idle["enabled"] is False
+    assert (idle["k"], idle["clusters"], idle["retrieved"], idle["stored"]) == (0, [], [], [])
+
+
 async def test_the_same_seed_forms_the_same_clusters() -> None:
     async def clusters(seed: int) -> list[object]:
         fake = llm()

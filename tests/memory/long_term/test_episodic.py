@@ -71,6 +71,32 @@ async def test_each_game_is_archived_as_one_episode_with_its_provenance() -> Non
     assert module.game is None and module.beliefs == []
 
 
+async def test_a_games_activity_names_what_it_drew_wrote_and_stored_as_json() -> None:
+    module = await played(memory(max_episodes=2), 3)
+    activity = module.episode_activity(2)
+    assert activity is not None
+    assert json.loads(json.dumps(activity)) == activity
+    assert activity == {
+        "kind": "episodic",
+        "task": GOALS[2],
+        "retrieved": module.games[2].drawn,
+        "scores": [],
+        "beliefs": ["ep2.b0", "ep2.b1"],
+        "stored": ["ep2"],
+        "won": True,
+    }
+    assert len(activity["retrieved"]) == 2
+    first = module.episode_activity(0)
+    assert first is not None and (first["retrieved"], first["stored"]) == ([], ["ep0"])
+    assert module.episode_activity(3) is None  # a game it never saw
+    module.begin_episode(3, "put some pen on desk", 7, ctx())
+    running = module.episode_activity(3)
+    assert running is not None and running["stored"] == []  # still in progress
+    similar = await played(memory(max_episodes=1, retrieval="similar"), 2)
+    scored = similar.episode_activity(1)
+    assert scored is not None and scored["scores"] == similar.games[1].scores != []
+
+
 @pytest.mark.parametrize("max_episodes", [0, 1, 3, 10])
 async def test_each_game_draws_up_to_max_episodes_past_episodes(max_episodes: int) -> None:
     module = await played(memory(max_episodes=max_episodes), 5)

@@ -9,11 +9,19 @@ import math
 
 import pytest
 
+from cogarch.core.memory import EpisodeEnd
 from cogarch.errors import ConfigError
 from cogarch.memory.long_term import ConceptualMemory, EpisodicMemory
 from cogarch.workspace import Agent
 from tests.workspace.episodex import Scripted, episodex
-from tests.workspace.episodex.house import House, apple_house, empty_house, mug_house, play
+from tests.workspace.episodex.house import (
+    House,
+    apple_house,
+    empty_house,
+    mug_house,
+    play,
+    play_game,
+)
 
 
 def curriculum() -> list[House]:
@@ -129,3 +137,26 @@ async def test_the_planning_prompt_is_one_of_the_papers_two(style: str, words: s
 def test_an_unknown_planning_prompt_is_refused_with_the_choices() -> None:
     with pytest.raises(ConfigError, match=r"'simple' or 'affordances'"):
         episodex(Scripted(), planning_prompt="fancy")
+
+
+async def test_the_end_of_each_game_reports_what_memory_and_the_focus_loop_did() -> None:
+    agent = episodex(Scripted(slip=0.3), max_episodes=1)
+    episodic, conceptual = memories(agent)
+    reports = []
+    for episode, house in enumerate(curriculum()[:4]):
+        await play_game(agent, house)
+        end = EpisodeEnd(episode, house.won, label=house.task, steps=house.steps)
+        reports.append(await agent.end_episode(end))
+
+    for episode, report in enumerate(reports):
+        assert set(report.memory) == {"episodic", "conceptual"}
+        assert report.memory["episodic"] == episodic.episode_activity(episode)
+        assert report.memory["conceptual"] == conceptual.episode_activity(episode)
+        assert report.memory["episodic"]["retrieved"] == episodic.games[episode].drawn
+        logged = [f for f in agent.workspace.focus_log if f.episode == episode]
+        assert [(f["turn"], f["reason"]) for f in report.focus] == [
+            (f.turn, f.reason) for f in logged
+        ]
+    assert [len(r.memory["episodic"]["retrieved"]) for r in reports] == [0, 1, 1, 1]
+    assert any(r.focus for r in reports)  # the slipping motor set the focus loop off
+    assert json.loads(json.dumps([r.memory for r in reports])) == [r.memory for r in reports]

@@ -10,6 +10,7 @@ import pytest
 from cogarch.core.memory import EpisodeEnd
 from cogarch.workspace import Agent, Workspace
 from cogarch.workspace.actions import focus_summary
+from tests.workspace import Brain, make_agent
 from tests.workspace.episodex import Scripted, allowed_edges, episodex
 from tests.workspace.episodex.house import apple_house, empty_house, mug_house, play, play_game
 
@@ -55,13 +56,24 @@ async def test_every_turn_ends_in_one_action_along_allowed_transitions_only() ->
     assert [a.turn for a in sent] == list(range(1, turns + 1))  # exactly one per turn
     taken = {(t.source, t.target) for t in agent.trace.transitions if t.how != "entry"}
     assert taken <= PAPER_EDGES
-    assert {t.how for t in agent.trace.transitions} <= {"entry", "single", "condition", "model"}
+    hows = {"entry", "resume", "single", "condition", "model"}
+    assert {t.how for t in agent.trace.transitions} <= hows
     # the detours and the focus loop were all taken somewhere
     assert {("conscious", "retrieve_memory"), ("conscious", "focus")} <= taken
     assert {("internal_perception_1", "idea"), ("motor", "external_perception")} <= taken
-    # each turn starts at external perception and ends at the motor
-    starts = [t.target for t in agent.trace.transitions if t.how == "entry"]
-    assert starts == ["external_perception"] * turns
+    # each turn starts at external perception: a game's first from the outside input, every
+    # later one along motor -> external perception, as the action's observation comes back
+    starts = [(t.source, t.target, t.how) for t in agent.trace.transitions if t.step == 0]
+    firsts = {sum(len(r) for r in replies[:game]) for game in range(len(replies))}
+    assert starts == [
+        ("<input>", "external_perception", "entry")
+        if turn in firsts
+        else ("motor", "external_perception", "resume")
+        for turn in range(turns)
+    ]
+    counts = agent.transition_counts()  # the heatmap's: the turns' edge counted with the rest
+    held_back = sum(a.sent is None for a in agent.workspace.actions)
+    assert counts[("motor", "external_perception")] == turns - len(replies) + held_back
     ends = {}
     for step in agent.trace.steps:
         ends[step.turn] = step.node
@@ -199,3 +211,47 @@ async def test_the_workspace_state_keeps_actions_and_focus_activations() -> None
     assert restored.actions == agent.workspace.actions
     assert restored.focus_log == agent.workspace.focus_log
     assert restored.save_state() == agent.workspace.save_state()
+
+
+def entry_of(agent: Agent) -> tuple[str, str]:
+    """How the latest turn entered the graph: its first step's source and how."""
+    first = next(s for s in agent.walk() if s.turn == agent.workspace.turn)
+    assert first.node == "external_perception"
+    return first.source, first.how
+
+
+async def test_a_turn_resumes_from_the_motor_only_while_its_game_goes_on() -> None:
+    brain = Scripted()
+    agent = episodex(brain)
+    house = apple_house()
+    reply = await agent.respond(house.prompt(house.start()))
+    assert entry_of(agent) == ("<input>", "entry")  # a game's first observation
+    observation = house.prompt(house.act(reply))
+    saved = json.loads(json.dumps(agent.save_state()))
+    branch = agent.fork()
+
+    await agent.respond(observation)
+    assert entry_of(agent) == ("motor", "resume")  # what the motor's action led to
+    await branch.respond(observation)
+    assert entry_of(branch) == ("motor", "resume")
+    restored = episodex(brain)
+    restored.load_state(saved)
+    await restored.respond(observation)
+    assert entry_of(restored) == ("motor", "resume")
+
+    await agent.end_episode(EpisodeEnd(episode=0, won=False, label=house.task))
+    other = mug_house()
+    await agent.respond(other.prompt(other.start()))
+    assert entry_of(agent) == ("<input>", "entry")  # a new game: no action led here
+    await agent.observe("A note taken in without a reply.")
+    await agent.respond(other.prompt(other.start()))
+    assert entry_of(agent) == ("<input>", "entry")
+
+
+async def test_an_agent_without_an_edge_back_to_its_entry_always_enters_from_the_input() -> None:
+    agent = make_agent("workflow", Brain())
+    await agent.respond("Shall we play a game?")
+    await agent.respond("Is the word long?")
+    firsts = [s for s in agent.walk() if s.step == 1]
+    assert [(s.source, s.how) for s in firsts] == [("<input>", "entry")] * 2
+    assert all(source != "<input>" for source, _ in agent.transition_counts())

@@ -18,7 +18,10 @@ from typing import ClassVar
 
 from pydantic import Field
 
+from cogarch import tracing
 from cogarch.core.affordances import split_input
+from cogarch.memory.long_term.conceptual import ConceptualMemory
+from cogarch.memory.long_term.episodic import EpisodicMemory
 from cogarch.models.messages import LLMMessage, system, user
 
 from ...prompts import resolve_prompt
@@ -49,11 +52,7 @@ class BeliefConscious(BaseSpecialist):
         conceptual = conceptual_of(ctx, p, self.name)
         game = episodic.game
         if game is None or game.episode != ws.episode:
-            task = read_task(split_input(ws.current_input).observation)
-            episodic.begin_episode(ws.episode, task, ws.turn, ctx.memory_context(self.name))
-            if conceptual is not None:
-                conceptual.use_provider(self.provider)
-                conceptual.begin_episode(ws.episode, task, ctx.memory_context(self.name))
+            await self._begin_game(ws, ctx, episodic, conceptual)
         written = sum(b.turn == ws.turn for b in episodic.beliefs)
         if ws.visits.get(p.perception, 0) <= written:
             return  # back from an internal loop: nothing new was perceived
@@ -68,10 +67,34 @@ class BeliefConscious(BaseSpecialist):
         if not text:
             ws.broadcasts[self.name] = "(no new belief state)"
             return
-        belief = episodic.write_belief(text, ws.turn)
-        if conceptual is not None:
-            conceptual.take_belief(belief)
+        with tracing.memory_operation("create_memory", p.memory, episodic.kind, 1):
+            belief = episodic.write_belief(text, ws.turn)
+        if conceptual is not None and p.concepts is not None:
+            with tracing.memory_operation("create_memory", p.concepts, conceptual.kind, 1):
+                conceptual.take_belief(belief)
         ws.broadcasts[self.name] = text
+
+    async def _begin_game(
+        self,
+        ws: Workspace,
+        ctx: StepContext,
+        episodic: EpisodicMemory,
+        conceptual: ConceptualMemory | None,
+    ) -> None:
+        """Open the game in both memories: past episodes drawn, concepts consolidated."""
+        p = self.params
+        task = read_task(split_input(ws.current_input).observation)
+        mctx = ctx.memory_context(self.name)
+        with tracing.memory_operation("search_memory", p.memory, episodic.kind) as span:
+            episodic.begin_episode(ws.episode, task, ws.turn, mctx)
+            if span.is_recording():
+                tracing.record_search(span, task, await episodic.retrieve(task, mctx))
+        if conceptual is not None and p.concepts is not None:
+            conceptual.use_provider(self.provider)
+            with tracing.memory_operation("search_memory", p.concepts, conceptual.kind) as span:
+                conceptual.begin_episode(ws.episode, task, mctx)
+                if span.is_recording():
+                    tracing.record_search(span, task, await conceptual.retrieve(task, mctx))
 
 
 __all__ = ["BeliefConscious"]

@@ -23,6 +23,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
+from cogarch import tracing
 from cogarch.core.affordances import ActionInput, split_input
 from cogarch.core.memory import TurnRecord
 from cogarch.models.messages import LLMMessage, system, user
@@ -77,7 +78,8 @@ class Motor(BaseSpecialist):
         ws.broadcasts[self.name] = f"Action: {sent}"
         episodic = episodic_of(ctx, p, self.name)
         record = TurnRecord(ws.turn, ws.current_input, sent)
-        await episodic.ingest(record, ctx.memory_context(self.name))
+        with tracing.memory_operation("create_memory", p.memory, episodic.kind, 1):
+            await episodic.ingest(record, ctx.memory_context(self.name))
 
     def _must_act(self, ws: Workspace) -> bool:
         return ws.must_reply or not self.params.hold_back

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from cogarch import tracing
 from cogarch.memory.retrieval.base import clip
 
 from ...specialist import BaseSpecialist, StepContext
@@ -35,7 +36,8 @@ class Recall(BaseSpecialist):
         task = episodic.game.task if episodic.game is not None else ws.current_input
         mctx = ctx.memory_context(self.name)
         lines = []
-        await episodic.retrieve(task, mctx)
+        with tracing.memory_operation("search_memory", p.memory, episodic.kind) as span:
+            tracing.record_search(span, task, await episodic.retrieve(task, mctx))
         for episode in episodic.drawn():
             outcome = {True: "won", False: "lost", None: "ended"}[episode.won]
             last = clip(episode.beliefs[-1].text, 200) if episode.beliefs else "(no beliefs)"
@@ -43,8 +45,11 @@ class Recall(BaseSpecialist):
                 f"- episode {episode.id} ({outcome} in {episode.steps} steps), goal "
                 f"{episode.label}; its final belief: {last}"
             )
-        if conceptual is not None and conceptual.params.enabled:
-            for item in await conceptual.retrieve(task, mctx):
+        if conceptual is not None and p.concepts is not None and conceptual.params.enabled:
+            with tracing.memory_operation("search_memory", p.concepts, conceptual.kind) as span:
+                concepts = await conceptual.retrieve(task, mctx)
+                tracing.record_search(span, task, concepts)
+            for item in concepts:
                 size = item.fields["cluster_size"]
                 lines.append(f"- concept {item.id} (stands for {size}): {item.text}")
         ws.broadcasts[self.name] = (

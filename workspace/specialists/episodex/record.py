@@ -10,6 +10,8 @@ from typing import ClassVar
 
 from pydantic import Field
 
+from cogarch import tracing
+
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
 from .situation import SituationParams, conceptual_of, episodic_of
@@ -29,7 +31,7 @@ class RecordConcept(BaseSpecialist):
         p = self.params
         lesson = ws.broadcasts.get(p.source)
         conceptual = conceptual_of(ctx, p, self.name)
-        if conceptual is None:
+        if conceptual is None or p.concepts is None:
             ws.broadcasts[self.name] = "Nothing recorded (no conceptual memory)."
             return
         if not isinstance(lesson, str) or not lesson.strip():
@@ -38,7 +40,9 @@ class RecordConcept(BaseSpecialist):
         episodic = episodic_of(ctx, p, self.name)
         game = episodic.game
         episode = game.episode if game is not None else ws.episode
-        conceptual.note(lesson, episode=episode, step=episodic.step_of(ws.turn), turn=ws.turn)
+        step = episodic.step_of(ws.turn)
+        with tracing.memory_operation("create_memory", p.concepts, conceptual.kind, 1):
+            conceptual.note(lesson, episode=episode, step=step, turn=ws.turn)
         ws.broadcasts[self.name] = f"Recorded for consolidation: {lesson}"
 
 

@@ -33,6 +33,7 @@ from cogarch.core.records import TrialRecord
 from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import write_trial
 from cogarch.experiments.runner import Runner
+from cogarch.tasks.registry import TASKS
 
 
 def config(results: Path, backend: str, trials: int, concurrency: int) -> RunConfig:
@@ -76,11 +77,13 @@ async def timed_run(cfg: RunConfig) -> dict[str, Any]:
 
 
 def driver_cost_per_trial(records: list[TrialRecord], folder: Path) -> float:
-    """Reading a record from plain data and writing its file, as the driver does per trial."""
+    """Reading a record from plain data into its task's classes and writing its file, as the
+    Ray driver does per trial."""
     payloads = [r.model_dump(mode="json") for r in records]
+    types = TASKS.get(records[0].task).record_types()
     start = time.perf_counter()
     for data in payloads:
-        write_trial(folder, TrialRecord.model_validate(data))
+        write_trial(folder, TrialRecord.read(data, types))
     return (time.perf_counter() - start) / len(payloads)
 
 

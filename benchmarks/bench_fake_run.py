@@ -3,6 +3,7 @@
 Run from the repository root::
 
     python benchmarks/bench_fake_run.py [--trials 50] [--concurrency 8] [--keep DIR]
+        [--trace off|file]
 
 Ten agents (vanilla on the honest, forgetful, leaky and denier hosts; Private CoT, Public CoT,
 the workflow agent with each of its three memory strategies and the GWT agent on the honest
@@ -16,9 +17,14 @@ append_delete and patch_replace workflow agents have each of their updates refus
 (three attempts per turn): those two agents exercise the updater's error-feedback path and make
 four times as many model calls as vanilla, which is part of what is timed.
 
+``--trace file`` records the run's OpenTelemetry spans into ``traces.jsonl`` beside the trial
+files (as ``cogarch run --trace file`` does), to measure what tracing costs; the default, off,
+is what every run pays when it does not trace.
+
 Printed: the start-up time (imports, config, agent specs), the run time, trials per second,
-model calls per second, the summary table of outcomes, and whether the target was met. Trial
-files go to a temporary directory that is removed afterwards, unless ``--keep DIR`` is given.
+model calls per second, the CPU seconds the run took (all threads), the summary table of
+outcomes, and whether the target was met. Trial files go to a temporary directory that is
+removed afterwards, unless ``--keep DIR`` is given.
 """
 
 from __future__ import annotations
@@ -71,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trials", type=int, default=50, help="trials per agent (default 50)")
     parser.add_argument("--concurrency", type=int, default=8, help="trials at once (default 8)")
     parser.add_argument("--keep", metavar="DIR", help="write the trial files here and keep them")
+    parser.add_argument(
+        "--trace", choices=("off", "file"), default="off", help="record spans (default off)"
+    )
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -87,17 +96,19 @@ def main(argv: list[str] | None = None) -> int:
         results_dir = Path(tempfile.mkdtemp(prefix="bench_fake_run_"))
     try:
         config = RunConfig.model_validate(run_config(args.trials, args.concurrency, results_dir))
-        runner = Runner(config, progress=False)
+        runner = Runner(config, progress=False, trace=None if args.trace == "off" else "file")
         setup_s = time.perf_counter() - started
 
-        clock = time.perf_counter()
+        clock, cpu = time.perf_counter(), time.process_time()
         report = asyncio.run(runner.run())
-        run_s = time.perf_counter() - clock
+        run_s, cpu_s = time.perf_counter() - clock, time.process_time() - cpu
 
         calls = 0
         for _, result in iter_trials(results_dir):
             if not isinstance(result, Exception):
                 calls += result.usage.model_calls
+        traces = results_dir / "traces.jsonl"
+        spans = traces.read_text(encoding="utf-8").count('"spanId"') if traces.exists() else 0
     finally:
         if not args.keep:
             shutil.rmtree(results_dir, ignore_errors=True)
@@ -106,11 +117,15 @@ def main(argv: list[str] | None = None) -> int:
     trials = report.ran
     print(report.table())
     print()
-    print(f"agents: {len(AGENTS)}, trials per agent: {args.trials}, concurrency {args.concurrency}")
+    print(
+        f"agents: {len(AGENTS)}, trials per agent: {args.trials}, concurrency {args.concurrency}, "
+        f"tracing {args.trace}" + (f" ({spans} spans)" if args.trace != "off" else "")
+    )
     print(f"start-up (imports, config, agent specs): {setup_s:.2f} s")
     print(
         f"run: {trials} trials in {run_s:.2f} s = {trials / run_s:.1f} trials/s, "
-        f"{calls} model calls = {calls / run_s:.0f} calls/s, {report.failed} failed"
+        f"{calls} model calls = {calls / run_s:.0f} calls/s, {report.failed} failed; "
+        f"{cpu_s:.2f} s of CPU (all threads; steadier than wall time on a shared machine)"
     )
     met = "met" if total_s < TARGET_S else "MISSED"
     print(f"total: {total_s:.2f} s end to end (target < {TARGET_S:.0f} s: {met})")

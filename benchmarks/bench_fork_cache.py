@@ -154,10 +154,7 @@ async def play(schedule: str, agent: str, args: argparse.Namespace) -> Phase:
 
     async def one(index: int) -> None:
         spec = TrialSpec(
-            agent=agent,
-            index=index,
-            seed=trial_seed(config.seed, index),
-            config=config.model_dump(mode="json"),
+            run=setup.digest, agent=agent, index=index, seed=trial_seed(config.seed, index)
         )
         async with gate:
             began = time.perf_counter()

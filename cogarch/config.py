@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from cogarch.errors import ConfigError
+from cogarch.files import FileRefusedError, read_bytes
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -145,16 +146,12 @@ def validate_mapping(model: type[M], data: Any, *, where: str = "", source: str 
 def _read_text(file: Path) -> str:
     if file.is_dir():
         raise ConfigError(f"'{file}' is a directory, not a config file; name a YAML file")
+    if not os.path.lexists(file):
+        raise ConfigError(f"config file '{file}' does not exist; check the path")
     try:
-        if file.stat().st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(
-                f"'{file}' is larger than {MAX_CONFIG_BYTES // 1_000_000} MB; a config is smaller"
-            )
-        raw = file.read_bytes()
-    except FileNotFoundError:
-        raise ConfigError(f"config file '{file}' does not exist; check the path") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read '{file}': {exc.strerror or exc}") from None
+        raw = read_bytes(file, max_bytes=MAX_CONFIG_BYTES)
+    except FileRefusedError as exc:
+        raise ConfigError(str(exc)) from None
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in raw[:4]:
         raise ConfigError(f"'{file}' is UTF-16 or UTF-32 text; save it as UTF-8")
     try:

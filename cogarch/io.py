@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,29 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
 
 
 def atomic_write_json(path: str | os.PathLike[str], data: Any, *, indent: int | None = 2) -> Path:
-    return atomic_write_text(path, json.dumps(data, indent=indent, ensure_ascii=False) + "\n")
+    """``data`` as UTF-8 JSON; text holding a lone surrogate (which UTF-8 cannot encode) is
+    written with ASCII escapes instead, so it reads back exactly."""
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    if not is_utf8_encodable(text):
+        text = json.dumps(data, indent=indent, ensure_ascii=True)
+    return atomic_write_text(path, text + "\n")
+
+
+def is_utf8_encodable(text: str) -> bool:
+    """Whether ``text`` holds no lone surrogate (the only str UTF-8 cannot encode)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def without_surrogates(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD, for output that must be UTF-8."""
+    return text if is_utf8_encodable(text) else _SURROGATE.sub("\ufffd", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 MAX_JSON_DEPTH = 100

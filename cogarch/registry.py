@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
 import inspect
+import re
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 from cogarch.errors import UnknownNameError
@@ -12,17 +18,59 @@ from cogarch.errors import UnknownNameError
 T = TypeVar("T")
 
 
-def import_object(path: str) -> object:
-    """Import ``"package.module:attribute"`` (or ``"package.module.attribute"``)."""
-    module_name, sep, attr = path.partition(":")
-    if not sep:
-        module_name, _, attr = path.rpartition(".")
-    if not module_name or not attr:
-        raise UnknownNameError(f"'{path}' is not an import path; write it as 'package.module:name'")
+def is_file_path(path: str) -> bool:
+    """Whether ``path`` names an object in a Python file (``dir/file.py:name``) rather than in
+    an importable module (``package.module:name``)."""
+    module, sep, _ = path.rpartition(":")
+    return bool(sep) and module.endswith(".py")
+
+
+def _import_file(file: str, where: str) -> ModuleType:
+    """The module a Python file defines, loaded once per file (under a name of its own)."""
+    path = Path(file).expanduser().resolve()
+    if not path.is_file():
+        raise UnknownNameError(f"'{where}' names the file '{path}', which does not exist")
+    digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
+    name = f"cogarch_file_{re.sub(r'[^0-9A-Za-z_]', '_', path.stem)}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise UnknownNameError(f"'{where}': '{path}' cannot be loaded as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # before running it, as an import does (dataclasses need it)
     try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise UnknownNameError(f"cannot import module '{module_name}' for '{path}': {exc}") from exc
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        raise UnknownNameError(f"'{where}': loading '{path}' failed: {exc}") from exc
+    return module
+
+
+def import_object(path: str) -> object:
+    """Import ``"package.module:attribute"`` (or ``"package.module.attribute"``), or load
+    ``"dir/file.py:attribute"`` from a Python file (a relative path is relative to the
+    current directory)."""
+    module_name, sep, attr = path.partition(":")
+    if is_file_path(path):
+        module_name, _, attr = path.rpartition(":")
+        if not attr:
+            raise UnknownNameError(f"'{path}' names no object; write it as 'file.py:name'")
+        module: ModuleType = _import_file(module_name, path)
+    else:
+        if not sep:
+            module_name, _, attr = path.rpartition(".")
+        if not module_name or not attr:
+            raise UnknownNameError(
+                f"'{path}' is not an import path; write it as 'package.module:name' or "
+                "'file.py:name'"
+            )
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise UnknownNameError(
+                f"cannot import module '{module_name}' for '{path}': {exc}"
+            ) from exc
     try:
         return getattr(module, attr)
     except AttributeError as exc:
@@ -32,10 +80,10 @@ def import_object(path: str) -> object:
 class Registry(Generic[T]):
     """Short name -> object, where the object may be given lazily as an import path.
 
-    ``get`` also accepts any import path, so users can plug in their own classes without
-    registering them; what a path imports must be a subclass of ``base`` (when given) and pass
-    ``check`` (when given), or the name is refused like an unknown one. An unknown name lists
-    the valid ones.
+    ``get`` also accepts any import path (or a Python file's path, ``dir/file.py:name``), so
+    users can plug in their own classes without registering them; what a path imports must be
+    a subclass of ``base`` (when given) and pass ``check`` (when given), or the name is
+    refused like an unknown one. An unknown name lists the valid ones.
     """
 
     def __init__(
@@ -78,7 +126,8 @@ class Registry(Generic[T]):
             return self._checked(name, import_object(name))
         valid = ", ".join(self.names()) or "(none registered)"
         raise UnknownNameError(
-            f"unknown {self.kind} '{name}'; valid names: {valid} (or an import path 'module:name')"
+            f"unknown {self.kind} '{name}'; valid names: {valid} (or an import path "
+            "'module:name', or 'file.py:name')"
         )
 
     def _checked(self, name: str, found: object) -> T:

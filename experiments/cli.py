@@ -7,7 +7,6 @@ import asyncio
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cogarch.errors import CogarchError, ConfigError
@@ -19,10 +18,10 @@ if TYPE_CHECKING:
 def _providers(config: str | None) -> Providers:
     from cogarch.models.providers import Providers, load_providers_yaml
 
-    from ..tasks.fakes import task_fakes
+    from .fakes import run_fakes
 
     if config is None:
-        return Providers(fakes=task_fakes())
+        return Providers(fakes=run_fakes())
     from cogarch.config import read_yaml
 
     data = read_yaml(config)
@@ -32,20 +31,12 @@ def _providers(config: str | None) -> Providers:
             f"'providers' in '{config}' must be a mapping of provider names to settings, "
             f"not a {type(section).__name__}"
         )
-    return Providers(load_providers_yaml(section or {}), fakes=task_fakes())
-
-
-def _results_dir(value: str) -> Path:
-    if not value.strip() or "\x00" in value:
-        raise ConfigError("--results-dir is empty or holds a NUL character; name a folder")
-    path = Path(value)
-    if path.exists() and not path.is_dir():
-        raise ConfigError(f"--results-dir '{value}' is a file, not a folder; name a folder")
-    return path
+    return Providers(load_providers_yaml(section or {}), fakes=run_fakes())
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from .config import load_run_config
+    from .paths import folder_to_write
     from .runner import Runner
 
     config = load_run_config(args.config)
@@ -53,7 +44,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.trials is not None:
         updates["trials"] = args.trials
     if args.results_dir is not None:
-        updates["results_dir"] = _results_dir(args.results_dir)
+        updates["results_dir"] = folder_to_write(args.results_dir, "--results-dir")
     if args.concurrency is not None:
         updates["concurrency"] = args.concurrency
     execution = config.execution.model_dump()
@@ -69,15 +60,31 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         fields = {**config.model_dump(), "execution": execution, **updates}
         config = validate_mapping(RunConfig, fields, source="the command-line overrides")
-    runner = Runner(config, progress=not args.quiet)
+    runner = Runner(config, progress=not args.quiet, trace=args.trace)
     report = asyncio.run(runner.run())
     print(
         f"\n{config.name}: {report.ran} trials run, {report.skipped} already complete, "
         f"{report.failed} failed; results in {report.results_dir}"
     )
+    if args.trace == "file":
+        print(f"traces in {report.results_dir / 'traces.jsonl'}")
     for problem in report.corrupt:
         print(f"corrupt: {problem}")
     print(report.table())
+    if report.failed:
+        first = " ".join(report.errors[0].split())[:300] if report.errors else "?"
+        if report.failed == report.ran:
+            print(
+                f"error: every trial this run played failed ({report.failed}); the first: "
+                f"{first}. Fix the cause, then rerun the same command",
+                file=sys.stderr,
+            )
+            return 1
+        print(
+            f"warning: {report.failed} of {report.ran} trials failed (the first: {first}); "
+            "rerun the same command to retry them",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -150,7 +157,9 @@ def cmd_agents(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from .paths import folder_to_read, folder_to_write
     from .report import build_report
+    from .tidy import RUN_DIR_HINT
 
     baselines = None
     if args.baselines is not None:
@@ -160,8 +169,9 @@ def cmd_report(args: argparse.Namespace) -> int:
                 "--baselines names no agent; give agent names separated by commas, "
                 "e.g. --baselines vanilla,mem0"
             )
-    out = Path(args.out) if args.out else None
-    paths = build_report(Path(args.run_dir), out, baselines=baselines, reading=args.reading)
+    out = folder_to_write(args.out, "--out") if args.out is not None else None
+    run_dir = folder_to_read(args.run_dir, "run directory", RUN_DIR_HINT)
+    paths = build_report(run_dir, out, baselines=baselines, reading=args.reading)
     for path in paths:
         print(path)
     return 0
@@ -183,6 +193,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--address",
         help="with the ray backend: the cluster to join (auto, ray://HOST:10001); "
         "without it a local Ray instance is started",
+    )
+    run.add_argument(
+        "--trace",
+        choices=("otlp", "file"),
+        help="record OpenTelemetry GenAI spans: otlp sends them to the endpoint the "
+        "OTEL_EXPORTER_OTLP_* variables name, file writes RESULTS_DIR/traces.jsonl "
+        "(needs the otel extra; off by default)",
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(fn=cmd_run)
@@ -213,10 +230,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--reading",
-        choices=("lenient", "strict"),
-        default="lenient",
-        help="reading of yes/no answers for the outcome table and tests: lenient (default) "
-        "or strict (the authors' exact \"yes\", comparable with the paper's Table 1)",
+        default=None,
+        help="which of the task's readings the outcome table and tests use; for the SCT's "
+        'yes/no answers lenient (default) or strict (the authors\' exact "yes", comparable '
+        "with the paper's Table 1)",
     )
     report.set_defaults(fn=cmd_report)
 
@@ -236,6 +253,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted; rerun the same command to resume", file=sys.stderr)
         return 130
+    except OSError as exc:  # a file or folder the checks could not foresee (a race, a disk)
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

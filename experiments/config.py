@@ -11,7 +11,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 
 from cogarch.config import load_yaml_model
+from cogarch.errors import ConfigError
 from cogarch.models.providers import ProviderConfig
+from cogarch.registry import is_file_path
 
 from .execution import ExecutionConfig
 from .names import name_problem, safe_name
@@ -128,9 +130,36 @@ class RunConfig(BaseModel):
         return self.results_dir or Path("runs") / self.name
 
     def digest(self) -> str:
-        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        """The hash of what the run plays: its whole config but where its results go, so a
+        results directory however spelled, or moved, keeps the same hash (and resume key)."""
+        blob = json.dumps(self.model_dump(mode="json", exclude={"results_dir"}), sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()
 
 
 def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
-    return load_yaml_model(RunConfig, path)
+    """The run config of a YAML file. A task named by a Python file's path
+    (``kind: my_task.py:MyTask``) is looked for relative to the config file's folder, and
+    recorded relative to the current directory (where the run's results go too)."""
+    config = load_yaml_model(RunConfig, path)
+    kind = config.task.kind
+    if not is_file_path(kind):
+        return config
+    file, _, name = kind.rpartition(":")
+    found = Path(file).expanduser()
+    if not found.is_absolute():
+        found = Path(path).parent / found
+    if not found.is_file():
+        raise ConfigError(
+            f"task.kind names the file '{file}', which is not a file in the config's folder "
+            f"('{found}'); give the task file's path relative to the config file"
+        )
+    task = config.task.model_copy(update={"kind": f"{_shown(found)}:{name}"})
+    return config.model_copy(update={"task": task})
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the current directory when it can be, else absolute."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive
+        return str(path.resolve())

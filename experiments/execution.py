@@ -36,6 +36,12 @@ class ExecutionConfig(BaseModel):
     cpus_per_trial: float = Field(
         default=1.0, gt=0, le=64, description="ray: CPUs one trial reserves on its node."
     )
+    connect_timeout_s: float = Field(
+        default=60.0,
+        gt=0,
+        le=3600,
+        description="ray: seconds to join the cluster at 'address' before the run gives up.",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> ExecutionConfig:

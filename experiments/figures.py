@@ -1,4 +1,4 @@
-"""The paper's figures from a tidy run: outcomes, private-state size, revealed secrets, routing.
+"""The paper's figures from a tidy run: outcomes, private-state size, answers, routing.
 
 Every function takes the rows of ``experiments.tidy`` and a PNG path, draws with matplotlib's
 object API on an Agg canvas (no display, no global pyplot state), and returns the path, or
@@ -8,7 +8,8 @@ object API on an Agg canvas (no display, no global pyplot state), and returns th
   stacked bars (failed and corrupt trials as separate hatched segments).
 - ``private_state_size``: Figure 4, private-state tokens per turn, mean with a 95% band, log
   scale (agents whose private state is always empty cannot be drawn on it and are named).
-- ``revealed_secrets``: Figure 6, the top-k revealed secrets of each agent.
+- ``top_answers``: Figure 6, the top-k final answers of each agent (for the SCT, its
+  revealed secrets; see ``Evaluation.final_answer``).
 - ``transition_heatmap``: the Episodex paper's Figures 5-6 for a routed agent, its transition
   counts summed over trials.
 - ``footprint``: per-turn footprint tokens of revision / constraint trials (read by
@@ -31,7 +32,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 from scipy.stats import t as student_t
 
-from .tidy import TrialRow
+from .tidy import TidyRow
 
 OUTCOME_STYLE: dict[str, tuple[str, str]] = {
     "self_consistent": ("Self-Consistent", "#2e9e44"),
@@ -73,14 +74,14 @@ def _save(figure: Figure, path: str | Path) -> Path:
     return target
 
 
-def agents_in(rows: Iterable[TrialRow]) -> list[str]:
+def agents_in(rows: Iterable[TidyRow]) -> list[str]:
     """Agent names in the order they first appear."""
     return list(dict.fromkeys(r.agent for r in rows))
 
 
 @_plain_text
 def outcome_breakdown(
-    rows: Sequence[TrialRow], path: str | Path, *, title: str = "Outcomes per agent"
+    rows: Sequence[TidyRow], path: str | Path, *, title: str = "Outcomes per agent"
 ) -> Path | None:
     """Stacked horizontal bars: the share of each agent's trials in each outcome class.
 
@@ -105,7 +106,7 @@ def outcome_breakdown(
         ("_corrupt", "Corrupt trial file", "#5a5a5a", "xx"),
     ]
 
-    def key_of(row: TrialRow) -> str:
+    def key_of(row: TidyRow) -> str:
         if row.status == "failed":
             return "_failed"
         if row.status == "corrupt":
@@ -244,7 +245,7 @@ def _band_plot(
 
 
 def private_state_size(
-    rows: Sequence[TrialRow],
+    rows: Sequence[TidyRow],
     path: str | Path,
     *,
     title: str = "Private state size per turn",
@@ -260,7 +261,7 @@ def private_state_size(
 
 
 def footprint(
-    rows: Sequence[TrialRow],
+    rows: Sequence[TidyRow],
     path: str | Path,
     *,
     title: str = "Memory footprint per turn",
@@ -276,18 +277,19 @@ def footprint(
 
 
 @_plain_text
-def revealed_secrets(
-    rows: Sequence[TrialRow],
+def top_answers(
+    rows: Sequence[TidyRow],
     path: str | Path,
     *,
     top_k: int = 10,
-    title: str = "Revealed secrets",
+    title: str = "Final answers",
+    noun: str = "answered",
 ) -> Path | None:
-    """One panel per agent: how often each of its top-k revealed secrets came up."""
+    """One panel per agent: how often each of its top-k final answers came up."""
     tallies: dict[str, Counter[str]] = {}
     for r in rows:
-        if r.status == "complete" and r.revealed:
-            tallies.setdefault(r.agent, Counter())[r.revealed.strip().lower()] += 1
+        if r.status == "complete" and r.answer:
+            tallies.setdefault(r.agent, Counter())[r.answer.strip().lower()] += 1
     if not tallies:
         return None
     ncols = min(3, len(tallies))
@@ -304,7 +306,7 @@ def revealed_secrets(
         axes.barh(range(len(top)), values, color="#4c72b0")
         axes.set_yticks(range(len(top)), labels, fontsize=9)
         axes.set_title(
-            f"{agent}\n{sum(counter.values())} revealed, {len(counter)} distinct", fontsize=9
+            f"{agent}\n{sum(counter.values())} {noun}, {len(counter)} distinct", fontsize=9
         )
         axes.set_xlabel("trials", fontsize=9)
         axes.xaxis.get_major_locator().set_params(integer=True)
@@ -313,12 +315,12 @@ def revealed_secrets(
     return _save(figure, path)
 
 
-def routed_agents(rows: Iterable[TrialRow]) -> list[str]:
+def routed_agents(rows: Iterable[TidyRow]) -> list[str]:
     """Agents with at least one recorded transition between specialists."""
     return [a for a, c in transition_counts(rows).items() if c]
 
 
-def transition_counts(rows: Iterable[TrialRow]) -> dict[str, Counter[tuple[str, str]]]:
+def transition_counts(rows: Iterable[TidyRow]) -> dict[str, Counter[tuple[str, str]]]:
     """Per agent, ``(source, target)`` counts summed over complete trials."""
     out: dict[str, Counter[tuple[str, str]]] = {}
     for r in rows:
@@ -333,7 +335,7 @@ def transition_counts(rows: Iterable[TrialRow]) -> dict[str, Counter[tuple[str, 
 
 @_plain_text
 def transition_heatmap(
-    rows: Sequence[TrialRow], path: str | Path, *, agent: str | None = None
+    rows: Sequence[TidyRow], path: str | Path, *, agent: str | None = None
 ) -> Path | None:
     """Transition counts and probabilities of ``agent`` (all agents when None), over trials."""
     counts: Counter[tuple[str, str]] = Counter()
@@ -390,8 +392,8 @@ __all__ = [
     "mean_band",
     "outcome_breakdown",
     "private_state_size",
-    "revealed_secrets",
     "routed_agents",
+    "top_answers",
     "transition_counts",
     "transition_heatmap",
 ]

@@ -12,13 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from cogarch.core.records import (
-    ConstraintsPayload,
-    OtherPayload,
-    Payload,
-    RevisionPayload,
+    RecordTypes,
     Scoring,
-    SCTPayload,
-    Transition,
+    TransitionCount,
     TrialRecord,
     Turn,
     TurnFootprint,
@@ -67,35 +63,41 @@ def _turns(log: list[dict[str, Any]], extra: Mapping[str, Any]) -> list[Turn]:
     return turns
 
 
-def _transitions(counts: Mapping[str, int]) -> list[Transition]:
+def _transitions(counts: Mapping[str, int]) -> list[TransitionCount]:
     out = []
     for key, n in sorted(counts.items()):
         source, arrow, target = key.partition("->")
         if not arrow:
             raise ValueError(f"transition key '{key}' is not of the form 'source->target'")
-        out.append(Transition(source=source, target=target, count=n))
+        out.append(TransitionCount(source=source, target=target, count=n))
     return out
 
 
-def _payload(data: Mapping[str, Any]) -> Payload:
+def _payload(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The payload's data, tagged with the kind its task reads it as."""
     extra = dict(data.get("extra") or {})
     final = extra.pop("final_private_state", None)
     if data.get("sct") is not None:
         leaks = (data.get("evaluation") or {}).get("leak_turns") or []
-        return SCTPayload.model_validate({**data["sct"], "leak_turns": leaks})
+        return {"kind": "sct", **data["sct"], "leak_turns": leaks}
     if set(extra) == {"revision"}:
-        return RevisionPayload(revision=extra["revision"], final_private_state=final)
+        return {"kind": "revision", "revision": extra["revision"], "final_private_state": final}
     if set(extra) == {"constraints"}:
-        return ConstraintsPayload(constraints=extra["constraints"], final_private_state=final)
+        return {
+            "kind": "constraints",
+            "constraints": extra["constraints"],
+            "final_private_state": final,
+        }
     if final is not None:
         extra["final_private_state"] = final
-    return OtherPayload(data=extra)
+    return {"kind": "other", "data": extra}
 
 
-def migrate_v1(data: Mapping[str, Any]) -> TrialRecord:
-    """A version 1 trial file's content as a version 2 record."""
+def migrate_v1(data: Mapping[str, Any], types: RecordTypes | None = None) -> TrialRecord:
+    """A version 1 trial file's content as a version 2 record, its parts read into
+    ``types`` (its task's classes) when given."""
     extra = data.get("extra") or {}
-    return TrialRecord.model_validate(
+    return TrialRecord.read(
         {
             "status": data["status"],
             "run": data["run"],
@@ -112,7 +114,8 @@ def migrate_v1(data: Mapping[str, Any]) -> TrialRecord:
             "payload": _payload(data),
             "usage": data.get("usage") or {},
             "error": data.get("error"),
-        }
+        },
+        types,
     )
 
 

@@ -5,7 +5,9 @@ outcome classes, self-consistency with its Wilson 95% interval and the Hangman p
 superiority marker (``*``: one-sided Fisher exact test against every baseline, Holm-corrected,
 see ``experiments.stats``), the pairwise tests behind the markers, the model usage (calls,
 cache hits, prompt tokens sent, served from the server's prompt cache and evaluated: see
-``experiments.usage_table``), the task's metrics, every failure, and the figures of
+``experiments.usage_table``), the task's metrics and its own tables, for multi-episode
+trials what agents did across their games (comparisons by agent parameters, memory per game,
+the focus loop: ``experiments.episode_tables``), every failure, and the figures of
 ``experiments.figures``. The tidy table of all trials is written next to it as
 ``trials.csv`` and ``trials.jsonl``.
 
@@ -18,7 +20,6 @@ it ran, starts with one of ``DEFAULT_BASELINES`` (case and punctuation ignored, 
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -26,24 +27,22 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.core.records import Scoring
+from cogarch.core.views import Table
 from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_text
 
 from . import figures
+from .episode_tables import episode_tables
 from .paper_settings import embedded_model_note, paper_deviations
-from .reading import (
-    DESCRIPTIONS,
-    Reading,
-    check_reading,
-    outcome_of,
-    short_trials_note,
-    stratum,
-    success_of,
-)
-from .report_page import ReportContent, Table, render_html, render_markdown
+from .paths import folder_to_write
+from .reading import check_reading, outcome_of, short_trials_note, stratum, success_of
+from .report_page import ReportContent, render_html, render_markdown
+from .report_tables import task_tables
+from .run_meta import read_run_meta
 from .stats import Comparison, compare_to_baselines, markers_from, wilson_interval
 from .task_metrics import metric_tables
-from .tidy import TrialRow, tidy_run, write_csv, write_jsonl
+from .task_types import task_of
+from .tidy import TidyRow, TidyTable, tidy_run, write_csv, write_jsonl
 from .usage_table import USAGE_NOTE, usage_table
 
 DEFAULT_BASELINES = ("vanilla", "mem0", "amem", "lightmem", "memoryos", "transcript")
@@ -59,22 +58,14 @@ def is_default_baseline(*names: str | None) -> bool:
     return any(n and _norm(n).startswith(DEFAULT_BASELINES) for n in names)
 
 
-def _run_meta(run_dir: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def resolve_baselines(
-    rows: Sequence[TrialRow], meta: dict[str, Any], baselines: Iterable[str] | None
+    rows: Sequence[TidyRow], meta: dict[str, Any], baselines: Iterable[str] | None
 ) -> list[str]:
     agents = figures.agents_in(rows)
     configured = (meta.get("config") or {}).get("baselines") or None  # [] was the old default
     chosen = baselines if baselines is not None else configured
     if chosen is not None:
-        names = list(chosen)
+        names = [chosen] if isinstance(chosen, str) else list(chosen)  # one name, not letters
         unknown = [b for b in names if b not in agents]
         if unknown:
             raise ConfigError(
@@ -86,18 +77,23 @@ def resolve_baselines(
     return [a for a in agents if is_default_baseline(a, spec.get(a))]
 
 
-def _order(rows: list[TrialRow], meta: dict[str, Any]) -> list[TrialRow]:
+def _ranks(meta: dict[str, Any]) -> dict[str, int]:
+    """Each agent's place in the run config (agents it does not name come after)."""
     entries = (meta.get("config") or {}).get("agents") or []
-    rank = {str(e.get("name") or e.get("agent")): i for i, e in enumerate(entries)}
+    return {str(e.get("name") or e.get("agent")): i for i, e in enumerate(entries)}
+
+
+def _order(rows: list[TidyRow], meta: dict[str, Any]) -> list[TidyRow]:
+    rank = _ranks(meta)
     return sorted(rows, key=lambda r: (rank.get(r.agent, len(rank)), r.agent, r.trial or 0))
 
 
 def summary_table(
-    rows: Sequence[TrialRow],
+    rows: Sequence[TidyRow],
     baselines: Sequence[str],
     markers: set[tuple[str, str]],
     scoring: Scoring | None = None,
-    reading: Reading = "lenient",
+    reading: str | None = None,
 ) -> Table:
     """Counts per agent and (task, model); the task's outcome classes under ``reading`` (any
     other outcome seen after them) and, when trials are rated, the success rate with its
@@ -138,11 +134,11 @@ def summary_table(
                     *([sc, ci] if rated else []),
                 ]
             )
-    return Table(header, body)
+    return Table("summary", header, body)
 
 
 def significance(
-    rows: Sequence[TrialRow], baselines: Sequence[str], reading: Reading = "lenient"
+    rows: Sequence[TidyRow], baselines: Sequence[str], reading: str | None = None
 ) -> tuple[list[Comparison], set[tuple[str, str]]]:
     """Self-consistency of each agent per (task, model), tested against every baseline on the
     same task and model."""
@@ -174,10 +170,12 @@ def comparison_table(comparisons: Sequence[Comparison]) -> Table:
         for c in comparisons
     ]
     header = ["agent", "baseline", "task / model", "agent SC", "baseline SC", "p (one-sided)"]
-    return Table([*header, "p (Holm)", f"significant at {ALPHA}"], body)
+    return Table(
+        "tests against the baselines", [*header, "p (Holm)", f"significant at {ALPHA}"], body
+    )
 
 
-def failure_table(rows: Sequence[TrialRow]) -> Table:
+def failure_table(rows: Sequence[TidyRow]) -> Table:
     bad = [r for r in rows if r.status in ("failed", "corrupt")]
     body = [
         [
@@ -191,7 +189,7 @@ def failure_table(rows: Sequence[TrialRow]) -> Table:
     ]
     if len(bad) > _MAX_LISTED_FAILURES:
         body.append(["...", "", "", "", f"{len(bad) - _MAX_LISTED_FAILURES} more in trials.csv"])
-    return Table(["agent", "trial", "status", "error", "message"], body)
+    return Table("failures", ["agent", "trial", "status", "error", "message"], body)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -203,8 +201,12 @@ def _file_part(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
 
 
-def make_figures(rows: Sequence[TrialRow], out: Path) -> list[tuple[str, Path]]:
-    """Every figure the run has data for, as ``(caption, path)``."""
+def make_figures(
+    rows: Sequence[TidyRow], out: Path, answers: tuple[str, str] = ("Final answers", "answered")
+) -> list[tuple[str, Path]]:
+    """Every figure the run has data for, as ``(caption, path)``; ``answers`` names the
+    task's final answers (``Evaluation.answer_label``)."""
+    title, noun = answers
     made: list[tuple[str, Path | None]] = [
         ("Outcome breakdown per agent", figures.outcome_breakdown(rows, out / "outcomes.png")),
         (
@@ -212,8 +214,8 @@ def make_figures(rows: Sequence[TrialRow], out: Path) -> list[tuple[str, Path]]:
             figures.private_state_size(rows, out / "private_state.png"),
         ),
         (
-            "Revealed secrets (top 10 per agent)",
-            figures.revealed_secrets(rows, out / "revealed_secrets.png"),
+            f"{title} (top 10 per agent)",
+            figures.top_answers(rows, out / "answers.png", title=title, noun=noun),
         ),
     ]
     scenarios = list(dict.fromkeys(r.scenario for r in rows if r.scenario))
@@ -243,14 +245,16 @@ def make_figures(rows: Sequence[TrialRow], out: Path) -> list[tuple[str, Path]]:
 
 
 def _content(
-    rows: Sequence[TrialRow],
+    table: TidyTable,
+    rows: Sequence[TidyRow],
     meta: dict[str, Any],
     baselines: Sequence[str],
     pictures: list[tuple[str, Path]],
-    scoring: Scoring | None = None,
     origin: str = "given",
-    reading: Reading = "lenient",
+    reading: str | None = None,
+    own_tables: Sequence[Table] = (),
 ) -> ReportContent:
+    scoring = table.scoring
     comparisons, markers = significance(rows, baselines, reading)
     counts = Counter(r.status for r in rows)
     usage = usage_table(rows)
@@ -274,15 +278,18 @@ def _content(
     if config and (caution := embedded_model_note(config)) is not None:
         notes.append(caution)
     rated = any(r.self_consistent is not None for r in rows)
-    if any(r.outcome_strict for r in rows):
-        facts.append(f"outcome table and tests: {DESCRIPTIONS[reading]}")
-        if (short := short_trials_note(list(rows))) is not None:
-            notes.append(short)
+    episodes = episode_tables(table.records)
+    if table.readings:
+        chosen = reading or next(iter(table.readings))
+        facts.append(f"outcome table and tests: {table.readings[chosen]}")
+    if (short := short_trials_note(list(rows))) is not None:
+        notes.append(short)
     if rated:
+        success = f"'{scoring.success}'" if scoring.success else "its success outcome"
         notes.append(
-            "SC %: self-consistent (for revision tasks: consistent) trials out of the complete "
-            "trials that were evaluated; 95% CI: Wilson interval. Failed and corrupt trials are "
-            "counted, not evaluated."
+            f"SC %: trials that reached the task's success outcome ({success}) out of the "
+            "complete trials that were evaluated; 95% CI: Wilson interval. Failed and corrupt "
+            "trials are counted, not evaluated."
         )
     if comparisons:
         notes.append(
@@ -301,15 +308,27 @@ def _content(
         summary=summary_table(rows, baselines, markers, scoring, reading),
         notes=notes,
         tests=comparison_table(comparisons) if comparisons else None,
-        metrics=[
-            (m.title, Table(m.header, m.body))
-            for m in metric_tables(rows, scoring.totals if scoring else ())
-        ],
+        metrics=metric_tables(rows, scoring.totals),
         failures=failure_table(rows) if counts["failed"] + counts["corrupt"] else None,
         pictures=pictures,
-        usage=Table(usage.header, usage.body) if usage is not None else None,
+        usage=usage,
         usage_note=USAGE_NOTE,
+        task_tables=list(own_tables),
+        episodes=episodes.tables,
+        episode_notes=episodes.notes,
     )
+
+
+def _own_tables(table: TidyTable, run_dir: Path, meta: dict[str, Any]) -> list[Table]:
+    """The task's own tables, per task the run's records belong to (one in a normal run),
+    given the records with the agents in the run config's order."""
+    rank = _ranks(meta)
+    records = sorted(table.records, key=lambda r: (rank.get(r.agent, len(rank)), r.agent, r.trial))
+    tables: list[Table] = []
+    for name in dict.fromkeys(r.task for r in records):
+        mine = [r for r in records if r.task == name]
+        tables += task_tables(task_of(mine[0], within=run_dir), mine)
+    return tables
 
 
 def build_report(
@@ -317,24 +336,27 @@ def build_report(
     out_dir: Path | None = None,
     *,
     baselines: Iterable[str] | None = None,
-    reading: str = "lenient",
+    reading: str | None = None,
 ) -> list[Path]:
     """Write ``report.md``, ``report.html``, ``trials.csv``, ``trials.jsonl`` and the figures.
 
     Returns the written paths (the two reports first). ``out_dir`` defaults to
-    ``run_dir/report``. ``reading`` picks the reading of yes/no answers the outcome table and
-    the tests use (``lenient`` or ``strict``, the authors' exact one).
+    ``run_dir/report``. ``reading`` picks which of the task's readings the outcome table and
+    the tests use (for the SCT ``lenient``, the default, or ``strict``, the authors' exact
+    one); a task that scores one reading takes none.
     """
-    chosen_reading = check_reading(reading)
     run_dir = Path(run_dir)
     table = tidy_run(run_dir)
+    chosen_reading = check_reading(reading, table.readings)
     if not table.rows:
         raise ConfigError(
             f"no trial files under '{run_dir}' (expected AGENT/trial_NNNN.json); run "
             "'cogarch run CONFIG' first or point at its results directory"
         )
-    out = Path(out_dir) if out_dir is not None else run_dir / "report"
-    meta = _run_meta(run_dir)
+    out = folder_to_write(
+        out_dir if out_dir is not None else run_dir / "report", "the report folder"
+    )
+    meta, meta_problem = read_run_meta(run_dir)
     rows = _order(table.rows, meta)
     chosen = resolve_baselines(rows, meta, baselines)
     if baselines is not None:
@@ -345,8 +367,19 @@ def build_report(
         origin = f"default: agents built on {', '.join(DEFAULT_BASELINES)}"
     csv_path = write_csv(rows, out / "trials.csv")
     jsonl_path = write_jsonl(rows, out / "trials.jsonl")
-    pictures = make_figures(rows, out / "figures")
-    content = _content(rows, meta, chosen, pictures, table.scoring, origin, reading=chosen_reading)
+    pictures = make_figures(rows, out / "figures", table.answer_label)
+    content = _content(
+        table,
+        rows,
+        meta,
+        chosen,
+        pictures,
+        origin,
+        reading=chosen_reading,
+        own_tables=_own_tables(table, run_dir, meta),
+    )
+    if meta_problem is not None:
+        content.notes.insert(0, f"run.json: {meta_problem}.")
     md = atomic_write_text(out / "report.md", render_markdown(content, out))
     page = atomic_write_text(out / "report.html", render_html(content))
     return [md, page, csv_path, jsonl_path, *(path for _, path in pictures)]

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cogarch.core.views import Table
+
 METRICS_NOTE = (
     "The numbers each trial's evaluation records, as mean ± standard deviation over the "
     "agent's complete trials (nested values as outer.inner)."
@@ -32,29 +34,28 @@ def md_text(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
 
 
-@dataclass
-class Table:
-    header: list[str]
-    body: list[list[str]]
+def table_markdown(table: Table) -> str:
+    """``table`` (without its title) as a Markdown table, every cell inert text."""
 
-    def markdown(self) -> str:
-        def cell(text: str) -> str:
-            return md_text(text).replace("|", "\\|")
+    def cell(text: str) -> str:
+        return md_text(text).replace("|", "\\|")
 
-        lines = [
-            "| " + " | ".join(cell(h) for h in self.header) + " |",
-            "|" + "|".join("---" for _ in self.header) + "|",
-        ]
-        lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in self.body]
-        return "\n".join(lines)
+    lines = [
+        "| " + " | ".join(cell(h) for h in table.header) + " |",
+        "|" + "|".join("---" for _ in table.header) + "|",
+    ]
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in table.text_rows()]
+    return "\n".join(lines)
 
-    def html(self) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.header)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
-            for row in self.body
-        )
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+def table_html(table: Table) -> str:
+    """``table`` (without its title) as an HTML table, every cell escaped."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in table.header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+        for row in table.text_rows()
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 @dataclass
@@ -65,11 +66,16 @@ class ReportContent:
     summary: Table
     notes: list[str]
     tests: Table | None = None
-    metrics: list[tuple[str, Table]] = field(default_factory=list)
+    metrics: list[Table] = field(default_factory=list)
     failures: Table | None = None
     usage: Table | None = None
     """Model calls and prompt tokens per agent (``experiments.usage_table``)."""
     usage_note: str = ""
+    task_tables: list[Table] = field(default_factory=list)
+    """The task's own tables (``Task.report_tables``)."""
+    episodes: list[Table] = field(default_factory=list)
+    """What agents did across the games of their trials (``experiments.episode_tables``)."""
+    episode_notes: list[str] = field(default_factory=list)
     pictures: list[tuple[str, Path]] = field(default_factory=list)
 
     @property
@@ -81,17 +87,27 @@ def render_markdown(content: ReportContent, out: Path) -> str:
     """The report as Markdown; figure links are relative to ``out``."""
     c = content
     parts = [f"# {md_text(c.title)}", "", *(f"- {md_text(f)}" for f in c.facts), ""]
-    parts += ["## Summary", "", c.summary.markdown(), "", *c.notes, ""]
+    parts += ["## Summary", "", table_markdown(c.summary), "", *c.notes, ""]
     if c.tests is not None:
-        parts += ["## Tests against the baselines", "", c.tests.markdown(), ""]
+        parts += ["## Tests against the baselines", "", table_markdown(c.tests), ""]
     if c.usage is not None:
-        parts += ["## Model usage", "", c.usage.markdown(), "", md_text(c.usage_note), ""]
+        parts += ["## Model usage", "", table_markdown(c.usage), "", md_text(c.usage_note), ""]
     if c.metrics:
         parts += ["## Task metrics", "", METRICS_NOTE, ""]
-        for title, table in c.metrics:
-            parts += [f"### {md_text(title)}", "", table.markdown(), ""]
+        for table in c.metrics:
+            parts += [f"### {md_text(table.title)}", "", table_markdown(table), ""]
+    if c.task_tables:
+        parts += ["## The task's own tables", ""]
+        for table in c.task_tables:
+            parts += [f"### {md_text(table.title)}", "", table_markdown(table), ""]
+    if c.episodes or c.episode_notes:
+        parts += ["## Across episodes", "", *(md_text(n) + "\n" for n in c.episode_notes)]
+        for table in c.episodes:
+            parts += [f"### {md_text(table.title)}", "", table_markdown(table), ""]
     parts += ["## Failures", ""]
-    parts += [c.failures.markdown(), ""] if c.failures else ["No failed or corrupt trials.", ""]
+    parts += (
+        [table_markdown(c.failures), ""] if c.failures else ["No failed or corrupt trials.", ""]
+    )
     parts += ["## Figures", ""]
     for caption, path in c.pictures:
         rel = path.relative_to(out).as_posix()
@@ -114,20 +130,28 @@ def render_html(content: ReportContent) -> str:
         f"<style>{_CSS}</style></head><body><h1>{title}</h1><ul>",
         *(f"<li>{esc(f)}</li>" for f in c.facts),
         "</ul><h2>Summary</h2>",
-        c.summary.html(),
+        table_html(c.summary),
         *(f"<p>{esc(n)}</p>" for n in c.notes),
     ]
     if c.tests is not None:
-        parts += ["<h2>Tests against the baselines</h2>", c.tests.html()]
+        parts += ["<h2>Tests against the baselines</h2>", table_html(c.tests)]
     if c.usage is not None:
-        parts += ["<h2>Model usage</h2>", c.usage.html(), f"<p>{esc(c.usage_note)}</p>"]
+        parts += ["<h2>Model usage</h2>", table_html(c.usage), f"<p>{esc(c.usage_note)}</p>"]
     if c.metrics:
         parts += ["<h2>Task metrics</h2>", f"<p>{esc(METRICS_NOTE)}</p>"]
-        for name, table in c.metrics:
-            parts += [f"<h3>{esc(name)}</h3>", table.html()]
+        for table in c.metrics:
+            parts += [f"<h3>{esc(table.title)}</h3>", table_html(table)]
+    if c.task_tables:
+        parts += ["<h2>The task's own tables</h2>"]
+        for table in c.task_tables:
+            parts += [f"<h3>{esc(table.title)}</h3>", table_html(table)]
+    if c.episodes or c.episode_notes:
+        parts += ["<h2>Across episodes</h2>", *(f"<p>{esc(n)}</p>" for n in c.episode_notes)]
+        for table in c.episodes:
+            parts += [f"<h3>{esc(table.title)}</h3>", table_html(table)]
     parts.append("<h2>Failures</h2>")
     parts.append(
-        f"<div class='failures'>{c.failures.html()}</div>"
+        f"<div class='failures'>{table_html(c.failures)}</div>"
         if c.failures
         else "<p>No failed or corrupt trials.</p>"
     )
@@ -143,4 +167,12 @@ def render_html(content: ReportContent) -> str:
     return "\n".join(parts)
 
 
-__all__ = ["METRICS_NOTE", "ReportContent", "Table", "md_text", "render_html", "render_markdown"]
+__all__ = [
+    "METRICS_NOTE",
+    "ReportContent",
+    "md_text",
+    "render_html",
+    "render_markdown",
+    "table_html",
+    "table_markdown",
+]

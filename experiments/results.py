@@ -12,13 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
-from cogarch.core.records import SCHEMA_VERSION, TrialError, TrialRecord
+from cogarch.core.records import SCHEMA_VERSION, RecordTypes, TrialError, TrialRecord
 from cogarch.errors import CogarchError
-from cogarch.io import atomic_write_text, loads_json
+from cogarch.files import FileRefusedError, read_json
+from cogarch.io import atomic_write_json, atomic_write_text
 
 from .migrate import migrate_v1
 from .names import safe_name
+from .task_types import record_types
 
 
 class CorruptTrialError(CogarchError):
@@ -55,11 +58,17 @@ def keep_aside(path: Path) -> Path:
 
 def write_trial(results_dir: str | os.PathLike[str], result: TrialRecord) -> Path:
     path = trial_path(results_dir, result.agent, result.trial)
-    return atomic_write_text(path, result.model_dump_json(indent=2) + "\n")
+    try:
+        text = result.model_dump_json(indent=2)
+    except PydanticSerializationError:  # a lone surrogate in some text: written escaped
+        return atomic_write_json(path, result.model_dump(mode="json"))
+    return atomic_write_text(path, text + "\n")
 
 
-def load_record(data: Any) -> TrialRecord:
-    """A trial file's content as a current record, whatever its schema version."""
+def load_record(data: Any, *, within: Path | None = None) -> TrialRecord:
+    """A trial file's content as a current record, whatever its schema version, its parts
+    read into its task's classes when the task loads here (see ``task_types``; never from
+    a file inside ``within``), else kept as generic data."""
     if not isinstance(data, dict):
         raise ValueError("the file holds no JSON object")
     version = data.get("schema_version")
@@ -70,23 +79,27 @@ def load_record(data: Any) -> TrialRecord:
             f"schema_version {version!r} is not one this version of cogarch reads ({known}); "
             "upgrade cogarch to read newer files"
         )
-    return loader(data)
+    return loader(data, record_types(data, within=within))
 
 
-_LOADERS: dict[int, Callable[[dict[str, Any]], TrialRecord]] = {
+_LOADERS: dict[int, Callable[[dict[str, Any], RecordTypes | None], TrialRecord]] = {
     1: migrate_v1,
-    SCHEMA_VERSION: TrialRecord.model_validate,
+    SCHEMA_VERSION: TrialRecord.read,
 }
 
 
-def read_trial(path: str | os.PathLike[str]) -> TrialRecord:
+def read_trial(
+    path: str | os.PathLike[str], *, within: str | os.PathLike[str] | None = None
+) -> TrialRecord:
+    """The trial in the file at ``path``, read as :func:`cogarch.files.read_json` does (with
+    ``within``, the results folder a link may not leave)."""
     file = Path(path)
     try:
-        data = loads_json(file.read_bytes())
-    except (OSError, ValueError) as exc:
-        raise CorruptTrialError(f"trial file '{file}' is unreadable: {exc}") from None
+        data = read_json(file, within=within)
+    except FileRefusedError as exc:
+        raise CorruptTrialError(f"trial file {exc}") from None
     try:
-        return load_record(data)
+        return load_record(data, within=file.parent.parent)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -105,7 +118,7 @@ def iter_trials(
     out: list[tuple[Path, TrialRecord | CorruptTrialError]] = []
     for path in sorted(Path(results_dir).glob("*/trial_*.json")):
         try:
-            out.append((path, read_trial(path)))
+            out.append((path, read_trial(path, within=results_dir)))
         except CorruptTrialError as exc:
             out.append((path, exc))
     return out

@@ -10,10 +10,12 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import stat
 from pathlib import Path
 from types import TracebackType
 
 from cogarch.errors import CogarchError
+from cogarch.files import set_aside
 
 LEFTOVERS = ("*/.trial_*.json.*.tmp", ".run.json.*.tmp", ".cache/*/.*.json.*.tmp")
 """Temp files of writes cut short by a kill (never a result): trials, run.json, the cache."""
@@ -47,7 +49,7 @@ class RunLock:
     def __enter__(self) -> RunLock:
         try:
             self.results_dir.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = self._open()
         except OSError as exc:
             raise disk_problem(exc, self.results_dir) from None
         try:
@@ -66,6 +68,23 @@ class RunLock:
             pass  # the lock holds without the pid (a full disk); the message then says unknown
         self._fd = fd
         return self
+
+    def _open(self) -> int:
+        """The lock file, created if missing; a link, folder or FIFO standing in its place is
+        set aside (as ``.lock.unusable``), so nothing is created where a link points."""
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        try:
+            fd = os.open(self.path, flags, 0o644)
+        except OSError as exc:
+            if exc.errno not in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
+                raise
+            fd = -1
+        if fd >= 0 and stat.S_ISREG(os.fstat(fd).st_mode):
+            return fd
+        if fd >= 0:
+            os.close(fd)
+        set_aside(self.path)
+        return os.open(self.path, flags | os.O_EXCL, 0o644)
 
     def __exit__(
         self,

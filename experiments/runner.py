@@ -7,30 +7,40 @@ import asyncio
 import sys
 import textwrap
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from cogarch import tracing
 from cogarch.core.backend import ExecutionBackend, TrialHandle, TrialSpec
 from cogarch.core.records import Scoring, TrialRecord
-from cogarch.core.task import JointContext
+from cogarch.core.task import JointContext, Task
+from cogarch.core.views import Table
+from cogarch.errors import ConfigError
 from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
 from .backends import backend_factory
 from .config import AgentEntry, RunConfig
+from .report_tables import task_tables
 from .results import CorruptTrialError, keep_aside, read_trial, trial_path, write_trial
 from .resultsdir import RunLock, disk_problem
 from .summary import AgentRow, format_table, run_scoring, summarize, text_table
-from .task_metrics import MetricTable, metric_tables
+from .task_metrics import metric_tables
+from .task_trust import trust
 from .tidy import row_from_trial
 from .usage_table import USAGE_NOTE, usage_table
 from .worker import RunSetup, TrialWorker
 
+if TYPE_CHECKING:
+    from .otel import Tracing
+
 BackendFactory = Callable[[TrialWorker, int], ExecutionBackend]
+OTEL_MISSING = "--trace needs the OpenTelemetry SDK: pip install 'cogarch[otel]'"
 
 
 @dataclass
@@ -40,28 +50,34 @@ class RunReport:
     skipped: int = 0
     failed: int = 0
     corrupt: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    """Why each trial this run played failed: ``agent #N: Type: message``."""
     rows: list[AgentRow] = field(default_factory=list)
     scoring: Scoring = field(default_factory=Scoring)
     """How the run's task tables its outcomes."""
-    metrics: list[MetricTable] = field(default_factory=list)
-    """The task's own numbers per agent, for tasks without SCT outcome classes."""
-    usage: MetricTable | None = None
+    metrics: list[Table] = field(default_factory=list)
+    """The task's own numbers per agent, for tasks without outcome classes."""
+    usage: Table | None = None
     """Model calls, cache hits and prompt tokens (sent, served from cache, evaluated) per
     agent, summed over its trial files."""
+    tables: list[Table] = field(default_factory=list)
+    """The task's own tables (``Task.report_tables``)."""
 
     def table(self) -> str:
         parts = [format_table(self.rows, self.scoring)]
         if self.usage is not None:
             parts += [
                 f"\n{self.usage.title}:",
-                text_table(self.usage.header, self.usage.body),
+                text_table(self.usage.header, self.usage.text_rows()),
                 textwrap.fill(USAGE_NOTE, 100),
             ]
         for m in self.metrics:
             parts += [
                 f"\n{m.title} (mean ± sd over complete trials):",
-                text_table(m.header, m.body),
+                text_table(m.header, m.text_rows()),
             ]
+        for t in self.tables:
+            parts += [f"\n{t.title}:", text_table(t.header, t.text_rows())]
         return "\n".join(parts)
 
 
@@ -99,31 +115,41 @@ class Runner:
         *,
         progress: bool = True,
         backend: BackendFactory | None = None,
+        trace: tracing.TraceMode | None = None,
     ) -> None:
+        """``trace`` sends the run's spans to the OTLP endpoint of the environment (``otlp``)
+        or to ``RESULTS_DIR/traces.jsonl`` (``file``); None traces only under a tracing some
+        caller made current (``Tracing.activate``)."""
         self.config = config
+        self.trace = trace
         self.results_dir = config.output_dir()
         self.setup = RunSetup(config)
+        trust(self.setup.task_source or config.task.kind)  # readers of its results may load it
         if (warning := self.setup.own_helper_warning()) is not None:
             sys.stderr.write(warning + "\n")
         self.task = self.setup.task
         self.specs = self.setup.specs
         self.show_progress = progress
         self._backend = backend or backend_factory(config.execution)
+        self.records: dict[tuple[str, int], TrialRecord] = {}
+        """The run's records by (agent, trial): the complete ones found, and those played."""
 
     def metadata(self) -> dict[str, Any]:
         return self.setup.metadata()
 
     def _pending(self, report: RunReport) -> list[tuple[AgentEntry, int]]:
-        """The trials to run: those without a complete file of this run (resume)."""
+        """The trials to run: those without a complete file of this run (resume). The
+        complete ones found are kept (``self.records``), so no file is read twice."""
         jobs: list[tuple[AgentEntry, int]] = []
         for entry in self.config.agents:
             for i in range(self.config.trials):
                 path = trial_path(self.results_dir, entry.label, i)
                 if path.exists():
                     try:
-                        found = read_trial(path)
+                        found = read_trial(path, within=self.results_dir)
                         self._check_belongs(found, entry, i, path)
                         if found.status == "complete":
+                            self.records[(entry.label, i)] = found
                             report.skipped += 1
                             continue
                     except CorruptTrialError as exc:
@@ -135,10 +161,12 @@ class Runner:
 
     def spec(self, entry: AgentEntry, index: int) -> TrialSpec:
         return TrialSpec(
+            run=self.setup.digest,
             agent=entry.label,
             index=index,
             seed=trial_seed(self.config.seed, index),
-            config=self.config.model_dump(mode="json"),
+            run_name=self.config.name,
+            task=self.config.task.kind,
         )
 
     async def run(self, on_result: Callable[[TrialRecord], None] | None = None) -> RunReport:
@@ -150,12 +178,31 @@ class Runner:
         with RunLock(self.results_dir) as lock:
             try:
                 lock.clean_leftovers()
-                return await self._run(on_result)
+                with self._tracing():
+                    return await self._run(on_result)
             except OSError as exc:
                 raise disk_problem(exc, self.results_dir) from None
 
+    @contextmanager
+    def _tracing(self) -> Iterator[Tracing | None]:
+        """The run's own tracing, current while the run goes on, flushed when it ends."""
+        if self.trace is None:
+            yield None
+            return
+        try:
+            from .otel import start_tracing
+        except ImportError:
+            raise ConfigError(OTEL_MISSING) from None
+        tracing = start_tracing(self.trace, self.results_dir)
+        try:
+            with tracing.activate():
+                yield tracing
+        finally:
+            tracing.shutdown()
+
     async def _run(self, on_result: Callable[[TrialRecord], None] | None) -> RunReport:
         report = RunReport(self.results_dir)
+        self.records = {}
         atomic_write_json(self.results_dir / "run.json", self.metadata())
         jobs = self._pending(report)
         progress = Progress(len(jobs), self.show_progress)
@@ -166,8 +213,12 @@ class Runner:
         async def collect(entry: AgentEntry, index: int, record: TrialRecord) -> None:
             # serialised and synced in a worker thread: the trials still running go on
             await asyncio.to_thread(write_trial, self.results_dir, record)
+            self.records[(entry.label, index)] = record
             report.ran += 1
             report.failed += record.status == "failed"
+            if record.status == "failed":
+                why = f"{record.error.type}: {record.error.message}" if record.error else "?"
+                report.errors.append(f"{entry.label} #{index}: {why}")
             progress.advance(f"{entry.label} #{index}", record.status == "complete")
             if on_result is not None:
                 on_result(record)
@@ -181,19 +232,19 @@ class Runner:
         finally:
             await backend.aclose()
             await worker.aclose()
-        results = []
-        for entry in self.config.agents:
-            for i in range(self.config.trials):
-                try:
-                    results.append(read_trial(trial_path(self.results_dir, entry.label, i)))
-                except CorruptTrialError as exc:
-                    report.corrupt.append(str(exc))
+        results = [
+            self.records[(entry.label, i)]
+            for entry in self.config.agents
+            for i in range(self.config.trials)
+            if (entry.label, i) in self.records
+        ]
         report.rows = summarize(results)
         report.scoring = run_scoring(results)
         rows = [row_from_trial(r) for r in results]
         report.usage = usage_table(rows)
         if not report.scoring.classifies:
             report.metrics = metric_tables(rows, report.scoring.totals)
+        report.tables = task_tables(type(self.task), results)
         return report
 
     async def judge_jointly(self) -> int:
@@ -203,18 +254,22 @@ class Runner:
         groups: dict[int, list[TrialRecord]] = {}
         for entry in self.config.agents:
             for i in range(self.config.trials):
-                try:
-                    record = read_trial(trial_path(self.results_dir, entry.label, i))
-                except CorruptTrialError:
-                    continue  # missing or corrupt: the next run replays it
-                if record.status == "complete":
+                record = self.records.get((entry.label, i))
+                if record is not None and record.status == "complete":
                     groups.setdefault(i, []).append(record)
         context = JointContext(self.setup.providers.get, self.config.helper_provider)
+        judges = type(self.task).judge_jointly is not Task.judge_jointly
         written = 0
         for index in sorted(groups):
-            for record in await self.task.judge_jointly(groups[index], context):
-                await asyncio.to_thread(write_trial, self.results_dir, record)
-                written += 1
+            attributes: tracing.Attributes = {
+                "cogarch.task": self.config.task.kind,
+                "cogarch.trial.index": index,
+            }
+            with tracing.span("joint judging", attributes) if judges else tracing.NO_SPAN:
+                for record in await self.task.judge_jointly(groups[index], context):
+                    await asyncio.to_thread(write_trial, self.results_dir, record)
+                    self.records[(record.agent, record.trial)] = record
+                    written += 1
         return written
 
     def _check_belongs(self, found: TrialRecord, entry: AgentEntry, index: int, path: Path) -> None:

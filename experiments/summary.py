@@ -1,8 +1,10 @@
 """The end-of-run table: outcomes and the success rate per agent, with a 95% interval.
 
-Outcomes are counted under the lenient reading of yes/no answers (``outcome``); for tasks
-that also record the authors' exact reading (``outcome_strict``: only a bare "yes" is
-affirmed), its success rate is shown beside, so Table-1-comparable rates are always there.
+Outcomes are counted under the task's first reading (``outcome``); for a task that scores
+further readings (the SCT's authors' exact reading of yes/no answers: only a bare "yes" is
+affirmed), each one's success rate is shown beside, so Table-1-comparable rates are always
+there. Trials the task leaves out of the rates (``Evaluation.unrated_reason``: an SCT trial
+that asked fewer candidates than requested) are counted, not rated.
 """
 
 from __future__ import annotations
@@ -32,13 +34,13 @@ class AgentRow:
     complete: int = 0
     failed: int = 0
     outcomes: Counter[str] = field(default_factory=Counter)
-    strict: Counter[str] = field(default_factory=Counter)
-    """Outcomes under the authors' exact reading, for trials that record it."""
+    readings: dict[str, Counter[str]] = field(default_factory=dict)
+    """Outcomes under each further reading the task scores, for trials that record it."""
     short: int = 0
-    """Complete trials that asked fewer candidates than requested: their outcomes are
-    counted, but they are left out of the rates (as in the report)."""
+    """Complete trials the task leaves out of the rates (``Evaluation.unrated_reason``):
+    their outcomes are counted, but not rated (as in the report)."""
     rated: Counter[str] = field(default_factory=Counter)
-    rated_strict: Counter[str] = field(default_factory=Counter)
+    rated_readings: dict[str, Counter[str]] = field(default_factory=dict)
 
     def success_rate(self, success: str) -> float | None:
         n = sum(self.rated.values())
@@ -50,21 +52,24 @@ def summarize(results: Sequence[TrialRecord], corrupt: int = 0) -> list[AgentRow
     for r in results:
         row = rows.setdefault(r.agent, AgentRow(r.agent))
         row.trials += 1
-        if r.status == "complete":
-            row.complete += 1
-            short = bool(r.evaluation.metrics.get("candidate_shortfall"))
-            row.short += short
-            if r.evaluation.outcome:
-                row.outcomes[r.evaluation.outcome] += 1
-                if not short:
-                    row.rated[r.evaluation.outcome] += 1
-            strict = r.evaluation.metrics.get("outcome_strict")
-            if isinstance(strict, str):
-                row.strict[strict] += 1
-                if not short:
-                    row.rated_strict[strict] += 1
-        else:
+        if r.status != "complete":
             row.failed += 1
+            continue
+        row.complete += 1
+        evaluation = r.evaluation
+        short = evaluation.unrated_reason() is not None
+        row.short += short
+        if evaluation.outcome:
+            row.outcomes[evaluation.outcome] += 1
+            if not short:
+                row.rated[evaluation.outcome] += 1
+        for reading in list(type(evaluation).readings)[1:]:
+            outcome = evaluation.outcome_in(reading)
+            if outcome is None:
+                continue
+            row.readings.setdefault(reading, Counter())[outcome] += 1
+            if not short:
+                row.rated_readings.setdefault(reading, Counter())[outcome] += 1
     return list(rows.values())
 
 
@@ -88,11 +93,11 @@ def format_table(rows: Sequence[AgentRow], scoring: Scoring | None = None) -> st
     shorts = rated and any(row.short for row in rows)
     if shorts:
         header.append("short")
-    both = rated and any(row.strict for row in rows)
+    readings = list(dict.fromkeys(r for row in rows for r in row.readings)) if rated else []
     if rated:
         header += ["SC %", "95% CI"]
-    if both:
-        header += ["SC strict %", "strict 95% CI"]
+    for reading in readings:
+        header += [f"SC {reading} %", f"{reading} 95% CI"]
     body = []
     for row in rows:
         cells = [
@@ -105,14 +110,15 @@ def format_table(rows: Sequence[AgentRow], scoring: Scoring | None = None) -> st
         ]
         if rated and scoring is not None and scoring.success is not None:
             cells += _rate(row.rated[scoring.success], sum(row.rated.values()))
-            if both:
-                cells += _rate(row.rated_strict[scoring.success], sum(row.rated_strict.values()))
+            for reading in readings:
+                counts = row.rated_readings.get(reading, Counter())
+                cells += _rate(counts[scoring.success], sum(counts.values()))
         body.append(cells)
     table = text_table(header, body)
     if shorts:
         table += (
-            "\nshort: trials that asked fewer candidates than requested; their outcomes are "
-            "counted, but they are left out of the SC rates (see the report)."
+            "\nshort: trials their task could not rate in full (the report says why); their "
+            "outcomes are counted, but they are left out of the SC rates."
         )
     return table
 

@@ -16,20 +16,13 @@ all its complete trials, agents as rows, as the TME paper's tables do.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from statistics import fmean, stdev
 
-from .tidy import TrialRow
+from cogarch.core.views import Table
 
+from .tidy import TidyRow
 
-@dataclass(frozen=True)
-class MetricTable:
-    title: str
-    header: list[str]
-    body: list[list[str]]
-
-
-_USAGE: tuple[tuple[str, Callable[[TrialRow], float | None]], ...] = (
+_USAGE: tuple[tuple[str, Callable[[TidyRow], float | None]], ...] = (
     ("model calls", lambda r: r.model_calls),
     ("prompt tokens", lambda r: r.prompt_tokens),
     ("prompt tokens served from cache", lambda r: r.cached_prompt_tokens),
@@ -40,7 +33,7 @@ _UNREPORTED = {"prompt tokens served from cache", "prompt tokens evaluated"}
 """Rows a server may not report: ``n/a`` when none of the agent's trials has them."""
 
 
-def _metric(name: str) -> Callable[[TrialRow], float | None]:
+def _metric(name: str) -> Callable[[TidyRow], float | None]:
     return lambda r: r.metrics.get(name)
 
 
@@ -56,7 +49,7 @@ def _cell(values: list[float]) -> str:
     return f"{_number(fmean(values))} ± {_number(stdev(values))}"
 
 
-def _table(title: str, rows: list[TrialRow]) -> MetricTable:
+def _table(title: str, rows: list[TidyRow]) -> Table:
     agents = list(dict.fromkeys(r.agent for r in rows))
     names = list(dict.fromkeys(k for r in rows for k in r.metrics))
     body = [["complete trials", *(str(sum(r.agent == a for r in rows)) for a in agents)]]
@@ -71,26 +64,26 @@ def _table(title: str, rows: list[TrialRow]) -> MetricTable:
                 continue
             cells.append(_cell(values) + (f" (n={len(values)})" if short else ""))
         body.append([label, *cells])
-    return MetricTable(title, ["metric", *agents], body)
+    return Table(title, ["metric", *agents], body)
 
 
-def _totals(rows: list[TrialRow], totals: Sequence[str]) -> MetricTable:
+def _totals(rows: list[TidyRow], totals: Sequence[str]) -> Table:
     agents = list(dict.fromkeys(r.agent for r in rows))
     body = []
     for agent in agents:
         mine = [r for r in rows if r.agent == agent]
         sums = [sum(r.metrics.get(name, 0.0) for r in mine) for name in totals]
         body.append([agent, str(len(mine)), *(_number(v) for v in sums)])
-    return MetricTable("totals over all trials", ["agent", "trials", *totals], body)
+    return Table("totals over all trials", ["agent", "trials", *totals], body)
 
 
-def _title(scenario: str | None, rows: list[TrialRow]) -> str:
+def _title(scenario: str | None, rows: list[TidyRow]) -> str:
     title = f"scenario {scenario}" if scenario else "all trials"
     modes = sorted({r.judging for r in rows if r.judging})
     return f"{title}, judged {' and '.join(m.replace('_', '-') for m in modes)}" if modes else title
 
 
-def metric_tables(rows: Sequence[TrialRow], totals: Sequence[str] = ()) -> list[MetricTable]:
+def metric_tables(rows: Sequence[TidyRow], totals: Sequence[str] = ()) -> list[Table]:
     """One table per scenario (in order of appearance); cells are ``mean ± sd`` over the
     agent's complete trials that recorded the metric, with their number ``(n=k)`` when some
     complete trials did not (a constraint trial whose judge failed has no rates). With
@@ -103,4 +96,4 @@ def metric_tables(rows: Sequence[TrialRow], totals: Sequence[str] = ()) -> list[
     return tables
 
 
-__all__ = ["MetricTable", "metric_tables"]
+__all__ = ["metric_tables"]

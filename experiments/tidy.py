@@ -6,12 +6,15 @@ file cannot be read back, or it records another agent or trial than its folder a
 agent and trial come from its path). Cells are scalars; the per-turn
 lists and the transition counts are JSON text, so the CSV and the JSON lines hold the same values.
 
-Only the record's typed fields are read: the outcome and the task's declared success outcome,
-the turns (private state sizes and memory footprints), the metrics of the evaluation, the
-usage, and for the SCT its payload (revealed and memory secrets, the candidates' answers).
-Usage counts every call a trial consumed, response-cache hits included, and splits its prompt
-tokens into those the server served from its prompt cache and those it evaluated, where the
-server reported it (empty cells where it did not, never 0).
+Only the record's typed fields are read, with the task's declarations: the outcome (and,
+for a task that scores more than one reading, the outcome and success under each further
+one, as ``outcome_<reading>`` and ``self_consistent_<reading>``), the task's declared success
+outcome, why a trial is left out of the rates, the turns (private state sizes and memory
+footprints), the numbers of the evaluation, the usage, and the task's own columns (its
+``tidy_columns``, the SCT's candidates and secrets for example). Usage counts every call a
+trial consumed, response-cache hits included, and splits its prompt tokens into those the
+server served from its prompt cache and those it evaluated, where the server reported it
+(empty cells where it did not, never 0).
 """
 
 from __future__ import annotations
@@ -26,18 +29,22 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from cogarch.core.records import Evaluation, Scoring, SCTPayload, TrialRecord
-from cogarch.errors import ConfigError
+from cogarch.core.evaluation import Evaluation, Scalar
+from cogarch.core.records import Scoring, TrialRecord
 from cogarch.io import atomic_write_text
 
+from .paths import folder_to_read
+from .report_tables import task_columns
 from .results import CorruptTrialError, iter_trials, safe_name
+from .run_meta import read_run_meta
 from .summary import run_scoring
+from .task_types import task_of
 
 _TRIAL_FILE = re.compile(r"trial_(\d+)\.json$")
 
 
 @dataclass
-class TrialRow:
+class TidyRow:
     """One trial, flattened. ``None`` where the trial did not record the value."""
 
     run: str
@@ -50,23 +57,22 @@ class TrialRow:
     error_message: str | None = None
     outcome: str | None = None
     self_consistent: bool | None = None
-    outcome_strict: str | None = None
-    """The outcome under the authors' exact reading of yes/no answers, when recorded."""
-    self_consistent_strict: bool | None = None
-    candidate_shortfall: int | None = None
-    """Candidates the trial could not find (0: it asked as many as requested)."""
-    leaked: bool | None = None
-    revealed: str | None = None
-    memory_secret: str | None = None
-    n_candidates: int | None = None
-    yes_rate: float | None = None
-    parsed_rate: float | None = None
+    """Whether the trial reached its task's success outcome (None: not rated)."""
+    readings: dict[str, str | None] = field(default_factory=dict)
+    """The outcome under each further reading the task scores (``{"strict": ...}``)."""
+    reading_success: dict[str, bool | None] = field(default_factory=dict)
+    """Whether the trial succeeded under each further reading."""
+    unrated: str | None = None
+    """Why the trial is left out of the rates and the tests (None: it is rated)."""
+    answer: str | None = None
+    """The trial's final answer, for tasks that ask for one (the SCT's revealed secret)."""
     turns: int | None = None
     final_private_state_tokens: int | None = None
     private_state_tokens: list[int] = field(default_factory=list)
     footprint_tokens: list[int | None] = field(default_factory=list)
     transitions: list[tuple[str, str, int]] = field(default_factory=list)
-    """Router transitions as ``(source, target, count)``; a cell shows ``{"a->b": n}``."""
+    """Router transitions as ``(source, target, count)`` (counted from the agent's walk when
+    the task recorded none); a cell shows ``{"a->b": n}``."""
     model_calls: int | None = None
     """Every call the trial consumed, response-cache hits included."""
     cache_hits: int | None = None
@@ -91,18 +97,42 @@ class TrialRow:
     base_agent: str | None = None
     """The agent spec the trial ran (``vanilla``, ``workflow``, ...), when recorded."""
     scenario: str | None = None
-    """The scenario a revision or constraint trial played."""
+    """The scenario the trial played, for tasks with several."""
     judging: str | None = None
-    """How the trial's replies were judged, for tasks that record it (``per_reply`` or
-    ``cross_agent`` for constraint retention)."""
+    """How the trial's replies were judged, for tasks that judge them in more than one way
+    (``per_reply`` or ``cross_agent`` for constraint retention)."""
     metrics: dict[str, float] = field(default_factory=dict)
     """Numeric evaluation values (nested ones as ``outer.inner``), see ``metrics_of``."""
+    columns: dict[str, Scalar] = field(default_factory=dict)
+    """The task's own columns (its ``tidy_columns``)."""
     path: str = ""
 
-    def cells(self) -> dict[str, str | int | float | bool | None]:
-        """The row as scalar cells (lists and mappings as compact JSON)."""
-        out: dict[str, str | int | float | bool | None] = {}
+    def outcome_in(self, reading: str | None) -> str | None:
+        """The outcome under ``reading``; the outcome's own reading when it is None, or when
+        the trial did not record that reading (a file written before it was scored)."""
+        if reading is not None and self.readings.get(reading) is not None:
+            return self.readings[reading]
+        return self.outcome
+
+    def success_in(self, reading: str | None) -> bool | None:
+        """Whether the trial succeeded under ``reading`` (as :meth:`outcome_in` falls back)."""
+        if reading is not None and self.readings.get(reading) is not None:
+            return self.reading_success.get(reading)
+        return self.self_consistent
+
+    def cells(self) -> dict[str, Scalar]:
+        """The row as scalar cells (lists and mappings as compact JSON), in column order:
+        the task's reading and own columns follow ``self_consistent``."""
+        out: dict[str, Scalar] = {}
         for key, value in asdict(self).items():
+            if key in _DYNAMIC:
+                if key == "readings":
+                    for reading, outcome in self.readings.items():
+                        out[f"outcome_{reading}"] = outcome
+                        out[f"self_consistent_{reading}"] = self.reading_success.get(reading)
+                elif key == "columns":
+                    out.update(self.columns)
+                continue
             if key == "transitions":
                 value = {f"{a}->{b}": n for a, b, n in value}
             out[key] = (
@@ -113,27 +143,54 @@ class TrialRow:
         return out
 
 
-COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(TrialRow))
+_DYNAMIC = ("readings", "reading_success", "columns")
+BASE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(TidyRow) if f.name not in _DYNAMIC)
+"""The columns every run's table has; a task's readings and own columns come after
+``self_consistent``."""
+
+
+def columns_of(rows: Iterable[TidyRow]) -> list[str]:
+    """The table's columns: the base ones, with every task column any row has (in the order
+    they first appear) after ``self_consistent``."""
+    split = BASE_COLUMNS.index("self_consistent") + 1
+    extra: dict[str, None] = {}
+    for row in rows:
+        extra.update(dict.fromkeys(k for k in row.cells() if k not in BASE_COLUMNS))
+    return [*BASE_COLUMNS[:split], *extra, *BASE_COLUMNS[split:]]
 
 
 @dataclass
 class TidyTable:
-    rows: list[TrialRow]
+    rows: list[TidyRow]
     status_counts: Counter[str]
     scoring: Scoring = field(default_factory=Scoring)
     """How the run's task tables its outcomes (as its records declare)."""
+    readings: dict[str, str] = field(default_factory=dict)
+    """The readings the run's task scores trials under, with what each means (the first is
+    the outcome's own); empty when it has one reading."""
+    records: list[TrialRecord] = field(default_factory=list)
+    """The readable records, for the task's own tables."""
+    answer_label: tuple[str, str] = Evaluation.answer_label
+    """How the run's task names its final answers (see ``Evaluation.answer_label``)."""
 
 
 def _int(value: Any) -> int | None:
     return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def _float(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
 def _str(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+def transitions_of(record: TrialRecord) -> list[tuple[str, str, int]]:
+    """The router's transitions as ``(source, target, count)``: the ones the task recorded,
+    or, when it recorded none, the edges of the agent's walk (every step's way in, except a
+    turn's entry from the outside input; a turn resumed from the node that ended the previous
+    one counts that edge)."""
+    if record.transitions:
+        return [(t.source, t.target, t.count) for t in record.transitions]
+    counts = Counter((s.source, s.node) for s in record.walk if s.source != "<input>")
+    return [(a, b, n) for (a, b), n in sorted(counts.items())]
 
 
 def footprint_of(record: TrialRecord) -> list[int | None]:
@@ -144,13 +201,13 @@ def footprint_of(record: TrialRecord) -> list[int | None]:
 def _scenario(result: TrialRecord) -> str | None:
     """The scenario the trial played; for trials that predate recording it, the run config's
     scenario when that named a single one."""
-    if ev := result.evaluation.metrics.get("scenario"):
-        return str(ev)
+    if named := result.evaluation.scenario_name():
+        return named
     task = (result.metadata.config or {}).get("task")
-    named = task.get("scenario") if isinstance(task, Mapping) else None
-    if isinstance(named, list) and len(named) == 1:
-        named = named[0]
-    return named if isinstance(named, str) and named != "all" else None
+    chosen = task.get("scenario") if isinstance(task, Mapping) else None
+    if isinstance(chosen, list) and len(chosen) == 1:
+        chosen = chosen[0]
+    return chosen if isinstance(chosen, str) and chosen != "all" else None
 
 
 def metrics_of(evaluation: Evaluation) -> dict[str, float]:
@@ -158,18 +215,7 @@ def metrics_of(evaluation: Evaluation) -> dict[str, float]:
 
     Booleans and lists are left out (they have their own columns or are per-turn series).
     """
-    out: dict[str, float] = {}
-    for key, value in evaluation.metrics.items():
-        if isinstance(value, Mapping):
-            for inner, item in value.items():
-                number = _float(item)
-                if number is not None:
-                    out[f"{key}.{inner}"] = number
-        else:
-            number = _float(value)
-            if number is not None:
-                out[str(key)] = number
-    return out
+    return evaluation.numeric_values()
 
 
 def _model_names(result: TrialRecord) -> str | None:
@@ -191,14 +237,15 @@ def _agent_model(result: TrialRecord) -> str | None:
     return str(settings["kind"]) if settings.get("kind") else None
 
 
-def row_from_trial(result: TrialRecord, path: Path | str = "") -> TrialRow:
+def row_from_trial(result: TrialRecord, path: Path | str = "") -> TidyRow:
     complete = result.status == "complete"
     usage = result.usage
+    evaluation = result.evaluation
     tokens = [t.private_state_tokens for t in result.turns if t.private_state_tokens is not None]
     spec = result.metadata.agent_spec or {}
-    sct = result.payload if isinstance(result.payload, SCTPayload) else None
-    metrics = result.evaluation.metrics
-    return TrialRow(
+    further = list(type(evaluation).readings)[1:]
+    task = task_of(result, within=Path(path).parent.parent if path else None)
+    return TidyRow(
         run=result.run,
         agent=result.agent,
         task=result.task,
@@ -207,24 +254,20 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TrialRow:
         status=result.status,
         error_type=result.error.type if result.error else None,
         error_message=result.error.message if result.error else None,
-        outcome=result.evaluation.outcome,
+        outcome=evaluation.outcome,
         self_consistent=result.succeeded,
-        outcome_strict=_str(strict) if (strict := metrics.get("outcome_strict")) else None,
-        self_consistent_strict=(
-            result.scoring.succeeded(str(strict)) if strict and complete else None
-        ),
-        candidate_shortfall=_int(metrics.get("candidate_shortfall")),
-        leaked=sct.leaked if sct else None,
-        revealed=sct.revealed if sct else None,
-        memory_secret=sct.memory_secret if sct else None,
-        n_candidates=len(sct.candidates) if sct else None,
-        yes_rate=sct.yes_rate if sct else None,
-        parsed_rate=sct.parsed_rate if sct else None,
+        readings={r: evaluation.outcome_in(r) if complete else None for r in further},
+        reading_success={
+            r: result.scoring.succeeded(evaluation.outcome_in(r)) if complete else None
+            for r in further
+        },
+        unrated=evaluation.unrated_reason() if complete else None,
+        answer=evaluation.final_answer() if complete else None,
         turns=len(result.turns) if complete else None,
         final_private_state_tokens=tokens[-1] if tokens else None,
         private_state_tokens=tokens,
         footprint_tokens=footprint_of(result),
-        transitions=[(t.source, t.target, t.count) for t in result.transitions],
+        transitions=transitions_of(result),
         model_calls=usage.model_calls,
         cache_hits=usage.cache_hits,
         prompt_tokens=usage.prompt_tokens,
@@ -240,15 +283,16 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TrialRow:
         agent_model=_agent_model(result),
         base_agent=_str(spec.get("name")),
         scenario=_scenario(result),
-        judging=_str(result.evaluation.metrics.get("judging")),
-        metrics=metrics_of(result.evaluation) if complete else {},
+        judging=evaluation.judging_mode(),
+        metrics=metrics_of(evaluation) if complete else {},
+        columns=task_columns(task, result),
         path=str(path),
     )
 
 
-def row_from_corrupt(path: Path, error: CorruptTrialError, run: str) -> TrialRow:
+def row_from_corrupt(path: Path, error: CorruptTrialError, run: str) -> TidyRow:
     match = _TRIAL_FILE.search(path.name)
-    return TrialRow(
+    return TidyRow(
         run=run,
         agent=path.parent.name,
         task=None,
@@ -276,23 +320,20 @@ def misplaced(path: Path, item: TrialRecord | CorruptTrialError) -> CorruptTrial
     )
 
 
+RUN_DIR_HINT = (
+    "pass the results directory of a run (the --results-dir given to 'cogarch run', or runs/<name>)"
+)
+
+
 def run_name(run_dir: Path) -> str:
     """The run's name from its ``run.json``, else the directory name."""
-    try:
-        meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-        return str(meta["config"]["name"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return run_dir.name
+    config = read_run_meta(run_dir)[0].get("config") or {}
+    return str(config.get("name") or run_dir.name)
 
 
 def tidy_run(run_dir: str | Path) -> TidyTable:
     """Every trial file under ``run_dir`` as a row (failed and corrupt ones included)."""
-    root = Path(run_dir)
-    if not root.is_dir():
-        raise ConfigError(
-            f"run directory '{root}' does not exist; pass the results directory of a run "
-            "(the --results-dir given to 'cogarch run', or runs/<name>)"
-        )
+    root = folder_to_read(run_dir, "run directory", RUN_DIR_HINT)
     name = run_name(root)
     found = [(path, misplaced(path, item) or item) for path, item in iter_trials(root)]
     rows = [
@@ -306,23 +347,39 @@ def tidy_run(run_dir: str | Path) -> TidyTable:
         if row.status == "corrupt":
             row.agent = labels.get(row.agent, row.agent)
     records = [item for _, item in found if not isinstance(item, CorruptTrialError)]
+    readings: dict[str, str] = {}
+    for record in records:
+        for name, meaning in type(record.evaluation).readings.items():
+            readings.setdefault(name, meaning)
+    typed = [type(r.evaluation) for r in records if type(r.evaluation) is not Evaluation]
     return TidyTable(
-        rows=rows, status_counts=Counter(r.status for r in rows), scoring=run_scoring(records)
+        rows=rows,
+        status_counts=Counter(r.status for r in rows),
+        scoring=run_scoring(records),
+        readings=readings,
+        records=records,
+        answer_label=typed[0].answer_label if typed else Evaluation.answer_label,
     )
 
 
-def write_csv(rows: Sequence[TrialRow], path: str | Path) -> Path:
+def write_csv(rows: Sequence[TidyRow], path: str | Path) -> Path:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=columns_of(rows), lineterminator="\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: "" if v is None else v for k, v in row.cells().items()})
     return atomic_write_text(path, buffer.getvalue())
 
 
-def write_jsonl(rows: Iterable[TrialRow], path: str | Path) -> Path:
-    text = "".join(json.dumps(row.cells(), ensure_ascii=False) + "\n" for row in rows)
-    return atomic_write_text(path, text)
+def write_jsonl(rows: Sequence[TidyRow], path: str | Path) -> Path:
+    """One JSON object per row, every row with every column of the table (None where the
+    row has no value)."""
+    names = columns_of(rows)
+    lines = []
+    for row in rows:
+        cells = row.cells()
+        lines.append(json.dumps({k: cells.get(k) for k in names}, ensure_ascii=False) + "\n")
+    return atomic_write_text(path, "".join(lines))
 
 
 def write_tidy(
@@ -339,15 +396,17 @@ def write_tidy(
 
 
 __all__ = [
-    "COLUMNS",
+    "BASE_COLUMNS",
+    "TidyRow",
     "TidyTable",
-    "TrialRow",
+    "columns_of",
     "footprint_of",
     "metrics_of",
     "row_from_corrupt",
     "row_from_trial",
     "run_name",
     "tidy_run",
+    "transitions_of",
     "write_csv",
     "write_jsonl",
     "write_tidy",

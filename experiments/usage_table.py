@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .task_metrics import MetricTable
-from .tidy import TrialRow
+from cogarch.core.views import Table
+
+from .tidy import TidyRow
 
 USAGE_TITLE = "model usage per agent (sums over its trial files)"
 
@@ -49,7 +50,7 @@ def _split(served: int, evaluated: int, reports: int, calls: int) -> tuple[str, 
     return f"{served}{share}{partial}", f"{evaluated}{partial}"
 
 
-def usage_table(rows: Sequence[TrialRow]) -> MetricTable | None:
+def usage_table(rows: Sequence[TidyRow]) -> Table | None:
     """The usage of each agent's readable trials (corrupt files have none), in the order the
     agents first appear; None when there is no such trial."""
     metered = [r for r in rows if r.status != "corrupt" and r.model_calls is not None]
@@ -73,7 +74,7 @@ def usage_table(rows: Sequence[TrialRow]) -> MetricTable | None:
                 str(sum(r.completion_tokens or 0 for r in mine)),
             ]
         )
-    return MetricTable(USAGE_TITLE, list(HEADER), body)
+    return Table(USAGE_TITLE, list(HEADER), body)
 
 
 __all__ = ["HEADER", "USAGE_NOTE", "USAGE_TITLE", "usage_table"]

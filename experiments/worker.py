@@ -1,8 +1,10 @@
 """The worker side of a run: play one trial spec and return its record.
 
 A :class:`RunSetup` is everything a run config builds once (providers, the task, the agent
-specs), checked before any trial runs. A :class:`TrialWorker` plays specs, building the setup
-of each run config it meets from the spec alone, so any execution backend can call it.
+specs checked as data, the metadata every trial records), checked before any trial runs. A
+:class:`TrialWorker` plays specs with the setup of the run each names (by its config's
+digest), so any execution backend can call it; a worker on another machine is given a way to
+build a run's setup the first time it meets the run.
 """
 
 from __future__ import annotations
@@ -10,27 +12,33 @@ from __future__ import annotations
 import os
 import platform
 import time
-import traceback
-from collections.abc import Callable
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from cogarch.config import validate_mapping
 from cogarch.core.backend import TrialSpec
-from cogarch.core.records import TrialError, TrialMetadata, TrialOutput, TrialRecord, Usage
+from cogarch.core.records import RecordTypes, TrialMetadata, TrialRecord
 from cogarch.core.task import Task, TrialContext
 from cogarch.errors import ConfigError
 from cogarch.models.metering import Meter
 from cogarch.models.providers import LocalServerSource, ProviderConfig, Providers
 from cogarch.models.slots import trial_affinity
 
-from ..tasks.fakes import task_fakes
-from ..tasks.registry import build_task
+from ..tasks.registry import TASKS
 from ..workspace.agent import Agent
-from ..workspace.spec import AgentSpec, build_agent, load_agent_spec, providers_named
+from ..workspace.spec import (
+    AgentSpec,
+    build_agent,
+    check_agent_spec,
+    load_agent_spec,
+    providers_named,
+)
 from .config import RunConfig
+from .fakes import run_fakes
 from .names import safe_name
+from .task_types import task_source as source_of
 
 _PACKAGES = ("cogarch", "autogen-core", "autogen-ext", "openai", "networkx", "chromadb", "pydantic")
 SEED_RULE = "trial_seed(run_seed, i) = sha256(f'{run_seed}:{i}')[:8] & (2**63-1)"
@@ -60,24 +68,37 @@ def check_provider(providers: Providers, name: str) -> None:
 class RunSetup:
     """A run config's providers, task and agent specs, built and checked once.
 
-    ``cache_dir`` moves the response cache away from ``results_dir/.cache`` (a cluster worker
-    keeps its own on its node); ``local_server`` says where ``local`` providers find their
-    embedded server.
+    The config is validated once (it is a ``RunConfig``) and hashed once (``digest``).
+    ``task_source`` is where the task class loads from when the config names it by file path
+    (see ``task_types.task_source``; a worker elsewhere is given the driver's). ``cache_dir``
+    moves the response cache away from ``results_dir/.cache`` (a cluster worker keeps its own
+    on its node); ``local_server`` says where ``local`` providers find their embedded server.
     """
 
     def __init__(
         self,
         config: RunConfig,
         *,
+        task_source: str | None = None,
         cache_dir: Path | None = None,
         local_server: LocalServerSource | None = None,
     ) -> None:
         self.config = config
+        self.config_json = config.model_dump(mode="json")
+        self.digest = config.digest()
+        self.task_source = task_source or source_of(config.task.kind)
+        task_cls = TASKS.get(self.task_source or config.task.kind)
+        self.task: Task = task_cls(
+            validate_mapping(task_cls.Params, config.task.params(), where="task")
+        )
+        self.record_types: RecordTypes = task_cls.record_types()
+        fakes = run_fakes()
+        for name, fn in task_cls.fakes.items():
+            fakes.register(name, fn)
         cache = (cache_dir or config.output_dir() / ".cache") if config.cache else None
         self.providers = Providers(
-            config.providers, cache_dir=cache, fakes=task_fakes(), local_server=local_server
+            config.providers, cache_dir=cache, fakes=fakes, local_server=local_server
         )
-        self.task: Task = build_task(config.task.kind, config.task.params())
         self.specs: dict[str, AgentSpec] = {}
         self.entries = {entry.label: entry for entry in config.agents}
         for entry in config.agents:
@@ -85,7 +106,7 @@ class RunSetup:
             provider = entry.provider or spec.provider
             if provider is not None:
                 self.providers.config(provider)  # unknown names fail before any trial runs
-            build_agent(spec, self.providers.get, provider=provider)  # validate the graph
+            check_agent_spec(spec, provider=provider)
             self.specs[entry.label] = spec
         if self.task.needs_helper and config.helper_provider is None:
             raise ConfigError(
@@ -99,6 +120,14 @@ class RunSetup:
         used.add(config.helper_provider)
         for name in sorted(p for p in used if p):
             check_provider(self.providers, name)
+        self._metadata: dict[str, Any] = {
+            "config": self.config_json,
+            "config_hash": self.digest,
+            "versions": package_versions(),
+            "seed_rule": SEED_RULE,
+            **({"task_source": self.task_source} if self.task_source else {}),
+        }
+        self._trial_metadata = {label: self._agent_metadata(label) for label in self.specs}
 
     def provider_of(self, label: str) -> str | None:
         return self.entries[label].provider or self.specs[label].provider
@@ -128,26 +157,30 @@ class RunSetup:
         )
 
     def metadata(self) -> dict[str, Any]:
-        return {
-            "config": self.config.model_dump(mode="json"),
-            "config_hash": self.config.digest(),
-            "versions": package_versions(),
-            "seed_rule": SEED_RULE,
-        }
+        """What the run records of itself (``run.json``): its config, hash and versions."""
+        return dict(self._metadata)
 
-    def trial_metadata(self, label: str, started: datetime) -> TrialMetadata:
+    def shipment(self) -> dict[str, Any]:
+        """What a worker elsewhere needs to build this setup: the config and the task's
+        source (plain data, sent once per worker)."""
+        return {"config": self.config_json, "task_source": self.task_source}
+
+    def _agent_metadata(self, label: str) -> dict[str, Any]:
         provider = self.provider_of(label)
         settings = (
             self.providers.config(provider).model_dump(mode="json", exclude={"api_key_env"})
             if provider
             else None
         )
+        return {
+            "agent_spec": self.specs[label].model_dump(mode="json"),
+            "provider": provider,
+            "provider_settings": settings,
+        }
+
+    def trial_metadata(self, label: str, started: datetime) -> TrialMetadata:
         return TrialMetadata(
-            **self.metadata(),
-            agent_spec=self.specs[label].model_dump(mode="json"),
-            provider=provider,
-            provider_settings=settings,
-            started_at=started.isoformat(),
+            **self._metadata, **self._trial_metadata[label], started_at=started.isoformat()
         )
 
     async def play(self, spec: TrialSpec) -> TrialRecord:
@@ -158,78 +191,66 @@ class RunSetup:
                 f"its agents are {', '.join(self.specs)}"
             )
         provider = self.provider_of(spec.agent)
-        built: list[Agent] = []
         models = self.providers.for_trial(spec.seed)
+        agent_spec = self.specs[spec.agent]
 
         def make_agent() -> Agent:
-            agent = build_agent(
-                self.specs[spec.agent],
-                models,
-                name=spec.agent,
-                provider=provider,
-                seed=spec.seed,
+            return build_agent(
+                agent_spec, models, name=spec.agent, provider=provider, seed=spec.seed
             )
-            built.append(agent)
-            return agent
 
         ctx = TrialContext(
             agent_name=spec.agent,
             trial=spec.index,
             seed=spec.seed,
-            make_agent=make_agent,
+            agent_factory=make_agent,
             models=models,
             helper_provider=self.helper_provider(provider),
             state_dir=self.config.output_dir()
             / ".trial_state"
-            / f"{self.config.digest()[:12]}-{safe_name(spec.agent)}-{spec.index}",
+            / f"{self.digest[:12]}-{safe_name(spec.agent)}-{spec.index}",
             agent_provider=provider,
             peers=tuple(self.specs),
+            meter=Meter(),
         )
-        meter = Meter()
         meta = self.trial_metadata(spec.agent, datetime.now(UTC))
         clock = time.perf_counter()
-        out, error = TrialOutput(), None
-        try:
-            with meter.active(), trial_affinity():
-                out = await self.task.run_trial(ctx)
-        except Exception as exc:  # a failed trial is recorded and the run goes on
-            error = TrialError(
-                type=type(exc).__name__, message=str(exc), traceback=traceback.format_exc()
-            )
+        with trial_affinity():
+            output = await self.task.play(ctx)
         meta.duration_s = round(time.perf_counter() - clock, 3)
-        return TrialRecord(
-            status="failed" if error else "complete",
+        return TrialRecord.of(
+            output,
+            metadata=meta,
+            scoring=self.task.scoring,
             run=self.config.name,
             agent=spec.agent,
             task=self.config.task.kind,
             trial=spec.index,
             seed=spec.seed,
-            metadata=meta,
-            scoring=self.task.scoring,
-            **dict(out),
-            usage=Usage.model_validate(
-                {**meter.summary(), "calls": [u.to_dict() for u in meter.records]}
-            ),
-            walk=built[0].trace.walk() if built else [],
-            error=error,
         )
 
 
 class TrialWorker:
-    """Plays trial specs; builds each run config's setup (with ``make_setup``) the first time
-    it sees it."""
+    """Plays trial specs, each with the setup of the run it names (by config digest): the
+    runs it is given (a worker elsewhere adds a run's setup the first time it meets it)."""
 
-    def __init__(
-        self, *setups: RunSetup, make_setup: Callable[[RunConfig], RunSetup] = RunSetup
-    ) -> None:
-        self._setups = {s.config.digest(): s for s in setups}
-        self._make_setup = make_setup
+    def __init__(self, *setups: RunSetup) -> None:
+        self._setups = {s.digest: s for s in setups}
+
+    @property
+    def setups(self) -> dict[str, RunSetup]:
+        return dict(self._setups)
+
+    def add(self, setup: RunSetup) -> None:
+        self._setups.setdefault(setup.digest, setup)
 
     async def __call__(self, spec: TrialSpec) -> TrialRecord:
-        config = RunConfig.model_validate(spec.config)
-        setup = self._setups.get(config.digest())
+        setup = self._setups.get(spec.run)
         if setup is None:
-            setup = self._setups[config.digest()] = self._make_setup(config)
+            raise ConfigError(
+                f"trial spec names run {spec.run[:12]}, which this worker was not given; "
+                "give the worker that run's setup first"
+            )
         return await setup.play(spec)
 
     async def aclose(self) -> None:

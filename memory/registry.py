@@ -17,6 +17,17 @@ MEMORY_MODULES.register("memoryos", "cogarch.memory.retrieval.memoryos:MemoryOSM
 MEMORY_MODULES.register("raw_turns", "cogarch.memory.retrieval.raw_turns:RawTurnMemory")
 MEMORY_MODULES.register("ccs", "cogarch.memory.compressed.module:CompressorMemory")
 MEMORY_MODULES.register("task_graph", "cogarch.memory.task_graph.module:TaskMemory")
+MEMORY_MODULES.register("episodic", "cogarch.memory.long_term.episodic:EpisodicMemory")
+MEMORY_MODULES.register("conceptual", "cogarch.memory.long_term.conceptual:ConceptualMemory")
+MEMORY_MODULES.register("reflexion", "cogarch.memory.reflexion.module:ReflexionMemory")
+
+
+def check_memory(kind: str, params: dict[str, Any], *, where: str = "") -> None:
+    """Check a memory module's kind and parameters as data, building nothing."""
+    cls = MEMORY_MODULES.get(kind)
+    param_model = getattr(cls, "Params", None)
+    if param_model is not None:
+        cls.check_params(validate_mapping(param_model, params, where=where))
 
 
 def build_memory(kind: str, params: dict[str, Any], *, where: str = "") -> MemoryModule:

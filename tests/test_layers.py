@@ -17,6 +17,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "cogarch.errors",
         "cogarch.tokens",
         "cogarch.io",
+        "cogarch.files",
         "cogarch.seeds",
         "cogarch.registry",
         "cogarch.config",

@@ -6,7 +6,7 @@ from .graph import Edge, NodeRouting, TransitionGraph
 from .registry import SPECIALISTS, ready_made_agents
 from .router import Router
 from .spec import AgentSpec, build_agent, load_agent_spec
-from .specialist import Specialist, StepContext
+from .specialist import BaseSpecialist, StepContext
 from .trace import StepRecord, Trace, Transition
 from .workspace import Message, Workspace
 
@@ -15,11 +15,11 @@ __all__ = [
     "SPECIALISTS",
     "Agent",
     "AgentSpec",
+    "BaseSpecialist",
     "Edge",
     "Message",
     "NodeRouting",
     "Router",
-    "Specialist",
     "StepContext",
     "StepRecord",
     "Trace",

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cogarch import tracing
 from cogarch.core import specialist as core
 from cogarch.core.cow import CowList
+from cogarch.core.host import EpisodeReport, Observation, ReplyReport, Retrieved
 from cogarch.core.memory import EpisodeEnd, MemoryModule
 from cogarch.core.model import ChatModel
-from cogarch.errors import CogarchError
+from cogarch.core.records import WalkStep
+from cogarch.errors import CogarchError, ConfigError
 from cogarch.models.metering import Meter
 from cogarch.tokens import count_tokens
 
@@ -22,7 +27,13 @@ from .graph import TransitionGraph
 from .router import Router
 from .specialist import StepContext
 from .trace import StepRecord, Trace, Transition
-from .workspace import Workspace
+from .tracing import record_turn, step_span, turn_span
+from .workspace import IngestFailure, Workspace
+
+STATE_TYPE = "cogarch.Agent"
+STATE_VERSION = 1
+_LEGACY_STATE_TYPE = "cogarch.WorkspaceChatAgent"
+"""What the state was called while the AutoGen adapter saved it (read as this version)."""
 
 
 class TurnError(CogarchError):
@@ -35,7 +46,8 @@ class Agent:
 
     Specialists hold configuration only; everything that changes during a dialogue lives in
     ``workspace``, ``memory`` and ``trace``, so ``fork`` can copy it all, in O(1) in the
-    length of the dialogue and the size of memory (see ``cogarch.core.memory``).
+    length of the dialogue and the size of memory (see ``cogarch.core.memory``). The agent
+    offers a task every capability of ``cogarch.core.host.AgentHost``.
     """
 
     name: str
@@ -65,18 +77,26 @@ class Agent:
         return StepContext(self.name, self.models, self.memory, self.trace, self.seed)
 
     async def respond(self, text: str) -> str:
+        with turn_span(self, text) as span:
+            reply = await self._respond(text)
+            record_turn(span, self, reply)
+        return reply
+
+    async def _respond(self, text: str) -> str:
         ws = self.workspace
         ws.begin_turn(text)
         ctx = self.context()
         node = self.graph.entry
-        self.trace.add(Transition(ws.turn, 0, "<input>", node, "entry"))
+        self.trace.add(self._entry(ws, node))
         budget = self.graph.step_budget
         steps = 0
         while True:
             steps += 1
             await self._run(node, ws, ctx, steps)
             if budget is not None and steps >= budget:
-                if ws.reply is None and node != self.graph.responder:
+                if ws.reply is None:
+                    # the responder ends the turn, and may not hold its reply back now
+                    ws.must_reply = True
                     self.trace.add(Transition(ws.turn, steps, node, self.graph.responder, "budget"))
                     steps += 1
                     node = self.graph.responder
@@ -98,19 +118,39 @@ class Agent:
                 f"every path through the graph passes the responder '{self.graph.responder}'"
             )
         ws.end_turn()
+        ws.resume_from = self.trace.steps[-1].node
         self.state_sizes.append(self.private_state_tokens())
         self.memory_footprints.append(ws.memory_tokens)
         return ws.reply
 
-    async def end_episode(self, end: EpisodeEnd) -> None:
+    def _entry(self, ws: Workspace, node: str) -> Transition:
+        """The transition into the turn's entry ``node``: along the graph's edge from the node
+        that ended the previous turn of this episode when there is one (the input answers what
+        that node did, as an environment's observation answers an action), else from the
+        outside input."""
+        last = ws.resume_from
+        if last is not None and self.graph.graph.has_edge(last, node):
+            return Transition(ws.turn, 0, last, node, "resume")
+        return Transition(ws.turn, 0, "<input>", node, "entry")
+
+    async def end_episode(self, end: EpisodeEnd) -> EpisodeReport:
         """Close an episode of a multi-episode trial: every memory module takes in how it went,
         then the public dialogue starts afresh for the next one (memory modules keep what they
-        learned; the workspace keeps its record of completed turns)."""
+        learned; the workspace keeps its record of completed turns). Returns what the memory
+        modules did for the episode and the focus loop's activations in it."""
         ctx = self.context()
-        for module in self.memory.values():
-            await module.end_episode(end, ctx.memory_context(f"memory:{module.kind}"))
+        activity: dict[str, dict[str, Any]] = {}
+        for name, module in self.memory.items():
+            with tracing.memory_operation("update_memory", name, module.kind, 1):
+                await module.end_episode(end, ctx.memory_context(f"memory:{module.kind}"))
+            found = module.episode_activity(end.episode)
+            if found is not None:
+                activity[name] = found
+        focus = [asdict(f) for f in self.workspace.focus_log if f.episode == end.episode]
         self.workspace.dialogue = CowList()
         self.workspace.episode = end.episode + 1
+        self.workspace.resume_from = None
+        return EpisodeReport(memory=activity, focus=focus)
 
     async def _finish_without_choices(
         self, node: str, ws: Workspace, ctx: StepContext, steps: int
@@ -132,7 +172,7 @@ class Agent:
         meter = Meter()
         start = time.perf_counter()
         ws.visit(node)
-        with meter.active():
+        with step_span(self, node, step), meter.active():
             await self.specialists[node].step(ws, ctx)
         summary = meter.summary()
         self.trace.steps.append(
@@ -143,6 +183,7 @@ class Agent:
                 elapsed_s=round(time.perf_counter() - start, 6),
                 model_calls=summary["model_calls"],
                 tokens=summary["prompt_tokens"] + summary["completion_tokens"],
+                prompt_tokens=summary["prompt_tokens"],
             )
         )
 
@@ -160,6 +201,116 @@ class Agent:
         reasoning = self.workspace.reasoning
         thoughts = sum(count_tokens(str(text)) for text in reasoning.values())
         return sum(m.size_tokens() for m in self.memory.values()) + thoughts
+
+    def task_state(self) -> dict[str, str] | None:
+        """The task values of the first memory module that keeps any (a task graph)."""
+        for module in self.memory.values():
+            values = module.task_values()
+            if values is not None:
+                return dict(values)
+        return None
+
+    def last_reply(self) -> ReplyReport:
+        """What the latest reply carried: its memory footprint, the private state after it,
+        the prompt tokens of the responder's calls and what memory retrieved for it."""
+        turn = self.workspace.turn
+        answering = [
+            s.prompt_tokens
+            for s in self.trace.steps
+            if s.turn == turn and s.node == self.graph.responder and s.model_calls
+        ]
+        retrieved: list[Retrieved] | None = None
+        for name, module in self.memory.items():
+            items = module.retrieved()
+            if items is not None:
+                retrieved = (retrieved or []) + [Retrieved(name, item) for item in items]
+        return ReplyReport(
+            memory_tokens=self.memory_footprints[-1] if self.memory_footprints else None,
+            state_tokens=self.state_sizes[-1] if self.state_sizes else None,
+            answer_prompt_tokens=sum(answering) if answering else None,
+            retrieved=tuple(retrieved) if retrieved is not None else None,
+        )
+
+    async def observe(
+        self, text: str, *, source_ids: Sequence[str] = (), time: str | None = None
+    ) -> None:
+        """Take in ``text`` as a completed turn without replying: it joins the public dialogue
+        and every memory module ingests it, once (a module's own model calls fall back on the
+        provider of the specialist that drives it, as when that specialist ingests)."""
+        await self.observe_many([Observation(text, tuple(source_ids), time)])
+
+    async def observe_many(self, turns: Sequence[Observation]) -> None:
+        """Take ``turns`` in as ``observe`` would, each memory module all of them at once."""
+        records = [self.workspace.observe(t.text, t.source_ids, t.time) for t in turns]
+        self.workspace.resume_from = None
+        if not records:
+            return
+        ctx = self.context()
+        for name, module in self.memory.items():
+            module.use_provider(self._driver_provider(name))
+            mctx = ctx.memory_context(f"memory:{module.kind}")
+            with tracing.memory_operation("create_memory", name, module.kind, len(records)):
+                failed = await module.ingest_many(records, mctx)
+            # a turn the module's own model gave nothing usable for is not stored, as in the
+            # retrieval specialist
+            self.workspace.ingest_failures.extend(
+                IngestFailure(name, i, e) for i, e in failed.items()
+            )
+            self.workspace.ingested[name] = records[-1].index
+            await asyncio.sleep(0)  # other trials of the run go on between modules
+
+    def _driver_provider(self, module: str) -> str | None:
+        for specialist in self.specialists.values():
+            if getattr(getattr(specialist, "params", None), "memory", None) == module:
+                return specialist.provider
+        return None
+
+    def trim_dialogue(self, budget_tokens: int) -> None:
+        """Keep only the latest public messages that fit ``budget_tokens``."""
+        self.workspace.trim_dialogue(budget_tokens)
+
+    def walk(self) -> list[WalkStep]:
+        return self.trace.walk()
+
+    def transition_counts(self) -> Counter[tuple[str, str]]:
+        return self.trace.counts()
+
+    def save_state(self) -> dict[str, Any]:
+        """The workspace, the trace and every memory module's state, as JSON data."""
+        return {
+            "type": STATE_TYPE,
+            "version": STATE_VERSION,
+            "agent": self.name,
+            "workspace": self.workspace.save_state(),
+            "trace": self.trace.save_state(),
+            "state_sizes": list(self.state_sizes),
+            "memory_footprints": list(self.memory_footprints),
+            "memory": {name: module.save_state() for name, module in self.memory.items()},
+        }
+
+    def load_state(self, state: Mapping[str, Any]) -> None:
+        """Go on from a state :meth:`save_state` returned, into an agent built from the same
+        spec (its memory modules of the same names)."""
+        kind = state.get("type")
+        if kind not in (STATE_TYPE, _LEGACY_STATE_TYPE) or state.get("version") != STATE_VERSION:
+            raise ConfigError(
+                f"agent '{self.name}' was given a state that is not a {STATE_TYPE} state of "
+                f"version {STATE_VERSION}; pass what Agent.save_state (or an adapter's "
+                "WorkspaceChatAgent.save_state) returned"
+            )
+        saved, have = sorted(state["memory"]), sorted(self.memory)
+        if state["agent"] != self.name or saved != have:
+            raise ConfigError(
+                f"the state of agent '{state['agent']}' (memory: {', '.join(saved) or 'none'}) "
+                f"does not fit agent '{self.name}' (memory: {', '.join(have) or 'none'}); load "
+                "it into an agent built from the same spec"
+            )
+        for name, module in self.memory.items():
+            module.load_state(state["memory"][name])
+        self.workspace = Workspace.from_state(state["workspace"])
+        self.trace = Trace.from_state(state["trace"])
+        self.state_sizes = CowList(state["state_sizes"])
+        self.memory_footprints = CowList(state.get("memory_footprints", []))
 
     def fork(self) -> Agent:
         """An independent branch: nothing mutable is shared with the original."""

@@ -16,15 +16,9 @@ from autogen_agentchat.base import Response
 from autogen_agentchat.messages import BaseChatMessage, TextMessage
 from autogen_core import CancellationToken
 
-from cogarch.core.cow import CowList
 from cogarch.errors import ConfigError
 
 from .agent import Agent
-from .trace import Trace
-from .workspace import Workspace
-
-STATE_TYPE = "cogarch.WorkspaceChatAgent"
-STATE_VERSION = 1
 
 
 class WorkspaceChatAgent(BaseChatAgent):
@@ -36,9 +30,10 @@ class WorkspaceChatAgent(BaseChatAgent):
     never passed back.
 
     ``on_reset`` returns the agent to the state it had when the adapter was made (the adapter
-    keeps a fork of it). ``save_state`` exports the agent's workspace, trace and every memory
-    module's state as JSON data; ``load_state`` puts it into an adapter around a freshly built
-    agent of the same spec, which then goes on exactly where the saved one was.
+    keeps a fork of it). ``save_state`` and ``load_state`` are the agent's own
+    (``Agent.save_state``: its workspace, trace and every memory module's state as JSON data),
+    so a state loaded into an adapter around a freshly built agent of the same spec goes on
+    exactly where the saved one was.
     """
 
     def __init__(
@@ -91,48 +86,12 @@ class WorkspaceChatAgent(BaseChatAgent):
         self._agent = self._initial.fork()
 
     async def save_state(self) -> Mapping[str, Any]:
-        return agent_state(self._agent)
+        """The agent's state (``Agent.save_state``)."""
+        return self._agent.save_state()
 
     async def load_state(self, state: Mapping[str, Any]) -> None:
-        load_agent_state(self._agent, state, name=self.name)
+        """Go on from a state ``save_state`` returned (``Agent.load_state``)."""
+        self._agent.load_state(state)
 
 
-def agent_state(agent: Agent) -> dict[str, Any]:
-    """The agent's workspace, trace and every memory module's state, as JSON data (what
-    ``WorkspaceChatAgent.save_state`` returns)."""
-    return {
-        "type": STATE_TYPE,
-        "version": STATE_VERSION,
-        "agent": agent.name,
-        "workspace": agent.workspace.state(),
-        "trace": agent.trace.to_dict(),
-        "state_sizes": list(agent.state_sizes),
-        "memory_footprints": list(agent.memory_footprints),
-        "memory": {name: module.state() for name, module in agent.memory.items()},
-    }
-
-
-def load_agent_state(agent: Agent, state: Mapping[str, Any], *, name: str | None = None) -> None:
-    """Put a state ``agent_state`` made into ``agent``, built from the same spec."""
-    label = name or agent.name
-    if state.get("type") != STATE_TYPE or state.get("version") != STATE_VERSION:
-        raise ConfigError(
-            f"agent '{label}' was given a state that is not a {STATE_TYPE} state of "
-            f"version {STATE_VERSION}; pass what WorkspaceChatAgent.save_state returned"
-        )
-    saved, have = sorted(state["memory"]), sorted(agent.memory)
-    if state["agent"] != agent.name or saved != have:
-        raise ConfigError(
-            f"the state of agent '{state['agent']}' (memory: {', '.join(saved) or 'none'}) "
-            f"does not fit agent '{agent.name}' (memory: {', '.join(have) or 'none'}); load "
-            "it into an agent built from the same spec"
-        )
-    for module_name, module in agent.memory.items():
-        module.load_state(state["memory"][module_name])
-    agent.workspace = Workspace.from_state(state["workspace"])
-    agent.trace = Trace.from_dict(state["trace"])
-    agent.state_sizes = CowList(state["state_sizes"])
-    agent.memory_footprints = CowList(state.get("memory_footprints", []))
-
-
-__all__ = ["WorkspaceChatAgent", "agent_state", "load_agent_state"]
+__all__ = ["WorkspaceChatAgent"]

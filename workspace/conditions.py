@@ -21,4 +21,18 @@ PREDICATES.register("later_turn", lambda ws: ws.turn > 1)
 PREDICATES.register("is_question", lambda ws: ws.current_input.rstrip().endswith("?"))
 PREDICATES.register("not_question", lambda ws: not ws.current_input.rstrip().endswith("?"))
 
-__all__ = ["PREDICATES", "Predicate"]
+
+def action_rejected(ws: Workspace) -> bool:
+    """This turn's last proposed action was held back and no focus node has answered it yet."""
+    if not ws.actions:
+        return False
+    last = len(ws.actions) - 1
+    attempt = ws.actions[last]
+    if attempt.turn != ws.turn or attempt.sent is not None:
+        return False
+    return not any(f.attempt == last for f in ws.focus_log)
+
+
+PREDICATES.register("action_rejected", action_rejected)
+
+__all__ = ["PREDICATES", "Predicate", "action_rejected"]

@@ -61,7 +61,12 @@ def describe(agent: Composed) -> dict[str, Any]:
 
 
 def _routing(route: NodeRouting) -> dict[str, Any]:
-    data = {"default": route.default, "chooser": route.chooser, "describe": route.describe}
+    data = {
+        "default": route.default,
+        "chooser": route.chooser,
+        "describe": route.describe,
+        "end_when": route.end_when,
+    }
     return {k: v for k, v in data.items() if v}
 
 

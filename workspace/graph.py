@@ -27,6 +27,9 @@ class NodeRouting:
     chooser: str | None = None
     """A provider asked to choose among the successors when no condition decides."""
     describe: str = ""
+    end_when: str | None = None
+    """A condition name: after the node runs, the turn ends there when it holds, successors or
+    not (a node that acts may end a turn, or loop back when its action was held back)."""
 
 
 @dataclass
@@ -76,9 +79,15 @@ class TransitionGraph:
             problems.append(f"nodes not reachable from entry '{entry}': {', '.join(unreachable)}")
         if responder not in reachable:
             problems.append(f"no path from entry '{entry}' to responder '{responder}'")
-        terminals = {n for n in graph.nodes if graph.out_degree(n) == 0}
+        terminals = {
+            n
+            for n in graph.nodes
+            if graph.out_degree(n) == 0 or routes.get(n, NodeRouting()).end_when is not None
+        }
         if not terminals:
-            problems.append("no node ends a turn (every node has a successor)")
+            problems.append(
+                "no node ends a turn (every node has a successor and none an 'end_when')"
+            )
         stuck = sorted(
             n for n in known if terminals and not (nx.descendants(graph, n) | {n}) & terminals
         )
@@ -94,6 +103,13 @@ class TransitionGraph:
             if edge.when is not None and edge.when not in PREDICATES and ":" not in edge.when:
                 problems.append(
                     f"edge {edge.source} -> {edge.target} has unknown condition '{edge.when}' "
+                    f"(valid: {', '.join(PREDICATES.names())}, or an import path 'module:name')"
+                )
+        for name, routed in routes.items():
+            ending = routed.end_when
+            if ending is not None and ending not in PREDICATES and ":" not in ending:
+                problems.append(
+                    f"routing of node '{name}' has unknown end_when condition '{ending}' "
                     f"(valid: {', '.join(PREDICATES.names())}, or an import path 'module:name')"
                 )
         for node in graph.nodes:

@@ -20,7 +20,7 @@ from cogarch.errors import ConfigError
 
 from .trace import Trace
 
-Counts = Mapping[tuple[str, str], int]
+EdgeCounts = Mapping[tuple[str, str], int]
 
 
 def aggregate_counts(traces: Iterable[Trace]) -> Counter[tuple[str, str]]:
@@ -32,7 +32,7 @@ def aggregate_counts(traces: Iterable[Trace]) -> Counter[tuple[str, str]]:
 
 
 def transition_matrix(
-    counts: Counts, names: Sequence[str] | None = None
+    counts: EdgeCounts, names: Sequence[str] | None = None
 ) -> tuple[list[str], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """``(names, counts, probabilities)``: rows are sources, columns are targets.
 
@@ -62,7 +62,7 @@ def transition_matrix(
 
 
 def plot_transition_heatmap(
-    counts: Counts,
+    counts: EdgeCounts,
     path: str | os.PathLike[str],
     *,
     title: str = "Transitions between specialists",

@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from cogarch.registry import Registry
 
 from ..memory.retrieval.prompts import RESPONDER_PROMPTS
+from .specialists.episodex.prompts import EPISODEX_PROMPTS
 
 PROMPTS: Registry[str] = Registry("prompt", lazy=False)
-"""Every named prompt: the ones below and the retrieval baselines' responder prompts, which the
-memory package exposes as ``RESPONDER_PROMPTS``."""
+"""Every named prompt: the ones below, the retrieval baselines' responder prompts, which the
+memory package exposes as ``RESPONDER_PROMPTS``, and the Episodex specialists' prompts."""
 
 VANILLA = "You are a helpful assistant."
 
@@ -160,6 +161,7 @@ for _name, _text in {
     "tme_responder": TME_RESPONDER,
     "tme_flat_responder": TME_FLAT_RESPONDER,
     **RESPONDER_PROMPTS,
+    **EPISODEX_PROMPTS,
 }.items():
     PROMPTS.register(_name, _text)
 

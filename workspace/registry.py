@@ -7,9 +7,9 @@ from pathlib import Path
 
 from cogarch.registry import Registry
 
-from .specialist import Specialist
+from .specialist import BaseSpecialist
 
-SPECIALISTS: Registry[type[Specialist]] = Registry("specialist", base=Specialist)
+SPECIALISTS: Registry[type[BaseSpecialist]] = Registry("specialist", base=BaseSpecialist)
 for _kind, _path in {
     "responder": "cogarch.workspace.specialists.responder:Responder",
     "memory_updater": "cogarch.workspace.specialists.memory_updater:MemoryUpdater",
@@ -21,6 +21,16 @@ for _kind, _path in {
     "compressor": "cogarch.workspace.specialists.compressor:Compressor",
     "task_tracker": "cogarch.workspace.specialists.task_tracker:TaskTracker",
     "react": "cogarch.workspace.specialists.react:ReAct",
+    "belief": "cogarch.workspace.specialists.episodex.belief:BeliefConscious",
+    "external_perception": "cogarch.workspace.specialists.episodex.perception:ExternalPerception",
+    "internal_perception": "cogarch.workspace.specialists.episodex.perception:InternalPerception",
+    "action_planner": "cogarch.workspace.specialists.episodex.planning:ActionPlanner",
+    "motor": "cogarch.workspace.specialists.episodex.motor:Motor",
+    "replay_focus": "cogarch.workspace.specialists.episodex.focus:ReplayFocus",
+    "recall": "cogarch.workspace.specialists.episodex.recall:Recall",
+    "idea": "cogarch.workspace.specialists.episodex.reflection:Idea",
+    "learning": "cogarch.workspace.specialists.episodex.reflection:Learning",
+    "record_concept": "cogarch.workspace.specialists.episodex.record:RecordConcept",
 }.items():
     SPECIALISTS.register(_kind, _path)
 

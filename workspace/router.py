@@ -30,9 +30,10 @@ class Choice:
 class Router:
     """Legal moves are the current node's successors; nothing else can be chosen.
 
-    One successor is taken directly. Among several, the first edge whose condition holds wins;
-    otherwise the node's chooser model is asked with a schema that allows only the legal names;
-    an illegal or unparsable answer falls back to the node's default and is recorded.
+    A node whose ``end_when`` condition holds ends the turn. Otherwise one successor is taken
+    directly. Among several, the first edge whose condition holds wins; otherwise the node's
+    chooser model is asked with a schema that allows only the legal names; an illegal or
+    unparsable answer falls back to the node's default and is recorded.
     """
 
     async def choose(
@@ -44,6 +45,9 @@ class Router:
         *,
         ask_model: bool = True,
     ) -> Choice:
+        route = graph.routing.get(node)
+        if route is not None and route.end_when is not None and PREDICATES.get(route.end_when)(ws):
+            return Choice(None, "end")
         succ = graph.successors(node)
         if not succ:
             return Choice(None, "end")
@@ -53,7 +57,6 @@ class Router:
             when = graph.edge_condition(node, target)
             if when is not None and PREDICATES.get(when)(ws):
                 return Choice(target, "condition")
-        route = graph.routing.get(node)
         assert route is not None and route.default is not None  # guaranteed by validation
         if route.chooser is None or not ask_model:
             return Choice(route.default, "fallback")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +15,11 @@ from cogarch.config import read_yaml, shown, validate_mapping
 from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError, UnknownNameError
 
-from ..memory.registry import build_memory
+from ..memory.registry import build_memory, check_memory
 from .agent import Agent
 from .graph import Edge, NodeRouting, TransitionGraph
 from .registry import SPECIALISTS, ready_made_agents
+from .specialist import BaseSpecialist
 
 _ARROW = re.compile(r"^\s*([\w.-]+)\s*->\s*([\w.-]+)\s*(?:\[\s*when\s*[:=]\s*([\w.:-]+)\s*\])?\s*$")
 
@@ -47,6 +49,9 @@ class RoutingSpec(BaseModel):
         default=None, description="Provider that picks among successors; 'agent' = the agent's."
     )
     describe: str = ""
+    end_when: str | None = Field(
+        default=None, description="A condition: after the node runs, the turn ends when it holds."
+    )
 
 
 class AgentSpec(BaseModel):
@@ -161,25 +166,25 @@ def _no_models(name: str) -> ChatModel:
     raise ConfigError(f"describing a spec needs no model, but provider '{name}' was asked for")
 
 
-def build_agent(
-    spec: AgentSpec,
-    models: Callable[[str], ChatModel],
-    *,
-    name: str | None = None,
-    provider: str | None = None,
-    seed: int | None = None,
-) -> Agent:
-    """Instantiate a spec. ``provider`` replaces the spec's default provider."""
+@dataclass(frozen=True)
+class _Parts:
+    """A spec's parts, each validated, ready to be instantiated."""
+
+    memory_params: dict[str, dict[str, Any]]
+    specialists: dict[str, tuple[type[BaseSpecialist], str | None, Any]]
+    """By node: the class, its provider and its validated params."""
+    graph: TransitionGraph
+
+
+def _parts(spec: AgentSpec, provider: str | None) -> _Parts:
     default_provider = provider or spec.provider
     memory_params = {
         key: {**c.params(), **({"provider": c.provider} if c.provider else {})}
         for key, c in spec.memory.items()
     }
-    memory = {
-        key: build_memory(c.kind, memory_params[key], where=f"memory.{key}")
-        for key, c in spec.memory.items()
-    }
-    specialists = {}
+    for key, c in spec.memory.items():
+        check_memory(c.kind, memory_params[key], where=f"memory.{key}")
+    specialists: dict[str, tuple[type[BaseSpecialist], str | None, Any]] = {}
     for key, c in spec.specialists.items():
         cls = SPECIALISTS.get(c.kind)
         param_model = getattr(cls, "Params", None)
@@ -192,7 +197,7 @@ def build_agent(
             raise ConfigError(
                 f"specialists.{key}: a '{c.kind}' takes no parameters (got {', '.join(c.params())})"
             )
-        specialists[key] = cls(key, c.provider or default_provider, params)
+        specialists[key] = (cls, c.provider or default_provider, params)
         named = getattr(params, "memory", None)
         if isinstance(named, str) and named not in spec.memory:
             raise ConfigError(
@@ -210,6 +215,7 @@ def build_agent(
             default=r.default,
             chooser=default_provider if r.chooser == "agent" else r.chooser,
             describe=r.describe,
+            end_when=r.end_when,
         )
         for node, r in spec.routing.items()
     }
@@ -221,12 +227,40 @@ def build_agent(
         step_budget=spec.step_budget,
         routing=routing,
     )
+    return _Parts(memory_params, specialists, graph)
+
+
+def check_agent_spec(spec: AgentSpec, *, provider: str | None = None) -> None:
+    """Check ``spec`` as data, as ``build_agent`` would, building nothing: every memory
+    module's and specialist's kind and parameters, the memory they name, the routing and the
+    transition graph. Raises the error ``build_agent`` would raise."""
+    _parts(spec, provider)
+
+
+def build_agent(
+    spec: AgentSpec,
+    models: Callable[[str], ChatModel],
+    *,
+    name: str | None = None,
+    provider: str | None = None,
+    seed: int | None = None,
+) -> Agent:
+    """Instantiate a spec. ``provider`` replaces the spec's default provider."""
+    parts = _parts(spec, provider)
+    memory = {
+        key: build_memory(c.kind, parts.memory_params[key], where=f"memory.{key}")
+        for key, c in spec.memory.items()
+    }
+    specialists = {
+        key: cls(key, node_provider, params)
+        for key, (cls, node_provider, params) in parts.specialists.items()
+    }
     return Agent(
         name=name or spec.name,
-        graph=graph,
+        graph=parts.graph,
         specialists=specialists,
         models=models,
         memory=memory,
         seed=seed,
-        memory_params=memory_params,
+        memory_params=parts.memory_params,
     )

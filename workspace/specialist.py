@@ -1,8 +1,9 @@
 """The base class of the workspace's specialists, and the context a step is given.
 
 The interface itself is :class:`cogarch.core.specialist.Specialist`; an agent takes any object
-that has its members. This base class adds what the specialists here share: validated
-``Params``, ``reads`` / ``writes`` for documentation, and the model of their provider.
+that has its members. :class:`BaseSpecialist`, the base class of the workspace's own
+specialists, adds what they share: validated ``Params``, ``reads`` / ``writes`` for
+documentation, and the model of their provider.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ class StepContext:
         return MemoryContext(model=self.models, seed=self.seed, caller=caller)
 
 
-class Specialist(ABC):
+class BaseSpecialist(ABC):
     """A unit with one job inside an agent (implements ``cogarch.core.specialist.Specialist``
     over ``Workspace`` and ``StepContext``).
 

@@ -9,7 +9,12 @@ from typing import Any, Literal
 from cogarch.core.cow import CowList
 from cogarch.core.records import WalkStep
 
-How = Literal["entry", "single", "condition", "model", "fallback", "budget", "end"]
+How = Literal["entry", "resume", "single", "condition", "model", "fallback", "budget", "end"]
+"""How the router reached a node: ``entry`` from the outside input at the start of a turn;
+``resume`` at the start of a turn along the graph's edge from the node that ended the previous
+turn of the episode (an environment's observation answering the motor's action: Episodex's
+motor -> external perception); then along the one successor, an edge condition, the model's
+choice, a fallback from an illegal choice, or the step budget's cut to the responder."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +27,7 @@ class StepRecord:
     elapsed_s: float
     model_calls: int = 0
     tokens: int = 0
+    prompt_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,15 +85,15 @@ class Trace:
     def fallbacks(self) -> list[Transition]:
         return [t for t in self.transitions if t.how == "fallback"]
 
-    def to_dict(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         return {
             "transitions": [asdict(t) for t in self.transitions],
             "steps": [asdict(s) for s in self.steps],
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Trace:
-        """The trace ``to_dict`` wrote."""
+    def from_state(cls, data: dict[str, Any]) -> Trace:
+        """The trace ``save_state`` wrote."""
         return cls(
             CowList(Transition(**t) for t in data["transitions"]),
             CowList(StepRecord(**s) for s in data["steps"]),

@@ -9,6 +9,9 @@ from typing import Any, Literal
 
 from cogarch.core.cow import CowDict, CowList, fork_value
 from cogarch.core.memory import TurnRecord
+from cogarch.tokens import count_tokens
+
+from .actions import ActionAttempt, FocusActivation
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +38,9 @@ class Workspace:
     ``name`` said this turn, and ``private`` is free scratch space a specialist keeps across
     turns under keys it owns (small: a fork copies it whole).
 
-    What grows with the dialogue (``dialogue``, ``turns``, ``reasoning``, ``ingest_failures``)
-    is held in copy-on-write containers, so ``copy`` costs the same at any length; a plain list
-    or dict assigned to one of them is wrapped.
+    What grows with the dialogue (``dialogue``, ``turns``, ``reasoning``, ``ingest_failures``,
+    ``actions``, ``focus_log``) is held in copy-on-write containers, so ``copy`` costs the same
+    at any length; a plain list or dict assigned to one of them is wrapped.
     """
 
     dialogue: CowList[Message] = field(default_factory=CowList)
@@ -64,6 +67,17 @@ class Workspace:
     """This turn's memory footprint, set by the answering specialist: the tokens of the memory
     its prompt carried (earlier dialogue, memory blocks, notes), never its fixed instructions
     or the current input."""
+    actions: CowList[ActionAttempt] = field(default_factory=CowList)
+    """Every action a motor proposed, over the whole trial, sent or held back."""
+    focus_log: CowList[FocusActivation] = field(default_factory=CowList)
+    """Every run of a focus node that records its activations, over the whole trial."""
+    resume_from: str | None = None
+    """The node that ended the previous turn while its episode goes on: the next input answers
+    what it did, so the next turn's walk resumes from it (None at the start of an episode and
+    after a turn taken in without a reply)."""
+    must_reply: bool = False
+    """Set when the step budget is spent and the responder runs to end the turn: a responder
+    that may hold its reply back (a motor whose action is not admissible) must reply now."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _GROWING_LISTS and not isinstance(value, CowList):
@@ -80,6 +94,7 @@ class Workspace:
         self.reply = None
         self.thought = None
         self.memory_tokens = None
+        self.must_reply = False
 
     def visit(self, node: str) -> int:
         """Count one run of ``node`` this turn; return how many runs it has had."""
@@ -90,6 +105,27 @@ class Workspace:
         self.turns.append(TurnRecord(self.turn, self.current_input, self.reply or "", self.thought))
         self.dialogue.append(Message("user", self.current_input))
         self.dialogue.append(Message("assistant", self.reply or ""))
+
+    def observe(
+        self, text: str, source_ids: tuple[str, ...] = (), time: str | None = None
+    ) -> TurnRecord:
+        """Record ``text`` as a completed turn the agent took in without replying: it joins
+        the public dialogue as a user message."""
+        self.turn += 1
+        record = TurnRecord(self.turn, text, "", source_ids=source_ids, time=time)
+        self.turns.append(record)
+        self.dialogue.append(Message("user", text))
+        return record
+
+    def trim_dialogue(self, budget_tokens: int) -> None:
+        """Keep only the latest public messages whose tokens fit ``budget_tokens``."""
+        used, keep = 0, 0
+        for message in reversed(self.dialogue):
+            used += count_tokens(message.content)
+            if used > budget_tokens:
+                break
+            keep += 1
+        self.dialogue = CowList(self.dialogue[len(self.dialogue) - keep :])
 
     def history(self, window: int | None = None) -> list[Message]:
         """Earlier public messages, oldest first; the last ``window`` of them when given."""
@@ -105,7 +141,7 @@ class Workspace:
             object.__setattr__(twin, f.name, fork_value(getattr(self, f.name)))
         return twin
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         """Everything in the workspace as JSON data (``private`` and broadcast values must be
         JSON data themselves)."""
         data = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
@@ -114,7 +150,7 @@ class Workspace:
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> Workspace:
-        """The workspace ``state()`` described."""
+        """The workspace ``save_state()`` described."""
         return cls(
             dialogue=CowList(Message(**m) for m in data["dialogue"]),
             current_input=data["current_input"],
@@ -131,10 +167,14 @@ class Workspace:
             ingest_failures=CowList(IngestFailure(**f) for f in data["ingest_failures"]),
             episode=data.get("episode", 0),
             memory_tokens=data.get("memory_tokens"),
+            actions=CowList(ActionAttempt(**a) for a in data.get("actions", [])),
+            focus_log=CowList(FocusActivation(**f) for f in data.get("focus_log", [])),
+            resume_from=data.get("resume_from"),
+            must_reply=data.get("must_reply", False),
         )
 
 
-_GROWING_LISTS = ("dialogue", "turns", "ingest_failures")
+_GROWING_LISTS = ("dialogue", "turns", "ingest_failures", "actions", "focus_log")
 
 
 def _plain(value: Any) -> Any:

@@ -1,16 +1,17 @@
 """Execution backends: where trials run.
 
 The driver (the runner) submits plain-data trial specs and gets trial records back; only the
-driver writes the results directory, so workers need no shared disk. A worker rebuilds the
-providers, the task and the agent from the spec alone (see ``TrialWorker`` in
-``cogarch.experiments.worker``), which is what lets the same spec run in this process, in a
-pool of processes or on another machine.
+driver writes the results directory, so workers need no shared disk. A spec names its run by
+the digest of the run config, which a backend ships to each worker once (see ``TrialWorker``
+in ``cogarch.experiments.worker``): the worker builds the run's providers, task and agent
+specs once per run, which is what lets the same spec run in this process, in a pool of
+processes or on another machine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,12 +25,15 @@ class TrialSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    run: str
+    """The digest of the run config (``RunConfig.digest()``), which names the run."""
     agent: str
     """The label of the agent entry in the run config."""
     index: int = Field(ge=0)
     seed: int
-    config: dict[str, Any]
-    """The run config, as JSON (``RunConfig.model_dump(mode="json")``)."""
+    run_name: str = ""
+    """The run's name and its task's kind, as labels (progress lines, trace spans)."""
+    task: str = ""
 
 
 TrialFn = Callable[[TrialSpec], Awaitable[TrialRecord]]

@@ -2,8 +2,8 @@
 
 A memory module is the stateful part of an agent. It takes in completed turns, answers
 queries, shows itself to a prompt within a token budget, forks into an independent copy, and
-exports its state as plain JSON (``state``) that ``load_state`` on a freshly built module of the
-same kind and parameters restores exactly.
+exports its state as plain JSON (``save_state``) that ``load_state`` on a freshly built module
+of the same kind and parameters restores exactly (the convention agents follow too).
 
 Forks. The SCT forks an agent into branches and LoCoMo forks it once per question, so
 ``fork()`` must cost the same whatever the module holds, and a fork must share nothing either
@@ -123,12 +123,19 @@ class MemoryContext:
 class MemoryModule(ABC):
     """Ingest turns, retrieve for a query, render for a prompt, fork, save and load state.
 
-    Subclasses implement ``render``, ``state`` and ``load_state``; the rest has defaults.
+    Subclasses implement ``render``, ``save_state`` and ``load_state``; the rest has defaults.
     Model calls a module makes go through the model layer with ``caller`` set to the module's
     name, so the active meter records them like any specialist's calls.
     """
 
     kind: ClassVar[str] = "memory"
+
+    @classmethod  # noqa: B027
+    def check_params(cls, params: Any) -> None:
+        """Refuse, as constructing the module would, parameters that validate as data but
+        cannot work (an unknown plug-in named by them, say), without building anything; a
+        run checks every module this way before its first trial. The default has nothing
+        to add to the parameter model's own validation."""
 
     async def ingest(self, turn: TurnRecord, ctx: MemoryContext) -> None:  # noqa: B027
         """Take in a completed turn. The default keeps nothing."""
@@ -155,6 +162,26 @@ class MemoryModule(ABC):
     async def end_episode(self, end: EpisodeEnd, ctx: MemoryContext) -> None:  # noqa: B027
         """An episode of the trial ended (see :class:`EpisodeEnd`). The default does nothing."""
 
+    def episode_activity(self, episode: int) -> dict[str, Any] | None:
+        """What the module did for episode ``episode`` as JSON data (what it retrieved for it,
+        stored and formed, by id), for the task's record of the episode; None when it keeps
+        no such record (the default)."""
+        return None
+
+    def retrieved(self) -> list[MemoryItem] | None:
+        """What the latest ``retrieve`` returned, in rank order; None for a module that does
+        not retrieve (the default)."""
+        return None
+
+    def task_values(self) -> dict[str, str] | None:
+        """The task's slot values as the module holds them (a task graph's current values);
+        None for a module that keeps none (the default)."""
+        return None
+
+    def use_provider(self, provider: str | None) -> None:  # noqa: B027
+        """The provider of the specialist that drives the module, for a module whose own
+        model calls fall back on it. The default makes no calls of its own."""
+
     @abstractmethod
     def render(self, budget_tokens: int | None = None) -> str:
         """The text a prompt shows of this memory, within ``budget_tokens`` when given."""
@@ -172,12 +199,12 @@ class MemoryModule(ABC):
         return fork_fields(self)
 
     @abstractmethod
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         """The module's state as JSON values only (dicts, lists, str, numbers, bool, None)."""
 
     @abstractmethod
     def load_state(self, state: dict[str, Any]) -> None:
-        """Replace this module's state by one ``state`` exported (same kind and params)."""
+        """Replace this module's state by one ``save_state`` exported (same kind and params)."""
 
 
 __all__ = ["EpisodeEnd", "MemoryContext", "MemoryItem", "MemoryModule", "ModelSource", "TurnRecord"]

@@ -1,10 +1,17 @@
 """Trial records: one typed, versioned record per episode of one agent on one task.
 
-A record has a header (run, agent, task, trial, seed, status), the run's metadata, the public
-``turns`` (the same record type for every task), the SCT's ``branches``, an ``evaluation``
-(an optional ``outcome`` plus the task's own metrics), the ``usage`` of the model layer, the
-router's ``transitions`` as ``(source, target, count)`` and a ``payload`` tagged by ``kind``
-for what only its task reads. ``scoring`` says how generic code tables the outcomes.
+A record is an envelope every task shares: a header (run, agent, task, trial, seed, status),
+the run's metadata, the public ``turns``, the ``branches`` of any fork, an ``evaluation`` (an
+optional ``outcome`` plus the task's typed measures), the ``usage`` of the model layer, the
+router's ``transitions`` as ``(source, target, count)``, the agent's ``walk`` and an ``error``.
+What only its task reads is the ``payload``, tagged by ``kind`` and versioned. ``scoring``
+says how generic code tables the outcomes.
+
+The task owns the classes of its parts (see ``Task.record_types``): its payload, its
+evaluation and its branches. A loader that knows them reads a file with
+:meth:`TrialRecord.read`; without them (a task that cannot be imported here) every part loads
+as generic data (:class:`~cogarch.core.payload.GenericPayload`, the base
+:class:`~cogarch.core.evaluation.Evaluation` and :class:`Branch`, each keeping all its values).
 
 Files written before records existed (schema version 1) are read by the loader in
 ``cogarch.experiments.results``, which migrates them to this schema in memory.
@@ -12,17 +19,25 @@ Files written before records existed (schema version 1) are read by the loader i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, Final, Literal
+import traceback
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    model_serializer,
+    SerializeAsAny,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
 )
 
-from .usage import CallRecord, MeteredCall, Usage, usage_totals
+from .evaluation import Evaluation
+from .payload import GenericPayload, Payload, PayloadRegistry
+from .usage import TrialUsage
 
 SCHEMA_VERSION: Final = 2
 
@@ -45,7 +60,7 @@ class TurnFootprint(_Record):
     model_calls: int = 0
     """The metered calls of the turn, response-cache hits included."""
     state_tokens: int | None = None
-    """The agent's private state after the turn (``agent.state_sizes``), when it has one."""
+    """The agent's private state after the turn, when it has one."""
     reply_tokens: int = 0
 
 
@@ -62,53 +77,29 @@ class Turn(_Record):
     extras: dict[str, Any] = Field(default_factory=dict)
 
 
-class RevealBranch(_Record):
-    """The fork asked to reveal its secret."""
-
-    kind: Literal["reveal"] = "reveal"
-    prompt: str
-    reply: str
-    parsed: str | None
-    """The revealed secret, None when the reply named none."""
-    private_state: str | None = None
-
-
-class CandidateBranch(_Record):
-    """The fork asked whether one candidate is its secret."""
-
-    kind: Literal["candidate"] = "candidate"
-    candidate: str
-    prompt: str
-    reply: str
-    answer: Literal["yes", "no"] | None
-    parsed: bool
-    private_state: str | None = None
-
-
-Branch = Annotated[RevealBranch | CandidateBranch, Field(discriminator="kind")]
-
-
-class Evaluation(BaseModel):
-    """The task's verdict: an ``outcome`` class when it classifies trials, plus its metrics.
-
-    The metrics are the task's own named values, kept as the task wrote them (so the JSON of
-    an evaluation is the flat mapping ``{"outcome": ..., **metrics}``).
-    """
+class Branch(BaseModel):
+    """One fork of the agent asked one prompt. A task subclasses it with what it reads from
+    the reply (its ``kind`` tag narrowed) and says how to show it (the ``branch_`` methods);
+    values beyond these fields are kept as data."""
 
     model_config = ConfigDict(extra="allow")
 
-    outcome: str | None = None
+    kind: str
+    prompt: str
+    reply: str
+    private_state: str | None = None
 
-    @property
-    def metrics(self) -> dict[str, Any]:
-        return dict(self.model_extra or {})
+    def branch_title(self, record: TrialRecord) -> str:
+        """What the branch of ``record`` was asked, in a few words."""
+        return self.kind
 
-    @model_serializer(mode="wrap")
-    def _flat(self, handler: Any) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        if data.get("outcome") is None:
-            data.pop("outcome", None)
-        return data
+    def branch_verdict(self, record: TrialRecord) -> str:
+        """What the task read from the reply, in a few words ("" when nothing)."""
+        return ""
+
+    def branch_confirmed(self) -> bool:
+        """Whether the reply affirmed what it was asked (highlighted where shown)."""
+        return False
 
 
 class Scoring(_Record):
@@ -133,7 +124,7 @@ class Scoring(_Record):
         return outcome == self.success
 
 
-class Transition(_Record):
+class TransitionCount(_Record):
     """How often the router moved from ``source`` to ``target`` in the trial."""
 
     source: str
@@ -148,145 +139,119 @@ class WalkStep(_Record):
     step: int = Field(ge=1)
     node: str
     source: str
-    """The node the router came from (``<input>`` for the turn's entry step)."""
+    """The node the router came from (``<input>`` for the turn's entry step, unless the walk
+    resumes there from the node that ended the previous turn)."""
     how: str
-    """How the edge was chosen: entry, single, condition, model, fallback or budget."""
+    """How the edge was chosen: entry, resume, single, condition, model, fallback or budget."""
     model_calls: int = 0
     """The step's metered calls, response-cache hits included (with their original tokens)."""
     tokens: int = 0
     elapsed_s: float = 0.0
 
 
-def transitions_from(counts: Mapping[tuple[str, str], int]) -> list[Transition]:
+def transitions_from(counts: Mapping[tuple[str, str], int]) -> list[TransitionCount]:
     """``{(source, target): n}`` as sorted transition records."""
-    return [Transition(source=a, target=b, count=n) for (a, b), n in sorted(counts.items())]
+    return [TransitionCount(source=a, target=b, count=n) for (a, b), n in sorted(counts.items())]
 
 
-class SCTAnswer(_Record):
-    candidate: str
-    answer: Literal["yes", "no"] | None
-    parsed: bool
+class TrialError(_Record):
+    type: str
+    message: str
+    traceback: str = ""
+
+    @classmethod
+    def of(cls, exc: BaseException) -> TrialError:
+        """The error ``exc`` (being handled) as a record, with its traceback."""
+        text = "".join(traceback.format_exception(exc))
+        return cls(type=type(exc).__name__, message=str(exc), traceback=text)
 
 
-class SCTPayload(_Record):
-    """The Self-Consistency Test's own record: the fork and what the branches were asked."""
+@dataclass(frozen=True)
+class RecordTypes:
+    """The classes a task reads its record's parts into (``Task.record_types``)."""
 
-    kind: Literal["sct"] = "sct"
-    t_fork: int
-    snapshot: str | None
-    memory_secret: str | None
-    revealed: str | None
-    candidates: list[str]
-    candidate_sources: dict[str, str]
-    rejected_proposals: list[dict[str, Any]]
-    shortfall: int
-    answers: list[SCTAnswer]
-    public_state: dict[str, Any]
-    leak_turns: list[int] = Field(default_factory=list)
-    """Turns whose public reply named the revealed secret."""
-    proposer: str | None = None
-    """``provider/model`` that would propose candidates when the set ran short."""
-    proposer_is_agent: bool | None = None
-    """Whether that proposer is the agent's own provider (the paper used a separate model)."""
-    warnings: list[str] = Field(default_factory=list)
+    payloads: PayloadRegistry = field(default_factory=PayloadRegistry)
+    evaluation: type[Evaluation] = Evaluation
+    branch: Any = Branch
+    """A :class:`Branch` subclass, or an annotated union of them tagged by ``kind``."""
+    _branches: TypeAdapter[Any] = field(init=False, repr=False, compare=False)
 
-    @property
-    def leaked(self) -> bool:
-        return bool(self.leak_turns)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_branches", TypeAdapter(self.branch))
 
-    def _rate(self, hits: Iterable[bool]) -> float | None:
-        return sum(hits) / len(self.answers) if self.answers else None
+    def read_evaluation(self, data: Any, complete: bool) -> Any:
+        """A complete trial's evaluation as the task's class; one it cannot read (a file of
+        an older shape), and a failed trial's, as the base class with every value kept."""
+        if not isinstance(data, Mapping) or not complete or self.evaluation is Evaluation:
+            return data
+        try:
+            return self.evaluation.model_validate(data)
+        except ValidationError:
+            return Evaluation.model_validate(data)
 
-    @property
-    def yes_rate(self) -> float | None:
-        return self._rate(a.answer == "yes" for a in self.answers)
-
-    @property
-    def parsed_rate(self) -> float | None:
-        return self._rate(a.parsed for a in self.answers)
+    def read_branch(self, data: Any) -> Any:
+        if not isinstance(data, Mapping) or self.branch is Branch:
+            return data
+        try:
+            return self._branches.validate_python(data)
+        except ValidationError:
+            return Branch.model_validate(data)
 
 
-class RevisionPayload(_Record):
-    """A revision scenario's round checks (the task's ``RevisionResult``, as JSON)."""
-
-    kind: Literal["revision"] = "revision"
-    revision: dict[str, Any]
-    final_private_state: str | None = None
+GENERIC: Final = RecordTypes()
+"""Every part read as generic data."""
 
 
-class ConstraintsPayload(_Record):
-    """A constraint scenario's judged turns (the task's ``ConstraintResult``, as JSON)."""
-
-    kind: Literal["constraints"] = "constraints"
-    constraints: dict[str, Any]
-    final_private_state: str | None = None
+def _types(info: ValidationInfo) -> RecordTypes:
+    found = info.context.get("record_types") if isinstance(info.context, Mapping) else None
+    return found if isinstance(found, RecordTypes) else GENERIC
 
 
-class LocomoAnswer(_Record):
-    """One LoCoMo question asked on a fork of the agent made after the last session."""
+class _Parts(_Record):
+    """The validation of the parts a task owns, shared by outputs and records."""
 
-    question: str
-    category: int
-    gold: str
-    prediction: str
-    f1: float
-    """The official score (token F1, or 0/1 for adversarial questions)."""
-    judge: bool | None = None
-    """The LLM judge's verdict, when one was asked."""
-    evidence: list[str] = Field(default_factory=list)
-    retrieved_ids: list[str] = Field(default_factory=list)
-    """Dialog ids of the retrieved entries, in rank order (empty without retrieval memory)."""
-    recall: dict[str, float] | None = None
-    """Evidence recall of the top 1, 5 and 10 retrieved entries (keys ``"1"``, ``"5"``,
-    ``"10"``); None when the agent retrieves nothing."""
-    prompt_tokens: int = 0
-    """Prompt tokens of the metered calls that answered it (response-cache hits included)."""
-    memory_tokens: int | None = None
-    """The memory the answering prompt carried, in tokens: the transcript kept, the retrieved
-    block, the rendered state (the agent's memory footprint); None when the agent does not
-    say."""
-    latency_s: float = 0.0
+    @field_validator("branches", mode="before", check_fields=False)
+    @classmethod
+    def _read_branches(cls, value: Any, info: ValidationInfo) -> Any:
+        if not isinstance(value, list):
+            return value
+        types = _types(info)
+        return [types.read_branch(item) for item in value]
 
+    @field_validator("evaluation", mode="before", check_fields=False)
+    @classmethod
+    def _read_evaluation(cls, value: Any, info: ValidationInfo) -> Any:
+        return _types(info).read_evaluation(
+            value, info.data.get("status", "complete") == "complete"
+        )
 
-class LocomoPayload(_Record):
-    """A LoCoMo conversation: what was ingested, at what cost, and every answer."""
-
-    kind: Literal["locomo"] = "locomo"
-    sample_id: str
-    sessions: list[int]
-    turns_ingested: int
-    ingest: dict[str, float] = Field(default_factory=dict)
-    """Model calls (response-cache hits included), prompt and completion tokens and seconds of
-    the ingestion."""
-    memory_tokens: int
-    """The agent's private state after ingestion, in tokens (0 for a full-context agent, whose
-    memory is the public transcript: see each answer's ``memory_tokens``)."""
-    answers: list[LocomoAnswer] = Field(default_factory=list)
-    resumed: bool = False
-    """Whether the trial went on from a snapshot an interrupted run left."""
+    @field_validator("payload", mode="before", check_fields=False)
+    @classmethod
+    def _read_payload(cls, value: Any, info: ValidationInfo) -> Any:
+        if not isinstance(value, Mapping):
+            return value
+        try:
+            return _types(info).payloads.read(value)
+        except ValidationError as exc:
+            kind = value.get("kind")
+            raise ValueError(f"the payload is not a valid '{kind}' payload: {exc}") from None
 
 
-class OtherPayload(_Record):
-    """Whatever else a task records, under names of its choosing."""
+class TrialOutput(_Parts):
+    """Everything a task's trial produced; the runner adds the header and the metadata.
 
-    kind: Literal["other"] = "other"
-    data: dict[str, Any] = Field(default_factory=dict)
-
-
-Payload = Annotated[
-    SCTPayload | RevisionPayload | ConstraintsPayload | LocomoPayload | OtherPayload,
-    Field(discriminator="kind"),
-]
-
-
-class TrialOutput(_Record):
-    """What a task returns from one trial; the runner adds the header, metadata and usage."""
+    A task's ``run_trial`` fills the first five; ``Task.play`` adds the agent's ``walk`` (when
+    the task left it empty), the trial's ``usage`` and the ``error`` that stopped it."""
 
     turns: list[Turn] = Field(default_factory=list)
-    branches: list[Branch] = Field(default_factory=list)
-    evaluation: Evaluation = Field(default_factory=Evaluation)
-    transitions: list[Transition] = Field(default_factory=list)
-    payload: Payload = Field(default_factory=OtherPayload)
+    branches: list[SerializeAsAny[Branch]] = Field(default_factory=list)
+    evaluation: SerializeAsAny[Evaluation] = Field(default_factory=Evaluation)
+    transitions: list[TransitionCount] = Field(default_factory=list)
+    payload: SerializeAsAny[Payload] = Field(default_factory=GenericPayload)
+    walk: list[WalkStep] = Field(default_factory=list)
+    """The agent's steps through its graph before any fork, turn by turn."""
+    usage: TrialUsage = Field(default_factory=TrialUsage)
+    error: TrialError | None = None
 
 
 class TrialMetadata(BaseModel):
@@ -298,6 +263,10 @@ class TrialMetadata(BaseModel):
     config_hash: str | None = None
     versions: dict[str, str] = Field(default_factory=dict)
     seed_rule: str | None = None
+    task_source: str | None = None
+    """Where the task class was loaded from (an import path, or a file path ``file.py:Name``
+    made absolute), when the config named it by path; readers load its record types from
+    there."""
     agent_spec: dict[str, Any] | None = None
     provider: str | None = None
     provider_settings: dict[str, Any] | None = None
@@ -305,13 +274,7 @@ class TrialMetadata(BaseModel):
     duration_s: float | None = None
 
 
-class TrialError(_Record):
-    type: str
-    message: str
-    traceback: str = ""
-
-
-class TrialRecord(_Record):
+class TrialRecord(_Parts):
     """One episode of one agent on one task with one seed."""
 
     schema_version: Literal[2] = SCHEMA_VERSION
@@ -324,15 +287,31 @@ class TrialRecord(_Record):
     metadata: TrialMetadata = Field(default_factory=TrialMetadata)
     scoring: Scoring = Field(default_factory=Scoring)
     turns: list[Turn] = Field(default_factory=list)
-    branches: list[Branch] = Field(default_factory=list)
-    evaluation: Evaluation = Field(default_factory=Evaluation)
-    transitions: list[Transition] = Field(default_factory=list)
-    payload: Payload = Field(default_factory=OtherPayload)
-    usage: Usage = Field(default_factory=Usage)
+    branches: list[SerializeAsAny[Branch]] = Field(default_factory=list)
+    evaluation: SerializeAsAny[Evaluation] = Field(default_factory=Evaluation)
+    transitions: list[TransitionCount] = Field(default_factory=list)
+    payload: SerializeAsAny[Payload] = Field(default_factory=GenericPayload)
+    usage: TrialUsage = Field(default_factory=TrialUsage)
     walk: list[WalkStep] = Field(default_factory=list)
     """The agent's steps through its graph before any fork, turn by turn (empty for agents
     without a graph and for files written before it was recorded)."""
     error: TrialError | None = None
+
+    @classmethod
+    def read(cls, data: Any, types: RecordTypes | None = None) -> TrialRecord:
+        """A record from its JSON data, its parts read into ``types`` (a task's; generic
+        data without)."""
+        return cls.model_validate(data, context={"record_types": types or GENERIC})
+
+    @classmethod
+    def of(
+        cls, output: TrialOutput, *, metadata: TrialMetadata, scoring: Scoring, **header: Any
+    ) -> TrialRecord:
+        """The record of one played trial: ``header`` (run, agent, task, trial, seed) and
+        its output; failed when the output carries an error."""
+        status: Status = "failed" if output.error is not None else "complete"
+        parts = {name: getattr(output, name) for name in TrialOutput.model_fields}
+        return cls(status=status, metadata=metadata, scoring=scoring, **header, **parts)
 
     @property
     def succeeded(self) -> bool | None:
@@ -343,32 +322,19 @@ class TrialRecord(_Record):
 
 
 __all__ = [
+    "GENERIC",
     "SCHEMA_VERSION",
     "Branch",
-    "CallRecord",
-    "CandidateBranch",
-    "ConstraintsPayload",
-    "Evaluation",
-    "LocomoAnswer",
-    "LocomoPayload",
-    "MeteredCall",
-    "OtherPayload",
-    "Payload",
-    "RevealBranch",
-    "RevisionPayload",
-    "SCTAnswer",
-    "SCTPayload",
+    "RecordTypes",
     "Scoring",
     "Status",
-    "Transition",
+    "TransitionCount",
     "TrialError",
     "TrialMetadata",
     "TrialOutput",
     "TrialRecord",
     "Turn",
     "TurnFootprint",
-    "Usage",
     "WalkStep",
     "transitions_from",
-    "usage_totals",
 ]

@@ -2,8 +2,8 @@
 
 A specialist reads the agent's blackboard, may call a model, and writes its output back. The
 interface is generic in the blackboard (``W``) and the step context (``C``) it is given, so
-this module needs neither; :class:`cogarch.workspace.specialist.Specialist` is the base class
-the workspace's own specialists derive from, with ``W`` its ``Workspace`` and ``C`` its
+this module needs neither; :class:`cogarch.workspace.specialist.BaseSpecialist` is the base
+class the workspace's own specialists derive from, with ``W`` its ``Workspace`` and ``C`` its
 ``StepContext``. Any object with these members can be a node of an agent.
 """
 

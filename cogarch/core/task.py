@@ -1,10 +1,21 @@
-"""The task interface: one trial of one agent with one seed, returned as a typed output."""
+"""The task interface: one trial of one agent with one seed, returned as one typed output.
+
+A task is a class with a ``kind`` (its short name in the task registry), a ``Params`` model,
+its ``scoring``, and the classes of its record's parts: its ``Payload`` (a
+:class:`~cogarch.core.payload.TaskPayload` subclass), its ``Evaluation`` (an
+:class:`~cogarch.core.evaluation.Evaluation` subclass) and, when it forks the agent, its
+``Branch`` type. It may also show its trials its own way, as plain data
+(:mod:`cogarch.core.views`): tables for the report, sections for a trial's page, and
+columns for the tidy export. None of it needs a change anywhere else: the runner, the
+reports and the viewer read a task's records through these declarations.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -12,18 +23,25 @@ from pydantic import BaseModel
 
 from cogarch.errors import ConfigError
 
-from .player import ForkableHost
-from .records import Scoring, TrialOutput, TrialRecord
+from .evaluation import Evaluation as BaseEvaluation
+from .evaluation import Scalar
+from .host import AgentHost
+from .payload import PayloadRegistry, TaskPayload
+from .records import Branch as BaseBranch
+from .records import RecordTypes, Scoring, TrialError, TrialOutput, TrialRecord
+from .usage import TrialUsage, UsageMeter
+from .views import Section, Table
 
 
-@dataclass(frozen=True)
+@dataclass
 class TrialContext:
-    """What a task needs to play one trial: a fresh agent, the seed, and models by name."""
+    """What a task needs to play one trial: its agent, the seed, and models by name."""
 
     agent_name: str
     trial: int
     seed: int
-    make_agent: Callable[[], ForkableHost]
+    agent_factory: Callable[[], AgentHost]
+    """Builds a fresh agent under test (see :meth:`make_agent`)."""
     models: Callable[[str], Any]
     """The model of a provider, by provider name (``cogarch.models.model.Model``)."""
     helper_provider: str | None
@@ -35,6 +53,18 @@ class TrialContext:
     """The provider of the agent under test (to tell a helper that is the agent's own)."""
     peers: tuple[str, ...] = ()
     """The agents of the run, each of which plays this same trial index (this one included)."""
+    meter: UsageMeter | None = None
+    """Collects the trial's model calls while :meth:`Task.play` runs it."""
+    agent: AgentHost | None = field(default=None, init=False)
+    """The agent under test: the first one :meth:`make_agent` built (its walk is the
+    trial's)."""
+
+    def make_agent(self) -> AgentHost:
+        """A fresh agent under test; the first one made is the trial's :attr:`agent`."""
+        built = self.agent_factory()
+        if self.agent is None:
+            self.agent = built
+        return built
 
 
 @dataclass(frozen=True)
@@ -48,19 +78,53 @@ class JointContext:
 class Task(ABC):
     """A task plays trials; the runner wraps each output into a trial record.
 
-    A subclass names its ``kind`` (its short name in the task registry), its ``Params``
-    model, and its ``scoring``: the outcome classes it sorts trials into (none when it only
-    measures) and which outcome counts as a success.
+    A subclass names its ``kind``, its ``Params`` model and its ``scoring``: the outcome
+    classes it sorts trials into (none when it only measures) and which outcome counts as a
+    success. It declares the classes of its record's parts (``Payload``, ``Evaluation``,
+    ``Branch``) and may declare ``fakes``: scripted stand-ins for a model, by the name a
+    ``kind: fake`` provider of a run gives (``fake: guess.bisect``). Its presentation hooks
+    (``report_tables``, ``trial_sections``, ``tidy_columns``) are class methods: reports and
+    pages call them on records alone, without the run's parameters.
     """
 
     kind: ClassVar[str]
     Params: ClassVar[type[BaseModel]]
     scoring: ClassVar[Scoring] = Scoring()
+    Payload: ClassVar[type[TaskPayload] | None] = None
+    """The task's own payload class (None: the task records no payload)."""
+    Evaluation: ClassVar[type[BaseEvaluation]] = BaseEvaluation
+    Branch: ClassVar[Any] = BaseBranch
+    """The branches' class, or an annotated union of classes tagged by ``kind``."""
+    fakes: ClassVar[Mapping[str, Callable[..., Any]]] = {}
+    """Scripted models by name, each ``(pairs, seed, call) -> reply`` (see
+    ``cogarch.models.fakes.PairsFn``), offered to the run's ``kind: fake`` providers."""
     helper_role: ClassVar[str | None] = None
     """What the task asks of its helper model, when it asks the agent's provider by default."""
 
     def __init__(self, params: BaseModel) -> None:
         self.params = params
+
+    @classmethod
+    def record_types(cls) -> RecordTypes:
+        """The classes this task's records are read into."""
+        payloads = PayloadRegistry(*([cls.Payload] if cls.Payload is not None else []))
+        return RecordTypes(payloads=payloads, evaluation=cls.Evaluation, branch=cls.Branch)
+
+    @classmethod
+    def report_tables(cls, records: Sequence[TrialRecord]) -> list[Table]:
+        """The task's own tables for the report of a run (its records of every agent, complete
+        and failed); none by default."""
+        return []
+
+    @classmethod
+    def trial_sections(cls, record: TrialRecord) -> list[Section]:
+        """The task's own sections of one trial's page; none by default."""
+        return []
+
+    @classmethod
+    def tidy_columns(cls, record: TrialRecord) -> dict[str, Scalar]:
+        """The task's own columns of one trial's row in the tidy export; none by default."""
+        return {}
 
     @property
     def needs_helper(self) -> bool:
@@ -80,7 +144,22 @@ class Task(ABC):
         return ctx.helper_provider
 
     @abstractmethod
-    async def run_trial(self, ctx: TrialContext) -> TrialOutput: ...
+    async def run_trial(self, ctx: TrialContext) -> TrialOutput:
+        """Play one trial: make the agent (``ctx.make_agent()``), talk to it, evaluate."""
+
+    async def play(self, ctx: TrialContext) -> TrialOutput:
+        """Play one trial and return all of it as one value: what :meth:`run_trial` returned,
+        with the agent's walk (unless the task gave one), the usage of every model call the
+        trial made, and the error that stopped it (a failed trial keeps its walk and usage)."""
+        output, error = TrialOutput(), None
+        try:
+            with ctx.meter.active() if ctx.meter is not None else nullcontext():
+                output = await self.run_trial(ctx)
+        except Exception as exc:  # a failed trial is recorded and the run goes on
+            error = TrialError.of(exc)
+        walk = output.walk or (ctx.agent.walk() if ctx.agent is not None else [])
+        usage = ctx.meter.usage() if ctx.meter is not None else TrialUsage()
+        return output.model_copy(update={"walk": walk, "usage": usage, "error": error})
 
     async def judge_jointly(
         self, group: Sequence[TrialRecord], ctx: JointContext

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -33,7 +34,7 @@ class CallRecord(BaseModel):
 
 
 class MeteredCall(Protocol):
-    """What :func:`usage_totals` reads of a call: a model-layer ``Usage`` or a
+    """What :func:`usage_totals` reads of a call: a model-layer ``Usage`` (one call) or a
     :class:`CallRecord`."""
 
     @property
@@ -83,7 +84,7 @@ class _Tally:
 
 
 def usage_totals(calls: Iterable[MeteredCall]) -> dict[str, Any]:
-    """The fields of :class:`Usage` but ``calls``: totals overall and by caller, as JSON data.
+    """The fields of :class:`TrialUsage` but ``calls``: totals overall and by caller, as JSON data.
 
     Every call counts, response-cache hits included (with the original call's tokens and
     latency), so a trial replayed from the cache totals what the original did; sums do not
@@ -105,7 +106,7 @@ def usage_totals(calls: Iterable[MeteredCall]) -> dict[str, Any]:
     }
 
 
-class Usage(BaseModel):
+class TrialUsage(BaseModel):
     """What the trial's model calls cost: totals, totals by caller, and every call.
 
     Totals count every call the trial consumed, response-cache hits included: a trial resumed
@@ -163,4 +164,16 @@ class Usage(BaseModel):
         return {**data, **usage_totals(records)}
 
 
-__all__ = ["CallRecord", "MeteredCall", "Usage", "usage_totals"]
+class UsageMeter(Protocol):
+    """Collects the model calls made while it is active (the model layer's ``Meter``)."""
+
+    def active(self) -> AbstractContextManager[Any]:
+        """Record every call made in this context."""
+        ...
+
+    def usage(self) -> TrialUsage:
+        """Everything recorded so far, totalled."""
+        ...
+
+
+__all__ = ["CallRecord", "MeteredCall", "TrialUsage", "UsageMeter", "usage_totals"]

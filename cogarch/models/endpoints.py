@@ -13,6 +13,9 @@ import asyncio
 import threading
 import weakref
 
+EMBEDDED_ENDPOINT = "embedded llama.cpp"
+"""The ``endpoint`` of the models the embedded llama.cpp server answers (``local`` providers)."""
+
 Gates = dict[tuple[str, int], asyncio.Semaphore]
 _gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Gates] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()

@@ -13,7 +13,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogarch.core.usage import usage_totals
+from cogarch.core.usage import TrialUsage, usage_totals
 from cogarch.models.types import Usage
 
 _ACTIVE: ContextVar[tuple[Meter, ...]] = ContextVar("cogarch_meters", default=())
@@ -50,6 +50,12 @@ class Meter:
         :func:`cogarch.core.usage.usage_totals`): hits count, with the original call's
         tokens and latency, so a replayed trial totals what the original did."""
         return usage_totals(self.records)
+
+    def usage(self) -> TrialUsage:
+        """Everything recorded, as a trial's usage: the totals and every call."""
+        return TrialUsage.model_validate(
+            {**self.summary(), "calls": [u.to_dict() for u in self.records]}
+        )
 
 
 def record(usage: Usage) -> None:

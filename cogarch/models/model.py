@@ -14,13 +14,13 @@ import openai
 from autogen_core import FunctionCall
 from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
 from autogen_core.tools import ToolSchema
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from cogarch.core.model import ChatModel, Completion, ToolCall, Usage
 from cogarch.errors import ModelCallError, RealModelBlockedError
 from cogarch.io import loads_json
 from cogarch.models import prompt_cache
-from cogarch.models.cache import ResponseCache, cache_key
+from cogarch.models.cache import CachedCompletion, CachedToolCall, ResponseCache, cache_key
 from cogarch.models.endpoints import endpoint_gate
 from cogarch.models.fakes import CallOrigin, FakeChatClient
 from cogarch.models.guard import model_requests_allowed
@@ -28,6 +28,7 @@ from cogarch.models.metering import record as record_usage
 from cogarch.models.response_format import response_format_for
 from cogarch.models.retry import RetryPolicy, is_transient
 from cogarch.models.slots import current_slot
+from cogarch.models.tracing import chat_span, record_completion
 from cogarch.tokens import count_tokens
 
 ReasoningMode = Literal["auto", "field", "think_tags", "none"]
@@ -147,7 +148,21 @@ class Model:
             args["extra_body"] = dict(self.extra_body)
         if response_schema is not None:
             args["response_format"] = response_format_for(response_schema)
+        with chat_span(self, messages, args, caller=caller, role=role) as span:
+            completion = await self._complete(messages, args, tools, caller, role)
+            record_completion(span, completion)
+        return completion
 
+    async def _complete(
+        self,
+        messages: Sequence[LLMMessage],
+        args: dict[str, Any],
+        tools: Sequence[ToolSchema],
+        caller: str,
+        role: str | None,
+    ) -> Completion:
+        """The answer from the response cache, else from the client (then cached)."""
+        seed = args.get("seed")
         key = None
         if self.cache is not None and seed is not None:
             key = cache_key(
@@ -161,8 +176,8 @@ class Model:
                 }
             )
             hit = self.cache.get(key)
-            cached = self._from_cache(hit, caller) if hit is not None else None
-            if cached is not None:
+            if hit is not None:
+                cached = self._completion_of(hit, caller)
                 record_usage(cached.usage)
                 return cached
 
@@ -179,8 +194,13 @@ class Model:
         )
         completion = self._to_completion(result, caller, attempts, latency, served)
         record_usage(completion.usage)
-        if key is not None and self.cache is not None:  # a synced write: off the event loop
-            await asyncio.to_thread(self.cache.put, key, _to_cache(completion))
+        if key is not None and self.cache is not None:
+            try:
+                entry = _to_cache(completion)
+            except ValidationError:  # a count the cache cannot keep: the answer still stands
+                entry = None
+            if entry is not None:
+                await asyncio.to_thread(self.cache.put, key, entry)  # a synced write
         return completion
 
     async def _create_with_retries(
@@ -278,35 +298,22 @@ class Model:
         )
         return Completion(content, usage, thought, tuple(calls), str(result.finish_reason))
 
-    def _from_cache(self, data: dict[str, Any], caller: str) -> Completion | None:
-        """A cached completion, or None (a miss) when the entry is not of the cached shape."""
-        try:
-            return self._completion_of(data, caller)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            return None
-
-    def _completion_of(self, data: dict[str, Any], caller: str) -> Completion:
-        """A hit reports the original call's tokens, cached prompt tokens and latency (entries
-        written before those were stored read as 0 seconds and None)."""
-        if not isinstance(data["content"], str) or not isinstance(data["tool_calls"], list):
-            raise TypeError("not a cached completion")
-        served = data.get("cached_prompt_tokens")
+    def _completion_of(self, entry: CachedCompletion, caller: str) -> Completion:
+        """A hit reports the original call's tokens, cached prompt tokens and latency."""
         usage = Usage(
             caller=caller,
             provider=self.provider,
             model=self.model,
-            prompt_tokens=int(data.get("prompt_tokens", 0)),
-            completion_tokens=int(data.get("completion_tokens", 0)),
-            reasoning_tokens=int(data.get("reasoning_tokens", 0)),
-            latency_s=float(data.get("latency_s", 0.0)),
+            prompt_tokens=entry.prompt_tokens,
+            completion_tokens=entry.completion_tokens,
+            reasoning_tokens=entry.reasoning_tokens,
+            latency_s=entry.latency_s,
             cached=True,
             attempts=0,
-            cached_prompt_tokens=None if served is None else int(served),
+            cached_prompt_tokens=entry.cached_prompt_tokens,
         )
-        calls = tuple(
-            ToolCall(c["name"], c["arguments"], c.get("id", "")) for c in data["tool_calls"]
-        )
-        return Completion(data["content"], usage, data.get("thought"), calls, data["finish_reason"])
+        calls = tuple(ToolCall(c.name, c.arguments, c.id) for c in entry.tool_calls)
+        return Completion(entry.content, usage, entry.thought, calls, entry.finish_reason)
 
 
 def _parse_arguments(raw: str) -> dict[str, Any] | str:
@@ -317,20 +324,20 @@ def _parse_arguments(raw: str) -> dict[str, Any] | str:
     return value if isinstance(value, dict) else raw
 
 
-def _to_cache(c: Completion) -> dict[str, Any]:
-    return {
-        "content": c.content,
-        "thought": c.thought,
-        "tool_calls": [
-            {"name": t.name, "arguments": t.arguments, "id": t.id} for t in c.tool_calls
+def _to_cache(c: Completion) -> CachedCompletion:
+    return CachedCompletion(
+        content=c.content,
+        thought=c.thought,
+        tool_calls=[
+            CachedToolCall(name=t.name, arguments=t.arguments, id=t.id) for t in c.tool_calls
         ],
-        "finish_reason": c.finish_reason,
-        "prompt_tokens": c.usage.prompt_tokens,
-        "completion_tokens": c.usage.completion_tokens,
-        "reasoning_tokens": c.usage.reasoning_tokens,
-        "cached_prompt_tokens": c.usage.cached_prompt_tokens,
-        "latency_s": c.usage.latency_s,
-    }
+        finish_reason=c.finish_reason,
+        prompt_tokens=c.usage.prompt_tokens,
+        completion_tokens=c.usage.completion_tokens,
+        reasoning_tokens=c.usage.reasoning_tokens,
+        cached_prompt_tokens=c.usage.cached_prompt_tokens,
+        latency_s=c.usage.latency_s,
+    )
 
 
 class WithRole:

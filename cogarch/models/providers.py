@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.models import prompt_cache
 from cogarch.models.cache import ResponseCache
-from cogarch.models.endpoints import replica_index
+from cogarch.models.endpoints import EMBEDDED_ENDPOINT, replica_index
 from cogarch.models.fakes import PairsFn, pairs_model
 from cogarch.models.local import Speculative
 from cogarch.models.model import Model, ReasoningMode
@@ -243,7 +243,7 @@ def build_model(
         return Model(
             _local_factory(cfg, local_server),
             model="local-gguf",
-            endpoint="embedded llama.cpp",
+            endpoint=EMBEDDED_ENDPOINT,
             slots=slots,
             slot_server=f"local:{cfg.gguf_path}:{cfg.n_ctx}:{cfg.n_parallel}:{cfg.n_threads}",
             **common,

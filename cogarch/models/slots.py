@@ -15,15 +15,18 @@ shares the one this process holds least: it still gets the right answers, only l
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import os
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
+from cogarch.files import set_aside
 from cogarch.models.weights import model_cache_dir
 
 
@@ -34,11 +37,14 @@ class SlotPool:
     sharing the server pick other slots while any is free.
     """
 
-    def __init__(self, slots: int, lock_dir: Path | None = None) -> None:
+    def __init__(
+        self, slots: int, lock_dir: Path | None = None, *, within: Path | None = None
+    ) -> None:
         if slots < 1:
             raise ValueError(f"a server has at least one slot, got {slots}")
         self.holders = [0] * slots
         self._lock_dir = lock_dir
+        self._within = within
         self._files: dict[int, int] = {}
         self._lock = threading.Lock()
 
@@ -61,8 +67,7 @@ class SlotPool:
         if self._lock_dir is None:
             return True
         try:
-            self._lock_dir.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self._lock_dir / f"slot-{slot}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            fd = self._open_lock(f"slot-{slot}.lock")
         except OSError:
             return True  # no lock files here: coordinate within this process only
         try:
@@ -72,6 +77,34 @@ class SlotPool:
             return False
         self._files[slot] = fd
         return True
+
+    def _open_lock(self, name: str) -> int:
+        """The lock file ``name`` in the lock folder, opened (created if missing) without
+        following a link: a link standing there is set aside, so nothing is ever created
+        where a link points, and no lock file lies outside ``within``."""
+        assert self._lock_dir is not None
+        if self._within is not None:
+            inside = os.path.realpath(self._within)
+            where = os.path.realpath(self._lock_dir)
+            if os.path.commonpath([inside, where]) != inside:
+                raise OSError(f"lock folder {self._lock_dir} leads out of {self._within}")
+        self._lock_dir.mkdir(parents=True, exist_ok=True)
+        folder = os.open(self._lock_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        try:
+            try:
+                fd = os.open(name, flags, 0o600, dir_fd=folder)
+            except OSError as exc:
+                if exc.errno != errno.ELOOP:
+                    raise
+                set_aside(self._lock_dir / name)
+                fd = os.open(name, flags | os.O_EXCL, 0o600, dir_fd=folder)
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                raise OSError(f"{self._lock_dir / name} is not a regular file")
+            return fd
+        finally:
+            os.close(folder)
 
 
 _pools: dict[tuple[str, int], SlotPool] = {}
@@ -84,7 +117,8 @@ def pool_for(server: str, slots: int) -> SlotPool:
         key = (server, slots)
         if key not in _pools:
             name = hashlib.sha256(f"{server}|{slots}".encode()).hexdigest()[:16]
-            _pools[key] = SlotPool(slots, model_cache_dir() / "slots" / name)
+            root = model_cache_dir()
+            _pools[key] = SlotPool(slots, root / "slots" / name, within=root)
         return _pools[key]
 
 

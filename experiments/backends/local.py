@@ -8,6 +8,8 @@ from cogarch.core.backend import TrialCancelledError, TrialFn, TrialSpec
 from cogarch.core.records import TrialRecord
 from cogarch.errors import ConfigError
 
+from .trial_span import record_trial, trial_span
+
 
 class LocalHandle:
     """A trial submitted to a :class:`LocalBackend`."""
@@ -53,7 +55,10 @@ class LocalBackend:
 
     async def _run(self, spec: TrialSpec) -> TrialRecord:
         async with self._gate:
-            return await self._play(spec)
+            with trial_span(spec) as span:
+                record = await self._play(spec)
+                record_trial(span, record)
+            return record
 
     async def aclose(self) -> None:
         pending = list(self._running)

@@ -1,28 +1,32 @@
 """The Ray backend: each trial is a Ray task, on a local instance or an existing cluster.
 
 The driver submits plain-data specs and turns what comes back into records; it alone writes
-the results directory. A task whose worker process or node dies is rerun by Ray, at most
-``max_retries`` times (system failures only: a trial that fails for a model or task reason
-comes back as a failed record and is not retried). A trial Ray gives up on is recorded failed,
-naming the cause, so the next run reruns it. At most ``concurrency`` trials are in flight.
+the results directory. Each run's config is put in Ray's object store once; a worker process
+fetches it the first time it meets the run and builds the run's setup from it, once. A task
+whose worker process or node dies is rerun by Ray, at most ``max_retries`` times (system
+failures only: a trial that fails for a model or task reason comes back as a failed record
+and is not retried). A trial Ray gives up on is recorded failed, naming the cause, so the
+next run reruns it. At most ``concurrency`` trials are in flight.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-import os
-import uuid
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
+from cogarch import tracing
 from cogarch.core.backend import TrialCancelledError, TrialSpec
 from cogarch.core.records import TrialError, TrialRecord
-from cogarch.errors import ConfigError
+from cogarch.errors import CogarchError, ConfigError
 
 from ..execution import ExecutionConfig
+from ..worker import RunSetup
 from .local import LocalHandle
+from .ray_connect import Joining, one_line, probe, start_local
 from .ray_worker import SERVER_PREFIX, play_trial
+from .trial_span import record_trial, trial_span
 
 RAY_MISSING = "the ray backend needs Ray: pip install 'cogarch[ray]'"
 
@@ -35,35 +39,29 @@ def import_ray() -> ModuleType:
     return ray
 
 
-def start_ray(ray: ModuleType, address: str | None) -> None:
-    """Join the cluster at ``address``, or start a local instance sized for this machine."""
-    options: dict[str, Any] = {
-        "namespace": f"cogarch-{uuid.uuid4().hex[:12]}",
-        "log_to_driver": False,
-        "logging_level": logging.ERROR,
-    }
-    if address is None:
-        options.update(num_cpus=os.cpu_count() or 1, include_dashboard=False)
-    try:
-        ray.init(address=address, **options)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-        raise ConfigError(
-            f"could not start or join {where}: {exc}; check execution.address "
-            "(auto needs a running 'ray start --head' on this machine)"
-        ) from None
+class RayWorkerError(CogarchError):
+    """A Ray worker could not play a trial at all (it lacks a package or an import path)."""
 
 
 class RayBackend:
     """Runs trial specs as Ray tasks (see the module docstring)."""
 
-    def __init__(self, execution: ExecutionConfig, concurrency: int) -> None:
+    def __init__(
+        self, execution: ExecutionConfig, concurrency: int, runs: Mapping[str, RunSetup]
+    ) -> None:
         if concurrency < 1:
             raise ConfigError(f"concurrency must be at least 1, got {concurrency}")
         self._ray = import_ray()
         self._owns_ray = not self._ray.is_initialized()
-        if self._owns_ray:
-            start_ray(self._ray, execution.address)
+        self._joining: Joining | None = None
+        if self._owns_ray and execution.address is None:
+            start_local(self._ray)
+        elif self._owns_ray and execution.address is not None:
+            probe(execution.address)
+            self._joining = Joining(self._ray, execution.address, execution.connect_timeout_s)
+        self._runs = dict(runs)
+        self._shipped: dict[str, Any] = {}
+        """Each run's shipment in Ray's object store, put there once the cluster is joined."""
         self._task = self._ray.remote(play_trial).options(
             max_retries=execution.max_retries,
             retry_exceptions=False,
@@ -80,32 +78,56 @@ class RayBackend:
         return LocalHandle(spec, task)
 
     async def _run(self, spec: TrialSpec) -> TrialRecord:
-        exceptions = self._ray.exceptions
+        setup = self._runs.get(spec.run)
+        if setup is None:
+            raise ConfigError(
+                f"trial spec names run {spec.run[:12]}, which this backend was not given"
+            )
+        if self._joining is not None:
+            await self._joining.ready()
+        if spec.run not in self._shipped:
+            self._shipped[spec.run] = self._ray.put(setup.shipment())
         async with self._gate:
-            ref = self._task.remote(spec.model_dump(mode="json"))
-            try:
-                data = await asyncio.wrap_future(ref.future())
-            except asyncio.CancelledError:
-                self._ray.cancel(ref, force=True)
-                raise
-            except exceptions.TaskCancelledError:
-                raise TrialCancelledError(
-                    f"trial {spec.index} of agent '{spec.agent}' was cancelled on the cluster"
-                ) from None
-            except exceptions.RayTaskError as exc:
-                raise exc.as_instanceof_cause() from None  # the worker could not play it
-            except exceptions.RayError as exc:
-                return self._lost(spec, exc)
-        return TrialRecord.model_validate(data)
+            with trial_span(spec) as span:
+                record = await self._remote(spec, setup)
+                record_trial(span, record)
+        return record
 
-    def _lost(self, spec: TrialSpec, exc: Exception) -> TrialRecord:
+    async def _remote(self, spec: TrialSpec, setup: RunSetup) -> TrialRecord:
+        """Play ``spec`` as a Ray task; the spans it recorded join the current trace here."""
+        exceptions = self._ray.exceptions
+        tracer = tracing.current_tracer()
+        carrier = tracer.carrier() if tracer is not None else None
+        # a list, so Ray passes the reference as it is: the worker fetches it only once
+        ref = self._task.remote(spec.model_dump(mode="json"), [self._shipped[spec.run]], carrier)
+        try:
+            data = await asyncio.wrap_future(ref.future())
+        except asyncio.CancelledError:
+            self._ray.cancel(ref, force=True)
+            raise
+        except exceptions.TaskCancelledError:
+            raise TrialCancelledError(
+                f"trial {spec.index} of agent '{spec.agent}' was cancelled on the cluster"
+            ) from None
+        except exceptions.RayTaskError as exc:  # the worker could not play it at all
+            raise RayWorkerError(
+                f"a Ray worker could not play trial {spec.index} of agent '{spec.agent}' "
+                f"({one_line(getattr(exc, 'cause', None) or exc)}); every node needs "
+                "cogarch, the same extras and the import paths the run config names"
+            ) from None
+        except exceptions.RayError as exc:
+            return self._lost(spec, setup, exc)
+        if tracer is not None:
+            tracer.adopt(data["spans"])
+        return TrialRecord.read(data["record"], setup.record_types)
+
+    def _lost(self, spec: TrialSpec, setup: RunSetup, exc: Exception) -> TrialRecord:
         """The record of a trial Ray gave up on after its retries: failed, so it reruns."""
-        task = spec.config.get("task")
         return TrialRecord(
             status="failed",
-            run=str(spec.config.get("name", "")),
+            run=setup.config.name,
             agent=spec.agent,
-            task=str(task.get("kind", "")) if isinstance(task, dict) else "",
+            task=setup.config.task.kind,
             trial=spec.index,
             seed=spec.seed,
             error=TrialError(
@@ -119,6 +141,8 @@ class RayBackend:
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
+        if self._joining is not None and not self._joining.joined:
+            return  # never joined (or still trying): nothing of this run is on a cluster
         for actor in self._ray.util.list_named_actors():
             if isinstance(actor, str) and actor.startswith(SERVER_PREFIX):
                 self._ray.kill(self._ray.get_actor(actor))
@@ -126,4 +150,4 @@ class RayBackend:
             self._ray.shutdown()
 
 
-__all__ = ["RAY_MISSING", "RayBackend", "import_ray", "start_ray"]
+__all__ = ["RAY_MISSING", "RayBackend", "RayWorkerError", "import_ray"]

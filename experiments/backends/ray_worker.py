@@ -1,8 +1,11 @@
 """The worker side of the Ray backend: what runs inside a Ray worker process.
 
 Each worker process keeps one :class:`TrialWorker` (so providers, the task and the agent specs
-are built once per process and run config, not once per trial) and one event loop that every
-trial of the process runs on, so pooled HTTP connections stay valid between trials.
+are built once per process and run, not once per trial) and one event loop that every trial
+of the process runs on, so pooled HTTP connections stay valid between trials. A trial comes
+with a reference to its run's shipment (the config and the task's source, put in Ray's object
+store once by the driver); the worker fetches and validates it only the first time it meets
+the run.
 
 The embedded model runs once per node: ``local`` providers ask their node's
 :class:`NodeServer` actor (named after the node and the server settings, created by the first
@@ -77,23 +80,55 @@ def node_local_server(settings: LocalServerSettings) -> tuple[str, str]:
     return str(model_name), str(base_url)
 
 
-def _setup(config: RunConfig) -> RunSetup:
-    return RunSetup(config, cache_dir=node_cache_dir(config), local_server=node_local_server)
+def setup_from(shipment: dict[str, Any]) -> RunSetup:
+    """A run's setup on this node, from what the driver shipped (``RunSetup.shipment``)."""
+    config = RunConfig.model_validate(shipment["config"])
+    return RunSetup(
+        config,
+        task_source=shipment.get("task_source"),
+        cache_dir=node_cache_dir(config),
+        local_server=node_local_server,
+    )
 
 
-def play_trial(spec: dict[str, Any]) -> dict[str, Any]:
-    """The Ray task: play one trial spec (plain data) and return its record (plain data).
+def play_trial(
+    spec: dict[str, Any], shipment: list[Any], trace: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The Ray task: play one trial spec (plain data); return its record and the spans it
+    recorded (plain data), ``{"record": ..., "spans": [...]}``.
 
-    A trial that fails for a model or task reason comes back as a failed record, so Ray sees
-    an error only when the worker itself cannot play the spec.
+    ``shipment`` holds a reference to the run's shipment, fetched the first time this process
+    meets the run. ``trace`` is the driver's trace context (``Tracer.carrier``): given, the
+    trial's spans join the driver's trace; without it nothing is traced. A trial that fails
+    for a model or task reason comes back as a failed record, so Ray sees an error only when
+    the worker itself cannot play the spec.
     """
     global _worker, _loop
     if _worker is None:
-        _worker = TrialWorker(make_setup=_setup)
+        _worker = TrialWorker()
     if _loop is None:
         _loop = asyncio.new_event_loop()
-    record = _loop.run_until_complete(_worker(TrialSpec.model_validate(spec)))
-    return record.model_dump(mode="json")
+    trial = TrialSpec.model_validate(spec)
+    if trial.run not in _worker.setups:
+        import ray
+
+        _worker.add(setup_from(ray.get(shipment[0])))
+    play = _worker(trial)
+    if trace is None:
+        record = _loop.run_until_complete(play)
+        return {"record": record.model_dump(mode="json"), "spans": []}
+    from ..otel.worker import recording
+
+    with recording(trace) as spans:
+        record = _loop.run_until_complete(play)
+    return {"record": record.model_dump(mode="json"), "spans": spans}
 
 
-__all__ = ["SERVER_PREFIX", "NodeServer", "node_cache_dir", "node_local_server", "play_trial"]
+__all__ = [
+    "SERVER_PREFIX",
+    "NodeServer",
+    "node_cache_dir",
+    "node_local_server",
+    "play_trial",
+    "setup_from",
+]

@@ -2,34 +2,62 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..results import CorruptTrialError, read_trial
+from cogarch.core.records import TrialRecord
+
+from ..results import CorruptTrialError
+from .guard import Guard, new_token
 from .index import Query, TrialIndex
 from .render import STATIC, render
 from .trial_view import trial_view
 
 PER_PAGE = 50
+_PAGE = re.compile(r"[0-9]{1,6}")
+
+
+def page_number(value: str) -> int:
+    """The page a ``?page=`` value asks for; 1 for anything but a small integer."""
+    return int(value) if _PAGE.fullmatch(value) else 1
 
 
 def query_of(request: Request) -> Query:
     params = request.query_params
-    page = params.get("page", "1")
     return Query(
         agent=params.get("agent", ""),
         outcome=params.get("outcome", ""),
         status=params.get("status", ""),
         q=params.get("q", ""),
-        page=int(page) if page.isdigit() else 1,
+        page=page_number(params.get("page", "1")),
         per_page=PER_PAGE,
     )
+
+
+def trial_html(
+    key: str, read: Callable[[], TrialRecord], *, within: str | None = None, **base: Any
+) -> tuple[str, int]:
+    """The page of trial ``key`` and its status: the trial, or why it cannot be shown (a file
+    that is no trial, or a record the page cannot draw) instead of a server error. ``within``
+    is the results folder the trial was read from (see ``trial_view``)."""
+    try:
+        record = read()
+    except CorruptTrialError as exc:
+        return render("missing.html", **base, key=key, error=str(exc)), 422
+    try:
+        return render("trial.html", **base, v=trial_view(record, within=within)), 200
+    except Exception as exc:  # one odd record must not take the viewer or an export down
+        error = f"this trial cannot be shown ({type(exc).__name__}: {str(exc)[:300]})"
+        return render("missing.html", **base, key=key, error=error), 422
 
 
 def live_context(index: TrialIndex, query: Query) -> dict[str, Any]:
@@ -45,7 +73,7 @@ def live_context(index: TrialIndex, query: Query) -> dict[str, Any]:
         "version": index.version,
         "counts": index.counts(),
         "page": index.select(query),
-        "trial_href": lambda row: f"/trial/{row.key}",
+        "trial_href": lambda row: "/trial/" + quote(row.key, safe="/"),
         "page_href": page_href,
     }
 
@@ -62,7 +90,8 @@ def run_page_context(index: TrialIndex, query: Query) -> dict[str, Any]:
 
 
 def create_app(index: TrialIndex) -> Starlette:
-    """The web app over ``index``; it re-reads changed trial files as pages are asked for."""
+    """The web app over ``index``; it re-reads changed trial files as pages are asked for.
+    It changes nothing, and answers only its own host names (see :class:`Guard`)."""
     base = {"root": "/", "home": "/", "mode": "live"}
 
     async def run_page(request: Request) -> Response:
@@ -84,11 +113,10 @@ def create_app(index: TrialIndex) -> Starlette:
         path = index.path(key)
         if path is None:
             return HTMLResponse(render("missing.html", **base, key=key), status_code=404)
-        try:
-            record = read_trial(path)
-        except CorruptTrialError as exc:
-            return HTMLResponse(render("missing.html", **base, key=key, error=str(exc)), 422)
-        return HTMLResponse(render("trial.html", **base, v=trial_view(record)))
+        html, status = trial_html(
+            key, lambda: index.read(key, path), within=str(path.parent.parent), **base
+        )
+        return HTMLResponse(html, status_code=status)
 
     return Starlette(
         routes=[
@@ -96,8 +124,16 @@ def create_app(index: TrialIndex) -> Starlette:
             Route("/live", live),
             Route("/trial/{run}/{agent}/{trial}", trial_page),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        ]
+        ],
+        middleware=[Middleware(Guard, token=new_token())],
     )
 
 
-__all__ = ["create_app", "live_context", "query_of", "run_page_context"]
+__all__ = [
+    "create_app",
+    "live_context",
+    "page_number",
+    "query_of",
+    "run_page_context",
+    "trial_html",
+]

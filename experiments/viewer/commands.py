@@ -24,18 +24,23 @@ def _need_view_extra() -> None:
 
 def cmd_view(args: argparse.Namespace) -> int:
     _need_view_extra()
+    from ..paths import check_port, folder_to_read, folder_to_write
     from .index import TrialIndex
 
-    index = TrialIndex(args.results_dirs)
-    if args.export:
+    port = check_port(args.port)
+    dirs = [
+        folder_to_read(d, "results directory", "give a run's folder") for d in args.results_dirs
+    ]
+    if args.export is not None:
         from .export import export_static
 
-        print(export_static(index, args.export))
+        out = folder_to_write(args.export, "--export")
+        print(export_static(TrialIndex(dirs), out))
         return 0
     from .app import create_app
     from .serve import serve
 
-    serve(create_app(index), args.port)
+    serve(create_app(TrialIndex(dirs)), port)
     return 0
 
 
@@ -44,23 +49,25 @@ def providers_from(config: str | None) -> Providers:
     from cogarch.config import read_yaml
     from cogarch.models.providers import Providers, load_providers_yaml
 
-    from ...tasks.fakes import task_fakes
+    from ..fakes import run_fakes
 
     data = read_yaml(config) if config else {}
     section = data.get("providers", data) if isinstance(data, dict) else {}
-    return Providers(load_providers_yaml(section or {}), fakes=task_fakes())
+    return Providers(load_providers_yaml(section or {}), fakes=run_fakes())
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     _need_view_extra()
+    from ..paths import check_port
     from .play import PlaySession
     from .play_app import create_play_app
     from .serve import serve
 
+    port = check_port(args.port)
     session = PlaySession(
         args.game, args.agent, args.provider, providers_from(args.config), seed=args.seed
     )
-    serve(create_play_app(session), args.port, what=f"{args.game} against {args.agent}")
+    serve(create_play_app(session), port, what=f"{args.game} against {args.agent}")
     return 0
 
 

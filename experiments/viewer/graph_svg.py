@@ -12,7 +12,7 @@ from typing import Any
 
 import networkx as nx
 
-from cogarch.core.records import Transition, WalkStep
+from cogarch.core.records import TransitionCount, WalkStep
 
 COLUMN, ROW, PAD, NODE_W, NODE_H = 150, 56, 12, 116, 30
 
@@ -58,20 +58,26 @@ class Shape:
 
 def shape_of(
     agent_spec: Mapping[str, Any] | None,
-    transitions: Sequence[Transition],
+    transitions: Sequence[TransitionCount],
     walk: Sequence[WalkStep],
 ) -> Shape | None:
-    """The graph from the recorded agent spec, else from the edges the trial took."""
+    """The graph from the recorded agent spec, else from the edges the trial took. A recorded
+    spec that is not one, or whose edges or entry name a node it lacks, is drawn as it is
+    (every name it uses becomes a node) or, failing that, from the edges taken."""
     if agent_spec and isinstance(agent_spec.get("specialists"), Mapping):
+        from pydantic import ValidationError
+
         from ...workspace.spec import AgentSpec
 
-        spec = AgentSpec.model_validate(agent_spec)
-        return Shape(
-            list(spec.specialists),
-            [(e.source, e.target, e.when) for e in spec.edges],
-            spec.entry,
-            spec.responder,
-        )
+        try:
+            spec = AgentSpec.model_validate(agent_spec)
+        except ValidationError:
+            spec = None
+        if spec is not None:
+            edges = [(e.source, e.target, e.when) for e in spec.edges]
+            named = [spec.entry, *(n for a, b, _ in edges for n in (a, b))]
+            nodes = list(dict.fromkeys([*spec.specialists, *named]))
+            return Shape(nodes, edges, spec.entry, spec.responder)
     pairs = [(t.source, t.target) for t in transitions]
     pairs += [(s.source, s.node) for s in walk if s.source != "<input>"]
     nodes = list(dict.fromkeys([*(s.node for s in walk), *(n for p in pairs for n in p)]))

@@ -7,11 +7,13 @@ changes, so a run that is still being written can be refreshed cheaply while it 
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from cogarch.core.records import TrialRecord
 from cogarch.errors import ConfigError
@@ -24,7 +26,8 @@ class TrialRow:
     """What the run page shows and filters on, for one trial file."""
 
     key: str
-    """``<results dir index>/<agent folder>/<trial number>``: the trial's address in the app."""
+    """``<results dir index>/<agent folder>/<trial number>``: the trial's address in the app
+    (see :func:`key_of`)."""
     run: str
     agent: str
     task: str
@@ -111,7 +114,23 @@ def row_of(key: str, path: Path, found: TrialRecord | CorruptTrialError) -> Tria
 
 def _number(path: Path) -> int:
     digits = path.stem.removeprefix("trial_")
-    return int(digits) if digits.isdigit() else -1
+    return int(digits) if _DIGITS.fullmatch(digits) else -1
+
+
+_DIGITS = re.compile(r"[0-9]{1,9}")
+_CANONICAL = re.compile(r"[0-9]{4,9}")
+
+
+def key_of(index: int, path: Path) -> str:
+    """The key of the trial file at ``path`` in results directory ``index``: its folder name
+    percent-encoded (so any name is one URL segment), then its trial number; a file named
+    otherwise than ``trial_NNNN.json`` gets ``~`` and its encoded name, so no two files of a
+    folder share a key."""
+    folder = quote(path.parent.name, safe="", errors="surrogateescape")
+    stem = path.stem.removeprefix("trial_")
+    canonical = _CANONICAL.fullmatch(stem) and f"{int(stem):04d}" == stem
+    trial = str(int(stem)) if canonical else "~" + quote(stem, safe="", errors="surrogateescape")
+    return f"{index}/{folder}/{trial}"
 
 
 class TrialIndex:
@@ -136,6 +155,11 @@ class TrialIndex:
     def path(self, key: str) -> Path | None:
         return self._paths.get(key)
 
+    def read(self, key: str, path: Path) -> TrialRecord:
+        """The trial file ``path`` of ``key``, read afresh; a link must stay inside its results
+        directory (:class:`CorruptTrialError` otherwise, or when it is no trial)."""
+        return read_trial(path, within=self.dirs[int(key.split("/", 1)[0])])
+
     def refresh(self, *, force: bool = False) -> bool:
         """Read new and changed files; forget removed ones. Returns whether anything changed."""
         now = time.monotonic()
@@ -145,7 +169,7 @@ class TrialIndex:
         seen: dict[str, Path] = {}
         for i, d in enumerate(self.dirs):
             for path in d.glob("*/trial_*.json"):
-                seen[f"{i}/{path.parent.name}/{_number(path)}"] = path
+                seen[key_of(i, path)] = path
         changed = False
         for key in set(self._rows) - set(seen):
             del self._rows[key], self._stamps[key], self._paths[key]
@@ -159,7 +183,7 @@ class TrialIndex:
             if self._stamps.get(key) == stamp:
                 continue
             try:
-                found: TrialRecord | CorruptTrialError = read_trial(path)
+                found: TrialRecord | CorruptTrialError = self.read(key, path)
             except CorruptTrialError as exc:
                 found = exc
             if isinstance(found, TrialRecord) and found.scoring.classes:
@@ -201,9 +225,9 @@ class TrialIndex:
         return sorted({r.run for r in self._rows.values() if r.run})
 
 
-def _sort_key(key: str) -> tuple[int, str, int]:
+def _sort_key(key: str) -> tuple[int, str, int, str]:
     d, agent, n = key.split("/")
-    return int(d), agent, int(n)
+    return int(d), agent, int(n) if n.isdigit() else -1, n
 
 
-__all__ = ["Counts", "Page", "Query", "TrialIndex", "TrialRow", "row_of", "search_text"]
+__all__ = ["Counts", "Page", "Query", "TrialIndex", "TrialRow", "key_of", "row_of", "search_text"]

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cogarch.core.records import Evaluation, TrialRecord, Turn
+from cogarch.core.records import TrialRecord, Turn
 from cogarch.errors import ConfigError
 from cogarch.models.providers import Providers
 
 from ...tasks.registry import build_task
-from ...tasks.sct import SCTTask, fork_sct, score
+from ...tasks.sct import SCTEvaluation, SCTTask, fork_sct, score
 from ...workspace.agent import Agent
 from ...workspace.spec import build_agent, load_agent_spec
 from .trial_view import TrialView, TurnView, trial_view
@@ -104,7 +104,7 @@ class PlaySession:
         record = self.record(
             {
                 "branches": [fork.reveal, *fork.candidates],
-                "evaluation": Evaluation.model_validate(
+                "evaluation": SCTEvaluation.model_validate(
                     score(played, self.game.rules, self.game.rules)
                 ),
                 "payload": fork.payload(len(self.turns), played, self.game),

@@ -6,6 +6,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from cogarch.io import without_surrogates
+
 STATIC = Path(__file__).parent / "static"
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -24,8 +26,9 @@ def _env() -> Any:
 
 
 def render(name: str, **context: Any) -> str:
-    """``name`` rendered with ``context``; every inserted value is HTML-escaped."""
-    return str(_env().get_template(name).render(**context))
+    """``name`` rendered with ``context``; every inserted value is HTML-escaped, and a lone
+    surrogate (text no UTF-8 page can hold) is shown as U+FFFD."""
+    return without_surrogates(str(_env().get_template(name).render(**context)))
 
 
 __all__ = ["STATIC", "TEMPLATES", "render"]

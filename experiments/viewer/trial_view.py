@@ -1,6 +1,8 @@
 """What the trial page shows, computed from a typed trial record (the template only lays it
 out): each turn with its private state, the state's diff from the previous turn and the
-graph walk; the fork with every branch; the verdict in words; usage and failures."""
+graph walk (an input that lists an environment's admissible actions shows them folded); the
+fork with every branch; the verdict in words; the task's own sections
+(``Task.trial_sections``); usage and failures. Nothing here knows a task."""
 
 from __future__ import annotations
 
@@ -9,15 +11,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogarch.core.records import (
-    CandidateBranch,
-    RevealBranch,
-    SCTPayload,
-    TrialRecord,
-    Turn,
-    WalkStep,
-)
+from cogarch.core.affordances import split_input
+from cogarch.core.records import Branch, TrialRecord, Turn, WalkStep
+from cogarch.core.views import Section
 
+from ..report_tables import task_sections
+from ..task_types import task_of
 from .explain import explain
 from .graph_svg import Drawing, Shape, draw, shape_of
 
@@ -48,12 +47,18 @@ class TurnView:
     diff: list[DiffLine]
     steps: list[WalkStep]
     drawing: Drawing | None
+    observation: str = ""
+    """The user's text without the admissible actions it lists (all of it when it lists
+    none)."""
+    actions: tuple[str, ...] | None = None
+    """The admissible actions the user's text lists (``cogarch.core.affordances``), shown
+    folded; None when it lists none."""
 
 
 @dataclass
 class BranchView:
     title: str
-    branch: RevealBranch | CandidateBranch
+    branch: Branch
     verdict: str
     diff: list[DiffLine]
     confirmed: bool = False
@@ -61,7 +66,9 @@ class BranchView:
 
 @dataclass
 class ForkView:
-    payload: SCTPayload
+    after_turn: int
+    snapshot: str | None
+    """The private state at the fork (after the last turn before it)."""
     branches: list[BranchView]
 
 
@@ -76,6 +83,8 @@ class TrialView:
     callers: list[tuple[str, dict[str, float | None]]]
     extra_steps: dict[int, list[WalkStep]] = field(default_factory=dict)
     """Walk steps of turns the record has no turn for (a failure mid-turn)."""
+    sections: list[Section] = field(default_factory=list)
+    """The task's own sections of the page."""
 
 
 def _value(value: Any) -> str:
@@ -91,36 +100,34 @@ def turn_views(turns: list[Turn], walk: list[WalkStep], shape: Shape | None) -> 
         steps = by_turn.get(turn.turn, [])
         drawing = draw(shape, steps) if shape is not None else None
         diff = state_diff(previous, turn.private_state) if turn.private_state is not None else []
-        views.append(TurnView(turn, diff, steps, drawing))
+        shown = split_input(turn.user)
+        views.append(TurnView(turn, diff, steps, drawing, shown.observation, shown.actions))
         previous = turn.private_state if turn.private_state is not None else previous
     return views
 
 
-def fork_view(record: TrialRecord, payload: SCTPayload) -> ForkView:
-    views = []
-    revealed = (payload.revealed or "").strip().lower()
-    for branch in record.branches:
-        diff = state_diff(payload.snapshot, branch.private_state)
-        if isinstance(branch, RevealBranch):
-            verdict = f"revealed '{branch.parsed}'" if branch.parsed else "named no secret"
-            views.append(BranchView("reveal", branch, verdict, diff))
-            continue
-        source = payload.candidate_sources.get(branch.candidate, "")
-        answer = branch.answer or "unreadable"
-        mark = " (the revealed secret)" if branch.candidate.strip().lower() == revealed else ""
-        views.append(
-            BranchView(
-                f"candidate '{branch.candidate}'" + (f" from {source}" if source else ""),
-                branch,
-                f"answered {answer}{mark}",
-                diff,
-                confirmed=branch.answer == "yes",
-            )
+def fork_view(record: TrialRecord) -> ForkView | None:
+    """Every branch of the trial's fork, with its private state's change from the state at
+    the fork; None when the trial forked nothing."""
+    if not record.branches:
+        return None
+    snapshot = record.turns[-1].private_state if record.turns else None
+    views = [
+        BranchView(
+            b.branch_title(record),
+            b,
+            b.branch_verdict(record),
+            state_diff(snapshot, b.private_state),
+            confirmed=b.branch_confirmed(),
         )
-    return ForkView(payload, views)
+        for b in record.branches
+    ]
+    return ForkView(record.turns[-1].turn if record.turns else 0, snapshot, views)
 
 
-def trial_view(record: TrialRecord) -> TrialView:
+def trial_view(record: TrialRecord, *, within: str | None = None) -> TrialView:
+    """The page of ``record``; ``within`` is the results folder it was read from (a task
+    file inside it is never loaded for the task's own sections)."""
     shape = shape_of(record.metadata.agent_spec, record.transitions, record.walk)
     turns = turn_views(record.turns, record.walk, shape)
     known = {t.turn.turn for t in turns}
@@ -128,22 +135,19 @@ def trial_view(record: TrialRecord) -> TrialView:
     for step in record.walk:
         if step.turn not in known:
             extra.setdefault(step.turn, []).append(step)
+    sections = task_sections(task_of(record, within=within), record)
     payload = record.payload
-    fork = fork_view(record, payload) if isinstance(payload, SCTPayload) else None
-    payload_json = (
-        None
-        if isinstance(payload, SCTPayload) or (payload.kind == "other" and not payload.data)
-        else payload.model_dump_json(indent=2)
-    )
+    empty = not payload.model_dump(exclude={"kind"})
     return TrialView(
         record=record,
         turns=turns,
-        fork=fork,
+        fork=fork_view(record),
         explanation=explain(record),
-        metrics=[(k, _value(v)) for k, v in record.evaluation.metrics.items()],
-        payload_json=payload_json,
+        metrics=[(k, _value(v)) for k, v in record.evaluation.evaluation_items()],
+        payload_json=None if sections or empty else payload.model_dump_json(indent=2),
         callers=sorted(record.usage.by_caller.items()),
         extra_steps=extra,
+        sections=sections,
     )
 
 

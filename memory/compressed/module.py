@@ -214,6 +214,12 @@ class CompressorMemory(MemoryModule):
         store_replies: bool = Field(default=True, description="Also store replies as artifacts.")
         artifact_chars: int = Field(default=400, ge=40, description="Artifact text shown, max.")
 
+    @classmethod
+    def check_params(cls, params: Any) -> None:
+        """The artifact backend and the gate must be ones that load."""
+        ARTIFACT_BACKENDS.get(params.backend)
+        GATES.get(params.gate)
+
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
         self.ccs: CCS = CCS.empty()
@@ -358,7 +364,7 @@ class CompressorMemory(MemoryModule):
     def private_text(self) -> str:
         return self.ccs.render()
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         """Plain JSON: the committed state, the audit log, sizes and the stored artifacts."""
         return {
             "ccs": self.ccs.model_dump(mode="json"),

@@ -217,10 +217,10 @@ class AMemMemory(RetrievalModule):
 
     # ------------------------------------------------------------------ state
 
-    def _dump(self) -> dict[str, Any]:
-        return {"store": self.store.state(), "next_id": self.next_id}
+    def _save_own_state(self) -> dict[str, Any]:
+        return {"store": self.store.save_state(), "next_id": self.next_id}
 
-    def _restore(self, data: Mapping[str, Any]) -> None:
+    def _load_own_state(self, data: Mapping[str, Any]) -> None:
         self.store = self.restored_store(self.store, "notes", data.get("store", {}))
         self.next_id = int(data.get("next_id", 1))
 

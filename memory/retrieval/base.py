@@ -2,8 +2,9 @@
 the last retrieved block, fork and state.
 
 A subclass implements ``_write`` (what happens to newly ingested messages), ``_search`` (the
-entries for a query), ``_format`` (the block its Appendix F.2 prompt shows), ``_dump`` /
-``_restore`` (its own state) and ``private_text``.
+entries for a query), ``_format`` (the block its Appendix F.2 prompt shows),
+``_save_own_state`` / ``_load_own_state`` (its own part of ``save_state`` / ``load_state``) and
+``private_text``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, Literal, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from cogarch.config import validate_mapping
 from cogarch.core.cow import fork_fields
@@ -33,7 +34,7 @@ Role = Literal["user", "assistant"]
 Clock = Callable[[], datetime]
 T = TypeVar("T", bound=BaseModel)
 Store = VectorStore | ChromaVectorStore
-"""A module's vector store: in process, or in chromadb when ``persist_dir`` is set."""
+"""A module's vector store: in chromadb (the default), or in process (``store: memory``)."""
 
 TURN_CLOCK_START = datetime(2025, 1, 6, 9, 0, 0)
 """Turn clock origin (a Monday): turn ``n`` happens ``n`` minutes later."""
@@ -67,10 +68,16 @@ class RetrievalParams(BaseModel):
     embedder: EmbedderName = Field(
         default="minilm", description="'minilm' (all-MiniLM-L6-v2, offline) or 'hash' (tests)."
     )
+    store: Literal["chroma", "memory"] = Field(
+        default="chroma",
+        description="Where the vectors live: 'chroma' (chromadb collections, in memory or "
+        "under persist_dir) or 'memory' (an in-process store with exact cosine search, faster "
+        "on large memories; ties in insertion order).",
+    )
     persist_dir: str | None = Field(
         default=None,
-        description="Keep the vectors in chromadb collections under this directory (default: "
-        "in process, exact search).",
+        description="Keep the chromadb collections on disk under this directory (default: in "
+        "memory); needs store 'chroma'.",
     )
     clock: Literal["turn", "wall"] = Field(
         default="turn",
@@ -85,6 +92,15 @@ class RetrievalParams(BaseModel):
         if not value:
             raise ValueError("give at least one role ('user' and/or 'assistant')")
         return tuple(dict.fromkeys(value))
+
+    @model_validator(mode="after")
+    def _persisted_in_chroma(self) -> Self:
+        if self.persist_dir is not None and self.store != "chroma":
+            raise ValueError(
+                "persist_dir keeps chromadb collections on disk, but store is 'memory'; set "
+                "store: chroma, or drop persist_dir"
+            )
+        return self
 
 
 class LoggedMessage(BaseModel):
@@ -174,6 +190,9 @@ class RetrievalModule(MemoryModule):
         if self.provider is None and provider is not None:
             self.provider = provider
 
+    def retrieved(self) -> list[MemoryItem]:
+        return list(self.last_retrieved)
+
     def model(self, ctx: MemoryContext) -> ChatModel:
         name = self.params.provider or self.provider
         if name is None:
@@ -192,7 +211,7 @@ class RetrievalModule(MemoryModule):
 
     def new_store(self, name: str) -> Store:
         prefix = f"{self.kind}-{name}"
-        if self.params.persist_dir is not None:
+        if self.params.store == "chroma":
             return ChromaVectorStore(self._embedder, path=self.params.persist_dir, prefix=prefix)
         return VectorStore(self._embedder, prefix=prefix)
 
@@ -318,7 +337,7 @@ class RetrievalModule(MemoryModule):
     )
     """Attributes a fork passes on as they are: configuration, and values only ever replaced."""
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "params": self.params.model_dump(mode="json"),
@@ -328,7 +347,7 @@ class RetrievalModule(MemoryModule):
             "last_time": self.last_time,
             "last_retrieved": [asdict(item) for item in self.last_retrieved],
             "stats": dict(self.stats),
-            "data": self._dump(),
+            "data": self._save_own_state(),
         }
 
     def load_state(self, state: Mapping[str, Any]) -> None:
@@ -348,7 +367,7 @@ class RetrievalModule(MemoryModule):
         self.last_time = state.get("last_time")
         self.last_retrieved = tuple(MemoryItem(**item) for item in state.get("last_retrieved", []))
         self.stats = dict(state.get("stats", {}))
-        self._restore(state.get("data", {}))
+        self._load_own_state(state.get("data", {}))
 
     # ------------------------------------------------------------------ algorithm
 
@@ -367,10 +386,10 @@ class RetrievalModule(MemoryModule):
     def _format(self, items: list[MemoryItem]) -> str: ...
 
     @abstractmethod
-    def _dump(self) -> dict[str, Any]: ...
+    def _save_own_state(self) -> dict[str, Any]: ...
 
     @abstractmethod
-    def _restore(self, data: Mapping[str, Any]) -> None: ...
+    def _load_own_state(self, data: Mapping[str, Any]) -> None: ...
 
 
 def clip(text: str, limit: int | None) -> str:

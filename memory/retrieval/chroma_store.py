@@ -28,6 +28,10 @@ from .chroma_collection import Collection, decode, drop_collection, encode
 from .embeddings import Embedder, embed_off_loop
 from .records import REVISIONS, Hit, Record, VectorStoreError, encode_metadata, safe_prefix
 
+_TIE_SLACK = 16
+_TIE_DIGITS = 6
+"""Scores equal to this many digits count as ties (HNSW distances carry float noise)."""
+
 
 class ChromaVectorStore:
     """The ``VectorStore`` interface over a chromadb collection (see the module docstring).
@@ -245,7 +249,11 @@ class ChromaVectorStore:
     def query_vector(
         self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
     ) -> list[Hit]:
-        n = min(k, self.count())
+        if k <= 0:
+            return []
+        # chromadb orders equal distances arbitrarily: ask for more than k, then rank ties in
+        # insertion order as the in-process store does, so a fork answers as its trunk would
+        n = min(max(2 * k, k + _TIE_SLACK), self.count())
         if n <= 0:
             return []
         result = self._col.chroma.query(
@@ -254,7 +262,7 @@ class ChromaVectorStore:
             where=dict(where) if where else None,
             include=["documents", "metadatas", "distances"],
         )
-        hits = []
+        ranked = []
         for entry_id, text, raw, distance in zip(
             result["ids"][0],
             result["documents"][0],
@@ -262,9 +270,11 @@ class ChromaVectorStore:
             result["distances"][0],
             strict=True,
         ):
-            meta, _ = decode(raw)
-            hits.append(Hit(entry_id, text or "", meta, 1.0 - float(distance)))
-        return hits
+            meta, seq = decode(raw)
+            score = 1.0 - float(distance)
+            ranked.append((-round(score, _TIE_DIGITS), seq, Hit(entry_id, text or "", meta, score)))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        return [hit for _, _, hit in ranked[:k]]
 
     def get(self, ids: Sequence[str], *, embeddings: bool = False) -> list[Record]:
         """The entries with these ids, in the order asked; unknown ids are left out."""
@@ -308,7 +318,7 @@ class ChromaVectorStore:
     def __deepcopy__(self, memo: dict[int, Any]) -> ChromaVectorStore:
         return self.fork()
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         """Every entry with its embedding, as plain JSON values."""
         return {
             "embedder": self.embedder.name,

@@ -308,9 +308,9 @@ class LightMemMemory(RetrievalModule):
 
     # ------------------------------------------------------------------ state
 
-    def _dump(self) -> dict[str, Any]:
+    def _save_own_state(self) -> dict[str, Any]:
         return {
-            "store": self.store.state(),
+            "store": self.store.save_state(),
             "next_id": self.next_id,
             "buffer": [m.model_dump() for m in self.buffer],
             "segment": self.segment,
@@ -318,7 +318,7 @@ class LightMemMemory(RetrievalModule):
             "last_vector": self.last_vector,
         }
 
-    def _restore(self, data: Mapping[str, Any]) -> None:
+    def _load_own_state(self, data: Mapping[str, Any]) -> None:
         self.store = self.restored_store(self.store, "facts", data.get("store", {}))
         self.next_id = int(data.get("next_id", 1))
         self.buffer = [BufferedMessage.model_validate(m) for m in data.get("buffer", [])]

@@ -218,10 +218,14 @@ class Mem0Memory(RetrievalModule):
 
     # ------------------------------------------------------------------ state
 
-    def _dump(self) -> dict[str, Any]:
-        return {"store": self.store.state(), "next_id": self.next_id, "events": list(self.events)}
+    def _save_own_state(self) -> dict[str, Any]:
+        return {
+            "store": self.store.save_state(),
+            "next_id": self.next_id,
+            "events": list(self.events),
+        }
 
-    def _restore(self, data: Mapping[str, Any]) -> None:
+    def _load_own_state(self, data: Mapping[str, Any]) -> None:
         self.store = self.restored_store(self.store, "facts", data.get("store", {}))
         self.next_id = int(data.get("next_id", 1))
         self.events = CowList(data.get("events", []))

@@ -34,7 +34,7 @@ from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import user
 
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
-from .memoryos_tiers import Knowledge, Page, PageSummary, ProfileUpdate, Session
+from .memoryos_tiers import Knowledge, MemoryPage, PageSummary, ProfileUpdate, Session
 from .prompts import (
     MEMORYOS_KNOWLEDGE,
     MEMORYOS_PAGE,
@@ -75,8 +75,8 @@ class MemoryOSMemory(RetrievalModule):
     params: MemoryOSParams
 
     def _setup(self) -> None:
-        self.short_term: list[Page] = []
-        self.pages: CowDict[str, Page] = CowDict()
+        self.short_term: list[MemoryPage] = []
+        self.pages: CowDict[str, MemoryPage] = CowDict()
         self.sessions: CowDict[str, Session] = CowDict()
         """Sessions and pages by id; one is edited in place only through ``mutable(id)``."""
         self.last_filed: str | None = None
@@ -96,7 +96,7 @@ class MemoryOSMemory(RetrievalModule):
 
     async def _write(self, turn: TurnRecord, new: list[LoggedMessage], ctx: MemoryContext) -> None:
         if new:
-            page = Page(
+            page = MemoryPage(
                 id=self._next("page"),
                 user="\n".join(m.text for m in new if m.role == "user"),
                 assistant="\n".join(m.text for m in new if m.role == "assistant"),
@@ -111,7 +111,7 @@ class MemoryOSMemory(RetrievalModule):
                 self.short_term.pop(0)
         await self.promote_if_hot(ctx)
 
-    async def to_mid_term(self, page: Page, ctx: MemoryContext) -> Session:
+    async def to_mid_term(self, page: MemoryPage, ctx: MemoryContext) -> Session:
         """File an evicted page into the best session, or a new one."""
         previous = self.pages.get(self.last_filed) if self.last_filed else None
         if previous is None and self.pages:  # the last one filed went with an evicted session
@@ -310,7 +310,7 @@ class MemoryOSMemory(RetrievalModule):
 
     # ------------------------------------------------------------------ state
 
-    def _dump(self) -> dict[str, Any]:
+    def _save_own_state(self) -> dict[str, Any]:
         return {
             "short_term": [p.model_dump() for p in self.short_term],
             "pages": [p.model_dump() for p in self.pages.values()],
@@ -318,14 +318,14 @@ class MemoryOSMemory(RetrievalModule):
             "profile": self.profile,
             "counters": dict(self.counters),
             "last_filed": self.last_filed,
-            "page_store": self.page_store.state(),
-            "session_store": self.session_store.state(),
-            "knowledge_store": self.knowledge_store.state(),
+            "page_store": self.page_store.save_state(),
+            "session_store": self.session_store.save_state(),
+            "knowledge_store": self.knowledge_store.save_state(),
         }
 
-    def _restore(self, data: Mapping[str, Any]) -> None:
-        self.short_term = [Page.model_validate(p) for p in data.get("short_term", [])]
-        self.pages = CowDict((p["id"], Page.model_validate(p)) for p in data.get("pages", []))
+    def _load_own_state(self, data: Mapping[str, Any]) -> None:
+        self.short_term = [MemoryPage.model_validate(p) for p in data.get("short_term", [])]
+        self.pages = CowDict((p["id"], MemoryPage.model_validate(p)) for p in data.get("pages", []))
         self.sessions = CowDict(
             (s["id"], Session.model_validate(s)) for s in data.get("sessions", [])
         )
@@ -353,11 +353,11 @@ def _clean(values: list[str]) -> list[str]:
     return list(dict.fromkeys(v.strip() for v in values if v and v.strip()))
 
 
-def _exchange(page: Page) -> str:
+def _exchange(page: MemoryPage) -> str:
     return f"User: {page.user}\nAssistant: {page.assistant}"
 
 
-def _page_fields(page: Page) -> dict[str, Any]:
+def _page_fields(page: MemoryPage) -> dict[str, Any]:
     return {
         "tier": "mid" if page.session else "short",
         "user": page.user,
@@ -377,7 +377,7 @@ __all__ = [
     "Knowledge",
     "MemoryOSMemory",
     "MemoryOSParams",
-    "Page",
+    "MemoryPage",
     "PageSummary",
     "ProfileUpdate",
     "Session",

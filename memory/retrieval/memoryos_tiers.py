@@ -20,7 +20,7 @@ class Knowledge(BaseModel):
     assistant_knowledge: list[str] = Field(default_factory=list)
 
 
-class Page(BaseModel):
+class MemoryPage(BaseModel):
     """One exchange. ``session`` is set once the page reaches the mid-term tier."""
 
     model_config = ConfigDict(extra="forbid")
@@ -52,4 +52,4 @@ class Session(BaseModel):
     created: str
 
 
-__all__ = ["Knowledge", "Page", "PageSummary", "ProfileUpdate", "Session"]
+__all__ = ["Knowledge", "MemoryPage", "PageSummary", "ProfileUpdate", "Session"]

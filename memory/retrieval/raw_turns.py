@@ -94,10 +94,10 @@ class RawTurnMemory(RetrievalModule):
     def _private_key(self) -> Hashable:
         return self.store.revision
 
-    def _dump(self) -> dict[str, Any]:
-        return {"store": self.store.state(), "next_id": self.next_id}
+    def _save_own_state(self) -> dict[str, Any]:
+        return {"store": self.store.save_state(), "next_id": self.next_id}
 
-    def _restore(self, data: Mapping[str, Any]) -> None:
+    def _load_own_state(self, data: Mapping[str, Any]) -> None:
         self.store = self.restored_store(self.store, "turns", data.get("store", {}))
         self.next_id = int(data.get("next_id", 1))
 

@@ -321,7 +321,7 @@ class VectorStore:
     def __deepcopy__(self, memo: dict[int, Any]) -> VectorStore:
         return self.fork()
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         """Every entry, and the vectors as one base64 block of float32 rows (JSON values)."""
         entries = list(self._entries.items())
         rows = self._rows.matrix[[e.row for _, e in entries]] if entries else np.zeros((0, 0))

@@ -13,7 +13,7 @@ decomposition but replaces each intent by one drawn at random (new / update / ch
 generator seeded by the trial's seed and the turn (TME-RandomTRIM); ``structure: flat`` keeps
 TRIM but no graph: every classified intent is appended to a flat log and the prompt is shown
 the whole log in order (TME-Flat, linear context concatenation). A flat module exposes no task
-state (``current_values`` is None).
+state (``task_values`` is None).
 """
 
 from __future__ import annotations
@@ -368,7 +368,7 @@ class TaskMemory(MemoryModule):
             return self._flat_log() if self.reports else ""
         return self.graph.render(self.graph.nodes(), history=True) if len(self.graph) else ""
 
-    def current_values(self) -> dict[str, str] | None:
+    def task_values(self) -> dict[str, str] | None:
         """The graph's current values; None for a flat module, which keeps no task state."""
         if self.params.structure == "flat":
             return None
@@ -390,7 +390,7 @@ class TaskMemory(MemoryModule):
             for n in self.graph.subgraph(query=query)
         ]
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         return {
             "graph": self.graph.to_dict(),
             "reports": [r.model_dump(mode="json") for r in self.reports],

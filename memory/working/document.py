@@ -60,7 +60,7 @@ class SectionLookupError(ValueError):
 
 
 @dataclass(frozen=True)
-class Section:
+class DocumentSection:
     """One ``## `` header line and the body lines up to the next header."""
 
     header: str
@@ -68,7 +68,7 @@ class Section:
     number: str | None
     body: tuple[str, ...]
 
-    def with_body(self, body: tuple[str, ...] | list[str]) -> Section:
+    def with_body(self, body: tuple[str, ...] | list[str]) -> DocumentSection:
         return replace(self, body=tuple(body))
 
     @property
@@ -81,7 +81,7 @@ class MemoryDocument:
     """A parsed memory: the preface lines, then the sections in their original order."""
 
     preface: tuple[str, ...]
-    sections: tuple[Section, ...]
+    sections: tuple[DocumentSection, ...]
 
     @property
     def titles(self) -> list[str]:
@@ -97,7 +97,7 @@ class MemoryDocument:
             out.extend(section.lines)
         return out
 
-    def with_section(self, index: int, section: Section) -> MemoryDocument:
+    def with_section(self, index: int, section: DocumentSection) -> MemoryDocument:
         sections = list(self.sections)
         sections[index] = section
         return replace(self, sections=tuple(sections))
@@ -137,7 +137,7 @@ def parse_header(line: str) -> tuple[str, str | None]:
 def parse_memory(text: str) -> MemoryDocument:
     """Split ``text`` into preface and sections; never fails, whatever the text."""
     preface: list[str] = []
-    sections: list[Section] = []
+    sections: list[DocumentSection] = []
     header: str | None = None
     body: list[str] = []
     for line in text.split("\n"):
@@ -163,9 +163,9 @@ parse = parse_memory
 render = render_memory
 
 
-def _make_section(header: str, body: list[str]) -> Section:
+def _make_section(header: str, body: list[str]) -> DocumentSection:
     title, number = parse_header(header)
-    return Section(header=header, title=title, number=number, body=tuple(body))
+    return DocumentSection(header=header, title=title, number=number, body=tuple(body))
 
 
 def section_spans(doc: MemoryDocument) -> list[SectionSpan]:
@@ -278,7 +278,7 @@ def find_section_index(doc: MemoryDocument, title: str) -> int:
     )
 
 
-def find_section(doc: MemoryDocument, title: str) -> Section:
+def find_section(doc: MemoryDocument, title: str) -> DocumentSection:
     """The section ``title`` names (see :func:`find_section_index` for the matching rules)."""
     return doc.sections[find_section_index(doc, title)]
 

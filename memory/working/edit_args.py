@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from .document import (
+    DocumentSection,
     MemoryDocument,
-    Section,
     SectionLookupError,
     find_section_index,
     is_blank,
@@ -113,7 +113,7 @@ def eol(text: str) -> str:
     return "\r" if "\r\n" in text and text.count("\n") == text.count("\r\n") else ""
 
 
-def describe_body(section: Section, limit: int = 12) -> str:
+def describe_body(section: DocumentSection, limit: int = 12) -> str:
     lines = [line.strip() for line in section.body if not is_blank(line)]
     if not lines:
         return "The section is empty."

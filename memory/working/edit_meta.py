@@ -18,7 +18,7 @@ from typing import Any
 
 from cogarch.errors import CogarchError
 
-from .document import MemoryDocument, Section
+from .document import DocumentSection, MemoryDocument
 
 
 class MemoryToolError(CogarchError, ValueError):
@@ -106,7 +106,7 @@ def diff_changed_lines(old: Sequence[str], new: Sequence[str]) -> int:
 def touched_sections(old: MemoryDocument, new: MemoryDocument) -> list[str]:
     """The titles of the sections whose body differs between ``old`` and ``new``."""
 
-    def label(section: Section) -> str:
+    def label(section: DocumentSection) -> str:
         return section.title or section.header.strip()
 
     if old.headers == new.headers:

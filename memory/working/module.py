@@ -85,7 +85,7 @@ class WorkingMemory(MemoryModule):
     def private_text(self) -> str:
         return self.text
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         """Plain JSON: the strategy, the text and the log of applied edits."""
         return {
             "strategy": self.strategy,

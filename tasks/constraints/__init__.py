@@ -11,6 +11,7 @@ from .metrics import (
     mean_hallucination,
     respond_measured,
 )
+from .records import ConstraintsEvaluation, ConstraintsPayload
 from .scenarios import (
     CanonicalMemory,
     Constraint,
@@ -27,6 +28,8 @@ __all__ = [
     "ConstraintScenario",
     "ConstraintTask",
     "ConstraintTurn",
+    "ConstraintsEvaluation",
+    "ConstraintsPayload",
     "JudgeVerdict",
     "Judgement",
     "TurnFootprint",

@@ -10,47 +10,43 @@ t = 1, so ``D_r = (1/(T-1)) * sum_{t=2..T} D_t``.
 Memory footprint M_t: the memory the agent carries into its reply, in tokens: the replayed
 transcript, the retrieved block, the rendered state or the task subgraph (whatever filled the
 answering prompt besides its fixed instructions and the current input). A composed agent
-reports it per turn in ``agent.memory_footprints`` (see ``Workspace.memory_tokens``), so a
+reports it per reply (``last_reply().memory_tokens``, see ``Workspace.memory_tokens``), so a
 longer system prompt leaves it unchanged; a host that does not report it falls back on its
-``state_sizes`` (private state tokens), else None. The responder's whole prompt and every
-metered call's prompt are recorded beside it (``responder_prompt_tokens``, ``prompt_tokens``),
-with the number of metered calls; response-cache hits count, with their original tokens, so a
-replayed turn measures what the original one did.
+private state tokens (``last_reply().state_tokens``), else None. The answering specialist's
+prompt and every metered call's prompt are recorded beside it (``responder_prompt_tokens``,
+``prompt_tokens``), with the number of metered calls; response-cache hits count, with their
+original tokens, so a replayed turn measures what the original one did.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from statistics import fmean
-from typing import Any
+from typing import Protocol
 
-from cogarch.core.player import Host
+from cogarch.core.host import Host, ReplyReporting
 from cogarch.core.records import TurnFootprint
 from cogarch.models.metering import Meter
 from cogarch.tokens import count_tokens
 
 
-def _responder_name(agent: Any) -> str | None:
-    graph = getattr(agent, "graph", None)
-    name = getattr(graph, "responder", None)
-    return name if isinstance(name, str) else None
+class MeasuredHost(Host, ReplyReporting, Protocol):
+    """A host that says what each reply carried."""
 
 
-async def respond_measured(agent: Host, text: str, turn: int) -> tuple[str, TurnFootprint]:
+async def respond_measured(agent: MeasuredHost, text: str, turn: int) -> tuple[str, TurnFootprint]:
     """Send ``text`` to the agent while metering every model call it makes."""
     meter = Meter()
     with meter.active():
         reply = await agent.respond(text)
     records = meter.records
-    sizes = getattr(agent, "state_sizes", None)
-    state = int(sizes[-1]) if isinstance(sizes, Sequence) and sizes else None
+    report = agent.last_reply()
+    state = report.state_tokens
     total = sum(r.prompt_tokens for r in records) if records else None
-    responder = _responder_name(agent)
-    answering = [r for r in records if r.caller == responder] if responder else records
-    prompt = sum(r.prompt_tokens for r in answering) if answering else None
-    carried = getattr(agent, "memory_footprints", None)
-    reported = carried[-1] if isinstance(carried, Sequence) and carried else None
-    memory = int(reported) if reported is not None else state
+    prompt = report.answer_prompt_tokens
+    if prompt is None:  # the host does not say which calls answered: all of them
+        prompt = total
+    memory = report.memory_tokens if report.memory_tokens is not None else state
     return reply, TurnFootprint(
         turn=turn,
         memory_tokens=memory,

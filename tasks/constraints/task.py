@@ -16,19 +16,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Collection, Sequence
 from statistics import fmean
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.core.player import Host
-from cogarch.core.records import (
-    ConstraintsPayload,
-    Evaluation,
-    TrialOutput,
-    TrialRecord,
-    Turn,
-    TurnFootprint,
-)
+from cogarch.core.host import PrivateState
+from cogarch.core.records import TrialOutput, TrialRecord, Turn, TurnFootprint
 from cogarch.core.task import JointContext, Task, TrialContext
 from cogarch.errors import ModelCallError
 from cogarch.models.model import Model
@@ -38,11 +31,13 @@ from .catalogue import CONSTRAINT_SCENARIOS, get_constraint_scenario
 from .joint import judge_together
 from .judge import OUTCOME_METRICS, Judgement, judge_turn
 from .metrics import (
+    MeasuredHost,
     footprint_summary,
     mean_drift,
     mean_hallucination,
     respond_measured,
 )
+from .records import ConstraintsEvaluation, ConstraintsPayload
 from .scenarios import (
     ConstraintScenario,
     ConstraintTurn,
@@ -101,7 +96,11 @@ class ConstraintResult(BaseModel):
     """Played but not judged yet (cross-agent judging runs after every trial of the run)."""
 
 
-async def play_scenario(agent: Host, scenario: ConstraintScenario) -> list[TurnScore]:
+class ConstraintHost(MeasuredHost, PrivateState, Protocol):
+    """What a constraint scenario asks of an agent: replies, what they carried, its state."""
+
+
+async def play_scenario(agent: MeasuredHost, scenario: ConstraintScenario) -> list[TurnScore]:
     """Every turn of ``scenario`` answered by ``agent``, with its footprint, not yet judged."""
     turns: list[TurnScore] = []
     for index, spec in enumerate(scenario.turns, start=1):
@@ -161,7 +160,7 @@ def summarise(
 
 
 async def run_constraints(
-    agent: Host,
+    agent: MeasuredHost,
     scenario: ConstraintScenario,
     judge_model: Model,
     *,
@@ -185,19 +184,17 @@ async def run_constraints(
     return summarise(scenario, turns)
 
 
-def evaluation_of(result: ConstraintResult) -> Evaluation:
-    return Evaluation.model_validate(
-        {
-            "scenario": result.scenario,
-            "judging": result.judging,
-            "hallucination_rate": None if result.pending else result.hallucination_rate,
-            "drift_rate": result.drift_rate,
-            "footprint": result.footprint,
-            "outcome_means": result.outcome_means,
-            "judge_failures": result.judge_failures,
-            "claims_audited": result.claims_audited,
-            "judged_turns": result.judged_turns,
-        }
+def evaluation_of(result: ConstraintResult) -> ConstraintsEvaluation:
+    return ConstraintsEvaluation(
+        scenario=result.scenario,
+        judging=result.judging,
+        hallucination_rate=None if result.pending else result.hallucination_rate,
+        drift_rate=result.drift_rate,
+        footprint=result.footprint,
+        outcome_means=result.outcome_means,
+        judge_failures=result.judge_failures,
+        claims_audited=result.claims_audited,
+        judged_turns=result.judged_turns,
     )
 
 
@@ -205,6 +202,8 @@ class ConstraintTask(Task):
     """The constraint-retention scenarios as a runnable task; the judge is the helper model."""
 
     kind: ClassVar[str] = "constraints"
+    Payload = ConstraintsPayload
+    Evaluation = ConstraintsEvaluation
 
     class Params(ScenarioParams):
         catalogue: ClassVar[Collection[str]] = CONSTRAINT_SCENARIOS
@@ -231,7 +230,7 @@ class ConstraintTask(Task):
         self.judge_provider(ctx)
         name = scenario_for_trial(self.params.scenario, ctx.trial)
         scenario = get_constraint_scenario(name)
-        agent = ctx.make_agent()
+        agent: ConstraintHost = ctx.make_agent()
         if self.judging_mode(ctx.peers) == "cross_agent":
             turns = await play_scenario(agent, scenario)
             result = summarise(scenario, turns, "cross_agent", pending=True)

@@ -6,8 +6,8 @@ answers. Everything here is deterministic code; only the agent under test is a m
 """
 
 from .candidates import (
+    CandidateOrigin,
     CandidateSet,
-    CandidateSource,
     RejectedProposal,
     build_candidates,
     consistent_conditions,
@@ -34,7 +34,7 @@ from .patients import (
     ScriptedPatient,
     hidden_condition,
 )
-from .player import Answer, AnswerParser, DiagnosisPlayer, QuestionScore
+from .player import AnswerParser, DiagnosisPlayer, EvidenceAnswer, QuestionScore
 from .prompts import (
     CANDIDATE_GENERATION_TEMPLATE,
     OPENER,
@@ -56,14 +56,14 @@ __all__ = [
     "QUESTION_TEMPLATE",
     "REVEAL_REQUEST",
     "VERIFICATION_TEMPLATE",
-    "Answer",
     "AnswerParser",
+    "CandidateOrigin",
     "CandidateSet",
-    "CandidateSource",
     "Catalogue",
     "Condition",
     "DiagnosisPlayer",
     "Evidence",
+    "EvidenceAnswer",
     "EvidenceGroup",
     "PatientKind",
     "QuestionScore",

@@ -33,7 +33,7 @@ from cogarch.core.player import Propose
 from .catalogue import Catalogue, Condition, load_catalogue
 from .matching import clean_condition_text, is_near_duplicate, match_condition
 
-CandidateSource = Literal["revealed", "memory", "catalogue", "model"]
+CandidateOrigin = Literal["revealed", "memory", "catalogue", "model"]
 RejectionReason = Literal["inconsistent", "duplicate", "invalid"]
 
 MAX_PROPOSAL_CHARS = 100
@@ -58,7 +58,7 @@ class CandidateSet:
     """
 
     words: tuple[str, ...]
-    sources: tuple[CandidateSource, ...]
+    sources: tuple[CandidateOrigin, ...]
     rejected_proposals: tuple[RejectedProposal, ...]
     shortfall: int
 
@@ -100,7 +100,7 @@ class _Pool:
         self._catalogue = catalogue
         self._matches: dict[str, Condition | None] = {}
         self.names: list[str] = []
-        self.sources: list[CandidateSource] = []
+        self.sources: list[CandidateOrigin] = []
 
     def match(self, text: str) -> Condition | None:
         if text not in self._matches:
@@ -118,7 +118,7 @@ class _Pool:
                 return True
         return False
 
-    def add(self, name: str, source: CandidateSource) -> bool:
+    def add(self, name: str, source: CandidateOrigin) -> bool:
         if self.duplicates(name):
             return False
         self.names.append(name)
@@ -168,7 +168,7 @@ async def build_candidates(
         raise ValueError(f"n must be at least 1 candidate, got {n}")
     cat = catalogue if catalogue is not None else load_catalogue()
     pool = _Pool(cat)
-    secrets: tuple[tuple[str | None, CandidateSource], ...] = (
+    secrets: tuple[tuple[str | None, CandidateOrigin], ...] = (
         (revealed, "revealed"),
         (memory_secret, "memory"),
     )

@@ -24,7 +24,7 @@ from typing import Literal
 from .catalogue import Catalogue, Condition, load_catalogue
 from .prompts import OPENER, REVEAL_REQUEST, question_prompt, verification_prompt
 
-Answer = Literal["yes", "no"]
+EvidenceAnswer = Literal["yes", "no"]
 AnswerParser = Callable[[str], object]
 """Reads a reply; returns "yes" / "no" (or True / False), or None when it cannot tell.
 
@@ -60,7 +60,7 @@ def _default_parser() -> AnswerParser:
     return parser
 
 
-def _as_answer(value: object) -> Answer | None:
+def _as_answer(value: object) -> EvidenceAnswer | None:
     if hasattr(value, "answer") and not isinstance(value, str | bool):
         value = value.answer
     if value is None:
@@ -108,7 +108,7 @@ class DiagnosisPlayer:
         self.catalogue = catalogue if catalogue is not None else load_catalogue()
         self._rng = random.Random(seed)
         self._parse_answer = parse_answer
-        self._answers: dict[str, Answer | None] = {}
+        self._answers: dict[str, EvidenceAnswer | None] = {}
         self.last_evidence: str | None = None
         """Code of the question group asked last (its DDXPlus ``code_question``)."""
 
@@ -141,7 +141,7 @@ class DiagnosisPlayer:
 
     # -- answers -------------------------------------------------------------------------
 
-    def record_answer(self, evidence_code: str, answer: Answer | None) -> None:
+    def record_answer(self, evidence_code: str, answer: EvidenceAnswer | None) -> None:
         """Record the agent's answer about an evidence (or its group).
 
         ``None`` means the reply could not be read: the group counts as asked but constrains
@@ -152,7 +152,7 @@ class DiagnosisPlayer:
         group = self.catalogue.group_of(evidence_code).code
         self._answers[group] = answer
 
-    def record_reply(self, reply: str) -> Answer | None:
+    def record_reply(self, reply: str) -> EvidenceAnswer | None:
         """Parse the agent's reply to the last question, record it, and return the answer."""
         if self.last_evidence is None:
             raise RuntimeError("no question has been asked yet; call next_question() first")
@@ -167,7 +167,7 @@ class DiagnosisPlayer:
         return tuple(self._answers)
 
     @property
-    def answers(self) -> Mapping[str, Answer | None]:
+    def answers(self) -> Mapping[str, EvidenceAnswer | None]:
         """Answer per group asked, None where the reply was unreadable or is still awaited."""
         return dict(self._answers)
 

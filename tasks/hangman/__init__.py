@@ -5,8 +5,8 @@ on import: the English vocabulary is read from wordfreq and indexed on first use
 """
 
 from .candidates import (
+    CandidateOrigin,
     CandidateSet,
-    CandidateSource,
     Rejection,
     build_candidates,
     parse_word_list,
@@ -33,7 +33,7 @@ from .prompts import (
 )
 from .rules import (
     Constraints,
-    Outcome,
+    GuessResult,
     format_pattern,
     letter_verdict,
     parse_pattern,
@@ -55,11 +55,11 @@ __all__ = [
     "OPENER_PROMPT",
     "REVEAL_PROMPT",
     "VERIFICATION_PROMPT",
+    "CandidateOrigin",
     "CandidateSet",
-    "CandidateSource",
     "Constraints",
+    "GuessResult",
     "HangmanPlayer",
-    "Outcome",
     "PatternError",
     "Rejection",
     "Vocabulary",

@@ -31,9 +31,9 @@ from ..sct.parsing import parse_reveal_word, strip_reasoning
 from .rules import Constraints
 from .vocabulary import Vocabulary
 
-__all__ = ["CandidateSet", "CandidateSource", "Rejection", "build_candidates", "parse_word_list"]
+__all__ = ["CandidateOrigin", "CandidateSet", "Rejection", "build_candidates", "parse_word_list"]
 
-CandidateSource = Literal["revealed", "memory", "vocabulary", "model"]
+CandidateOrigin = Literal["revealed", "memory", "vocabulary", "model"]
 
 _WORD = re.compile(r"[a-z]+")
 
@@ -55,7 +55,7 @@ class CandidateSet:
     """
 
     words: list[str]
-    sources: dict[str, CandidateSource]
+    sources: dict[str, CandidateOrigin]
     rejected_proposals: list[Rejection] = field(default_factory=list)
     shortfall: int = 0
     unusable_secrets: list[Rejection] = field(default_factory=list)
@@ -95,9 +95,9 @@ async def build_candidates(
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a positive int (the number of candidates), got {n!r}")
     words: list[str] = []
-    sources: dict[str, CandidateSource] = {}
+    sources: dict[str, CandidateOrigin] = {}
 
-    def add(word: str, source: CandidateSource) -> None:
+    def add(word: str, source: CandidateOrigin) -> None:
         words.append(word)
         sources[word] = source
 

@@ -25,14 +25,14 @@ from .vocabulary import (
 
 __all__ = [
     "Constraints",
-    "Outcome",
+    "GuessResult",
     "format_pattern",
     "letter_verdict",
     "parse_pattern",
     "reveal_pattern",
 ]
 
-Outcome = Literal["hit", "miss"]
+GuessResult = Literal["hit", "miss"]
 
 
 def reveal_pattern(secret: str, guessed_letters: Iterable[str]) -> str:
@@ -199,7 +199,7 @@ _HIT_PHRASES = tuple(
 )
 
 
-def letter_verdict(text: str) -> Outcome | None:
+def letter_verdict(text: str) -> GuessResult | None:
     """What a reply says in words about the guessed letter: "hit", "miss" or None if unclear.
 
     Used only when a reply shows no pattern. A reply with both kinds of phrase ("Good guess,
@@ -285,7 +285,7 @@ class _DialogueReader:
     def __init__(self) -> None:
         self.pattern: str | None = None
         self.pattern_turn = 0
-        self.outcome: dict[str, Outcome] = {}
+        self.outcome: dict[str, GuessResult] = {}
         self.outcome_turn: dict[str, int] = {}
         self.guess_turn: dict[str, int] = {}
         self.guessed: list[str] = []
@@ -306,7 +306,7 @@ class _DialogueReader:
             self.guess_turn[letter] = turn
         length = None if self.pattern is None else len(self.pattern)
         shown = parse_pattern(reply, length, guessed=set(self.guess_turn))
-        result: Outcome | None
+        result: GuessResult | None
         if shown is not None:
             self._check_board(where, letter, shown)
             result = ("hit" if letter in shown else "miss") if letter else None
@@ -396,5 +396,5 @@ class _DialogueReader:
         )
 
 
-def _phrase(outcome: Outcome | None) -> str:
+def _phrase(outcome: GuessResult | None) -> str:
     return "in the word" if outcome == "hit" else "not in the word"

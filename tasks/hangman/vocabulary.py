@@ -31,8 +31,8 @@ import numpy as np
 __all__ = [
     "VOCABULARY_LANGUAGE",
     "VOCABULARY_SIZE",
+    "BoardQuery",
     "PatternError",
-    "Query",
     "Vocabulary",
     "consistent_words",
     "english_vocabulary",
@@ -55,7 +55,7 @@ class PatternError(ValueError):
 
 
 @dataclass(frozen=True)
-class Query:
+class BoardQuery:
     """A validated Hangman board: lowercase pattern, absent letters, revealed letters."""
 
     pattern: str
@@ -63,7 +63,7 @@ class Query:
     revealed: frozenset[str]
 
 
-def make_query(pattern: str, absent: Iterable[str]) -> Query:
+def make_query(pattern: str, absent: Iterable[str]) -> BoardQuery:
     """Validate and normalise a board.
 
     ``pattern`` uses ``_`` for unknown letters, compact (``"_a__e"``) or spaced
@@ -77,7 +77,7 @@ def make_query(pattern: str, absent: Iterable[str]) -> Query:
 
 
 @lru_cache(maxsize=4096)
-def _make_query(pattern: str, absent: frozenset[str]) -> Query:
+def _make_query(pattern: str, absent: frozenset[str]) -> BoardQuery:
     if not isinstance(pattern, str):
         raise PatternError(f"pattern must be a string such as '_a__e', got {pattern!r}")
     compact = _SPACES.sub("", pattern).lower()
@@ -104,7 +104,7 @@ def _make_query(pattern: str, absent: frozenset[str]) -> Query:
             f"letters {both} are both revealed in {pattern!r} and listed as absent; "
             "a letter is either in the word or not"
         )
-    return Query(pattern=compact, absent=frozenset(letters), revealed=revealed)
+    return BoardQuery(pattern=compact, absent=frozenset(letters), revealed=revealed)
 
 
 def is_consistent(word: str, pattern: str, absent: Iterable[str]) -> bool:

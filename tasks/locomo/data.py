@@ -9,8 +9,9 @@ optional ``blip_caption``, the date under ``session_<n>_date_time``) and ``qa`` 
 
 from __future__ import annotations
 
-import json
+import os
 import re
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.errors import ConfigError
+from cogarch.files import MAX_STATE_BYTES, FileRefusedError, read_json
 
 _SESSION = re.compile(r"session_(\d+)")
 SESSION_DATE = "%I:%M %p on %d %B, %Y"
@@ -131,20 +133,41 @@ def _conversation(path: Path, i: int, raw: Any) -> Conversation:
 
 
 def load_locomo(path: str | Path) -> list[Conversation]:
-    """Every conversation of a LoCoMo file; one clear error for a file that is not one."""
+    """Every conversation of a LoCoMo file; one clear error for a file that is not one (or
+    that repeats a sample id)."""
     path = Path(path).expanduser()
-    if not path.is_file():
+    if not os.path.lexists(path):
         raise LocomoDataError(
             f"LoCoMo data file {path} does not exist; download data/locomo10.json from "
             "https://github.com/snap-research/LoCoMo and give its path as the task's 'data'"
         )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(path, "the file", f"is not readable JSON ({exc})") from None
+        data = read_json(path, max_bytes=MAX_STATE_BYTES)
+    except FileRefusedError as exc:
+        raise LocomoDataError(
+            f"{exc}; give the path of a file in LoCoMo's published format "
+            "(data/locomo10.json of snap-research/LoCoMo)"
+        ) from None
     if not isinstance(data, list) or not data:
         raise _fail(path, "the file", "is not a non-empty list of samples")
-    return [_conversation(path, i, raw) for i, raw in enumerate(data)]
+    conversations = [_conversation(path, i, raw) for i, raw in enumerate(data)]
+    seen = Counter(c.sample_id for c in conversations)
+    repeated = sorted(s for s, n in seen.items() if n > 1)
+    if repeated:
+        raise _fail(path, "the file", f"repeats sample_id {', '.join(map(repr, repeated))}")
+    return conversations
+
+
+def id_problems(conv: Conversation) -> list[str]:
+    """What is wrong with the dialog ids of ``conv``: ids two turns share, and evidence ids
+    of its questions that name no turn (LoCoMo's recall cannot count them)."""
+    ids = Counter(t.dia_id for t in conv.turns())
+    problems = [f"dialog id {d!r} names {n} turns" for d, n in sorted(ids.items()) if n > 1]
+    missing = sorted({e for q in conv.qa for e in _evidence_ids(q)} - set(ids))
+    if missing:
+        listed = ", ".join(map(repr, missing[:10])) + (" ..." if len(missing) > 10 else "")
+        problems.append(f"{len(missing)} evidence id(s) name no turn: {listed}")
+    return [f"sample '{conv.sample_id}': {p}" for p in problems]
 
 
 def select_conversations(
@@ -195,6 +218,7 @@ __all__ = [
     "Conversation",
     "DialogTurn",
     "LocomoDataError",
+    "id_problems",
     "load_locomo",
     "select_conversations",
     "select_questions",

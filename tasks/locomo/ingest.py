@@ -1,77 +1,35 @@
 """Feeding a LoCoMo conversation to an agent.
 
 Each dialog turn becomes one completed turn of the agent (``[date] speaker: text``, carrying
-its dialog id as source id): it joins the public history the responder sees and is taken in
-by every memory module of the agent (a retrieval module with the provider of the specialist
-that drives it), exactly once, as the retrieval specialist would take it in before answering.
-A session's turns reach each module together (``ingest_many``), so a module can embed them in
-one batch; the cost is linear in the length of the conversation.
+its dialog id as source id), taken in without a reply (the host's ``observe_many``): it joins
+the public history the responder sees and every memory module of the agent takes it in,
+exactly once, as the retrieval specialist would before answering. A session's turns reach
+each module together, so a module can embed them in one batch; the cost is linear in the
+length of the conversation.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Sequence
 
-from cogarch.core.cow import CowList
-from cogarch.core.memory import TurnRecord
+from cogarch.core.host import DialogueTrimming, Observation, Observing
 from cogarch.models.metering import Meter
-from cogarch.tokens import count_tokens
 
-from ...workspace.agent import Agent
-from ...workspace.workspace import IngestFailure, Message
 from .data import DialogTurn
 
 
-def _drivers(agent: Agent) -> dict[str, str | None]:
-    """Provider of the specialist driving each memory module, by module name."""
-    found: dict[str, str | None] = {}
-    for specialist in agent.specialists.values():
-        name = getattr(getattr(specialist, "params", None), "memory", None)
-        if isinstance(name, str):
-            found.setdefault(name, getattr(specialist, "provider", None))
-    return found
+async def ingest_turns(agent: Observing, turns: Sequence[DialogTurn]) -> None:
+    """Let the agent take ``turns`` in, in order, without replying."""
+    await agent.observe_many(
+        [Observation(t.line(), source_ids=(t.dia_id,), time=t.time) for t in turns]
+    )
 
 
-async def ingest_turns(agent: Agent, turns: Sequence[DialogTurn]) -> None:
-    """Append ``turns`` to the agent's history and let every memory module take them in."""
-    ws = agent.workspace
-    ctx = agent.context()
-    drivers = _drivers(agent)
-    for module_name, module in agent.memory.items():
-        use_provider = getattr(module, "use_provider", None)
-        if callable(use_provider):
-            use_provider(drivers.get(module_name))
-    records = []
-    for turn in turns:
-        ws.turn += 1
-        record = TurnRecord(ws.turn, turn.line(), "", source_ids=(turn.dia_id,), time=turn.time)
-        ws.turns.append(record)
-        ws.dialogue.append(Message("user", record.user))
-        records.append(record)
-    for name, module in agent.memory.items():
-        failed = await module.ingest_many(records, ctx.memory_context(f"memory:{module.kind}"))
-        # a turn a module's model gave nothing usable for is not stored, as in the retrieval
-        # specialist
-        ws.ingest_failures.extend(IngestFailure(name, i, e) for i, e in failed.items())
-        if records:
-            ws.ingested[name] = records[-1].index
-        await asyncio.sleep(0)  # other trials of the run go on between modules
-
-
-def trim_history(agent: Agent, budget_tokens: int | None) -> None:
+def trim_history(agent: DialogueTrimming, budget_tokens: int | None) -> None:
     """Keep only the latest public messages that fit ``budget_tokens`` (the model's context)."""
-    if budget_tokens is None:
-        return
-    dialogue = agent.workspace.dialogue
-    used, keep = 0, 0
-    for message in reversed(dialogue):
-        used += count_tokens(message.content)
-        if used > budget_tokens:
-            break
-        keep += 1
-    agent.workspace.dialogue = CowList(dialogue[len(dialogue) - keep :])
+    if budget_tokens is not None:
+        agent.trim_dialogue(budget_tokens)
 
 
 class IngestCost:

@@ -7,14 +7,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from cogarch.core.records import LocomoAnswer
+from cogarch.core.host import ReplyReport
 from cogarch.models.messages import user
 from cogarch.models.metering import Meter
 from cogarch.models.model import Model
 from cogarch.models.structured import structured
 
-from ...workspace.agent import Agent
 from .ingest import clock, trim_history
+from .records import LocomoAnswer, LocomoHost
 from .scoring import evidence_recall, gold_answer, score
 
 QA_PROMPT = (
@@ -66,19 +66,16 @@ def chosen_option(reply: str, options: dict[str, str]) -> str:
     return reply.strip()
 
 
-def retrieved_ids(agent: Agent) -> list[list[str]] | None:
-    """Source ids of each entry the agent's memory retrieved, in rank order (None: none of
-    its modules retrieves)."""
-    ranked: list[list[str]] | None = None
-    for module in agent.memory.values():
-        items = getattr(module, "last_retrieved", None)
-        if items is not None:
-            ranked = (ranked or []) + [list(item.source_ids) for item in items]
-    return ranked
+def retrieved_ids(report: ReplyReport) -> list[list[str]] | None:
+    """Source ids of each entry the agent's memory retrieved for its reply, in rank order
+    (None: none of its modules retrieves)."""
+    if report.retrieved is None:
+        return None
+    return [list(r.source_ids) for r in report.retrieved]
 
 
 async def ask(
-    base: Agent, qa: dict[str, Any], seed: int, history_tokens: int | None
+    base: LocomoHost, qa: dict[str, Any], seed: int, history_tokens: int | None
 ) -> LocomoAnswer:
     """Ask ``qa`` on a fresh fork of ``base`` (which it never changes) and score the reply."""
     fork = base.fork()
@@ -90,8 +87,9 @@ async def ask(
         reply = await fork.respond(prompt)
     latency = clock() - start
     prediction = chosen_option(reply, options)
-    carried = fork.memory_footprints[-1] if fork.memory_footprints else None
-    ranked = retrieved_ids(fork)
+    report = fork.last_reply()
+    carried = report.memory_tokens
+    ranked = retrieved_ids(report)
     flat = [i for ids in ranked or [] for i in ids]
     recall = None
     if ranked is not None:

@@ -9,21 +9,30 @@ comes (see ``trial_state``), so a rerun after an interruption goes on where it s
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from statistics import fmean
 from typing import Any, ClassVar
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
-from cogarch.core.records import Evaluation, LocomoAnswer, LocomoPayload, Scoring, TrialOutput
+from cogarch.core.records import Scoring, TrialOutput
 from cogarch.core.task import Task, TrialContext
 from cogarch.models.metering import Meter, replay
+from cogarch.tokens import count_tokens
 
-from ...workspace.agent import Agent
-from .data import Conversation, load_locomo, select_conversations, select_questions, select_sessions
+from .data import (
+    Conversation,
+    id_problems,
+    load_locomo,
+    select_conversations,
+    select_questions,
+    select_sessions,
+)
 from .ingest import IngestCost, clock, ingest_turns, trim_history
 from .questions import RECALL_AT, ask, judge
+from .records import LocomoAnswer, LocomoEvaluation, LocomoHost, LocomoPayload
 from .scoring import CATEGORIES
 from .trial_state import TrialState
 
@@ -44,7 +53,7 @@ class LocomoParams(BaseModel):
         description="Session numbers to ingest (default all); with a cut, only the questions "
         "whose evidence lies in them are asked.",
     )
-    categories: list[int] = Field(
+    categories: list[StrictInt] = Field(
         default_factory=list, description="Question categories 1-5 to ask (default all)."
     )
     history_tokens: int | None = Field(
@@ -58,6 +67,15 @@ class LocomoParams(BaseModel):
         description="Also ask an LLM judge, categories 1-4: the run's helper_provider, which "
         "this then requires.",
     )
+
+    @field_validator("categories")
+    @classmethod
+    def _known_categories(cls, value: list[int]) -> list[int]:
+        unknown = [c for c in value if c not in CATEGORIES]
+        if unknown:
+            known = ", ".join(f"{n} ({name})" for n, name in CATEGORIES.items())
+            raise ValueError(f"category {unknown[0]} is not one of LoCoMo's: {known}")
+        return value
 
 
 def _quantile(values: Sequence[float], q: float) -> float | None:
@@ -124,6 +142,8 @@ class LocomoTask(Task):
 
     kind: ClassVar[str] = "locomo"
     Params: ClassVar[type[BaseModel]] = LocomoParams
+    Payload = LocomoPayload
+    Evaluation = LocomoEvaluation
     scoring: ClassVar[Scoring] = Scoring()
     params: LocomoParams
 
@@ -131,6 +151,8 @@ class LocomoTask(Task):
         super().__init__(params)
         p = self.params
         chosen = select_conversations(load_locomo(p.data), p.conversations)
+        for problem in (found for c in chosen for found in id_problems(c)):
+            sys.stderr.write(f"warning: {p.data}: {problem}\n")
         self.conversations = [select_sessions(c, p.sessions) for c in chosen]
 
     @property
@@ -142,9 +164,7 @@ class LocomoTask(Task):
 
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         conv = self.conversation(ctx.trial)
-        agent = ctx.make_agent()
-        if not isinstance(agent, Agent):
-            raise TypeError(f"the locomo task needs a composed agent, got {type(agent).__name__}")
+        agent: LocomoHost = ctx.make_agent()
         numbers = sorted(conv.sessions)
         state = TrialState(
             ctx.state_dir,
@@ -162,7 +182,8 @@ class LocomoTask(Task):
                 session.add(meter, clock() - start)
                 cost.merge(session)
                 done += 1
-                await state.session_done(agent, done, session.data, _dicts(meter))
+                last = done == len(numbers)
+                await state.session_done(agent, done, session.data, _dicts(meter), last=last)
             answers = await self._answers(agent, conv, ctx, state, progress.answers)
         finally:
             await state.close()
@@ -171,12 +192,12 @@ class LocomoTask(Task):
             sessions=numbers,
             turns_ingested=sum(len(t) for t in conv.sessions.values()),
             ingest=cost.data,
-            memory_tokens=agent.private_state_tokens(),
+            memory_tokens=count_tokens(agent.private_state()),
             answers=answers,
             resumed=progress.resumed,
         )
         return TrialOutput(
-            evaluation=Evaluation.model_validate(
+            evaluation=LocomoEvaluation.model_validate(
                 {"conversation": conv.sample_id, **evaluate(payload)}
             ),
             payload=payload,
@@ -184,7 +205,7 @@ class LocomoTask(Task):
 
     async def _answers(
         self,
-        agent: Agent,
+        agent: LocomoHost,
         conv: Conversation,
         ctx: TrialContext,
         state: TrialState,

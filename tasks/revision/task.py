@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from typing import Any, ClassVar
+from collections.abc import Collection
+from typing import ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.core.player import Host
-from cogarch.core.records import (
-    Evaluation,
-    RevisionPayload,
-    Scoring,
-    TrialOutput,
-    Turn,
-    TurnFootprint,
-)
+from cogarch.core.host import PrivateState
+from cogarch.core.records import Scoring, TrialOutput, Turn, TurnFootprint
 from cogarch.core.task import Task, TrialContext
 
-from ..constraints.metrics import respond_measured
+from ..constraints.metrics import MeasuredHost, respond_measured
 from ..scenario_choice import SCENARIO_HELP, ScenarioParams, scenario_for_trial
 from .checks import RoundCheck, check_round
+from .records import RevisionEvaluation, RevisionPayload
 from .scenarios import SCENARIOS, Scenario, get_scenario
+
+
+class RevisionHost(MeasuredHost, PrivateState, Protocol):
+    """What a revision scenario asks of an agent: replies, what they carried, and its private
+    and task state."""
 
 
 class RevisionResult(BaseModel):
@@ -56,30 +55,14 @@ class RevisionResult(BaseModel):
     total_memory_tokens: int | None = None
 
 
-def task_state(agent: Any) -> dict[str, str] | None:
-    """The agent's current task values, if it exposes them: ``agent.task_state()`` or a memory
-    module with ``current_values()`` (the task-graph module has one)."""
-    own = getattr(agent, "task_state", None)
-    if callable(own):
-        return dict(own())
-    memory = getattr(agent, "memory", None)
-    if isinstance(memory, Mapping):
-        for module in memory.values():
-            values = getattr(module, "current_values", None)
-            current = values() if callable(values) else None
-            if current is not None:
-                return dict(current)
-    return None
-
-
-async def run_revision(agent: Host, scenario: Scenario) -> RevisionResult:
+async def run_revision(agent: RevisionHost, scenario: Scenario) -> RevisionResult:
     """Play every round of ``scenario`` with ``agent`` and check each reply (and state)."""
     checks: list[RoundCheck] = []
     footprints: list[TurnFootprint] = []
     for index, spec in enumerate(scenario.rounds):
         reply, footprint = await respond_measured(agent, spec.user, index + 1)
         footprints.append(footprint)
-        checks.append(check_round(scenario, index, reply, task_state(agent)))
+        checks.append(check_round(scenario, index, reply, agent.task_state()))
     states = [c.state_ok for c in checks if c.state_ok is not None]
     memory = [f.memory_tokens for f in footprints]
     return RevisionResult(
@@ -105,6 +88,8 @@ class RevisionTask(Task):
     """The revision scenarios as a runnable task (one scenario per trial)."""
 
     kind: ClassVar[str] = "revision"
+    Payload = RevisionPayload
+    Evaluation = RevisionEvaluation
     scoring: ClassVar[Scoring] = Scoring(
         success="consistent", totals=("hallucinations", "confusions", "consistent_task")
     )
@@ -117,29 +102,27 @@ class RevisionTask(Task):
 
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         name = scenario_for_trial(self.params.scenario, ctx.trial)
-        agent = ctx.make_agent()
+        agent: RevisionHost = ctx.make_agent()
         result = await run_revision(agent, get_scenario(name))
         return TrialOutput(
             turns=[
                 Turn(turn=c.round, user=c.user, reply=c.reply, footprint=f)
                 for c, f in zip(result.rounds, result.footprint, strict=True)
             ],
-            evaluation=Evaluation.model_validate(
-                {
-                    "scenario": name,
-                    "outcome": "consistent" if result.consistent else "inconsistent",
-                    "hallucinations": result.stale_mentions,
-                    "confusions": result.confusions,
-                    "consistent_task": int(result.consistent_replies),
-                    "rounds_passed": result.rounds_passed,
-                    "replies_ok": result.replies_ok,
-                    "rounds": len(result.rounds),
-                    "final_summary_ok": result.final_summary_ok,
-                    "stale_mentions": result.stale_mentions,
-                    "missing_mentions": result.missing_mentions,
-                    "state_errors": result.state_errors,
-                    "total_memory_tokens": result.total_memory_tokens,
-                }
+            evaluation=RevisionEvaluation(
+                scenario=name,
+                outcome="consistent" if result.consistent else "inconsistent",
+                hallucinations=result.stale_mentions,
+                confusions=result.confusions,
+                consistent_task=int(result.consistent_replies),
+                rounds_passed=result.rounds_passed,
+                replies_ok=result.replies_ok,
+                rounds=len(result.rounds),
+                final_summary_ok=result.final_summary_ok,
+                stale_mentions=result.stale_mentions,
+                missing_mentions=result.missing_mentions,
+                state_errors=result.state_errors,
+                total_memory_tokens=result.total_memory_tokens,
             ),
             payload=RevisionPayload(
                 revision=result.model_dump(mode="json"),

@@ -9,33 +9,41 @@ import asyncio
 import random
 from abc import abstractmethod
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from cogarch.core.player import ForkableHost, Propose
-from cogarch.core.records import (
-    CandidateBranch,
-    Evaluation,
-    RevealBranch,
-    Scoring,
-    SCTAnswer,
-    SCTPayload,
-    TrialOutput,
-    Turn,
-    transitions_from,
-)
+from cogarch import tracing
+from cogarch.core.evaluation import Scalar
+from cogarch.core.host import Forking, Host, PrivateState, ReplyReporting, Walking
+from cogarch.core.player import Propose
+from cogarch.core.records import Scoring, TrialOutput, TrialRecord, Turn, transitions_from
 from cogarch.core.task import Task, TrialContext
+from cogarch.core.views import Section, Table
 from cogarch.errors import CogarchError
 from cogarch.models.slots import keeps_slots
 
+from . import views
 from .evaluator import OUTCOMES, Answer
 from .game import CandidateSetLike, SCTGame, candidate_sources
 from .parsing import parse_yes_no
 from .proposer import PROPOSER_CALLER, Proposer
+from .records import (
+    CandidateBranch,
+    RevealBranch,
+    SCTAnswer,
+    SCTBranch,
+    SCTEvaluation,
+    SCTPayload,
+)
 from .score import PlayedSCT, leak_turns, score
 from .secrets import last_secret_in
+
+
+class SCTHost(Host, PrivateState, ReplyReporting, Forking, Walking, Protocol):
+    """What the SCT asks of an agent: replies, its private state, forks and its walk."""
 
 
 class EmptyReplyError(CogarchError):
@@ -91,7 +99,7 @@ class SCTParams(BaseModel):
         return data
 
 
-async def play_to_fork(agent: ForkableHost, game: SCTGame, turns: int) -> list[Turn]:
+async def play_to_fork(agent: SCTHost, game: SCTGame, turns: int) -> list[Turn]:
     """The scripted dialogue up to the fork, with the agent's private state after each turn."""
     log: list[Turn] = []
     for turn in range(1, turns + 1):
@@ -104,10 +112,24 @@ async def play_to_fork(agent: ForkableHost, game: SCTGame, turns: int) -> list[T
                 user=message,
                 reply=reply,
                 private_state=agent.private_state(),
-                private_state_tokens=agent.state_sizes[-1],
+                private_state_tokens=agent.last_reply().state_tokens,
             )
         )
     return log
+
+
+def branch_span(
+    kind: Literal["reveal", "candidate"], index: int, candidate: str | None = None
+) -> AbstractContextManager[tracing.Span]:
+    """The span of one SCT branch: the reveal (index 0) or a candidate (from 1); the
+    candidate word is a part of the branch's prompt, so it is recorded with contents only."""
+    attributes: dict[str, tracing.AttributeValue] = {
+        "cogarch.sct.branch": kind,
+        "cogarch.sct.branch.index": index,
+    }
+    if candidate is not None and tracing.capture_content():
+        attributes["cogarch.sct.candidate"] = candidate
+    return tracing.span(f"sct branch {kind}", attributes)
 
 
 @dataclass
@@ -119,7 +141,7 @@ class Fork:
     reveal: RevealBranch
     cset: CandidateSetLike
     candidates: list[CandidateBranch]
-    hosts: list[ForkableHost]
+    hosts: list[SCTHost]
     """The forked hosts, the reveal branch's first."""
 
     def played(self, turns: list[Turn], game: SCTGame) -> PlayedSCT:
@@ -160,7 +182,7 @@ class Fork:
 
 
 async def fork_sct(
-    agent: ForkableHost,
+    agent: SCTHost,
     game: SCTGame,
     turns: Sequence[Turn],
     *,
@@ -176,12 +198,29 @@ async def fork_sct(
     message, so once it is answered the server holds the prefix every candidate branch starts
     with. The candidates follow, ``concurrency`` at a time (None: all at once). The order
     changes only where the work is done, not what a branch is asked or which seed it uses."""
+    with tracing.span("sct fork", {"cogarch.sct.turns": len(turns)}) as span:
+        fork = await _fork(agent, game, turns, n, seed, propose, concurrency)
+        span.set_attribute("cogarch.sct.candidates", len(fork.candidates))
+    return fork
+
+
+async def _fork(
+    agent: SCTHost,
+    game: SCTGame,
+    turns: Sequence[Turn],
+    n: int,
+    seed: int,
+    propose: Propose | None,
+    concurrency: int | None,
+) -> Fork:
     snapshot = agent.private_state()
     memory_secret = last_secret_in([*(t.private_state for t in turns), snapshot])
     reveal_host = agent.fork()
     reveal_prompt = game.player.reveal_prompt
-    reveal_reply = answered(await reveal_host.respond(reveal_prompt), "to the reveal")
-    revealed = game.rules.parse_reveal(reveal_reply)
+    with branch_span("reveal", 0) as span:
+        reveal_reply = answered(await reveal_host.respond(reveal_prompt), "to the reveal")
+        revealed = game.rules.parse_reveal(reveal_reply)
+        span.set_attribute("cogarch.sct.revealed", revealed is not None)
     cset = await game.candidates.candidates(
         revealed=revealed,
         memory_secret=memory_secret,
@@ -190,11 +229,13 @@ async def fork_sct(
         propose=propose,
     )
 
-    async def ask(candidate: str) -> tuple[CandidateBranch, ForkableHost]:
-        branch = agent.fork()
-        prompt = game.player.verification_prompt(candidate)
-        reply = await branch.respond(prompt)
-        parsed = parse_yes_no(reply)
+    async def ask(index: int, candidate: str) -> tuple[CandidateBranch, SCTHost]:
+        with branch_span("candidate", index, candidate) as span:
+            branch = agent.fork()
+            prompt = game.player.verification_prompt(candidate)
+            reply = await branch.respond(prompt)
+            parsed = parse_yes_no(reply)
+            span.set_attribute("cogarch.sct.answer", parsed.answer or "unparsed")
         record = CandidateBranch(
             candidate=candidate,
             prompt=prompt,
@@ -207,11 +248,11 @@ async def fork_sct(
 
     gate = asyncio.Semaphore(concurrency or len(cset.words) or 1)
 
-    async def ask_in_turn(candidate: str) -> tuple[CandidateBranch, ForkableHost]:
+    async def ask_in_turn(index: int, candidate: str) -> tuple[CandidateBranch, SCTHost]:
         async with gate:
-            return await ask(candidate)
+            return await ask(index, candidate)
 
-    asked = await asyncio.gather(*(ask_in_turn(c) for c in cset.words))
+    asked = await asyncio.gather(*(ask_in_turn(i, c) for i, c in enumerate(cset.words, 1)))
     for b, _ in asked:
         answered(b.reply, f"on the branch of candidate '{b.candidate}'")
     reveal = RevealBranch(
@@ -234,8 +275,23 @@ class SCTTask(Task):
     """Subclasses build the game; the protocol is the same for every game."""
 
     scoring: ClassVar[Scoring] = Scoring(classes=OUTCOMES, success="self_consistent")
+    Payload = SCTPayload
+    Evaluation = SCTEvaluation
+    Branch = SCTBranch
     helper_role: ClassVar[str | None] = "candidate proposals"
     params: SCTParams
+
+    @classmethod
+    def trial_sections(cls, record: TrialRecord) -> list[Section]:
+        return views.trial_sections(record)
+
+    @classmethod
+    def tidy_columns(cls, record: TrialRecord) -> dict[str, Scalar]:
+        return views.tidy_columns(record)
+
+    @classmethod
+    def report_tables(cls, records: Sequence[TrialRecord]) -> list[Table]:
+        return views.report_tables(records)
 
     @abstractmethod
     def new_game(self, seed: int) -> SCTGame: ...
@@ -255,15 +311,16 @@ class SCTTask(Task):
             concurrency=self._branch_concurrency(ctx),
         )
         played = fork.played(log, game)
-        transitions = agent.trace.counts()
+        transitions = agent.transition_counts()
         for branch in fork.hosts:
-            transitions.update(branch.trace.counts() - agent.trace.counts())
+            transitions.update(branch.transition_counts() - agent.transition_counts())
         return TrialOutput(
             turns=log,
             branches=[fork.reveal, *fork.candidates],
-            evaluation=Evaluation.model_validate(score(played, game.rules, game.rules)),
+            evaluation=SCTEvaluation.model_validate(score(played, game.rules, game.rules)),
             transitions=transitions_from(transitions),
             payload=fork.payload(p.t_fork, played, game, Proposer.of(ctx)),
+            walk=agent.walk(),
         )
 
     def _branch_concurrency(self, ctx: TrialContext) -> int | None:

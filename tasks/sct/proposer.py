@@ -34,7 +34,7 @@ class Proposer:
         helper = ctx.helper_provider
         if helper is None:
             return cls(None, None, None)
-        model = getattr(ctx.models(helper), "model", None)
+        model = ctx.models(helper).model
         name = f"{helper}/{model}" if model else helper
         own = ctx.agent_provider is not None and helper == ctx.agent_provider
         return cls(name, own, own_model_warning(helper) if own else None)

@@ -43,7 +43,8 @@ def test_an_unknown_name_lists_the_valid_ones() -> None:
     with pytest.raises(UnknownNameError) as info:
         registry.get("vectr")
     assert str(info.value) == (
-        "unknown memory module 'vectr'; valid names: ccs, vector (or an import path 'module:name')"
+        "unknown memory module 'vectr'; valid names: ccs, vector (or an import path "
+        "'module:name', or 'file.py:name')"
     )
     assert isinstance(info.value, ConfigError) and isinstance(info.value, KeyError)
 

@@ -134,3 +134,41 @@ def test_processes_sharing_a_server_take_different_slots(tmp_path: Path) -> None
         other.stdout.close()
     again = SlotPool(2, tmp_path)
     assert again.acquire() == 0  # the killed process's lock went with it
+
+
+def test_a_dangling_lease_link_never_creates_its_target(tmp_path: Path) -> None:
+    cache, outside = tmp_path / "cache", tmp_path / "outside"
+    locks = cache / "slots" / "server"
+    locks.mkdir(parents=True)
+    outside.mkdir()
+    (locks / "slot-0.lock").symlink_to(outside / "planted")
+    pool = SlotPool(2, locks, within=cache)
+    assert pool.acquire() == 0
+    assert not (outside / "planted").exists()
+    assert (locks / "slot-0.lock").is_file() and not (locks / "slot-0.lock").is_symlink()
+    assert (locks / "slot-0.lock.unusable").is_symlink()  # set aside, not followed
+    pool.release(0)
+
+
+def test_a_lock_folder_that_leads_out_of_the_cache_is_not_used(tmp_path: Path) -> None:
+    cache, outside = tmp_path / "cache", tmp_path / "outside"
+    cache.mkdir()
+    outside.mkdir()
+    (cache / "slots").symlink_to(outside)
+    pool = SlotPool(2, cache / "slots" / "server", within=cache)
+    assert [pool.acquire(), pool.acquire()] == [0, 1]  # coordinated within this process only
+    assert list(outside.iterdir()) == []
+
+
+def test_pools_keep_their_lock_files_inside_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COGARCH_CACHE_DIR", str(tmp_path / "cache"))
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "slots").symlink_to(outside)
+    pool = pool_for("test:dangling-cache", 1)
+    assert pool.acquire() == 0
+    pool.release(0)
+    assert list(outside.iterdir()) == []

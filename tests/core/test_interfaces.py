@@ -110,3 +110,25 @@ def test_the_core_interfaces_depend_on_nothing_above_them() -> None:
                     or name in {"cogarch.tokens", "cogarch.errors"}
                     or name.startswith("cogarch.core.")
                 ), (path.name, name)
+
+
+def test_the_core_holds_no_task_of_its_own() -> None:
+    """Every task's payload and evaluation live in its own package; the core keeps only what
+    every task shares."""
+    import cogarch.core as core_package
+    from cogarch.core.evaluation import Evaluation
+    from cogarch.core.payload import GenericPayload, TaskPayload
+    from cogarch.core.records import Branch
+
+    for path in sorted(CORE.glob("*.py")):
+        module = __import__(f"{core_package.__name__}.{path.stem}", fromlist=["*"])
+        for value in vars(module).values():
+            if not isinstance(value, type) or value.__module__ != module.__name__:
+                continue
+            assert not (issubclass(value, TaskPayload) and value is not TaskPayload), value
+            assert not (issubclass(value, Evaluation) and value is not Evaluation), value
+            assert not (issubclass(value, Branch) and value is not Branch), value
+            assert value is GenericPayload or "SCT" not in value.__name__, value
+        text = path.read_text()
+        for task in ("SCT", "Locomo", "Revision", "Constraints", "Hangman", "Diagnosis"):
+            assert f"class {task}" not in text, (path.name, task)

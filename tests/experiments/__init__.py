@@ -5,18 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cogarch.core.records import (
-    Evaluation,
-    SCTAnswer,
-    SCTPayload,
-    TrialError,
-    TrialRecord,
-    Turn,
-    TurnFootprint,
-    transitions_from,
-)
+from cogarch.core.records import TrialError, TrialRecord, Turn, TurnFootprint, transitions_from
 from cogarch.experiments.migrate import V1_SCORING
 from cogarch.experiments.results import write_trial
+from cogarch.tasks.registry import TASKS
+from cogarch.tasks.sct import SCTAnswer, SCTPayload
 
 OUTCOMES = ("self_consistent", "over_confirmation", "state_substitution", "all_denial", "leakage")
 
@@ -72,11 +65,13 @@ def make_trial(
     task: str = "hangman_sct",
     evaluation: dict[str, Any] | None = None,
 ) -> TrialRecord:
-    """A trial record as the runner would write it (complete, or failed with an error).
+    """A trial record as the runner would write it (complete, or failed with an error), its
+    parts in the classes of ``task`` (when it is a registered task).
 
     ``evaluation`` replaces the SCT evaluation built from ``outcome`` and friends; SCT tasks
     get an SCT payload (five candidates, the first affirmed); ``footprint`` gives the turns a
     memory footprint each."""
+    types = TASKS.get(task).record_types() if task in TASKS else None
     header: dict[str, Any] = {
         "run": run,
         "agent": agent,
@@ -102,7 +97,7 @@ def make_trial(
     header = {k: v for k, v in header.items() if v is not None}
     if failed:
         error = TrialError(type="ModelCallError", message="provider timed out after 3 tries")
-        return TrialRecord.model_validate({**header, "status": "failed", "error": error})
+        return TrialRecord.read({**header, "status": "failed", "error": error}, types)
     tokens = [] if tokens is None else tokens
     sct = {
         "outcome": outcome,
@@ -119,12 +114,12 @@ def make_trial(
     fields: dict[str, Any] = {
         "status": "complete",
         "turns": _turns(tokens, footprint),
-        "evaluation": Evaluation.model_validate(sct if evaluation is None else evaluation),
+        "evaluation": dict(sct if evaluation is None else evaluation),
         "transitions": transitions_from(transitions or {}),
     }
     if payload is not None:
-        fields["payload"] = payload
-    return TrialRecord.model_validate({**header, **fields})
+        fields["payload"] = payload.model_dump()
+    return TrialRecord.read({**header, **fields}, types)
 
 
 def write_corrupt(run_dir: Path, agent: str, trial: int) -> Path:

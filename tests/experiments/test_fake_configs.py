@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.core.records import SCTPayload
 from cogarch.experiments.cli import main
 from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.results import iter_trials
 from cogarch.experiments.runner import Runner
+from cogarch.tasks.sct import SCTPayload
 from cogarch.tasks.sct.evaluator import OUTCOMES as OUTCOME_COLUMNS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,7 +54,7 @@ async def outcomes_of(config: RunConfig) -> dict[str, Counter[str]]:
         assert result.status == "complete"
         assert isinstance(result.payload, SCTPayload)
         assert len(result.payload.candidates) == 5, f"{path}: {result.payload.candidates}"
-        assert result.evaluation.metrics["candidate_shortfall"] == 0
+        assert result.evaluation.candidate_shortfall == 0
         found.setdefault(result.agent, Counter())[result.evaluation.outcome] += 1
     rows = {row.agent: row for row in report.rows}
     for agent, counts in found.items():

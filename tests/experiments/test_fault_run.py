@@ -88,8 +88,8 @@ async def test_a_run_survives_transient_and_persistent_faults(tmp_path: Path) ->
     assert replies == [CONTENT] * 3
     candidate_replies = [b.reply for b in first.branches if b.kind == "candidate"]
     assert candidate_replies == [CONTENT] * 3  # empty answers fail a trial: test_empty_replies
-    assert first.evaluation.metrics["answers_parsed_rate"] == 0.0
-    assert first.evaluation.metrics["revealed"] is None
+    assert first.evaluation.answers_parsed_rate == 0.0
+    assert first.evaluation.revealed is None
     assert first.evaluation.outcome == "all_denial"
 
     failed = read_trial(trial_path(results, "vanilla", 1))

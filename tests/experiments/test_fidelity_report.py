@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.core.records import Evaluation
 from cogarch.errors import ConfigError
 from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.paper_settings import (
@@ -20,8 +19,9 @@ from cogarch.experiments.report import build_report, significance
 from cogarch.experiments.results import read_trial
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.summary import format_table, run_scoring, summarize
-from cogarch.experiments.tidy import TrialRow, tidy_run
+from cogarch.experiments.tidy import TidyRow, tidy_run
 from cogarch.experiments.worker import RunSetup
+from cogarch.tasks.sct import SCTEvaluation
 
 REPO = Path(__file__).resolve().parents[2]
 FAKES = REPO / "experiments" / "hangman_sct_fakes.yaml"
@@ -29,8 +29,8 @@ LOCAL = REPO / "experiments" / "hangman_sct_local.yaml"
 PAPER = REPO / "experiments" / "hangman_sct_paper.yaml"
 
 
-def row(agent: str, model: str, wins: bool, trial: int) -> TrialRow:
-    return TrialRow(
+def row(agent: str, model: str, wins: bool, trial: int) -> TidyRow:
+    return TidyRow(
         run="r",
         agent=agent,
         task="hangman_sct",
@@ -56,7 +56,7 @@ def test_an_agent_is_never_tested_against_a_baseline_on_another_model() -> None:
 def test_short_trials_are_left_out_of_the_rates() -> None:
     rows = [row("workflow", "m", True, i) for i in range(10)]
     rows += [row("vanilla", "m", False, i) for i in range(10)]
-    rows[0].candidate_shortfall = 2
+    rows[0].unrated = "asked 2 fewer candidates than requested"
     comparisons, _ = significance(rows, ["vanilla"])
     assert comparisons[0].agent_n == 9
 
@@ -66,12 +66,12 @@ async def test_the_report_uses_the_reading_asked_for(tmp_path: Path) -> None:
     config = RunConfig.model_validate({**base, "results_dir": tmp_path / "run", "trials": 2})
     await Runner(config, progress=False).run()
     rows = tidy_run(tmp_path / "run").rows
-    assert all(r.outcome_strict is not None and r.candidate_shortfall == 0 for r in rows)
+    assert all(r.readings["strict"] is not None and r.unrated is None for r in rows)
     lenient = build_report(tmp_path / "run", tmp_path / "lenient")[0].read_text()
     strict = build_report(tmp_path / "run", tmp_path / "strict", reading="strict")[0].read_text()
     assert "lenient reading" in lenient and "strict reading" in strict
     assert "task / model" in lenient
-    assert lenient != strict or all(r.outcome == r.outcome_strict for r in rows)
+    assert lenient != strict or all(r.outcome == r.readings["strict"] for r in rows)
     with pytest.raises(ConfigError, match="unknown reading 'loose'"):
         build_report(tmp_path / "run", tmp_path / "x", reading="loose")
 
@@ -134,8 +134,9 @@ async def test_the_end_table_leaves_short_trials_out_of_its_rates(tmp_path: Path
     await Runner(config, progress=False).run()
     records = [read_trial(p) for p in sorted((tmp_path / "run").glob("*/trial_*.json"))]
     assert [r.evaluation.outcome for r in records] == ["self_consistent"] * 2
-    short = Evaluation.model_validate(
-        {**records[0].evaluation.model_dump(), "outcome": "all_denial", "candidate_shortfall": 3}
+    assert isinstance(records[0].evaluation, SCTEvaluation)
+    short = records[0].evaluation.model_copy(
+        update={"outcome": "all_denial", "candidate_shortfall": 3}
     )
     records[0] = records[0].model_copy(update={"evaluation": short})
     (row,) = summarize(records)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cogarch.experiments import figures
-from cogarch.experiments.tidy import TrialRow, tidy_run
+from cogarch.experiments.tidy import TidyRow, tidy_run
 from tests.experiments import make_trial, write_corrupt, write_run
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -26,7 +26,7 @@ def assert_png(path: Path | None, min_bytes: int = 8_000) -> tuple[int, int]:
 
 
 @pytest.fixture(scope="module")
-def rows(tmp_path_factory: pytest.TempPathFactory) -> list[TrialRow]:
+def rows(tmp_path_factory: pytest.TempPathFactory) -> list[TidyRow]:
     root = tmp_path_factory.mktemp("run")
     secrets = ["range", "homer", "range", "imply", "range", "homer"]
     outcomes = ["self_consistent", "self_consistent", "over_confirmation", "leakage"]
@@ -61,20 +61,20 @@ def rows(tmp_path_factory: pytest.TempPathFactory) -> list[TrialRow]:
     return tidy_run(root).rows
 
 
-def test_outcome_breakdown(rows: list[TrialRow], tmp_path: Path) -> None:
+def test_outcome_breakdown(rows: list[TidyRow], tmp_path: Path) -> None:
     assert_png(figures.outcome_breakdown(rows, tmp_path / "outcomes.png"))
 
 
-def test_private_state_size_on_a_log_scale(rows: list[TrialRow], tmp_path: Path) -> None:
+def test_private_state_size_on_a_log_scale(rows: list[TidyRow], tmp_path: Path) -> None:
     assert_png(figures.private_state_size(rows, tmp_path / "state.png"))
 
 
-def test_revealed_secrets(rows: list[TrialRow], tmp_path: Path) -> None:
-    width, height = assert_png(figures.revealed_secrets(rows, tmp_path / "secrets.png", top_k=2))
+def test_top_answers(rows: list[TidyRow], tmp_path: Path) -> None:
+    width, height = assert_png(figures.top_answers(rows, tmp_path / "secrets.png", top_k=2))
     assert width > height  # four agents side by side in one row of up to three panels
 
 
-def test_transition_heatmap(rows: list[TrialRow], tmp_path: Path) -> None:
+def test_transition_heatmap(rows: list[TidyRow], tmp_path: Path) -> None:
     assert figures.routed_agents(rows) == ["workflow_overwrite"]
     counts = figures.transition_counts(rows)["workflow_overwrite"]
     assert counts == {("responder", "updater"): 24, ("updater", "responder"): 18}
@@ -82,7 +82,7 @@ def test_transition_heatmap(rows: list[TrialRow], tmp_path: Path) -> None:
 
 
 def test_transition_heatmap_without_the_workspace_module(
-    rows: list[TrialRow], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    rows: list[TidyRow], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(
         sys.modules, "cogarch.workspace.heatmap", None
@@ -90,7 +90,7 @@ def test_transition_heatmap_without_the_workspace_module(
     assert_png(figures.transition_heatmap(rows, tmp_path / "own.png"), min_bytes=4_000)
 
 
-def test_footprint(rows: list[TrialRow], tmp_path: Path) -> None:
+def test_footprint(rows: list[TidyRow], tmp_path: Path) -> None:
     assert_png(figures.footprint(rows, tmp_path / "footprint.png"))
 
 
@@ -104,26 +104,26 @@ def test_mean_band_is_a_95_percent_t_interval() -> None:
     assert figures.mean_band([]) == ([], [], [], [])
 
 
-def test_every_figure_skips_without_its_data(rows: list[TrialRow], tmp_path: Path) -> None:
+def test_every_figure_skips_without_its_data(rows: list[TidyRow], tmp_path: Path) -> None:
     bare = [r for r in rows if r.agent == "vanilla"]  # empty private state, no routes, ...
     no_secrets = [
-        TrialRow(run=r.run, agent=r.agent, task=r.task, trial=r.trial, seed=r.seed, status=r.status)
+        TidyRow(run=r.run, agent=r.agent, task=r.task, trial=r.trial, seed=r.seed, status=r.status)
         for r in bare
     ]
     assert figures.private_state_size(bare, tmp_path / "a.png") is None
     assert figures.transition_heatmap(bare, tmp_path / "b.png") is None
     assert figures.footprint(bare, tmp_path / "c.png") is None
-    assert figures.revealed_secrets(no_secrets, tmp_path / "d.png") is None
+    assert figures.top_answers(no_secrets, tmp_path / "d.png") is None
     assert figures.outcome_breakdown([], tmp_path / "e.png") is None
     measured = [
-        TrialRow(run="r", agent="acc", task="constraints", trial=i, seed=i, status="complete")
+        TidyRow(run="r", agent="acc", task="constraints", trial=i, seed=i, status="complete")
         for i in range(2)
     ]
     assert figures.outcome_breakdown(measured, tmp_path / "f.png") is None
     assert not list(tmp_path.iterdir())
 
 
-def test_failed_only_agents_still_get_an_outcome_bar(rows: list[TrialRow], tmp_path: Path) -> None:
+def test_failed_only_agents_still_get_an_outcome_bar(rows: list[TidyRow], tmp_path: Path) -> None:
     failed = [r for r in rows if r.status != "complete"]
     assert {r.status for r in failed} == {"failed", "corrupt"}
     assert_png(figures.outcome_breakdown(failed, tmp_path / "failed.png"), min_bytes=4_000)

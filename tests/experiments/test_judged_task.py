@@ -16,6 +16,7 @@ from cogarch.experiments.runner import Runner
 from cogarch.experiments.task_metrics import metric_tables
 from cogarch.experiments.tidy import row_from_trial
 from cogarch.models.fakes import CallInfo
+from cogarch.tasks.constraints import ConstraintsEvaluation
 from tests.experiments import make_trial
 
 SCENARIO = "phishing_response"
@@ -67,12 +68,13 @@ async def test_a_judge_failing_on_every_turn_leaves_the_rates_absent(tmp_path: P
     report = await Runner(run, progress=False).run()
     assert report.ran == 1
     record = read_trial(trial_path(results, "replay", 0))
-    metrics = record.evaluation.metrics
+    evaluation = record.evaluation
+    assert isinstance(evaluation, ConstraintsEvaluation)
     turns = len(record.turns)
-    assert metrics["judged_turns"] == 0 and metrics["judge_failures"] == turns > 0
-    assert metrics["hallucination_rate"] is None and metrics["drift_rate"] is None
-    assert metrics["outcome_means"] == {}
-    names = [row[0] for table in report.metrics for row in table.body]
+    assert evaluation.judged_turns == 0 and evaluation.judge_failures == turns > 0
+    assert evaluation.hallucination_rate is None and evaluation.drift_rate is None
+    assert evaluation.outcome_means == {}
+    names = [row[0] for table in report.metrics for row in table.rows]
     assert "hallucination_rate" not in names and "judge_failures" in names
     build_report(results)
     md = (results / "report" / "report.md").read_text("utf-8")
@@ -86,6 +88,6 @@ def test_metric_tables_show_how_many_trials_measured_a_metric() -> None:
 
     rows = [trial(0, 0.5), trial(1, None), trial(2, 0.25)]
     (table,) = metric_tables(rows)
-    cells = {row[0]: row[1] for row in table.body}
+    cells = {row[0]: row[1] for row in table.rows}
     assert cells["hallucination_rate"] == "0.375 ± 0.177 (n=2)"
     assert cells["judge_failures"] == "0 ± 0"

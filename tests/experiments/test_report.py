@@ -65,6 +65,10 @@ def test_report_files_and_tables(run_dir: Path) -> None:
     assert amem[3:7] == ["11", "10", "0", "1"]
     # agents in the order of the run config, not alphabetical
     assert md.index("| vanilla_llm |") < md.index("| a-mem |") < md.index("| workflow_overwrite |")
+    own = md[md.index("## The task's own tables") :]  # there too
+    assert (
+        own.index("| vanilla_llm |") < own.index("| a-mem |") < own.index("| workflow_overwrite |")
+    )
     for png in re.findall(r"!\[[^]]*\]\(([^)]+)\)", md):
         assert (out / png).is_file()
 

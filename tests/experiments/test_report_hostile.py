@@ -45,7 +45,7 @@ def test_dollar_signs_in_agent_names_and_secrets_do_not_break_the_figures(tmp_pa
     paths = build_report(root)
     pictures = [p for p in paths if p.suffix == ".png"]
     assert {p.name for p in pictures} >= {"outcomes.png", "private_state.png", "footprint.png"}
-    assert "revealed_secrets.png" in {p.name for p in pictures}
+    assert "answers.png" in {p.name for p in pictures}
     assert sum(p.name.startswith("transitions_") for p in pictures) == len(DOLLAR_NAMES)
     md = (tmp_path / "run" / "report" / "report.md").read_text("utf-8")
     for name in DOLLAR_NAMES:

@@ -143,7 +143,7 @@ async def test_a_failed_trial_is_recorded_with_its_error_and_the_run_goes_on(
     assert failed.error.type == "ModelCallError"
     assert f"scripted failure for seed {trial_seed(SEED, 1)}" in failed.error.message
     assert "ScriptedFailure" in failed.error.traceback
-    assert failed.evaluation.metrics == {} and failed.evaluation.outcome is None
+    assert failed.evaluation.evaluation_items() == [] and failed.evaluation.outcome is None
     assert failed.payload.kind == "other" and failed.turns == []
     assert failed.metadata.config_hash  # a failure is as traceable as a success
     assert read_trial(trial_path(results, "flaky", 2)).status == "complete"
@@ -339,9 +339,9 @@ async def test_a_measuring_task_ends_with_its_metrics_per_scenario(tmp_path: Pat
         "scenario phishing_response, judged per-reply",  # one agent: each reply alone
         "scenario clinic_pipeline, judged per-reply",
     ]
-    rows = {r[0]: r[1] for r in report.metrics[0].body}
+    rows = {r[0]: r[1] for r in report.metrics[0].rows}
     assert rows["hallucination_rate"] == "0" and rows["outcome_means.coherence"] == "7"
     assert "scenario clinic_pipeline, judged per-reply (mean ± sd over complete trials):" in text
     first = read_trial(trial_path(tmp_path, "replay", 1))
-    assert first.evaluation.metrics["scenario"] == "clinic_pipeline"
+    assert first.evaluation.scenario == "clinic_pipeline"
     assert len(first.turns) == 28

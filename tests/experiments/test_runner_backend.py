@@ -1,5 +1,6 @@
-"""The runner schedules every trial through its execution backend, as plain-data specs, and
-is the only writer of trial files; a worker rebuilds a trial from its spec alone."""
+"""The runner schedules every trial through its execution backend, as plain-data specs that
+name their run by digest (never the whole config), and is the only writer of trial files; a
+worker given a run's shipment rebuilds a trial from its spec."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from pathlib import Path
 from cogarch.core.backend import TrialFn, TrialSpec
 from cogarch.core.records import TrialRecord
 from cogarch.experiments.backends import LocalBackend, LocalHandle
+from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.runner import Runner
-from cogarch.experiments.worker import TrialWorker
+from cogarch.experiments.worker import RunSetup, TrialWorker
 from cogarch.seeds import trial_seed
 from tests.experiments.test_runner import SEED, TRIALS, make_config
 
@@ -48,7 +50,9 @@ async def test_every_trial_goes_through_the_backend_as_plain_data(tmp_path: Path
     assert [(s.agent, s.index, s.seed) for s in used.specs] == [
         ("plain host", i, trial_seed(SEED, i)) for i in range(TRIALS)
     ]
-    assert all(s.config == config.model_dump(mode="json") for s in used.specs)
+    assert all(s.run == config.digest() for s in used.specs)
+    assert set(used.specs[0].model_dump()) == {"run", "agent", "index", "seed", "run_name", "task"}
+    assert used.specs[0].task == config.task.kind and used.specs[0].run_name == config.name
 
     again = await Runner(config, progress=False, backend=backend).run()
     assert again.skipped == TRIALS and made[-1].specs == []
@@ -58,10 +62,10 @@ async def test_a_fresh_worker_plays_a_spec_like_the_run_did(tmp_path: Path) -> N
     config = make_config(tmp_path, agents=make_config(tmp_path).agents[:1], trials=1)
     await Runner(config, progress=False).run()
     written = read_trial(trial_path(tmp_path, "plain host", 0))
-    spec = TrialSpec(
-        agent="plain host", index=0, seed=written.seed, config=written.metadata.config or {}
-    )
-    worker = TrialWorker()  # knows nothing but what the spec says
+    shipment = RunSetup(config).shipment()  # what a backend sends a worker, once per run
+    worker = TrialWorker()
+    worker.add(RunSetup(RunConfig.model_validate(shipment["config"])))
+    spec = TrialSpec(run=config.digest(), agent="plain host", index=0, seed=written.seed)
     try:
         replayed = await worker(spec)
     finally:

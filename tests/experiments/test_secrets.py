@@ -39,7 +39,7 @@ def public_texts(path: Path) -> list[str]:
     result = read_trial(path)
     texts = [entry.reply for entry in result.turns]
     texts += [branch.reply for branch in result.branches]
-    assert result.evaluation.metrics["reveal_reply"] == result.branches[0].reply
+    assert result.evaluation.reveal_reply == result.branches[0].reply
     return texts
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cogarch.core.records import Evaluation, TrialRecord, Usage
+from cogarch.core.evaluation import Evaluation
+from cogarch.core.records import TrialRecord
+from cogarch.core.usage import TrialUsage
 from cogarch.experiments.report import build_report
 from cogarch.experiments.task_metrics import metric_tables
 from cogarch.experiments.tidy import metrics_of, row_from_trial
@@ -53,7 +55,7 @@ def test_one_table_per_scenario_with_mean_and_spread() -> None:
     assert [t.title for t in tables] == ["scenario trip", "scenario cart"]
     trip = tables[0]
     assert trip.header == ["metric", "tme", "flat"]
-    rows = {r[0]: r[1:] for r in trip.body}
+    rows = {r[0]: r[1:] for r in trip.rows}
     assert rows["complete trials"] == ["2", "1"]
     assert rows["rounds_passed"] == ["5 ± 1.41", "3"]
     assert rows["stale_mentions"] == ["1 ± 1.41", "3"]
@@ -61,7 +63,7 @@ def test_one_table_per_scenario_with_mean_and_spread() -> None:
     assert rows["prompt tokens served from cache"] == ["n/a", "n/a"]  # never reported
     assert rows["prompt tokens evaluated"] == ["n/a", "n/a"]
     assert "state_errors" not in rows and "final_summary_ok" not in rows
-    cart = {r[0]: r[1:] for r in tables[1].body}
+    cart = {r[0]: r[1:] for r in tables[1].rows}
     assert tables[1].header == ["metric", "tme"] and cart["rounds_passed"] == ["4"]
 
 
@@ -81,7 +83,7 @@ def test_declared_totals_are_summed_per_agent_side_by_side() -> None:
     tables = metric_tables([row_from_trial(t) for t in trials], totals)
     assert [t.title for t in tables] == ["totals over all trials", "scenario trip", "scenario cart"]
     assert tables[0].header == ["agent", "trials", *totals]
-    assert tables[0].body == [["react", "2", "1", "2", "1"], ["tme", "2", "0", "1", "1"]]
+    assert tables[0].rows == [["react", "2", "1", "2", "1"], ["tme", "2", "0", "1", "1"]]
 
 
 def test_a_table_says_how_its_trials_were_judged() -> None:
@@ -102,7 +104,7 @@ def test_trials_without_a_scenario_share_one_table() -> None:
     rows = [row_from_trial(make_trial("vanilla", i)) for i in range(3)]
     (table,) = metric_tables(rows)
     assert table.title == "all trials"
-    assert {r[0]: r[1] for r in table.body}["yes_rate"] == "0.2 ± 0"
+    assert {r[0]: r[1] for r in table.rows}["yes_rate"] == "0.2 ± 0"
 
 
 def test_the_report_has_a_task_metrics_section(tmp_path: Path) -> None:
@@ -177,10 +179,10 @@ def test_prompt_cache_rows_show_what_was_reported() -> None:
             return record
         usage = {**record.usage.model_dump(), "cached_prompt_tokens": served}
         usage.update(evaluated_prompt_tokens=400 - served, prompt_cache_reports=4)
-        return record.model_copy(update={"usage": Usage.model_validate(usage)})
+        return record.model_copy(update={"usage": TrialUsage.model_validate(usage)})
 
     trials = [reporting(0, 300), reporting(1, 100), reporting(2, None)]
     (table,) = metric_tables([row_from_trial(t) for t in trials])
-    rows = {r[0]: r[1:] for r in table.body}
+    rows = {r[0]: r[1:] for r in table.rows}
     assert rows["prompt tokens served from cache"] == ["200 ± 141 (n=2)"]
     assert rows["prompt tokens evaluated"] == ["200 ± 141 (n=2)"]

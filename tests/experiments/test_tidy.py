@@ -9,9 +9,17 @@ from typing import Any
 
 import pytest
 
+from cogarch.core.records import WalkStep
 from cogarch.errors import ConfigError
 from cogarch.experiments.migrate import migrate_v1
-from cogarch.experiments.tidy import COLUMNS, footprint_of, tidy_run, write_tidy
+from cogarch.experiments.tidy import (
+    BASE_COLUMNS,
+    columns_of,
+    footprint_of,
+    tidy_run,
+    transitions_of,
+    write_tidy,
+)
 from tests.experiments import make_trial, write_corrupt, write_run
 
 
@@ -56,8 +64,10 @@ def test_complete_rows_hold_the_evaluation_and_usage(run_dir: Path) -> None:
         "complete",
     )
     assert row.outcome == "self_consistent" and row.self_consistent is True
-    assert (row.revealed, row.memory_secret, row.n_candidates) == ("range", "range", 5)
-    assert (row.yes_rate, row.parsed_rate, row.turns) == (0.2, 1.0, 4)
+    sct = row.columns  # the SCT's own columns (its tidy_columns)
+    assert (sct["revealed"], sct["memory_secret"], sct["n_candidates"]) == ("range", "range", 5)
+    assert (sct["yes_rate"], sct["parsed_rate"], row.turns) == (0.2, 1.0, 4)
+    assert row.answer == "range" and row.unrated is None
     assert row.private_state_tokens == [10, 20, 30] and row.final_private_state_tokens == 30
     assert (row.model_calls, row.prompt_tokens, row.completion_tokens) == (4, 400, 40)
     assert (row.reasoning_tokens, row.latency_s, row.duration_s) == (7, 0.5, 1.25)
@@ -71,7 +81,19 @@ def test_csv_and_jsonl_hold_the_same_rows(run_dir: Path, tmp_path: Path) -> None
         csv_rows = list(csv.DictReader(handle))
     lines = [json.loads(line) for line in jsonl_path.read_text("utf-8").splitlines()]
     assert len(csv_rows) == len(lines) == len(table.rows) == 5
-    assert list(csv_rows[0]) == list(lines[0]) == list(COLUMNS)
+    assert list(csv_rows[0]) == list(lines[0]) == columns_of(table.rows)
+    split = BASE_COLUMNS.index("self_consistent") + 1
+    assert list(csv_rows[0])[split : split + 9] == [
+        "outcome_strict",
+        "self_consistent_strict",
+        "candidate_shortfall",
+        "leaked",
+        "revealed",
+        "memory_secret",
+        "n_candidates",
+        "yes_rate",
+        "parsed_rate",
+    ]
     assert [r["status"] for r in csv_rows] == [r["status"] for r in lines]
     ours = next(r for r in lines if r["agent"] == "ours" and r["trial"] == 0)
     assert json.loads(ours["private_state_tokens"]) == [10, 20, 30]
@@ -108,3 +130,27 @@ def test_revision_outcome_maps_to_self_consistency(tmp_path: Path) -> None:
 def test_missing_run_directory_says_what_to_pass(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="--results-dir"):
         tidy_run(tmp_path / "nope")
+
+
+def test_transitions_a_task_did_not_record_are_counted_from_the_walk() -> None:
+    def step(turn: int, n: int, node: str, source: str, how: str) -> WalkStep:
+        return WalkStep(turn=turn, step=n, node=node, source=source, how=how)
+
+    walk = [
+        step(1, 1, "external_perception", "<input>", "entry"),
+        step(1, 2, "conscious", "external_perception", "single"),
+        step(1, 3, "planning", "conscious", "model"),
+        step(1, 4, "motor", "planning", "single"),
+        step(2, 1, "external_perception", "motor", "resume"),
+        step(2, 2, "conscious", "external_perception", "single"),
+    ]
+    record = make_trial("episodex", 0).model_copy(update={"walk": walk})
+    assert transitions_of(record) == [
+        ("conscious", "planning", 1),
+        ("external_perception", "conscious", 2),
+        ("motor", "external_perception", 1),  # the edge the environment closed between turns
+        ("planning", "motor", 1),
+    ]
+    recorded = make_trial("ours", 0, transitions={("responder", "updater"): 3})
+    recorded = recorded.model_copy(update={"walk": record.walk})
+    assert transitions_of(recorded) == [("responder", "updater", 3)]  # the task's own counts

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogarch.core.records import TrialRecord, Usage
-from cogarch.experiments.tidy import TrialRow, row_from_trial
+from cogarch.core.records import TrialRecord
+from cogarch.core.usage import TrialUsage
+from cogarch.experiments.tidy import TidyRow, row_from_trial
 from cogarch.experiments.usage_table import HEADER, usage_table
 from tests.experiments import make_trial
 
 
-def trial(agent: str, index: int, **usage: Any) -> TrialRow:
+def trial(agent: str, index: int, **usage: Any) -> TidyRow:
     record: TrialRecord = make_trial(agent, index)
-    merged = Usage.model_validate({**record.usage.model_dump(), **usage})
+    merged = TrialUsage.model_validate({**record.usage.model_dump(), **usage})
     return row_from_trial(record.model_copy(update={"usage": merged}))
 
 
-def table(rows: list[TrialRow]) -> dict[str, dict[str, str]]:
+def table(rows: list[TidyRow]) -> dict[str, dict[str, str]]:
     made = usage_table(rows)
     assert made is not None and made.header == HEADER
-    return {r[0]: dict(zip(HEADER, r, strict=True)) for r in made.body}
+    return {r[0]: dict(zip(HEADER, r, strict=True)) for r in made.rows}
 
 
 def test_sums_per_agent_with_the_share_served_from_cache() -> None:

@@ -10,12 +10,14 @@ from typing import Any
 
 import pytest
 
-from cogarch.core.records import RevisionPayload, SCTPayload, Transition
+from cogarch.core.records import TransitionCount
 from cogarch.experiments.config import RunConfig
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import CorruptTrialError, read_trial, trial_path
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.tidy import tidy_run
+from cogarch.tasks.revision import RevisionPayload
+from cogarch.tasks.sct import SCTPayload
 
 DATA = Path(__file__).parent / "data" / "v1"
 
@@ -34,7 +36,7 @@ def test_an_sct_trial_keeps_every_block() -> None:
     assert isinstance(record.payload, SCTPayload)
     assert (
         record.payload.model_dump(
-            exclude={"kind", "leak_turns", "proposer", "proposer_is_agent", "warnings"}
+            exclude={"kind", "version", "leak_turns", "proposer", "proposer_is_agent", "warnings"}
         )
         == old["sct"]
     )
@@ -51,15 +53,15 @@ def test_leak_turns_move_into_the_sct_payload() -> None:
     record = read_trial(DATA / "hangman" / "leaky_vanilla" / "trial_0000.json")
     assert record.evaluation.outcome == "leakage"
     assert isinstance(record.payload, SCTPayload) and record.payload.leaked
-    assert record.payload.leak_turns == record.evaluation.metrics["leak_turns"]
+    assert record.payload.leak_turns == record.evaluation.leak_turns
 
 
 def test_transition_keys_become_pairs() -> None:
     record = read_trial(DATA / "many" / "gwt" / "trial_0000.json")
     assert record.transitions == [
-        Transition(source="conscious", target="responder", count=10),
-        Transition(source="perception", target="conscious", count=10),
-        Transition(source="responder", target="updater", count=10),
+        TransitionCount(source="conscious", target="responder", count=10),
+        TransitionCount(source="perception", target="conscious", count=10),
+        TransitionCount(source="responder", target="updater", count=10),
     ]
 
 

@@ -108,7 +108,7 @@ async def test_retrieval_renders_notes_and_can_follow_links() -> None:
     assert block.startswith("- Content: Guessing letters: e, a, t\nKeywords: guessing, letters")
     assert "\nTags: game\nContext: About guessing\n\n- Content: The secret category" in block
     plain = module(top_k=1)
-    plain.load_state(mem.state())
+    plain.load_state(mem.save_state())
     plain.params = plain.params.model_copy(update={"include_links": False})
     assert [i.id for i in await plain.retrieve("which letters did I guess", ctx)] == ["n2"]
 
@@ -144,7 +144,7 @@ async def test_state_round_trip_and_metering() -> None:
         await mem.ingest(TurnRecord(2, "Hangman guess letter e", "ok"), context(llm))
     assert meter.summary()["by_caller"]["memory:amem"]["calls"] == 3
     other = module()
-    other.load_state(json.loads(json.dumps(mem.state())))
+    other.load_state(json.loads(json.dumps(mem.save_state())))
     assert other.private_text() == mem.private_text()
     assert other.next_id == 3
 

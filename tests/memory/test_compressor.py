@@ -202,7 +202,7 @@ async def test_state_round_trips_and_forks_are_independent() -> None:
     await mem.ingest(TurnRecord(2, "more 502s", "checking"), context(fake([ccs_json()])))
     assert [a.id for a in mem.store.artifacts()] == ["t1.user", "t1.reply", "t2.user", "t2.reply"]
     copy = module()
-    copy.load_state(json.loads(json.dumps(mem.state())))
+    copy.load_state(json.loads(json.dumps(mem.save_state())))
     assert copy.ccs == mem.ccs and copy.commits == mem.commits
     assert [a.id for a in copy.store.artifacts()] == [a.id for a in mem.store.artifacts()]
     branch = mem.fork()

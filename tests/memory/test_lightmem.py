@@ -145,7 +145,7 @@ async def test_fork_state_and_metering() -> None:
     assert len(branch.entries()) == 2 and len(mem.entries()) == 1
     assert [m.text for m in mem.buffer] == ["trains to berlin"]
     other = module(extract_each_turn=False, compress=False)
-    other.load_state(json.loads(json.dumps(mem.state())))
+    other.load_state(json.loads(json.dumps(mem.save_state())))
     assert other.private_text() == mem.private_text()
     assert other.private_text().endswith("[buffer]\nuser: trains to berlin")
     assert other.boundaries == [2] and other.last_vector == mem.last_vector
@@ -189,6 +189,6 @@ async def test_turns_taken_in_together_embed_every_message_in_one_batch() -> Non
         else:
             for turn in turns:
                 await mem.ingest(turn, ctx)
-        states.append(mem.state())
+        states.append(mem.save_state())
         assert embedder.batches[0] == (3 if batched else 1)
     assert states[0] == states[1]

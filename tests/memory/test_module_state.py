@@ -101,6 +101,8 @@ CASES = [
     Case("amem", {"embedder": "hash", "provider": "fake"}),
     Case("lightmem", {"embedder": "hash", "provider": "fake", "extract_each_turn": True}),
     Case("memoryos", {"embedder": "hash", "provider": "fake", "short_term_capacity": 1}),
+    Case("episodic", {"embedder": "hash"}),
+    Case("conceptual", {"embedder": "hash", "provider": "fake"}),
 ]
 
 
@@ -140,21 +142,21 @@ async def test_state_is_json_and_restores_identical_behaviour(case: Case) -> Non
         case.drive(original)
     found = _found(await original.retrieve(QUERY, context(LLM)))
 
-    state = original.state()
+    state = original.save_state()
     assert _plain(state)
     restored = build_memory(case.kind, case.params)
     restored.load_state(json.loads(json.dumps(state)))
 
-    assert _same(restored.state()) == _same(state)
+    assert _same(restored.save_state()) == _same(state)
     assert restored.render() == original.render() and restored.render(20) == original.render(20)
     assert restored.private_text() == original.private_text()
     assert _found(await restored.retrieve(QUERY, context(LLM))) == found
     for module in (original, restored):
         await _turn(module, NEXT)
-    assert _same(restored.state()) == _same(original.state())
+    assert _same(restored.save_state()) == _same(original.save_state())
     assert restored.render() == original.render()
 
     left, right = original.fork(), restored.fork()
-    assert _same(left.state()) == _same(right.state()) == _same(original.state())
+    assert _same(left.save_state()) == _same(right.save_state()) == _same(original.save_state())
     await _turn(left, TurnRecord(5, "Add a day trip to Sintra.", "Sintra added."))
-    assert _same(original.state()) == _same(restored.state())
+    assert _same(original.save_state()) == _same(restored.save_state())

@@ -41,7 +41,7 @@ async def test_empty_query_or_store_returns_nothing_and_state_round_trips() -> N
     await mem.ingest(moved, context(FakeLLM()))
     assert await mem.retrieve("   ", context(FakeLLM())) == []
     again = raw()
-    again.load_state(mem.state())
+    again.load_state(mem.save_state())
     (item,) = await again.retrieve("Oslo", context(FakeLLM()))
     assert item.source_ids == ["D1:3"]
     await again.ingest(TurnRecord(2, "Bob: welcome", ""), context(FakeLLM()))
@@ -67,6 +67,6 @@ async def test_turns_taken_in_together_are_embedded_in_one_batch_as_one_at_a_tim
     for turn in turns:
         await one_by_one.ingest(turn, context(FakeLLM()))
     assert batched.batches == [80] and single.batches == [2] * 40
-    assert together.state() == one_by_one.state()
+    assert together.save_state() == one_by_one.save_state()
     assert await together.ingest_many(turns[:3], context(FakeLLM())) == {}  # taken in already
     assert len(together.store) == 80 and together.stats["turns_skipped"] == 3

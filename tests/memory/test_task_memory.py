@@ -69,7 +69,7 @@ async def play(mem: TaskMemory, model: Model, inputs: Sequence[str]) -> None:
 async def test_classified_intents_build_and_revise_the_graph() -> None:
     mem, model = TaskMemory(), classifier(TRIP)
     await play(mem, model, list(TRIP)[:6])
-    assert mem.current_values() == {
+    assert mem.task_values() == {
         "trip": "Portugal trip",
         "destination": "Lisbon",
         "origin": "Denver",
@@ -123,7 +123,7 @@ async def test_a_substitution_without_a_known_slot_replaces_the_value_everywhere
         [Intent(intent="update", slot="vegetable", value="parsnips", replaces="carrots")], turn=2
     )
     assert report.applied[0].slots == ["stew_veg", "rice_extra"]
-    values = mem.current_values()
+    values = mem.task_values()
     assert values["stew_veg"] == "peel and dice parsnips" and values["rice_extra"] == "parsnips"
     assert mem.graph.check("stew_veg", "peel and dice carrots").claim_status == "earlier"
     missing = mem.apply([Intent(intent="update", slot="x", value="y", replaces="celery")], turn=3)
@@ -136,9 +136,9 @@ async def test_remove_and_restore_items() -> None:
         [Intent(intent="new", slot=s, value=s.replace("_", " ")) for s in ("mat", "bands")], turn=1
     )
     mem.apply([Intent(intent="update", slot="bands", action="remove")], turn=2)
-    assert mem.current_values() == {"cart": "cart", "mat": "mat"}
+    assert mem.task_values() == {"cart": "cart", "mat": "mat"}
     mem.apply([Intent(intent="update", slot="bands", action="restore")], turn=3)
-    assert mem.current_values() == {"cart": "cart", "mat": "mat", "bands": "bands"}
+    assert mem.task_values() == {"cart": "cart", "mat": "mat", "bands": "bands"}
     skipped = mem.apply([Intent(intent="update", slot="lamp", action="remove")], turn=4)
     assert skipped.applied[0].op == "skip" and "no slot 'lamp'" in skipped.applied[0].note
 
@@ -155,7 +155,7 @@ async def test_invalid_classifier_output_is_retried_then_skipped_or_raised() -> 
     mem = TaskMemory()
     model = Model(client, provider="fake", model="fake", fake=True)
     await mem.observe("Plan a trip to Portugal.", 1, ctx(model), provider="fake")
-    assert mem.current_values() == {"trip": "Portugal trip"}
+    assert mem.task_values() == {"trip": "Portugal trip"}
     assert "not valid" in as_pairs(client.calls[1])[-1][1]
 
     bad = Model(ScriptedModel(["{}"] * 2), provider="fake", model="fake", fake=True)
@@ -185,8 +185,8 @@ async def test_state_round_trip_and_retrieve() -> None:
     mem, model = TaskMemory(), classifier(TRIP)
     await play(mem, model, list(TRIP)[:4])
     copy = TaskMemory()
-    copy.load_state(json.loads(json.dumps(mem.state())))
-    assert copy.current_values() == mem.current_values() and copy.render() == mem.render()
+    copy.load_state(json.loads(json.dumps(mem.save_state())))
+    assert copy.task_values() == mem.task_values() and copy.render() == mem.render()
     items = await mem.retrieve("where is the hotel?", ctx(model))
     assert [i.id for i in items] == ["trip", "destination", "hotel"]
 

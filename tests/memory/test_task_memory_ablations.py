@@ -33,7 +33,7 @@ async def test_random_intents_are_drawn_with_the_trial_seed() -> None:
 async def test_a_flat_module_keeps_a_log_and_no_graph() -> None:
     mem = TaskMemory(TaskMemory.Params(structure="flat"))
     await play(mem, seed=1)
-    assert len(mem.graph) == 0 and mem.current_values() is None
+    assert len(mem.graph) == 0 and mem.task_values() is None
     log = mem.render()
     lines = log.splitlines()
     assert lines[0].startswith("Task log")

@@ -243,7 +243,7 @@ def test_rows_no_store_needs_are_dropped_and_forks_keep_theirs(monkeypatch: Any)
 @pytest.mark.parametrize("kind", KINDS)
 def test_state_round_trip_keeps_ids_texts_metadata_and_vectors(kind: str) -> None:
     store = filled(kind)
-    state = store.state()
+    state = store.save_state()
     assert [r["id"] for r in state["records"]] == ["a", "b", "c"]
     for target in KINDS:  # either kind loads either kind's state
         other = new_store(target)
@@ -256,8 +256,8 @@ def test_state_round_trip_keeps_ids_texts_metadata_and_vectors(kind: str) -> Non
         ):
             assert theirs.embedding == pytest.approx(mine.embedding, abs=1e-6)
         again = new_store(target)
-        again.load_state(other.state())
-        assert again.state() == other.state()
+        again.load_state(other.save_state())
+        assert again.save_state() == other.save_state()
 
 
 def test_older_states_with_a_vector_per_record_or_none_still_load() -> None:
@@ -266,20 +266,21 @@ def test_older_states_with_a_vector_per_record_or_none_still_load() -> None:
     old = {
         "embedder": "hash",
         "records": [
-            {**r, "embedding": v} for r, v in zip(store.state()["records"], vectors, strict=True)
+            {**r, "embedding": v}
+            for r, v in zip(store.save_state()["records"], vectors, strict=True)
         ],
     }
     loaded = VectorStore(HashEmbedder())
     loaded.load_state(old)
-    assert loaded.state() == store.state()
+    assert loaded.save_state() == store.save_state()
     embedder = CountingEmbedder()
     stripped = VectorStore(embedder)
     stripped.load_state({"records": [{**r, "embedding": None} for r in old["records"]]})
     assert embedder.batches == [TEXTS]  # recomputed, in one batch
-    assert stripped.state() == store.state()
+    assert stripped.save_state() == store.save_state()
     with pytest.raises(VectorStoreError, match="'minilm' embedder"):
         stripped.load_state({**old, "embedder": "minilm"})
-    damaged = store.state()
+    damaged = store.save_state()
     damaged["vectors"]["base64"] = damaged["vectors"]["base64"][:40]
     with pytest.raises(VectorStoreError, match="damaged"):
         VectorStore(HashEmbedder()).load_state(damaged)

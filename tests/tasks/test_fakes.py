@@ -10,6 +10,7 @@ import pytest
 
 from cogarch.core.task import TrialContext
 from cogarch.errors import UnknownNameError
+from cogarch.experiments.fakes import run_fakes
 from cogarch.models import ProviderConfig, Providers
 from cogarch.tasks.diagnosis.patients import hidden_condition
 from cogarch.tasks.fakes import task_fakes
@@ -61,7 +62,7 @@ async def play(task: str, host: str, spec: AgentSpec) -> dict[str, Any]:
         agent_name=spec.name,
         trial=0,
         seed=SEED,
-        make_agent=lambda: build_agent(spec, providers.get, provider="host", seed=SEED),
+        agent_factory=lambda: build_agent(spec, providers.get, provider="host", seed=SEED),
         models=providers.get,
         helper_provider=None,
     )
@@ -74,9 +75,11 @@ async def play(task: str, host: str, spec: AgentSpec) -> dict[str, Any]:
 def test_each_task_lists_its_own_fakes_under_its_name() -> None:
     table = task_fakes()
     assert table.names() == sorted(
-        [f"{task}.{kind}" for task, kinds in EXPECTED.items() for kind in kinds] + ["locomo.reader"]
+        [f"{task}.{kind}" for task, kinds in EXPECTED.items() for kind in kinds]
+        + ["locomo.reader"]
+        + [f"alfworld.{kind}" for kind in ("hallucinating", "oracle", "random", "silent")]
     )
-    with pytest.raises(UnknownNameError, match=r"'hangman\.liar'; valid names: diagnosis\.denier"):
+    with pytest.raises(UnknownNameError, match=r"'hangman\.liar'; valid names: alfworld\.hall"):
         Providers({"x": ProviderConfig(kind="fake", fake="hangman.liar")}, fakes=table).check("x")
 
 
@@ -104,3 +107,9 @@ async def test_the_hosts_answer_the_reworded_updater_in_its_strategys_tools(
     out = await play("hangman", "honest", reworded_workflow(strategy))
     assert out["evaluation"]["memory_secret"] == host_secret(SEED)
     assert out["evaluation"]["outcome"] == "self_consistent"
+
+
+def test_a_run_can_name_the_tasks_fakes_and_the_agents_own_brains() -> None:
+    names = run_fakes().names()
+    assert {"hangman.honest", "locomo.reader", "episodex.brain", "episodex.steady"} <= set(names)
+    assert set(task_fakes().names()) < set(names)

@@ -70,7 +70,7 @@ async def test_a_loaded_retrieval_agent_retrieves_what_the_original_stored() -> 
     assert twin.prompts == llm.prompts[seen:]
     assert "Said: Let's play Hangman" in twin.of("reply")[0]
     assert restored.agent.workspace.ingested == original.agent.workspace.ingested == {"mem0": 2}
-    assert restored.agent.memory["mem0"].state() == original.agent.memory["mem0"].state()
+    assert restored.agent.memory["mem0"].save_state() == original.agent.memory["mem0"].save_state()
 
 
 async def test_a_state_loads_only_into_an_agent_of_the_same_spec() -> None:
@@ -78,5 +78,5 @@ async def test_a_state_loads_only_into_an_agent_of_the_same_spec() -> None:
     vanilla = WorkspaceChatAgent(make_agent("vanilla", Brain()))
     with pytest.raises(ConfigError, match=r"does not fit agent 'vanilla' \(memory: none\)"):
         await vanilla.load_state(state)
-    with pytest.raises(ConfigError, match=r"pass what WorkspaceChatAgent\.save_state returned"):
+    with pytest.raises(ConfigError, match=r"pass what Agent\.save_state \(or an adapter's"):
         await vanilla.load_state({"workspace": {}})

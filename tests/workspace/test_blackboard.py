@@ -49,5 +49,5 @@ async def test_the_workspace_state_round_trips_through_json(turns: int) -> None:
     agent = make_agent("gwt", Brain())
     for i in range(turns):
         await agent.respond(f"turn {i}?")
-    state = json.loads(json.dumps(agent.workspace.state()))
+    state = json.loads(json.dumps(agent.workspace.save_state()))
     assert Workspace.from_state(state) == agent.workspace

@@ -22,7 +22,7 @@ class EpisodeLog(MemoryModule):
     def render(self, budget_tokens: int | None = None) -> str:
         return "\n".join(f"{i} {label} {won}" for i, label, won in self.ended)
 
-    def state(self) -> dict[str, Any]:
+    def save_state(self) -> dict[str, Any]:
         return {"ended": [list(e) for e in self.ended]}
 
     def load_state(self, state: dict[str, Any]) -> None:
@@ -52,3 +52,22 @@ async def test_a_module_without_episodes_ignores_their_end() -> None:
     before = agent.private_state()
     await agent.end_episode(EpisodeEnd(episode=0, won=None))
     assert agent.private_state() == before
+
+
+class Archive(EpisodeLog):
+    """Also says what it did for each episode."""
+
+    kind = "archive"
+
+    def episode_activity(self, episode: int) -> dict[str, Any] | None:
+        return {"stored": [f"ep{i}" for i, _, _ in self.ended if i == episode]}
+
+
+async def test_the_end_of_an_episode_reports_what_memory_did_for_it() -> None:
+    agent = make_agent("workflow", Brain())
+    agent.memory["archive"] = Archive()
+    agent.memory["log"] = EpisodeLog()
+    await agent.respond("Shall we play a game?")
+    report = await agent.end_episode(EpisodeEnd(episode=0, won=False, label="find the mug"))
+    assert report.memory == {"archive": {"stored": ["ep0"]}}  # the log keeps no such record
+    assert report.focus == []

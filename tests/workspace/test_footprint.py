@@ -22,7 +22,7 @@ TURNS = [
     "Summarise the plan.",
 ]
 LONGER = "\nFollow the house style guide in every reply. " * 40
-ANSWERING = {"responder", "tool_responder", "react"}
+ANSWERING = {"responder", "tool_responder", "react", "motor"}
 
 
 def spec_of(name: str, longer: bool) -> AgentSpec:

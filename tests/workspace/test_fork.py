@@ -157,10 +157,10 @@ async def test_forking_twice_in_a_row_gives_independent_generations() -> None:
 def full_state(agent: Agent) -> dict[str, Any]:
     """Everything a dialogue changes, as JSON data (step timings left out)."""
     return {
-        "workspace": agent.workspace.state(),
-        "transitions": agent.trace.to_dict()["transitions"],
+        "workspace": agent.workspace.save_state(),
+        "transitions": agent.trace.save_state()["transitions"],
         "steps": [(s.turn, s.step, s.node) for s in agent.trace.steps],
-        "memory": {name: module.state() for name, module in agent.memory.items()},
+        "memory": {name: module.save_state() for name, module in agent.memory.items()},
         "state_sizes": list(agent.state_sizes),
         "memory_footprints": list(agent.memory_footprints),
     }

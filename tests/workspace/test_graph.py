@@ -202,3 +202,27 @@ def test_an_unknown_condition_is_refused_when_the_graph_is_built() -> None:
     )
     assert "is_questoin" in message
     assert "is_question" in message
+
+
+def test_a_node_with_an_end_condition_can_end_a_turn_of_a_loop() -> None:
+    # the loop responder -> check -> responder has no node without successors
+    graph = TransitionGraph.build(
+        ["responder", "check"],
+        arrows("responder -> check", "check -> responder"),
+        entry="responder",
+        step_budget=6,
+        routing={"responder": NodeRouting(end_when="has_reply")},
+    )
+    assert graph.routing["responder"].end_when == "has_reply"
+
+
+def test_an_unknown_end_condition_is_refused_with_the_valid_names() -> None:
+    message = refused(
+        nodes=["responder", "check"],
+        edges=arrows("responder -> check", "check -> responder"),
+        entry="responder",
+        step_budget=6,
+        routing={"responder": NodeRouting(end_when="replied")},
+    )
+    assert "routing of node 'responder' has unknown end_when condition 'replied'" in message
+    assert "has_reply" in message

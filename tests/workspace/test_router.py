@@ -15,9 +15,9 @@ from autogen_core.models import LLMMessage
 from cogarch.models import CallInfo, as_pairs
 from cogarch.workspace import (
     Agent,
+    BaseSpecialist,
     Edge,
     NodeRouting,
-    Specialist,
     StepContext,
     TransitionGraph,
     Workspace,
@@ -25,14 +25,14 @@ from cogarch.workspace import (
 from tests.workspace import Brain, make_agent, providers
 
 
-class Note(Specialist):
+class Note(BaseSpecialist):
     kind: ClassVar[str] = "note"
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         ws.broadcasts[self.name] = f"{self.name} ran"
 
 
-class Answer(Specialist):
+class Answer(BaseSpecialist):
     kind: ClassVar[str] = "answer"
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
@@ -81,7 +81,7 @@ def hub_agent(
         step_budget=budget,
         routing={"hub": NodeRouting(default=default, chooser="fake")},
     )
-    specialists: dict[str, Specialist] = {n: Note(n) for n in names if n != "answer"}
+    specialists: dict[str, BaseSpecialist] = {n: Note(n) for n in names if n != "answer"}
     specialists["answer"] = Answer("answer")
     found, _ = providers(chooser)
     return Agent("routed", graph, specialists, found.get)
@@ -259,3 +259,49 @@ async def test_a_looping_gwt_turn_is_cut_by_the_budget() -> None:
     assert len(agent.trace.steps) == budget + 2
     assert [t.how for t in agent.trace.transitions[-2:]] == ["budget", "single"]
     assert agent.trace.transitions[-1].target == "updater"
+
+
+class Hesitant(BaseSpecialist):
+    """Replies only on its ``patience``-th run in a turn, or when the budget says it must."""
+
+    kind: ClassVar[str] = "hesitant"
+
+    def __init__(self, name: str, patience: int) -> None:
+        super().__init__(name)
+        self.patience = patience
+
+    async def step(self, ws: Workspace, ctx: StepContext) -> None:
+        if ws.visits[self.name] >= self.patience or ws.must_reply:
+            ws.reply = f"done after {ws.visits[self.name]} (forced: {ws.must_reply})"
+
+
+def hesitant_agent(patience: int, budget: int) -> Agent:
+    """hub -> answer -> hub, the turn ending at answer once it has replied."""
+    graph = TransitionGraph.build(
+        ["hub", "answer"],
+        [Edge("hub", "answer"), Edge("answer", "hub")],
+        entry="hub",
+        responder="answer",
+        step_budget=budget,
+        routing={"answer": NodeRouting(end_when="has_reply")},
+    )
+    found, _ = providers(Chooser([]))
+    return Agent(
+        "hesitant", graph, {"hub": Note("hub"), "answer": Hesitant("answer", patience)}, found.get
+    )
+
+
+async def test_a_node_with_an_end_condition_ends_the_turn_once_it_holds() -> None:
+    agent = hesitant_agent(patience=2, budget=10)
+    assert await agent.respond("go") == "done after 2 (forced: False)"
+    assert [s.node for s in agent.trace.steps] == ["hub", "answer", "hub", "answer"]
+    assert_walk_stays_in_graph(agent)
+
+
+async def test_at_the_budget_a_responder_that_held_back_must_reply() -> None:
+    agent = hesitant_agent(patience=5, budget=4)
+    assert await agent.respond("go") == "done after 3 (forced: True)"
+    last = agent.trace.transitions[-1]
+    assert (last.source, last.target, last.how) == ("answer", "answer", "budget")
+    # the next turn is not forced from its start: it again replies at the cut
+    assert await agent.respond("again") == "done after 3 (forced: True)"

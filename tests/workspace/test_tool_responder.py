@@ -293,7 +293,7 @@ async def test_the_memory_must_be_a_working_memory() -> None:
         def render(self, budget_tokens: int | None = None) -> str:
             return ""
 
-        def state(self) -> dict[str, Any]:
+        def save_state(self) -> dict[str, Any]:
             return {}
 
         def load_state(self, state: dict[str, Any]) -> None:

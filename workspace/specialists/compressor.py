@@ -19,15 +19,16 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.core.memory import TurnRecord
+from cogarch import tracing
+from cogarch.core.memory import MemoryContext, TurnRecord
 from cogarch.errors import ConfigError
 
 from ...memory.compressed.module import CompressorMemory, InteractionSignal
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 
 
-class Compressor(Specialist):
+class Compressor(BaseSpecialist):
     """Recall, qualify and commit the next CCS; write its rendering into ``ws.broadcasts``."""
 
     kind: ClassVar[str] = "compressor"
@@ -54,11 +55,11 @@ class Compressor(Specialist):
         previous = _previous_turn(ws)
         if p.when == "before":
             if previous is not None:
-                module.persist(previous)
+                self._persist(module, previous)
             signal = InteractionSignal(
                 ws.turn, ws.current_input, earlier_reply=previous.assistant if previous else None
             )
-            await module.commit(signal, mctx, provider=self.provider)
+            await self._commit(module, signal, mctx)
         else:
             if ws.reply is None:
                 raise ConfigError(
@@ -67,9 +68,24 @@ class Compressor(Specialist):
                     "'when: before'"
                 )
             signal = InteractionSignal(ws.turn, ws.current_input, reply=ws.reply)
-            await module.commit(signal, mctx, provider=self.provider)
-            module.persist(TurnRecord(ws.turn, ws.current_input, ws.reply, ws.thought))
+            await self._commit(module, signal, mctx)
+            self._persist(module, TurnRecord(ws.turn, ws.current_input, ws.reply, ws.thought))
         ws.broadcasts[p.broadcast or p.memory] = module.render()
+
+    async def _commit(
+        self, module: CompressorMemory, signal: InteractionSignal, ctx: MemoryContext
+    ) -> None:
+        """Commit the next compressed state (one record: the state replaces the last)."""
+        with tracing.memory_operation("update_memory", self.params.memory, module.kind, 1):
+            await module.commit(signal, ctx, provider=self.provider)
+
+    def _persist(self, module: CompressorMemory, turn: TurnRecord) -> None:
+        """Store the exchange's artifacts (the span counts those actually added)."""
+        with tracing.memory_operation("create_memory", self.params.memory, module.kind) as span:
+            before = len(module.store.artifacts()) if span.is_recording() else 0
+            module.persist(turn)
+            if span.is_recording():
+                span.set_attribute(tracing.MEMORY_RECORDS, len(module.store.artifacts()) - before)
 
 
 def _previous_turn(ws: Workspace) -> TurnRecord | None:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 
 
-class Conscious(Specialist):
+class Conscious(BaseSpecialist):
     kind: ClassVar[str] = "conscious"
     reads = ("current_input", "broadcasts", "visits")
     writes = ("broadcasts.<name>",)

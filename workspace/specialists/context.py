@@ -7,6 +7,7 @@ from typing import Any
 
 from autogen_core.models import LLMMessage
 
+from cogarch.core.affordances import split_input
 from cogarch.models.messages import assistant, system, user
 from cogarch.tokens import count_tokens
 
@@ -52,19 +53,27 @@ def history_tokens(messages: Sequence[LLMMessage]) -> int:
 
 
 def dialogue_messages(
-    ws: Workspace, window: int | None = None, thoughts: Mapping[int, Any] | None = None
+    ws: Workspace,
+    window: int | None = None,
+    thoughts: Mapping[int, Any] | None = None,
+    past_affordances: bool = True,
 ) -> list[LLMMessage]:
     """The public history (last ``window`` messages) then the current input.
 
     With ``thoughts`` (turn number -> private reasoning), each earlier assistant message is
     shown with its own reasoning in ``<think>`` tags, as the model's own earlier thoughts.
+    Without ``past_affordances``, earlier inputs are shown without the admissible actions an
+    environment listed with them (``affordances``); the current input keeps its list.
     """
     history = ws.history(window)
     offset = len(ws.dialogue) - len(history)
     messages: list[LLMMessage] = []
     for i, message in enumerate(history):
         if message.role == "user":
-            messages.append(user(message.content))
+            shown = message.content
+            if not past_affordances:
+                shown = split_input(shown).observation
+            messages.append(user(shown))
             continue
         turn = (offset + i) // 2 + 1
         thought = (thoughts or {}).get(turn)

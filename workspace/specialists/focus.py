@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 
 
-class Focus(Specialist):
+class Focus(BaseSpecialist):
     kind: ClassVar[str] = "focus"
     reads = ("current_input", "dialogue")
     writes = ("broadcasts.<name>", "focus_count")

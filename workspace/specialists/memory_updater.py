@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch import tracing
 from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, assistant, system, user
 
@@ -13,7 +14,7 @@ from ...memory.working.module import WorkingMemory
 from ...memory.working.tool_calls import parse_tool_calls
 from ...memory.working.tools import MemoryToolError
 from ..prompts import fill, resolve_prompt
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 from .context import transcript_text
 
@@ -23,7 +24,7 @@ FEEDBACK_CHARS = 1200
 UPDATE_REQUEST = "Update the working memory now. Return ONLY the JSON tool call(s)."
 
 
-class MemoryUpdater(Specialist):
+class MemoryUpdater(BaseSpecialist):
     """Asks for tool-call JSON; an invalid answer or a failing tool is shown back and retried.
 
     All calls of one answer are applied to a scratch copy first, so a failure part-way leaves
@@ -88,7 +89,8 @@ class MemoryUpdater(Specialist):
                     if not isinstance(arguments, dict):
                         raise MemoryToolError(f"arguments of '{name}' must be a JSON object")
                     calls.append((name, arguments))
-                module.apply_all(calls)
+                with tracing.memory_operation("update_memory", p.memory, module.kind, len(calls)):
+                    module.apply_all(calls)
             except MemoryToolError as exc:
                 errors.append(str(exc))
                 shown = completion.content or "(no content)"

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogarch.models.messages import LLMMessage, system, user
 
 from ..sanitize import public_text
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 from .context import system_prompt, transcript_text
 
@@ -19,7 +19,7 @@ PLANNER_PROMPT = (
 )
 
 
-class Planner(Specialist):
+class Planner(BaseSpecialist):
     kind: ClassVar[str] = "planner"
     reads = ("dialogue", "current_input", "broadcasts")
     writes = ("broadcasts.<name>",)

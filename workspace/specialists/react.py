@@ -26,7 +26,7 @@ from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import extract_json
 
 from ..sanitize import public_text
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 from .context import dialogue_messages, filled_prompt, history_tokens
 
@@ -56,7 +56,7 @@ class ReactStep(BaseModel):
     input: str = ""
 
 
-class ReAct(Specialist):
+class ReAct(BaseSpecialist):
     """Thought / action / observation over the workspace until it answers."""
 
     kind: ClassVar[str] = "react"

@@ -10,12 +10,12 @@ from cogarch.models.messages import system
 
 from ..prompts import ELICIT_REASONING
 from ..sanitize import public_text
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 from .context import dialogue_messages, filled_prompt, history_tokens
 
 
-class Responder(Specialist):
+class Responder(BaseSpecialist):
     """Answers the current input from the system prompt, memory placeholders and history.
 
     ``reasoning`` decides what happens to the model's reasoning trace: ``discard`` (vanilla),
@@ -35,6 +35,11 @@ class Responder(Specialist):
             default=False, description="Ask a non-reasoning model to think in <think> tags."
         )
         history: int | None = Field(default=None, ge=0, description="Last m public messages.")
+        past_affordances: bool = Field(
+            default=True,
+            description="Show earlier inputs with the admissible actions an environment listed "
+            "with them (off: only the current input lists them).",
+        )
         memory_budget: int | None = Field(default=None, ge=1)
         max_tokens: int | None = Field(default=None, ge=1)
 
@@ -48,7 +53,7 @@ class Responder(Specialist):
         thoughts = None
         if p.reasoning == "private":
             thoughts = ws.reasoning
-        dialogue = dialogue_messages(ws, p.history, thoughts)
+        dialogue = dialogue_messages(ws, p.history, thoughts, p.past_affordances)
         ws.memory_tokens = carried + history_tokens(dialogue[:-1])
         messages = [system(prompt), *dialogue]
         completion = await self.model(ctx).complete(

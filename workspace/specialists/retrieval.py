@@ -19,11 +19,13 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..specialist import Specialist, StepContext
+from cogarch import tracing
+
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import IngestFailure, Workspace
 
 
-class RetrievalMemory(Specialist):
+class RetrievalMemory(BaseSpecialist):
     """Ingest finished turns into a memory module, retrieve for the input, broadcast the block."""
 
     kind: ClassVar[str] = "retrieval"
@@ -47,9 +49,7 @@ class RetrievalMemory(Specialist):
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         name = self.params.memory
         module = ctx.memory_module(name)
-        use_provider = getattr(module, "use_provider", None)
-        if callable(use_provider):
-            use_provider(self.provider)
+        module.use_provider(self.provider)
         mctx = ctx.memory_context(f"memory:{module.kind}")
         done = ws.ingested.get(name, 0)
         pending = []
@@ -59,12 +59,15 @@ class RetrievalMemory(Specialist):
             pending.append(record)
         if pending:
             pending.reverse()
-            failed = await module.ingest_many(pending, mctx)
+            with tracing.memory_operation("create_memory", name, module.kind, len(pending)):
+                failed = await module.ingest_many(pending, mctx)
             # a turn the module's own model gave nothing usable for is not stored, as a
             # failed extraction would leave it in the reference systems
             ws.ingest_failures.extend(IngestFailure(name, i, e) for i, e in failed.items())
             ws.ingested[name] = pending[-1].index
-        await module.retrieve(ws.current_input, mctx)
+        with tracing.memory_operation("search_memory", name, module.kind) as span:
+            found = await module.retrieve(ws.current_input, mctx)
+            tracing.record_search(span, ws.current_input, found)
         block = module.render(self.params.budget_tokens)
         ws.broadcasts[name] = block
         key = self.params.placeholder or getattr(module, "prompt_key", None)

@@ -8,12 +8,14 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch import tracing
+
 from ...memory.task_graph.module import TaskMemory
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 
 
-class TaskTracker(Specialist):
+class TaskTracker(BaseSpecialist):
     """One TRIM step per turn on the agent's ``task_graph`` memory module."""
 
     kind: ClassVar[str] = "task_tracker"
@@ -33,7 +35,9 @@ class TaskTracker(Specialist):
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         p = self.params
         module = ctx.memory_of(p.memory, TaskMemory, self.name)
-        await module.observe(
-            ws.current_input, ws.turn, ctx.memory_context(self.name), provider=self.provider
-        )
+        with tracing.memory_operation("update_memory", p.memory, module.kind) as span:
+            report = await module.observe(
+                ws.current_input, ws.turn, ctx.memory_context(self.name), provider=self.provider
+            )
+            span.set_attribute(tracing.MEMORY_RECORDS, len(report.intents))
         ws.broadcasts[p.broadcast or p.memory] = module.render()

@@ -31,6 +31,7 @@ from autogen_core.models import (
 from autogen_core.tools import ToolSchema
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch import tracing
 from cogarch.models.messages import assistant, system, user
 from cogarch.models.types import Completion
 
@@ -38,7 +39,7 @@ from ...memory.working.module import WorkingMemory
 from ...memory.working.tool_calls import parse_tool_calls
 from ...memory.working.tools import MemoryToolError
 from ..sanitize import public_text
-from ..specialist import Specialist, StepContext
+from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 from .context import dialogue_messages, filled_prompt, history_tokens
 
@@ -94,7 +95,7 @@ class _Call:
     arguments: dict[str, Any] | str
 
 
-class ToolResponder(Specialist):
+class ToolResponder(BaseSpecialist):
     """Answers the user and edits the working memory through its strategy's tools."""
 
     kind: ClassVar[str] = "tool_responder"
@@ -241,7 +242,9 @@ class ToolResponder(Specialist):
                     f"{call.name}: the arguments must be a JSON object, got "
                     f"{str(call.arguments)[:120]!r}"
                 )
-            result = module.apply(call.name, call.arguments)
+            store = self.params.memory
+            with tracing.memory_operation("update_memory", store, module.kind, 1):
+                result = module.apply(call.name, call.arguments)
         except MemoryToolError as exc:
             log.errors.append(str(exc))
             log.calls.append({**entry, "ok": False, "error": str(exc)})

@@ -3,7 +3,9 @@
 "use strict";
 
 function post(url, data) {
-  const headers = { "Content-Type": "application/json" };
+  // The server's token, which only this page holds, goes with every change it asks for.
+  const token = document.getElementById("play").dataset.token;
+  const headers = { "Content-Type": "application/json", "X-Cogarch-Token": token };
   return fetch(url, { method: "POST", headers, body: JSON.stringify(data || {}) });
 }
 

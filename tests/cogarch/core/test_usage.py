@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from cogarch.core.model import Usage as CallUsage
-from cogarch.core.records import CallRecord, Usage, usage_totals
+from cogarch.core.usage import CallRecord, TrialUsage, usage_totals
 from cogarch.models import Meter
 
 
@@ -57,9 +57,9 @@ def test_nothing_reported_stays_absent_not_zero() -> None:
     assert totals["evaluated_prompt_tokens"] is None
     assert totals["prompt_cache_reports"] == 0
     assert totals["by_caller"]["memory"]["cached_prompt_tokens"] is None
-    usage = Usage.model_validate(totals)
+    usage = TrialUsage.model_validate(totals)
     assert (usage.cached_prompt_tokens, usage.evaluated_prompt_tokens) == (None, None)
-    assert Usage.model_validate(usage.model_dump(mode="json")) == usage
+    assert TrialUsage.model_validate(usage.model_dump(mode="json")) == usage
 
 
 def test_totals_do_not_depend_on_the_order_of_the_calls() -> None:
@@ -100,7 +100,7 @@ def test_older_totals_that_left_hits_out_are_recounted_from_the_calls() -> None:
         "by_caller": {"responder": {"calls": 1, "cached": 1, "prompt_tokens": 180}},
         "calls": OLD_CALLS,
     }
-    usage = Usage.model_validate(old)
+    usage = TrialUsage.model_validate(old)
     assert (usage.model_calls, usage.cache_hits) == (2, 1)
     assert (usage.prompt_tokens, usage.completion_tokens) == (180, 18)
     assert usage.by_caller["responder"]["calls"] == 2
@@ -118,5 +118,5 @@ def test_older_totals_that_left_hits_out_are_recounted_from_the_calls() -> None:
     ],
 )  # fmt: skip
 def test_other_totals_are_read_as_written(usage: dict[str, Any]) -> None:
-    read = Usage.model_validate(usage)
+    read = TrialUsage.model_validate(usage)
     assert (read.model_calls, read.prompt_tokens) == (usage["model_calls"], usage["prompt_tokens"])

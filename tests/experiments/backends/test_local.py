@@ -13,7 +13,7 @@ from cogarch.experiments.backends import LocalBackend
 
 
 def spec(index: int) -> TrialSpec:
-    return TrialSpec(agent="a", index=index, seed=100 + index, config={"name": "run"})
+    return TrialSpec(run="0" * 64, agent="a", index=index, seed=100 + index)
 
 
 class Worker:

@@ -17,7 +17,9 @@ from .conftest import trial_count
 
 
 def client(run_dir: Path) -> TestClient:
-    return TestClient(create_app(TrialIndex([run_dir], min_interval_s=0)))
+    return TestClient(
+        create_app(TrialIndex([run_dir], min_interval_s=0)), base_url="http://127.0.0.1"
+    )
 
 
 def rows(html: str) -> list[str]:

@@ -39,7 +39,8 @@ def test_browse_filter_open_trial_see_diff_and_branches(run_dir: Path, page: Any
         assert set(page.locator("tr.trial td.outcome").all_inner_texts()) == {"self_consistent"}
         page.click('tr.trial[data-key="0/honest_workflow/1"] a')
         page.wait_for_url("**/trial/0/honest_workflow/1")
-        assert "self-consistent" in page.locator("#verdict").inner_text()
+        assert "self_consistent" in page.locator("#verdict").inner_text()
+        assert "self-consistent" in page.locator("section.task-section").first.inner_text()
         added = page.locator("#turn-2 pre.diff .dadd").all_inner_texts()
         assert any("lives" in line for line in added)
         branches = page.locator(".branch")

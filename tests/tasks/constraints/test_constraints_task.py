@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from cogarch.core.host import ReplyReport
 from cogarch.core.task import TrialContext
 from cogarch.errors import ConfigError
 from cogarch.models import FunctionModel, Model, as_pairs
@@ -39,12 +40,23 @@ _TURN = re.compile(r'<canonical_memory turn="(\d+)">')
 
 
 class ScriptedAgent:
+    """A host that says only how large its private state is after each reply."""
+
     def __init__(self) -> None:
         self.state_sizes: list[int] = []
 
     async def respond(self, text: str) -> str:
         self.state_sizes.append(40)
         return "Understood; keeping the constraints."
+
+    def last_reply(self) -> ReplyReport:
+        return ReplyReport(state_tokens=self.state_sizes[-1] if self.state_sizes else None)
+
+    def private_state(self) -> str:
+        return ""
+
+    def task_state(self) -> dict[str, str] | None:
+        return None
 
 
 def judge(verdicts: Callable[[int], str], seen: list[str] | None = None) -> Model:
@@ -205,7 +217,7 @@ async def test_the_task_runs_a_trial_with_the_helper_model_as_judge() -> None:
             agent_name="transcript",
             trial=trial,
             seed=3,
-            make_agent=lambda: build_agent(
+            agent_factory=lambda: build_agent(
                 load_agent_spec("transcript"), replay_models(), provider="fake"
             ),
             models=lambda name: ok,
@@ -214,13 +226,13 @@ async def test_the_task_runs_a_trial_with_the_helper_model_as_judge() -> None:
 
     task = ConstraintTask(ConstraintTask.Params(scenario=["clinic_pipeline", "phishing_response"]))
     out = await task.run_trial(context("judge"))
-    assert out.evaluation.metrics["hallucination_rate"] == 0.0
-    assert out.evaluation.metrics["scenario"] == "clinic_pipeline"
-    assert out.evaluation.metrics["claims_audited"] == 0
+    assert out.evaluation.hallucination_rate == 0.0
+    assert out.evaluation.scenario == "clinic_pipeline"
+    assert out.evaluation.claims_audited == 0
     assert len(out.turns) == 28
     assert out.payload.final_private_state == ""  # transcript replay keeps nothing private
     second = await task.run_trial(context("judge", trial=1))
-    assert second.evaluation.metrics["scenario"] == "phishing_response"
+    assert second.evaluation.scenario == "phishing_response"
     assert len(second.turns) == 26
     with pytest.raises(ConfigError, match="needs a judge model"):
         await task.run_trial(context(None))

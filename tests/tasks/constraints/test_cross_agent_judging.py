@@ -64,9 +64,9 @@ async def test_the_judge_sees_each_turn_shuffled_and_unlabelled(tmp_path: Path) 
     rates = {}
     for name in AGENTS:
         record = read_trial(trial_path(tmp_path, name, 0))
-        rates[name] = record.evaluation.metrics["hallucination_rate"]
-        assert record.evaluation.metrics["judging"] == "cross_agent"
-        assert record.evaluation.metrics["judged_turns"] == turns
+        rates[name] = record.evaluation.hallucination_rate
+        assert record.evaluation.judging == "cross_agent"
+        assert record.evaluation.judged_turns == turns
         assert record.payload.constraints["pending"] is False  # type: ignore[union-attr]
     assert rates == {"kestrel": 0.0, "osprey": 1.0, "heron": 0.0}  # mapped back to the author
     assert report.metrics[0].title == "scenario phishing_response, judged cross-agent"
@@ -86,13 +86,13 @@ async def test_a_run_stopped_before_the_pass_leaves_pending_trials_that_a_rerun_
     before = {a: read_trial(trial_path(tmp_path, a, 0)) for a in AGENTS}
     assert all(r.status == "complete" for r in before.values())
     assert all(r.payload.constraints["pending"] for r in before.values())  # type: ignore[union-attr]
-    assert all(r.evaluation.metrics["hallucination_rate"] is None for r in before.values())
+    assert all(r.evaluation.hallucination_rate is None for r in before.values())
     report = await Runner(config(tmp_path), progress=False).run()
     assert report.skipped == 3 and report.ran == 0  # nothing replayed, only judged
     after = {a: read_trial(trial_path(tmp_path, a, 0)) for a in AGENTS}
     for name in AGENTS:
         assert after[name].turns == before[name].turns
-        assert after[name].evaluation.metrics["judged_turns"] == 26
+        assert after[name].evaluation.judged_turns == 26
     again = await Runner(config(tmp_path), progress=False).run()
     assert again.ran == 0 and len(joint_fakes.SEEN) == 26  # judged once, not again
     files = sorted(p.name for p in (tmp_path / "kestrel").iterdir())
@@ -103,7 +103,7 @@ async def test_a_judge_that_keeps_failing_leaves_every_turn_unscored(tmp_path: P
     joint_fakes.FAIL[0] = True
     await Runner(config(tmp_path), progress=False).run()
     record = read_trial(trial_path(tmp_path, "osprey", 0))
-    assert record.evaluation.metrics["judge_failures"] == 26
+    assert record.evaluation.judge_failures == 26
     assert record.payload.constraints["pending"] is False  # type: ignore[union-attr]
     assert "judge crashed" in record.payload.constraints["turns"][0]["error"]  # type: ignore[union-attr]
 
@@ -113,7 +113,7 @@ async def test_per_reply_judging_stays_available_and_is_labelled(tmp_path: Path)
     assert report.failed == 0
     assert Counter(len(kinds) for _, kinds in joint_fakes.SEEN) == {1: 3 * 26}
     record = read_trial(trial_path(tmp_path, "osprey", 0))
-    assert record.evaluation.metrics["judging"] == "per_reply"
+    assert record.evaluation.judging == "per_reply"
     assert report.metrics[0].title == "scenario phishing_response, judged per-reply"
     one = await Runner(config(tmp_path / "one", agents=("heron",)), progress=False).run()
     assert one.metrics[0].title.endswith("judged per-reply")  # auto with a single agent

@@ -29,7 +29,7 @@ async def play(
         agent_name=agent,
         trial=0,
         seed=seed,
-        make_agent=lambda: build_agent(spec, providers.get, provider="patient", seed=seed),
+        agent_factory=lambda: build_agent(spec, providers.get, provider="patient", seed=seed),
         models=providers.get,
         helper_provider=None,
     )

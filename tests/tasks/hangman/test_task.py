@@ -33,7 +33,7 @@ async def play(
         agent_name=agent,
         trial=0,
         seed=seed,
-        make_agent=lambda: build_agent(spec, providers.get, provider="host", seed=seed),
+        agent_factory=lambda: build_agent(spec, providers.get, provider="host", seed=seed),
         models=providers.get,
         helper_provider=None,
     )

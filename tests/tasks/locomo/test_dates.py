@@ -48,7 +48,7 @@ async def test_ingested_sessions_set_the_memorys_clock(tmp_path: Path) -> None:
     await ingest.ingest_turns(agent, conv.sessions[2])
     assert mem0.now() == datetime(2023, 6, 20, 9, 30)
     restored = Mem0Memory({"embedder": "hash"}, embedder=HashEmbedder())
-    restored.load_state(mem0.state())
+    restored.load_state(mem0.save_state())
     assert restored.now() == datetime(2023, 6, 20, 9, 30)
 
 

@@ -73,7 +73,7 @@ async def test_the_helper_judges_categories_one_to_four(tmp_path: Path) -> None:
         assert a.judge is (first in a.prediction.lower())
         expected[a.category] = float(a.judge)
     assert len(set(expected.values())) == 2  # the fake judge said both words
-    j = record.evaluation.metrics["judge"]
+    j = record.evaluation.judge
     names = {1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop"}
     assert {names[c]: v for c, v in expected.items()} == {k: j[k] for k in names.values()}
     assert j["overall"] == pytest.approx(sum(expected.values()) / 4, abs=1e-4)

@@ -38,7 +38,7 @@ async def test_mem0_add_keeps_the_window_ids_and_update_keeps_the_union() -> Non
     found = await mem.retrieve("Pixel", context(upd))
     assert found[0].source_ids == ["D1:1", "D2:5"]
     restored = Mem0Memory({"embedder": "hash"}, embedder=HashEmbedder())
-    restored.load_state(mem.state())
+    restored.load_state(mem.save_state())
     assert restored.memories()[0].source_ids == ["D1:1", "D2:5"]
 
 
@@ -107,5 +107,5 @@ async def test_memoryos_pages_and_promoted_knowledge_keep_their_dialog_ids() -> 
     pages = [i for i in found if i.fields.get("tier") == "mid"]
     assert pages and all(i.source_ids[0].startswith("D1:") for i in pages)
     restored = MemoryOSMemory({"embedder": "hash"}, embedder=HashEmbedder())
-    restored.load_state(mem.state())
+    restored.load_state(mem.save_state())
     assert restored.knowledge_store.all()[0].metadata["source_ids"] == entry.metadata["source_ids"]

@@ -85,7 +85,7 @@ async def test_questions_are_isolated_and_scored(tmp_path: Path) -> None:
     assert all(a.recall is not None for a in answers)
     assert answers[3].recall is not None and answers[3].recall["10"] == 1.0
     assert answers[4].f1 == 1.0  # the reader abstains on the dog question
-    assert out.evaluation.metrics["questions"] == 5
+    assert out.evaluation.questions == 5
     assert (
         pkg.score(answers[0].prediction, {"category": 1, "answer": "violin, piano"})
         == answers[0].f1
@@ -98,7 +98,7 @@ async def test_each_answer_records_the_memory_its_prompt_carried(tmp_path: Path)
     carried = [a.memory_tokens for a in out.payload.answers]
     assert out.payload.memory_tokens == 0  # nothing private: its memory is the transcript
     assert all(c is not None and 0 < c <= 40 for c in carried)
-    assert out.evaluation.metrics["memory_tokens_per_question"] > 0
+    assert out.evaluation.memory_tokens_per_question > 0
     raw = setup(tmp_path / "raw")
     out = await raw.task.run_trial(context(raw, tmp_path / "raw"))
     assert all(a.memory_tokens for a in out.payload.answers)  # the retrieved block

@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from cogarch.core.host import ReplyReport
 from cogarch.core.task import TrialContext
 from cogarch.models import FunctionModel, Model, as_pairs
 from cogarch.models.fakes import CallInfo
 from cogarch.models.messages import LLMMessage
 from cogarch.tasks.revision import (
     SCENARIOS,
+    RevisionEvaluation,
     RevisionTask,
     Round,
     Scenario,
@@ -31,7 +33,8 @@ from cogarch.workspace.spec import build_agent, load_agent_spec
 class ScriptedAgent:
     """Answers each round from the script: the current values plus what the round asks for.
 
-    ``stale`` also repeats every replaced value; ``forget`` leaves one value out.
+    ``stale`` also repeats every replaced value; ``forget`` leaves one value out. It offers
+    the capabilities the revision task asks of a host (``RevisionHost``), and no task state.
     """
 
     def __init__(
@@ -60,6 +63,12 @@ class ScriptedAgent:
 
     def private_state(self) -> str:
         return ""
+
+    def task_state(self) -> dict[str, str] | None:
+        return None
+
+    def last_reply(self) -> ReplyReport:
+        return ReplyReport(state_tokens=self.state_sizes[-1] if self.state_sizes else None)
 
 
 class StatefulAgent(ScriptedAgent):
@@ -137,12 +146,13 @@ async def test_hallucinations_confusions_and_consistency_for_every_agent() -> No
             agent_name="a",
             trial=0,
             seed=1,
-            make_agent=lambda agent=agent: agent,  # type: ignore[misc]
+            agent_factory=lambda agent=agent: agent,  # type: ignore[misc]
             models=lambda name: None,
             helper_provider=None,
         )
-        metrics = (await task.run_trial(context)).evaluation.metrics
-        counted = (metrics["hallucinations"], metrics["confusions"], metrics["consistent_task"])
+        evaluation = (await task.run_trial(context)).evaluation
+        assert isinstance(evaluation, RevisionEvaluation)
+        counted = (evaluation.hallucinations, evaluation.confusions, evaluation.consistent_task)
         assert counted == expected
     assert RevisionTask.scoring.totals == ("hallucinations", "confusions", "consistent_task")
 
@@ -255,13 +265,15 @@ async def test_the_task_plays_its_scenarios_round_robin_and_records_which() -> N
             agent_name="tme",
             trial=trial,
             seed=trial,
-            make_agent=lambda: build_agent(load_agent_spec("tme"), form_models(), provider="fake"),
+            agent_factory=lambda: build_agent(
+                load_agent_spec("tme"), form_models(), provider="fake"
+            ),
             models=form_models(),
             helper_provider=None,
         )
 
     first = await task.run_trial(context(0))
-    assert first.evaluation.metrics["scenario"] == "form"
+    assert first.evaluation.scenario == "form"
     assert first.evaluation.outcome == "consistent"
     assert len(first.turns) == len(get_scenario("form").rounds)
     assert "Ana Moreno" in first.payload.final_private_state  # the task graph, as text

@@ -138,7 +138,7 @@ async def play(
         agent_name=agent,
         trial=0,
         seed=seed,
-        make_agent=make_agent,
+        agent_factory=make_agent,
         models=providers.get,
         helper_provider=None,
     )

@@ -61,7 +61,7 @@ async def run(
         agent_name=agent,
         trial=0,
         seed=seed,
-        make_agent=lambda: build_agent(spec, providers.get, provider="h", seed=seed),
+        agent_factory=lambda: build_agent(spec, providers.get, provider="h", seed=seed),
         models=providers.get,
         helper_provider=None,
         agent_provider="h",

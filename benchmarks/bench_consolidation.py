@@ -1,0 +1,77 @@
+"""Time the conceptual memory's consolidation: k-means over N concept embeddings.
+
+Run from the repository root::
+
+    python benchmarks/bench_consolidation.py [--sizes 10 50 100 400] [--dim 384] [--rounds 5]
+
+Before each game the Episodex conceptual memory clusters its N stored concepts into
+k = max(1, floor(sqrt(N))) clusters (scikit-learn k-means, 10 restarts, seeded) and picks the
+member nearest each centroid. N grows by a few concepts per won game, so a long curriculum
+reaches a few hundred. For each N this prints the mean and worst time of one consolidation on
+random unit vectors of ``--dim`` dimensions (384: MiniLM's; embedding time is not included),
+with k-means held to one thread as the module runs it, and with the machine's default thread
+pool for comparison (OpenMP start-up dominates such small inputs).
+
+The target is under 500 ms per consolidation at N = 400: it runs once per game, whose model
+calls take seconds at best.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+import numpy as np
+from sklearn.cluster import KMeans
+
+from cogarch.memory.long_term.clustering import cluster_count, consolidate
+
+TARGET_MS = 500.0
+
+
+def unit_vectors(n: int, dim: int, seed: int) -> list[list[float]]:
+    data = np.random.default_rng(seed).normal(size=(n, dim))
+    data /= np.linalg.norm(data, axis=1, keepdims=True)
+    return data.tolist()
+
+
+def timed(fn: object, rounds: int) -> tuple[float, float]:
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()  # type: ignore[operator]
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.mean(samples), max(samples)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 50, 100, 400])
+    parser.add_argument("--dim", type=int, default=384)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+
+    print(f"{'N':>5} {'k':>3} {'one thread ms (mean/max)':>26} {'default pool ms (mean/max)':>28}")
+    worst = 0.0
+    for n in args.sizes:
+        vectors = unit_vectors(n, args.dim, seed=n)
+        k = cluster_count(n)
+        mean, top = timed(lambda v=vectors: consolidate(v, seed=1), args.rounds)
+
+        def pooled(v: list[list[float]] = vectors, k: int = k) -> None:
+            if k > 1:
+                KMeans(n_clusters=k, n_init=10, random_state=1).fit(np.asarray(v))
+
+        pool_mean, pool_top = timed(pooled, args.rounds)
+        print(f"{n:>5} {k:>3} {mean:>12.1f} / {top:<11.1f} {pool_mean:>13.1f} / {pool_top:<11.1f}")
+        if n == max(args.sizes):
+            worst = mean
+    verdict = "meets" if worst < TARGET_MS else "misses"
+    print(f"largest N: {worst:.1f} ms per consolidation ({verdict} the {TARGET_MS:.0f} ms target)")
+    return 0 if worst < TARGET_MS else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,188 @@
+"""What a task may ask of the agent it plays (its host): the agent-capability interface.
+
+Each protocol is one capability. A task types its host with the ones it uses (the SCT needs
+a host that answers, forks and shows its private state; LoCoMo one that also takes turns in
+without replying); the composed agent (``cogarch.workspace.agent.Agent``) implements them
+all (:class:`AgentHost`), and a test double implements what its task needs. Tasks read an
+agent only through these members, never through its workspace, memory modules or graph.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Self
+
+from .memory import EpisodeEnd, MemoryItem
+from .records import WalkStep
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """One entry a memory module retrieved for the last reply."""
+
+    module: str
+    """The name of the agent's memory module that gave it."""
+    item: MemoryItem
+
+    @property
+    def source_ids(self) -> list[str]:
+        """The ids of the source records the entry was made from (a benchmark's dialog ids)."""
+        return self.item.source_ids
+
+
+@dataclass(frozen=True)
+class ReplyReport:
+    """What the agent's last reply carried (None where the agent cannot say)."""
+
+    memory_tokens: int | None = None
+    """The memory the answering prompt carried besides its fixed instructions and the input,
+    in tokens (the replayed transcript, the retrieved block, the rendered state)."""
+    state_tokens: int | None = None
+    """The agent's private state after the reply, in tokens."""
+    answer_prompt_tokens: int | None = None
+    """Prompt tokens of the model calls of the specialist that wrote the reply."""
+    retrieved: tuple[Retrieved, ...] | None = None
+    """What memory retrieved for the reply, in rank order per module; None when no memory
+    module of the agent retrieves."""
+
+
+@dataclass(frozen=True)
+class EpisodeReport:
+    """What the agent did during one episode, as JSON data, for the task's record of it."""
+
+    memory: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """By memory module name, what the module did for the episode (see
+    ``MemoryModule.episode_activity``); modules that keep no such record are left out."""
+    focus: list[dict[str, Any]] = field(default_factory=list)
+    """The focus-loop activations during the episode, in order: why each fired and whether
+    the next action was admissible."""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A turn to take in without replying (see :class:`Observing`)."""
+
+    text: str
+    source_ids: tuple[str, ...] = ()
+    """Kept by every memory entry made from it (a benchmark's dialog ids)."""
+    time: str | None = None
+    """When it was said (ISO 8601)."""
+
+
+class Host(Protocol):
+    """Anything a task can talk to: one async call per user turn, returning the public reply."""
+
+    async def respond(self, text: str) -> str: ...
+
+
+class Observing(Protocol):
+    """Takes in a turn without replying (a conversation it is shown, to remember)."""
+
+    async def observe(
+        self, text: str, *, source_ids: Sequence[str] = (), time: str | None = None
+    ) -> None:
+        """Add ``text`` to the public dialogue as a completed turn, and let every memory
+        module take it in. ``source_ids`` are kept by every memory entry made from it;
+        ``time`` (ISO 8601) dates it."""
+        ...
+
+    async def observe_many(self, turns: Sequence[Observation]) -> None:
+        """Take ``turns`` in, in order, as ``observe`` would one at a time; each memory module
+        takes them in together, so it can batch its work (one embedding call for all)."""
+        ...
+
+
+class PrivateState(Protocol):
+    """Shows what the agent keeps hidden from the user."""
+
+    def private_state(self) -> str:
+        """Everything private, as text (memory modules and private reasoning)."""
+        ...
+
+    def task_state(self) -> dict[str, str] | None:
+        """The task's slot values as the agent's memory holds them (a task graph), or None
+        when it keeps none."""
+        ...
+
+
+class ReplyReporting(Protocol):
+    def last_reply(self) -> ReplyReport:
+        """What the latest reply carried (see :class:`ReplyReport`)."""
+        ...
+
+
+class Forking(Protocol):
+    def fork(self) -> Self:
+        """An independent branch: nothing mutable is shared with the original."""
+        ...
+
+
+class Walking(Protocol):
+    """Tells how the agent moved through its transition graph."""
+
+    def walk(self) -> list[WalkStep]:
+        """Every specialist step so far, turn by turn (empty for an agent without a graph)."""
+        ...
+
+    def transition_counts(self) -> Counter[tuple[str, str]]:
+        """How often the router moved from one node to another."""
+        ...
+
+
+class EpisodeAware(Protocol):
+    async def end_episode(self, end: EpisodeEnd) -> EpisodeReport:
+        """An episode of a multi-episode trial ended: memory takes in how it went, and the
+        public dialogue starts afresh. Returns what the agent did during the episode."""
+        ...
+
+
+class StateSaving(Protocol):
+    def save_state(self) -> dict[str, Any]:
+        """The agent's whole state as JSON data."""
+        ...
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Go on from a state :meth:`save_state` returned (an agent of the same spec)."""
+        ...
+
+
+class DialogueTrimming(Protocol):
+    def trim_dialogue(self, budget_tokens: int) -> None:
+        """Keep only the latest public messages that fit ``budget_tokens`` (a model's
+        context); private memory is untouched."""
+        ...
+
+
+class AgentHost(
+    Host,
+    Observing,
+    PrivateState,
+    ReplyReporting,
+    Forking,
+    Walking,
+    EpisodeAware,
+    StateSaving,
+    DialogueTrimming,
+    Protocol,
+):
+    """Every capability: what a composed agent offers a task."""
+
+
+__all__ = [
+    "AgentHost",
+    "DialogueTrimming",
+    "EpisodeAware",
+    "EpisodeReport",
+    "Forking",
+    "Host",
+    "Observation",
+    "Observing",
+    "PrivateState",
+    "ReplyReport",
+    "ReplyReporting",
+    "Retrieved",
+    "StateSaving",
+    "Walking",
+]

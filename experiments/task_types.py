@@ -1,0 +1,83 @@
+"""Which task a trial file belongs to, and the classes its record is read into.
+
+A record names its task by the run config's ``task.kind`` (a short name in the task
+registry, an import path, or a Python file's path) and, for a file, where the run loaded it
+from (``metadata.task_source``, absolute). Readers load the task class from there to read
+the record's parts into the task's own classes and to show the task's own tables. A task
+that cannot be loaded here leaves its records as generic data, which every report and page
+can still show. Code that is not a registered task is loaded only when this user has run it
+here (``task_trust``), and a file that lies inside the results being read never is: a run
+folder cannot bring code to be run.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from cogarch.core.records import RecordTypes, TrialRecord
+from cogarch.core.task import Task
+from cogarch.registry import is_file_path
+
+from ..tasks.registry import TASKS
+from .task_trust import trusted
+
+
+def task_source(kind: str) -> str | None:
+    """Where a task named by file path is loaded from (the file made absolute, with its
+    class name); None for a registered name or an import path, which load as they are."""
+    if not is_file_path(kind):
+        return None
+    file, _, name = kind.rpartition(":")
+    return f"{Path(file).expanduser().resolve()}:{name}"
+
+
+@functools.cache
+def _load(source: str) -> type[Task] | None:
+    try:
+        return TASKS.get(source)
+    except Exception:  # a task that cannot be loaded here: its records stay generic data
+        return None
+
+
+def task_class(
+    task: str, source: str | None = None, *, within: Path | None = None
+) -> type[Task] | None:
+    """The task class of a record that names ``task`` (loaded from ``source`` when given);
+    None when it cannot be loaded here, when it is code this user has not run here, or when
+    its file lies in the folder ``within``."""
+    where = source or task
+    if not trusted(where):
+        return None
+    if is_file_path(where):
+        file = Path(where.rpartition(":")[0]).expanduser().resolve()
+        if within is not None and file.is_relative_to(Path(within).resolve()):
+            return None
+    return _load(where)
+
+
+def _names(data: Mapping[str, Any]) -> tuple[str, str | None]:
+    meta = data.get("metadata")
+    source = meta.get("task_source") if isinstance(meta, Mapping) else None
+    return str(data.get("task", "")), source if isinstance(source, str) else None
+
+
+def record_types(data: Mapping[str, Any], *, within: Path | None = None) -> RecordTypes | None:
+    """The classes the record ``data`` (a trial file's JSON) is read into, or None (generic)."""
+    task, source = _names(data)
+    cls = task_class(task, source, within=within)
+    return cls.record_types() if cls is not None else None
+
+
+def task_of(
+    record: TrialRecord, *, within: str | os.PathLike[str] | None = None
+) -> type[Task] | None:
+    """The class of ``record``'s task, when it can be loaded here."""
+    root = Path(within) if within is not None else None
+    return task_class(record.task, record.metadata.task_source, within=root)
+
+
+__all__ = ["record_types", "task_class", "task_of", "task_source"]

@@ -1,0 +1,397 @@
+"""Conceptual memory (kind ``conceptual``): concepts learned from won games, clustered before
+each game, every cluster's representative put in context.
+
+Episodex's conceptual memory. During a game it collects the belief states the conscious node
+writes (``take_belief``) and the lessons the learning node records (``note``). When the task
+ends the game (``end_episode``) and the game was won, one model call abstracts at most
+``max_concepts`` concepts from that belief sequence and those lessons, each kept with its game,
+goal and the belief steps it draws on; a lost game or one the task gives no outcome for leaves
+nothing. Before each game (``begin_episode``) every stored concept is embedded and the N of
+them are clustered by k-means into k = max(1, floor(sqrt(N))) clusters (scikit-learn, seeded by
+the trial's seed and the game's index); the member nearest each centroid represents its
+cluster, and all representatives are retrieved and shown (``render``).
+
+With ``enabled`` off nothing is learned or retrieved (the paper's comparison without
+conceptual memory). ``games`` logs, per game, the clusters formed, the concepts retrieved and
+the concepts stored, by id; ``episode_activity`` gives one game's log as JSON data for the
+task's record of the game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, ClassVar, Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from cogarch.config import validate_mapping
+from cogarch.core.cow import CowList, fork_fields
+from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule
+from cogarch.errors import ConfigError, ModelCallError
+from cogarch.models.messages import LLMMessage, system, user
+from cogarch.models.structured import structured
+
+from ..budget import truncate_to_budget
+from ..retrieval.base import clip
+from ..retrieval.embeddings import Embedder, EmbedderName, get_embedder
+from .clustering import consolidate
+from .records import EMPTY, Belief, Cluster, Concept, ConceptGame, EpisodeOrderError, Note
+
+CONCEPT_PROMPT = """You abstract reusable knowledge from an agent's experience in a text \
+environment. You are shown the belief states the agent wrote while it played a game it WON, \
+and the lessons it noted along the way. Write at most {n} concepts: general rules about how \
+the environment works, or strategies that would help in other games with other goals. Each \
+concept is one sentence and names kinds of things (a fridge, a countertop), not this game's \
+numbered objects.
+Reply with ONLY JSON: {{"concepts": [{{"text": "<one sentence>", "steps": [<the step \
+numbers of the beliefs it draws on>]}}]}}"""
+
+
+class ConceptDraft(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    text: str = Field(min_length=1, max_length=600)
+    steps: list[int] = Field(default_factory=list, max_length=200)
+
+
+class ConceptDrafts(BaseModel):
+    """The abstraction's answer; a bare list, or plain strings, are accepted too."""
+
+    model_config = ConfigDict(extra="ignore", title="Concepts")
+
+    concepts: list[ConceptDraft] = Field(max_length=40)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _common_shapes(cls, data: Any) -> Any:
+        if isinstance(data, list):
+            data = {"concepts": data}
+        if isinstance(data, dict) and isinstance(data.get("concepts"), list):
+            items = [{"text": c} if isinstance(c, str) else c for c in data["concepts"]]
+            data = {**data, "concepts": items}
+        return data
+
+
+def _seed(seed: int | None, episode: int) -> int:
+    digest = hashlib.sha256(f"{seed}:conceptual:{episode}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+class ConceptualMemory(MemoryModule):
+    """Concepts from won games, consolidated by k-means; all representatives retrieved."""
+
+    kind: ClassVar[str] = "conceptual"
+
+    class Params(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        enabled: bool = Field(
+            default=True, description="Off: nothing is learned or retrieved (the ablation)."
+        )
+        provider: str | None = Field(
+            default=None,
+            description="Provider of the abstraction call; default: that of the specialist "
+            "that drives the module (the agent's).",
+        )
+        embedder: EmbedderName = Field(
+            default="minilm", description="Concept embeddings for k-means ('hash' in tests)."
+        )
+        max_concepts: int = Field(default=5, ge=1, le=20, description="Concepts per won game.")
+        attempts: int = Field(default=2, ge=1, le=6, description="Tries of the abstraction.")
+        belief_chars: int = Field(
+            default=300, ge=20, description="Cut each belief shown to the abstraction."
+        )
+        max_tokens: int = Field(default=512, ge=16, description="The abstraction's answer.")
+        n_init: int = Field(default=10, ge=1, le=100, description="k-means restarts.")
+
+    def __init__(
+        self,
+        params: Params | dict[str, Any] | None = None,
+        *,
+        provider: str | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
+        if isinstance(params, dict):
+            params = validate_mapping(self.Params, params, where=self.kind)
+        self.params = params or self.Params()
+        self.provider = provider
+        self._embedder = embedder
+        self.concepts: CowList[Concept] = CowList()
+        self.games: CowList[ConceptGame] = CowList()
+        """Every game so far; only the last (in progress) is edited in place."""
+        self.beliefs: list[Belief] = []
+        """The beliefs of the game in progress."""
+        self.notes: list[Note] = []
+        """The lessons noted in the game in progress."""
+
+    def use_provider(self, provider: str | None) -> None:
+        """Set the fallback provider of the abstraction call, unless one is already set."""
+        if self.provider is None and provider is not None:
+            self.provider = provider
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = get_embedder(self.params.embedder)
+        return self._embedder
+
+    # ------------------------------------------------------------------ the game in progress
+
+    @property
+    def game(self) -> ConceptGame | None:
+        """The log of the game in progress (None between games)."""
+        if self.games and not self.games[-1].ended:
+            return self.games[-1]
+        return None
+
+    def representatives(self) -> list[Concept]:
+        """The concepts in context for the game in progress."""
+        game = self.game
+        if game is None:
+            return []
+        by_id = {c.id: c for c in self.concepts}
+        return [by_id[i] for i in game.retrieved]
+
+    def begin_episode(self, episode: int, task: str, ctx: MemoryContext) -> ConceptGame:
+        """Open game ``episode``: cluster the stored concepts and retrieve the representatives.
+        A game already open under that index is returned as it is."""
+        game = self.game
+        if game is not None:
+            if game.episode == episode:
+                return game
+            raise EpisodeOrderError(
+                f"episode {episode} begins while episode {game.episode} is still open; end "
+                "each episode (agent.end_episode) before the next one begins"
+            )
+        self._refuse_ended(episode)
+        if self.params.enabled:
+            self._model_name()  # refuse a missing provider now, not after the game
+        game = ConceptGame(episode=episode, task=task, concepts=len(self.concepts))
+        if self.params.enabled and self.concepts:
+            vectors = self.embedder.embed([c.text for c in self.concepts])
+            groups = consolidate(vectors, _seed(ctx.seed, episode), n_init=self.params.n_init)
+            ids = [c.id for c in self.concepts]
+            game.clusters = [
+                Cluster(
+                    id=f"k{i}",
+                    members=tuple(ids[m] for m in g.members),
+                    representative=ids[g.representative],
+                )
+                for i, g in enumerate(groups)
+            ]
+            game.k = len(game.clusters)
+            game.retrieved = [c.representative for c in game.clusters]
+        self.games.append(game)
+        return game
+
+    def take_belief(self, belief: Belief) -> None:
+        """Keep a belief state of the game in progress, for the abstraction if it is won."""
+        self._open(belief.episode, "take a belief")
+        self.beliefs.append(belief)
+
+    def note(self, text: str, *, episode: int, step: int, turn: int) -> Note:
+        """Record a lesson noted at ``step`` of the game in progress."""
+        self._open(episode, "note a lesson")
+        note = Note(episode=episode, step=step, turn=turn, text=text)
+        self.notes.append(note)
+        return note
+
+    def _open(self, episode: int, doing: str) -> ConceptGame:
+        game = self.game
+        if game is None or game.episode != episode:
+            raise EpisodeOrderError(
+                f"cannot {doing} of episode {episode}: "
+                + ("no game is in progress" if game is None else f"episode {game.episode} is")
+                + "; call begin_episode first"
+            )
+        return game
+
+    def _refuse_ended(self, episode: int) -> None:
+        if any(g.episode == episode for g in self.games):
+            raise EpisodeOrderError(
+                f"episode {episode} has already ended; each episode of a trial has its own index"
+            )
+
+    def _model_name(self) -> str:
+        name = self.params.provider or self.provider
+        if name is None:
+            raise ConfigError(
+                "memory module 'conceptual' has no provider for its abstraction call; set "
+                "'provider' in its params, or give the specialist that drives it (or the agent) "
+                "one, or turn it off with 'enabled: false'"
+            )
+        return name
+
+    # ------------------------------------------------------------------ the module interface
+
+    async def retrieve(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
+        """Every cluster's representative (consolidated now for a game about ``query`` when
+        no game is in progress)."""
+        if self.game is None:
+            nxt = self.games[-1].episode + 1 if self.games else 0
+            self.begin_episode(nxt, query, ctx)
+        game = self.game
+        assert game is not None
+        size = {c.representative: len(c.members) for c in game.clusters}
+        cluster = {c.representative: c.id for c in game.clusters}
+        return [
+            MemoryItem(
+                id=c.id,
+                text=c.text,
+                fields={
+                    "episode": c.episode,
+                    "label": c.label,
+                    "steps": list(c.steps),
+                    "cluster": cluster[c.id],
+                    "cluster_size": size[c.id],
+                },
+            )
+            for c in self.representatives()
+        ]
+
+    async def end_episode(self, end: EpisodeEnd, ctx: MemoryContext) -> None:
+        """Learn concepts from the game in progress if it was won, then close it."""
+        game = self.game
+        if game is None:
+            self._refuse_ended(end.episode)
+            game = ConceptGame(episode=end.episode, task=end.label, concepts=len(self.concepts))
+            self.games.append(game)
+        elif game.episode != end.episode:
+            raise EpisodeOrderError(
+                f"the task ended episode {end.episode}, but episode {game.episode} is the one "
+                "in progress; end episodes in the order they are played"
+            )
+        game.won = end.won
+        label = end.label or game.task
+        if self.params.enabled and end.won is True and (self.beliefs or self.notes):
+            try:
+                drafts = await self._abstract(label, end, ctx)
+            except ModelCallError as exc:
+                game.error = str(exc)
+            else:
+                game.stored = self._store(drafts, end.episode, label)
+        game.ended = True
+        self.beliefs, self.notes = [], []
+
+    async def _abstract(
+        self, label: str, end: EpisodeEnd, ctx: MemoryContext
+    ) -> list[ConceptDraft]:
+        chars = self.params.belief_chars
+        lines = [f"Goal: {label}", f"Outcome: won in {end.steps or len(self.beliefs)} steps"]
+        lines.append("Belief states:")
+        lines += [f"[step {b.step}] {clip(b.text, chars)}" for b in self.beliefs] or ["(none)"]
+        if self.notes:
+            lines.append("Lessons noted:")
+            lines += [f"[step {n.step}] {clip(n.text, chars)}" for n in self.notes]
+        messages: list[LLMMessage] = [
+            system(CONCEPT_PROMPT.format(n=self.params.max_concepts)),
+            user("\n".join(lines)),
+        ]
+        result = await structured(
+            ctx.model(self._model_name()),
+            messages,
+            ConceptDrafts,
+            caller=ctx.caller,
+            seed=ctx.seed,
+            attempts=self.params.attempts,
+            max_tokens=self.params.max_tokens,
+        )
+        return result.value.concepts
+
+    def _store(self, drafts: list[ConceptDraft], episode: int, label: str) -> list[str]:
+        known = sorted({b.step for b in self.beliefs} | {n.step for n in self.notes})
+        stored = []
+        for draft in drafts:
+            text = " ".join(draft.text.split())
+            if not text:
+                continue
+            cited = sorted({s for s in draft.steps if s in known})
+            concept = Concept(
+                id=f"c{len(self.concepts)}",
+                text=text,
+                episode=episode,
+                label=label,
+                steps=tuple(cited or known),
+            )
+            self.concepts.append(concept)
+            stored.append(concept.id)
+            if len(stored) == self.params.max_concepts:
+                break
+        return stored
+
+    def episode_activity(self, episode: int) -> dict[str, Any] | None:
+        """What the module did for game ``episode``, by id: the N concepts stored when it
+        began, the k clusters formed from them with each one's members and representative,
+        the concepts retrieved (the representatives), the concepts learned when it ended
+        (``stored``, with their text in ``texts``) and why none were (``error``); None for a
+        game it never saw."""
+        game = next((g for g in self.games if g.episode == episode), None)
+        if game is None:
+            return None
+        learned = set(game.stored)
+        return {
+            "kind": self.kind,
+            "enabled": self.params.enabled,
+            "task": game.task,
+            "concepts": game.concepts,
+            "k": game.k,
+            "clusters": [c.model_dump(mode="json") for c in game.clusters],
+            "retrieved": list(game.retrieved),
+            "stored": list(game.stored),
+            "texts": {c.id: c.text for c in self.concepts if c.id in learned},
+            "won": game.won,
+            "error": game.error,
+        }
+
+    def render(self, budget_tokens: int | None = None) -> str:
+        """The representatives in context, one per line."""
+        lines = [f"- {c.text}" for c in self.representatives()]
+        return truncate_to_budget("\n".join(lines), budget_tokens) if lines else EMPTY
+
+    def private_text(self) -> str:
+        """The concepts in context, with the cluster each represents."""
+        game = self.game
+        if not self.params.enabled or game is None or not game.retrieved:
+            return ""
+        lines = [f"Concepts in context ({game.k} clusters of {game.concepts} concepts):"]
+        sizes = {c.representative: len(c.members) for c in game.clusters}
+        lines += [f"- [{c.id}, {sizes[c.id]} alike] {c.text}" for c in self.representatives()]
+        return "\n".join(lines)
+
+    def fork(self) -> Self:
+        """O(1) in the concepts kept: concepts and past games are shared (never edited), the
+        game in progress is copied (it is edited in place), the embedder is shared."""
+        twin = fork_fields(self, share=("_embedder",))
+        if twin.games:
+            twin.games[-1] = twin.games[-1].model_copy(deep=True)
+        return twin
+
+    def save_state(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "params": self.params.model_dump(mode="json"),
+            "provider": self.provider,
+            "concepts": [c.model_dump(mode="json") for c in self.concepts],
+            "games": [g.model_dump(mode="json") for g in self.games],
+            "beliefs": [b.model_dump(mode="json") for b in self.beliefs],
+            "notes": [n.model_dump(mode="json") for n in self.notes],
+        }
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        if state.get("kind") != self.kind:
+            raise ConfigError(
+                f"cannot load a '{state.get('kind')}' state into a '{self.kind}' module; "
+                f"load it into a {self.kind} module"
+            )
+        params = self.Params.model_validate(state["params"])
+        if params.embedder != self.params.embedder:
+            self._embedder = None
+        self.params = params
+        self.provider = state.get("provider")
+        self.concepts = CowList(Concept.model_validate(c) for c in state["concepts"])
+        self.games = CowList(ConceptGame.model_validate(g) for g in state["games"])
+        self.beliefs = [Belief.model_validate(b) for b in state["beliefs"]]
+        self.notes = [Note.model_validate(n) for n in state["notes"]]
+
+
+__all__ = ["CONCEPT_PROMPT", "ConceptDraft", "ConceptDrafts", "ConceptualMemory"]

@@ -1,0 +1,125 @@
+"""One game being played: reset, observe, act, until it is won or the step limit is reached.
+
+The engine is ALFWorld's (textworld's PDDL environment with ALFWorld's names). An action is
+inadmissible when it is not among the admissible commands or the game answers "Nothing
+happens."; it still takes a step, as in ALFWorld (and the engine, which would answer it with
+"Nothing happens." and change nothing, is not asked). Engine calls run in a worker thread so the
+event loop (and other trials' model calls) go on meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, Final
+
+from cogarch.core.affordances import normalize_action
+from cogarch.errors import CogarchError
+
+from .engine import close_engine, engine_lock, open_engine, translating
+from .games import Game
+
+DEFAULT_MAX_STEPS: Final = 50
+"""ALFWorld's step limit per game."""
+NOTHING_HAPPENS: Final = "Nothing happens."
+
+
+class SessionError(CogarchError):
+    """The game was driven out of order (a step before reset, or after it ended)."""
+
+
+@dataclass(frozen=True)
+class StepResult:
+    action: str
+    observation: str
+    admissible: tuple[str, ...]
+    """The commands admissible after this step."""
+    won: bool
+    done: bool
+    """Won, or the step limit reached."""
+    inadmissible: bool
+    repeated: bool
+    """The same action from the same observation as an earlier step of this game (a loop)."""
+
+
+class GameSession:
+    """Plays ``game``: ``await reset()`` gives the first observation (with the goal), then
+    ``await step(action)`` until ``done``."""
+
+    def __init__(
+        self, game: Game, *, max_steps: int = DEFAULT_MAX_STEPS, memoise: bool = True
+    ) -> None:
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+        self.game = game
+        self.max_steps = max_steps
+        self.memoise = memoise
+        self._env: Any = None
+        self.observation = ""
+        self.admissible: tuple[str, ...] = ()
+        self.steps = 0
+        self.won = False
+        self._seen: set[tuple[str, str]] = set()
+
+    @property
+    def done(self) -> bool:
+        return self.won or self.steps >= self.max_steps
+
+    async def reset(self) -> str:
+        """Start the game afresh; the first observation, which states the goal."""
+        state = await asyncio.to_thread(self._reset)
+        self.steps, self.won, self._seen = 0, bool(state["won"]), set()
+        self.observation = str(state["feedback"]).strip()
+        self.admissible = tuple(state["admissible_commands"])
+        return self.observation
+
+    def _reset(self) -> Any:
+        if self._env is None:
+            self._env = open_engine(self.game.data(), memoise=self.memoise)
+        with translating():
+            return self._env.reset()
+
+    async def step(self, action: str) -> StepResult:
+        if self._env is None:
+            raise SessionError("reset() the game before its first step (and not after close())")
+        if self.done:
+            raise SessionError(f"the game is over after {self.steps} steps (won: {self.won})")
+        action = action.strip()
+        before = self.observation
+        command = {normalize_action(a): a for a in self.admissible}.get(normalize_action(action))
+        self.steps += 1
+        if command is None:
+            # the engine answers any other command with "Nothing happens." and changes nothing
+            observation = NOTHING_HAPPENS
+        else:
+            state = await asyncio.to_thread(self._step, command)
+            self.won = bool(state["won"])
+            observation = str(state["feedback"]).strip()
+            self.admissible = tuple(state["admissible_commands"])
+        self.observation = observation
+        key = (before, normalize_action(action))
+        repeated = key in self._seen
+        self._seen.add(key)
+        return StepResult(
+            action=action,
+            observation=observation,
+            admissible=self.admissible,
+            won=self.won,
+            done=self.done,
+            inadmissible=command is None or observation == NOTHING_HAPPENS,
+            repeated=repeated,
+        )
+
+    def close(self) -> None:
+        """Release the engine (its copy of the planner's library); the session is over."""
+        if self._env is not None:
+            close_engine(self._env)
+            self._env = None
+
+    def _step(self, command: str) -> Any:
+        with engine_lock():
+            state, _, _ = self._env.step(command)
+        return state
+
+
+__all__ = ["DEFAULT_MAX_STEPS", "NOTHING_HAPPENS", "GameSession", "SessionError", "StepResult"]

@@ -1,0 +1,291 @@
+"""ALFWorld as a runnable task: one trial is a curriculum of games played by the same agent.
+
+Each turn the agent gets the game's observation (the first one states the goal) followed by
+the admissible actions (``cogarch.core.affordances``); its reply is read as one command
+(``actions.read_action``). A game ends when it is won or after ``max_steps`` turns; the task
+then tells the agent how it went (``end_episode``), so memory that learns across games takes
+it in and the next game starts a fresh dialogue, and records what the agent reports of the
+game. Memory is carried from game to game within a trial, never across trials: every trial
+builds a new agent. The task measures rather than classifies: a trial is a curriculum, not
+one outcome, so its evaluation holds rates, its report tables (``tables``) break them down and its
+page (``page``) shows each game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import ClassVar, Final, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from cogarch.core.affordances import format_input
+from cogarch.core.evaluation import Scalar
+from cogarch.core.host import EpisodeAware, Host, PrivateState, ReplyReporting
+from cogarch.core.memory import EpisodeEnd
+from cogarch.core.records import Scoring, TrialOutput, TrialRecord, Turn
+from cogarch.core.task import Task, TrialContext
+from cogarch.core.views import Section, Table
+from cogarch.errors import ConfigError
+from cogarch.models.metering import Meter
+
+from . import book, curriculum, page, tables
+from .actions import read_action
+from .curriculum import Part, Settings
+from .evaluate import evaluate
+from .games import Game, Split
+from .records import AlfworldEvaluation, AlfworldPayload, GameResult, GameStep
+from .session import DEFAULT_MAX_STEPS, GameSession
+from .wheel import TASK_TYPES, all_rooms
+
+
+class CurriculumPart(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    split: Split = Field(
+        description="train: ALFRED's seen rooms; id: the same rooms, held-out seeds; ood: "
+        "its unseen rooms."
+    )
+    games: int = Field(ge=1, le=10_000, description="Games of this split, played in order.")
+
+
+class AlfworldParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    curriculum: list[CurriculumPart] = Field(
+        default_factory=lambda: [
+            CurriculumPart(split="train", games=4),
+            CurriculumPart(split="ood", games=2),
+        ],
+        min_length=1,
+        description="The games a trial plays, part after part, with one agent.",
+    )
+    task_types: list[str] | Literal["all"] = Field(
+        default="all", description=f"Task types to draw from: all, or some of {TASK_TYPES}."
+    )
+    rooms: list[int] | None = Field(
+        default=None,
+        description="Only these rooms (FloorPlan numbers); each split keeps to its own.",
+    )
+    max_receptacles: int | None = Field(
+        default=None, ge=1, description="Only rooms with at most this many receptacles."
+    )
+    max_steps: int = Field(
+        default=DEFAULT_MAX_STEPS, ge=1, le=1000, description="Agent turns per game."
+    )
+    official: str | None = Field(
+        default=None,
+        description="Play the official games under this folder (alfworld-download's "
+        "$ALFWORLD_DATA) instead of generated ones.",
+    )
+    cache_dir: str | None = Field(
+        default=None,
+        description="Where generated games are cached (default: the user cache directory's "
+        "alfworld/, under $COGARCH_CACHE_DIR when set).",
+    )
+    plan_timeout_s: float = Field(
+        default=600.0, gt=0, le=3600, description="Time the planner may take per game."
+    )
+
+    @field_validator("task_types")
+    @classmethod
+    def _known_types(cls, value: list[str] | str) -> list[str] | str:
+        if isinstance(value, list):
+            unknown = [t for t in value if t not in TASK_TYPES]
+            if unknown or not value:
+                raise ValueError(
+                    f"unknown task types {unknown}; choose among {', '.join(TASK_TYPES)} or "
+                    "write 'all'"
+                )
+        return value
+
+    def settings(self) -> Settings:
+        return Settings(
+            parts=tuple(Part(p.split, p.games) for p in self.curriculum),
+            task_types=tuple(TASK_TYPES if self.task_types == "all" else self.task_types),
+            rooms=tuple(self.rooms) if self.rooms is not None else None,
+            max_receptacles=self.max_receptacles,
+            official=self.official,
+            cache_dir=self.cache_dir,
+            plan_timeout_s=self.plan_timeout_s,
+        )
+
+
+STATE_BUDGET_CHARS: Final = 2_000_000
+"""Private state recorded per trial, in characters, before only games' first turns record it."""
+
+
+class AlfworldHost(Host, EpisodeAware, PrivateState, ReplyReporting, Protocol):
+    """What the task asks of its agent: an action per observation, the end of each game, and
+    what it keeps private with its size (recorded on the turns where it changes)."""
+
+
+class AlfworldTask(Task):
+    """Household games on ALFWorld's engine (Shridhar et al., ICLR 2021), in a curriculum."""
+
+    kind: ClassVar[str] = "alfworld"
+    Params: ClassVar[type[BaseModel]] = AlfworldParams
+    Payload = AlfworldPayload
+    Evaluation = AlfworldEvaluation
+    scoring: ClassVar[Scoring] = Scoring(totals=("games", "won", "actions", "inadmissible_actions"))
+    params: AlfworldParams
+
+    def __init__(self, params: BaseModel) -> None:
+        super().__init__(params)
+        p = self.params
+        if p.rooms is not None:
+            unknown = sorted(set(p.rooms) - set(all_rooms()))
+            if unknown:
+                raise ConfigError(
+                    f"task.rooms names rooms {unknown} that ALFRED does not have; rooms are "
+                    "1-30, 201-230, 301-330 and 401-430"
+                )
+        self.settings = p.settings()
+        curriculum.check(self.settings)
+
+    async def run_trial(self, ctx: TrialContext) -> TrialOutput:
+        agent: AlfworldHost = ctx.make_agent()
+        games = await curriculum.build(ctx.seed, self.settings)
+        play = _Curriculum(agent, ctx.seed, self.params.max_steps)
+        results = [await play.game(i, game) for i, game in enumerate(games)]
+        payload = AlfworldPayload(max_steps=self.params.max_steps, games=results)
+        return TrialOutput(turns=play.turns, evaluation=evaluate(payload), payload=payload)
+
+    @classmethod
+    def report_tables(cls, records: Sequence[TrialRecord]) -> list[Table]:
+        return tables.report_tables(records)
+
+    @classmethod
+    def trial_sections(cls, record: TrialRecord) -> list[Section]:
+        return page.trial_sections(record)
+
+    @classmethod
+    def tidy_columns(cls, record: TrialRecord) -> dict[str, Scalar]:
+        return tables.tidy_columns(record)
+
+
+class _Curriculum:
+    """One trial's games played in turn by one agent: the public turns of all of them, and
+    the agent's private state, recorded on a turn when it changed."""
+
+    def __init__(self, agent: AlfworldHost, seed: int, max_steps: int) -> None:
+        self.agent, self.seed, self.max_steps = agent, seed, max_steps
+        self.turns: list[Turn] = []
+        self._state, self._spent = "", 0
+
+    async def game(self, index: int, game: Game) -> GameResult:
+        """Play ``game`` to its end, tell the agent how it went, and record it."""
+        session = GameSession(game, max_steps=self.max_steps)
+        meter, start = Meter(), time.perf_counter()
+        steps: list[GameStep] = []
+        with meter.active():
+            try:
+                await self._steps(index, game, session, steps)
+            finally:
+                session.close()
+            ended = await self.agent.end_episode(
+                EpisodeEnd(
+                    episode=index,
+                    won=session.won,
+                    label=game.goal,
+                    steps=session.steps,
+                    info={
+                        "room": game.room,
+                        "task_type": game.task_type,
+                        "split": game.split,
+                        "trajectory": _trajectory(steps),
+                    },
+                )
+            )
+        usage = meter.summary()
+        reported = asdict(ended)  # a copy: later changes in the agent never reach the record
+        return GameResult(
+            index=index,
+            room=game.room,
+            task_type=game.task_type,
+            split=game.split,
+            seed=game.seed,
+            source=game.source,
+            game=game.name,
+            goal=game.goal,
+            won=session.won,
+            actions=session.steps,
+            inadmissible_actions=sum(s.inadmissible for s in steps),
+            repeated_actions=sum(s.repeated for s in steps),
+            plan_length=game.plan_length,
+            model_calls=usage["model_calls"],
+            prompt_tokens=usage["prompt_tokens"],
+            completion_tokens=usage["completion_tokens"],
+            seconds=round(time.perf_counter() - start, 3),
+            transcript=steps,
+            memory_activity=reported["memory"],
+            focus=reported["focus"],
+        )
+
+    async def _steps(
+        self, index: int, game: Game, session: GameSession, steps: list[GameStep]
+    ) -> None:
+        book.write(self.seed, await session.reset(), game.walkthrough)
+        while not session.done:
+            shown, allowed = session.observation, session.admissible
+            text = format_input(shown, allowed)
+            reply = await self.agent.respond(text)
+            result = await session.step(read_action(reply, allowed))
+            turn = self._turn(text, reply, index, session.steps)
+            steps.append(
+                GameStep(
+                    step=session.steps,
+                    turn=turn.turn,
+                    observation=shown,
+                    admissible=list(allowed),
+                    reply=reply,
+                    action=result.action,
+                    feedback=result.observation,
+                    inadmissible=result.inadmissible,
+                    repeated=result.repeated,
+                )
+            )
+
+    def _turn(self, text: str, reply: str, game: int, step: int) -> Turn:
+        """The public turn, with the private state's size, and the state itself when it
+        changed since the last turn that recorded it (a memory's state holds still for most
+        of a game: recording it on every turn would repeat it). A memory that changes on
+        every turn and grows (every turn kept raw) would fill the file with copies, so past
+        ``STATE_BUDGET_CHARS`` of recorded state in the trial only a game's first turn
+        records it."""
+        state = self.agent.private_state()
+        tokens = self.agent.last_reply().state_tokens
+        record = state != self._state and (
+            step == 1 or self._spent + len(state) <= STATE_BUDGET_CHARS
+        )
+        if record:
+            self._state = state
+            self._spent += len(state)
+        turn = Turn(
+            turn=len(self.turns) + 1,
+            user=text,
+            reply=reply,
+            private_state=state if record else None,
+            private_state_tokens=tokens,
+            extras={"game": game, "step": step},
+        )
+        self.turns.append(turn)
+        return turn
+
+
+def _trajectory(steps: list[GameStep]) -> str:
+    """The game as the agent lived it, for memory that reflects on it."""
+    lines = [steps[0].observation] if steps else []
+    for s in steps:
+        lines += [f"> {s.action or '(no action)'}", s.feedback]
+    return "\n".join(lines)
+
+
+__all__ = [
+    "STATE_BUDGET_CHARS",
+    "AlfworldHost",
+    "AlfworldParams",
+    "AlfworldTask",
+    "CurriculumPart",
+]

@@ -1,0 +1,85 @@
+"""Trial files of schema version 2 written before tasks owned their records (real ones, under
+data/v2: an SCT, a constraint, a revision and a LoCoMo run) are read into their tasks'
+classes with nothing lost, reported, and skipped unchanged when a run resumes over them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogarch.core.evaluation import Evaluation
+from cogarch.core.payload import TaskPayload
+from cogarch.experiments.config import RunConfig
+from cogarch.experiments.report import build_report
+from cogarch.experiments.results import read_trial
+from cogarch.experiments.runner import Runner
+from cogarch.tasks.constraints import ConstraintsEvaluation, ConstraintsPayload
+from cogarch.tasks.locomo import LocomoEvaluation, LocomoPayload
+from cogarch.tasks.revision import RevisionEvaluation, RevisionPayload
+from cogarch.tasks.sct import SCTEvaluation, SCTPayload
+
+DATA = Path(__file__).parent / "data" / "v2"
+REPO = Path(__file__).resolve().parents[2]
+CLASSES: dict[str, tuple[type[Evaluation], type[TaskPayload]]] = {
+    "hangman": (SCTEvaluation, SCTPayload),
+    "constraints": (ConstraintsEvaluation, ConstraintsPayload),
+    "revision": (RevisionEvaluation, RevisionPayload),
+    "locomo": (LocomoEvaluation, LocomoPayload),
+}
+
+
+def files(run: str) -> list[Path]:
+    return sorted((DATA / run).glob("*/trial_*.json"))
+
+
+@pytest.mark.parametrize("run", sorted(CLASSES))
+def test_an_old_file_reads_into_its_tasks_classes_with_nothing_lost(run: str) -> None:
+    evaluation_class, payload_class = CLASSES[run]
+    for path in files(run):
+        old = json.loads(path.read_text(encoding="utf-8"))
+        assert old["schema_version"] == 2 and "version" not in old["payload"]
+        record = read_trial(path)
+        assert type(record.evaluation) is evaluation_class
+        assert type(record.payload) is payload_class and record.payload.version == 1
+        written = json.loads(record.model_dump_json())
+        assert written["evaluation"] == old["evaluation"]
+        assert written["payload"] == {**old["payload"], "version": 1}
+        assert written["branches"] == old["branches"] and written["turns"] == old["turns"]
+        assert written["usage"] == old["usage"] and written["walk"] == old["walk"]
+
+
+@pytest.mark.parametrize("run", sorted(CLASSES))
+def test_an_old_run_reports(run: str, tmp_path: Path) -> None:
+    copy = tmp_path / run
+    shutil.copytree(DATA / run, copy)
+    paths = build_report(copy)
+    md = paths[0].read_text(encoding="utf-8")
+    assert f"trial files: {len(files(run))} ({len(files(run))} complete" in md
+    csv_header = (copy / "report" / "trials.csv").read_text().splitlines()[0]
+    if run == "hangman":
+        assert "outcome_strict" in csv_header and "revealed" in csv_header
+        assert "the fork per agent" in md and "leakage" in md
+
+
+@pytest.mark.parametrize("run", sorted(CLASSES))
+async def test_a_run_resumes_over_old_files_without_touching_them(
+    run: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)  # the runs name their data by paths relative to the repository
+    copy = tmp_path / run
+    shutil.copytree(DATA / run, copy)
+    before = {p: p.read_bytes() for p in copy.glob("*/trial_*.json")}
+    recorded: dict[str, Any] = json.loads((copy / "run.json").read_text())["config"]
+    present = {p.parent.name for p in before}
+    recorded.update(
+        results_dir=str(copy),
+        trials=1,
+        agents=[a for a in recorded["agents"] if (a.get("name") or a["agent"]) in present],
+    )
+    report = await Runner(RunConfig.model_validate(recorded), progress=False).run()
+    assert (report.ran, report.skipped, report.corrupt) == (0, len(before), [])
+    assert {p: p.read_bytes() for p in copy.glob("*/trial_*.json")} == before

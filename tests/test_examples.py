@@ -1,0 +1,110 @@
+"""The custom-task example, used as a user would: copied into a folder of its own, run, reported
+and shown with the command line, with no file outside the example changed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from cogarch.experiments.results import read_trial
+from cogarch.experiments.viewer.app import create_app
+from cogarch.experiments.viewer.index import TrialIndex
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def cogarch(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``cogarch ARGS`` in ``cwd``, importing this checkout as the console script imports the
+    installed package (``-P``: the current folder is not on the import path, so the example
+    is not importable as a module and must be found by its file path)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-P", "-m", "cogarch.experiments", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding only the example, run once with ``cogarch run``."""
+    root = tmp_path_factory.mktemp("clone")
+    shutil.copytree(REPO / "examples", root / "examples")
+    done = cogarch(root, "run", "examples/custom_task.yaml", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "8 trials run, 0 already complete, 0 failed" in done.stdout
+    return root
+
+
+def test_the_run_writes_the_examples_own_records(clone: Path) -> None:
+    files = sorted((clone / "runs" / "custom_task").glob("*/trial_*.json"))
+    assert len(files) == 8
+    for path in files:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert data["task"] == "examples/custom_task.py:GuessTask"
+        assert data["payload"]["kind"] == "guess" and data["payload"]["version"] == 1
+        assert data["metadata"]["task_source"].endswith("custom_task.py:GuessTask")
+        record = read_trial(path)
+        assert type(record.payload).__name__ == "GuessPayload"
+        assert type(record.evaluation).__name__ == "GuessEvaluation"
+        expected = "solved" if record.agent == "bisecting" else "out_of_turns"
+        assert record.evaluation.outcome == expected
+    again = cogarch(clone, "run", "examples/custom_task.yaml", "--quiet")
+    assert again.returncode == 0 and "0 trials run, 8 already complete" in again.stdout
+
+
+def test_the_report_shows_the_outcomes_and_the_tasks_own_table(clone: Path) -> None:
+    done = cogarch(clone, "report", "runs/custom_task")
+    assert done.returncode == 0, done.stderr
+    md = (clone / "runs" / "custom_task" / "report" / "report.md").read_text("utf-8")
+    assert "| solved | out_of_turns | no_guesses |" in md
+    assert "### guessing per agent" in md and "| ignored_feedback |" in md
+    assert "('solved')" in md
+    header = (clone / "runs" / "custom_task" / "report" / "trials.csv").read_text().split("\n")[0]
+    assert "outcome,self_consistent," in header
+
+
+def test_the_static_pages_show_the_tasks_own_section(clone: Path) -> None:
+    done = cogarch(clone, "view", "runs/custom_task", "--export", "site")
+    assert done.returncode == 0, done.stderr
+    page = (clone / "site" / "trials" / "0__bisecting__0.html").read_text("utf-8")
+    assert "The game" in page and "The number was" in page and "Correct!" in page
+
+
+def test_the_live_viewer_shows_the_tasks_own_section(clone: Path) -> None:
+    app = create_app(TrialIndex([clone / "runs" / "custom_task"]))
+    client = TestClient(app, base_url="http://127.0.0.1")
+    page = client.get("/trial/0/wild/1")
+    assert page.status_code == 200
+    assert "The game" in page.text and "out_of_turns" in page.text
+
+
+def test_without_its_task_file_the_run_still_reports_as_generic_data(
+    clone: Path, tmp_path: Path
+) -> None:
+    foreign = tmp_path / "foreign"
+    shutil.copytree(clone / "runs" / "custom_task", foreign)
+    shutil.rmtree(foreign / "report", ignore_errors=True)
+    for path in foreign.glob("*/trial_*.json"):  # the task file is elsewhere on that machine
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["metadata"]["task_source"] = "/nowhere/custom_task.py:GuessTask"
+        path.write_text(json.dumps(data), encoding="utf-8")
+    done = cogarch(tmp_path, "report", "foreign")
+    assert done.returncode == 0, done.stderr
+    md = (foreign / "report" / "report.md").read_text("utf-8")
+    assert "| solved | out_of_turns | no_guesses |" in md  # the scoring travels in the files
+    assert "| ignored_feedback |" in md and "guessing per agent" not in md
+    record = read_trial(next(foreign.glob("wild/trial_*.json")))
+    assert type(record.payload).__name__ == "GenericPayload"
+    assert record.payload.model_dump()["kind"] == "guess"

@@ -1,0 +1,139 @@
+"""What an Episodex specialist is shown: the task, the belief state, memory, the game so far,
+the current observation with its admissible actions, and what this turn has brought.
+
+In a turn-based task the environment's observation is the user message (with the admissible
+actions appended in the form of :mod:`cogarch.workspace.affordances`) and the agent's reply is
+its action, so the game so far is the public dialogue since the game began: each earlier reply
+is an action, and the next input is what it led to.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cogarch.core.affordances import split_input
+from cogarch.memory.long_term.conceptual import ConceptualMemory
+from cogarch.memory.long_term.episodic import EpisodicMemory
+from cogarch.memory.retrieval.base import clip
+
+from ...specialist import StepContext
+from ...workspace import Workspace
+
+_TASK = re.compile(r"^\s*(?:your\s+)?task\s*(?:is\s*)?(?:to\s*)?:\s*(.+?)\s*$", re.I | re.M)
+
+
+def read_task(observation: str) -> str:
+    """The task an observation states (``Your task is to: ...`` or ``Task: ...``), or the
+    observation itself, cut to 300 characters, when it states none."""
+    found = _TASK.search(observation)
+    if found:
+        return found.group(1).rstrip(".").strip()
+    return clip(" ".join(observation.split()), 300)
+
+
+class SituationParams(BaseModel):
+    """Where an Episodex specialist finds its memory, and how much of the game it is shown."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    memory: str = Field(default="episodic", description="The agent's episodic memory module.")
+    concepts: str | None = Field(
+        default="conceptual", description="The agent's conceptual memory module (None: none)."
+    )
+    history: int = Field(default=8, ge=0, description="Earlier actions of the game shown.")
+    observation_chars: int = Field(
+        default=200, ge=20, description="Cut each earlier observation shown to this length."
+    )
+    memory_budget: int | None = Field(
+        default=1200, ge=1, description="Tokens of past episodes shown (shared among them)."
+    )
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A specialist's view of the game; ``text`` lays it out for a prompt."""
+
+    task: str
+    step: int
+    belief: str | None
+    observation: str
+    admissible: tuple[str, ...] | None
+    history: tuple[tuple[str, str], ...]
+    """(action, what followed) for the game's earlier actions, oldest first."""
+    episodes: str | None
+    concepts: str | None
+    notes: tuple[tuple[str, str], ...]
+    """(node, text) of this turn's broadcasts, in order."""
+
+    def text(self, *, memory: bool = True) -> str:
+        parts = [f"Task: {self.task}", f"Step: {self.step} (actions taken in this game)"]
+        parts.append(f"Belief state: {self.belief or '(none yet)'}")
+        if memory and self.episodes is not None:
+            parts.append(f"Past episodes:\n{self.episodes}")
+        if memory and self.concepts is not None:
+            parts.append(f"Concepts:\n{self.concepts}")
+        if self.history:
+            lines = "\n".join(f"- {action} -> {result}" for action, result in self.history)
+            parts.append(f"Actions so far in this game (latest last):\n{lines}")
+        parts.append(f"Current observation:\n{self.observation}")
+        if self.admissible is not None:
+            listed = "\n".join(f"- {a}" for a in self.admissible) or "(none)"
+            parts.append(f"Admissible actions:\n{listed}")
+        if self.notes:
+            parts.append("This turn:\n" + "\n".join(f"[{k}] {v}" for k, v in self.notes))
+        return "\n\n".join(parts)
+
+
+def episodic_of(ctx: StepContext, params: SituationParams, user: str) -> EpisodicMemory:
+    return ctx.memory_of(params.memory, EpisodicMemory, user)
+
+
+def conceptual_of(ctx: StepContext, params: SituationParams, user: str) -> ConceptualMemory | None:
+    if params.concepts is None:
+        return None
+    return ctx.memory_of(params.concepts, ConceptualMemory, user)
+
+
+def situation(ws: Workspace, ctx: StepContext, params: SituationParams, user: str) -> Situation:
+    """The view of the game ``user`` (a node name) is shown; its own broadcast is left out."""
+    episodic = episodic_of(ctx, params, user)
+    conceptual = conceptual_of(ctx, params, user)
+    current = split_input(ws.current_input)
+    game = episodic.game
+    belief = episodic.belief
+    inputs = [m.content for m in ws.dialogue if m.role == "user"] + [ws.current_input]
+    actions = [m.content for m in ws.dialogue if m.role == "assistant"]
+    history = [
+        (action, clip(" ".join(split_input(after).observation.split()), params.observation_chars))
+        for action, after in zip(actions, inputs[1:], strict=False)
+    ]
+    shown = history[-params.history :] if params.history else []
+    notes = tuple(
+        (key, value)
+        for key, value in ws.broadcasts.items()
+        if isinstance(value, str) and key != user and (belief is None or value != belief.text)
+    )
+    return Situation(
+        task=game.task if game is not None else read_task(current.observation),
+        step=episodic.step_of(ws.turn),
+        belief=belief.text if belief is not None else None,
+        observation=current.observation,
+        admissible=current.actions,
+        history=tuple(shown),
+        episodes=episodic.render(params.memory_budget) if episodic.params.max_episodes else None,
+        concepts=conceptual.render() if conceptual and conceptual.params.enabled else None,
+        notes=notes,
+    )
+
+
+__all__ = [
+    "Situation",
+    "SituationParams",
+    "conceptual_of",
+    "episodic_of",
+    "read_task",
+    "situation",
+]

@@ -41,6 +41,10 @@ MODULES: dict[str, dict[str, Any]] = {
 }
 
 
+STORE = ["chroma"]
+"""The retrieval modules' vector store (``--store``)."""
+
+
 def _answer(prompt: str, schema: str) -> Any:
     """A fake model's structured answer for each module's calls, by schema name."""
     words = re.findall(r"[a-z]{5,}", prompt.lower())[-6:] or ["nothing"]
@@ -119,7 +123,8 @@ async def module_row(kind: str, n: int, repeat: int) -> Row:
 
     model = _fake()
     ctx = MemoryContext(model=lambda name: model, seed=1)
-    module = build_memory(kind, MODULES[kind])
+    params = MODULES[kind] | ({"store": STORE[0]} if "embedder" in MODULES[kind] else {})
+    module = build_memory(kind, params)
     if isinstance(module, WorkingMemory):
         for i in range(n):
             module.apply("append_in_memory", {"section_title": "Active Notes", "lines": [f"- {i}"]})
@@ -146,7 +151,7 @@ async def agent_row(n: int, repeat: int) -> Row:
 
     providers = Providers()
     providers.register("fake", _fake())
-    spec = load_agent_spec("raw_turns", {"embedder": "hash"})
+    spec = load_agent_spec("raw_turns", {"embedder": "hash", "store": STORE[0]})
     agent = build_agent(spec, providers.get, provider="fake")
     for i in range(1, n + 1):
         await agent.respond(f"turn {i}: the weather in Lisbon changed, remember it")
@@ -167,8 +172,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 5000])
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--modules", nargs="+", default=[*MODULES, "agent"])
+    parser.add_argument("--store", default="chroma", choices=["chroma", "memory"])
     args = parser.parse_args(argv)
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; times in ms")
+    STORE[0] = args.store
+    load = os.getloadavg()[0]
+    print(f"{args.store} store; load average {load:.1f} on {os.cpu_count()} cores; times in ms")
     print(
         f"{'what':<16} {'turns':>6} {'fork p50':>9} {'fork p95':>9} "
         f"{'1st write p50':>14} {'2nd write p50':>14}"

@@ -39,6 +39,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 TARGETS_MS = {600: 20.0, 5000: 50.0}
 
 
+STORE = ["chroma"]
+"""The retrieval modules' vector store (``--store``)."""
+
+
 def _config(data: Path, results: Path, agent: str, embedder: str) -> Any:
     from cogarch.experiments.config import RunConfig
 
@@ -55,7 +59,7 @@ def _config(data: Path, results: Path, agent: str, embedder: str) -> Any:
                     "name": agent,
                     "agent": agent,
                     "provider": "reader",
-                    "params": {"embedder": embedder},
+                    "params": {"embedder": embedder, "store": STORE[0]},
                 }
             ],
         }
@@ -147,7 +151,9 @@ async def ingestion(turns: int, agent: str, embedder: str) -> float:
         "reader", Model(pairs_model(reader), provider="reader", model="r", fake=True)
     )
     built = build_agent(
-        load_agent_spec(agent, {"embedder": embedder}), providers.get, provider="reader"
+        load_agent_spec(agent, {"embedder": embedder, "store": STORE[0]}),
+        providers.get,
+        provider="reader",
     )
     start = time.perf_counter()
     await ingest_turns(built, conv.sessions[1])
@@ -160,10 +166,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--questions", type=int, default=100)
     parser.add_argument("--agent", default="raw_turns")
     parser.add_argument("--embedder", default="hash", choices=["hash", "minilm"])
+    parser.add_argument("--store", default="chroma", choices=["chroma", "memory"])
     parser.add_argument("--session-turns", type=int, nargs="+", default=[750, 1500, 3000])
     args = parser.parse_args(argv)
+    STORE[0] = args.store
     print(
-        f"agent {args.agent}, {args.embedder} embedder, zero-latency fake reader, load average "
+        f"agent {args.agent}, {args.embedder} embedder, {args.store} store, zero-latency fake "
+        "reader, load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
     print(

@@ -211,7 +211,8 @@ class Runner:
         handles = [backend.submit(self.spec(e, i)) for e, i in jobs]
 
         async def collect(entry: AgentEntry, index: int, record: TrialRecord) -> None:
-            write_trial(self.results_dir, record)
+            # serialised and synced in a worker thread: the trials still running go on
+            await asyncio.to_thread(write_trial, self.results_dir, record)
             self.records[(entry.label, index)] = record
             report.ran += 1
             report.failed += record.status == "failed"
@@ -266,7 +267,7 @@ class Runner:
             }
             with tracing.span("joint judging", attributes) if judges else tracing.NO_SPAN:
                 for record in await self.task.judge_jointly(groups[index], context):
-                    write_trial(self.results_dir, record)
+                    await asyncio.to_thread(write_trial, self.results_dir, record)
                     self.records[(record.agent, record.trial)] = record
                     written += 1
         return written

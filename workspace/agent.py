@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from collections import Counter
@@ -12,11 +13,12 @@ from typing import Any
 
 from cogarch import tracing
 from cogarch.core import specialist as core
-from cogarch.core.host import EpisodeReport, ReplyReport, Retrieved
+from cogarch.core.cow import CowList
+from cogarch.core.host import EpisodeReport, Observation, ReplyReport, Retrieved
 from cogarch.core.memory import EpisodeEnd, MemoryModule
 from cogarch.core.model import ChatModel
 from cogarch.core.records import WalkStep
-from cogarch.errors import CogarchError, ConfigError, ModelCallError
+from cogarch.errors import CogarchError, ConfigError
 from cogarch.models.metering import Meter
 from cogarch.tokens import count_tokens
 
@@ -43,8 +45,9 @@ class Agent:
     """Send user text to ``respond``; only the responder's final text comes back.
 
     Specialists hold configuration only; everything that changes during a dialogue lives in
-    ``workspace``, ``memory`` and ``trace``, so ``fork`` can copy it all. The agent offers a
-    task every capability of ``cogarch.core.host.AgentHost``.
+    ``workspace``, ``memory`` and ``trace``, so ``fork`` can copy it all, in O(1) in the
+    length of the dialogue and the size of memory (see ``cogarch.core.memory``). The agent
+    offers a task every capability of ``cogarch.core.host.AgentHost``.
     """
 
     name: str
@@ -56,14 +59,19 @@ class Agent:
     workspace: Workspace = field(default_factory=Workspace)
     trace: Trace = field(default_factory=Trace)
     seed: int | None = None
-    state_sizes: list[int] = field(default_factory=list)
+    state_sizes: CowList[int] = field(default_factory=CowList)
     """Private-state size in tokens after each turn."""
-    memory_footprints: list[int | None] = field(default_factory=list)
+    memory_footprints: CowList[int | None] = field(default_factory=CowList)
     """Per turn, the memory the answering specialist's prompt carried, in tokens (see
     ``Workspace.memory_tokens``); None for a turn whose answering specialist does not say."""
     router: Router = field(default_factory=Router)
     memory_params: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The parameters each memory module was built with, by name (for ``describe``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("state_sizes", "memory_footprints") and not isinstance(value, CowList):
+            value = CowList(value)
+        object.__setattr__(self, name, value)
 
     def context(self) -> StepContext:
         return StepContext(self.name, self.models, self.memory, self.trace, self.seed)
@@ -139,7 +147,7 @@ class Agent:
             if found is not None:
                 activity[name] = found
         focus = [asdict(f) for f in self.workspace.focus_log if f.episode == end.episode]
-        self.workspace.dialogue = []
+        self.workspace.dialogue = CowList()
         self.workspace.episode = end.episode + 1
         self.workspace.resume_from = None
         return EpisodeReport(memory=activity, focus=focus)
@@ -188,7 +196,11 @@ class Agent:
         return "\n\n".join(p for p in parts if p)
 
     def private_state_tokens(self) -> int:
-        return count_tokens(self.private_state())
+        """The tokens of ``private_state()``, from each module's own count (the parts are joined
+        by blank lines, which hold no token)."""
+        reasoning = self.workspace.reasoning
+        thoughts = sum(count_tokens(str(text)) for text in reasoning.values())
+        return sum(m.size_tokens() for m in self.memory.values()) + thoughts
 
     def task_state(self) -> dict[str, str] | None:
         """The task values of the first memory module that keeps any (a task graph)."""
@@ -225,17 +237,27 @@ class Agent:
         """Take in ``text`` as a completed turn without replying: it joins the public dialogue
         and every memory module ingests it, once (a module's own model calls fall back on the
         provider of the specialist that drives it, as when that specialist ingests)."""
-        record = self.workspace.observe(text, tuple(source_ids), time)
+        await self.observe_many([Observation(text, tuple(source_ids), time)])
+
+    async def observe_many(self, turns: Sequence[Observation]) -> None:
+        """Take ``turns`` in as ``observe`` would, each memory module all of them at once."""
+        records = [self.workspace.observe(t.text, t.source_ids, t.time) for t in turns]
         self.workspace.resume_from = None
+        if not records:
+            return
         ctx = self.context()
         for name, module in self.memory.items():
             module.use_provider(self._driver_provider(name))
-            try:
-                with tracing.memory_operation("create_memory", name, module.kind, 1):
-                    await module.ingest(record, ctx.memory_context(f"memory:{module.kind}"))
-            except ModelCallError as exc:  # not stored, as in the retrieval specialist
-                self.workspace.ingest_failures.append(IngestFailure(name, record.index, str(exc)))
-            self.workspace.ingested[name] = record.index
+            mctx = ctx.memory_context(f"memory:{module.kind}")
+            with tracing.memory_operation("create_memory", name, module.kind, len(records)):
+                failed = await module.ingest_many(records, mctx)
+            # a turn the module's own model gave nothing usable for is not stored, as in the
+            # retrieval specialist
+            self.workspace.ingest_failures.extend(
+                IngestFailure(name, i, e) for i, e in failed.items()
+            )
+            self.workspace.ingested[name] = records[-1].index
+            await asyncio.sleep(0)  # other trials of the run go on between modules
 
     def _driver_provider(self, module: str) -> str | None:
         for specialist in self.specialists.values():
@@ -287,8 +309,8 @@ class Agent:
             module.load_state(state["memory"][name])
         self.workspace = Workspace.from_state(state["workspace"])
         self.trace = Trace.from_state(state["trace"])
-        self.state_sizes = list(state["state_sizes"])
-        self.memory_footprints = list(state.get("memory_footprints", []))
+        self.state_sizes = CowList(state["state_sizes"])
+        self.memory_footprints = CowList(state.get("memory_footprints", []))
 
     def fork(self) -> Agent:
         """An independent branch: nothing mutable is shared with the original."""
@@ -301,8 +323,8 @@ class Agent:
             workspace=self.workspace.copy(),
             trace=self.trace.copy(),
             seed=self.seed,
-            state_sizes=list(self.state_sizes),
-            memory_footprints=list(self.memory_footprints),
+            state_sizes=self.state_sizes.fork(),
+            memory_footprints=self.memory_footprints.fork(),
             router=self.router,
             memory_params=self.memory_params,
         )

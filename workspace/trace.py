@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from cogarch.core.cow import CowList
 from cogarch.core.records import WalkStep
 
 How = Literal["entry", "resume", "single", "condition", "model", "fallback", "budget", "end"]
@@ -42,14 +43,21 @@ class Transition:
 
 @dataclass
 class Trace:
-    transitions: list[Transition] = field(default_factory=list)
-    steps: list[StepRecord] = field(default_factory=list)
+    """Every transition and step of an agent, oldest first (copy-on-write: ``copy`` is O(1))."""
+
+    transitions: CowList[Transition] = field(default_factory=CowList)
+    steps: CowList[StepRecord] = field(default_factory=CowList)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("transitions", "steps") and not isinstance(value, CowList):
+            value = CowList(value)
+        object.__setattr__(self, name, value)
 
     def add(self, transition: Transition) -> None:
         self.transitions.append(transition)
 
     def copy(self) -> Trace:
-        return Trace(list(self.transitions), list(self.steps))
+        return Trace(self.transitions.fork(), self.steps.fork())
 
     def counts(self) -> Counter[tuple[str, str]]:
         return Counter((t.source, t.target) for t in self.transitions if t.how != "entry")
@@ -87,6 +95,6 @@ class Trace:
     def from_state(cls, data: dict[str, Any]) -> Trace:
         """The trace ``save_state`` wrote."""
         return cls(
-            [Transition(**t) for t in data["transitions"]],
-            [StepRecord(**s) for s in data["steps"]],
+            CowList(Transition(**t) for t in data["transitions"]),
+            CowList(StepRecord(**s) for s in data["steps"]),
         )

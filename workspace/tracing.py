@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -21,8 +21,12 @@ class Agent(Protocol):
     name: str
     workspace: Workspace
     trace: Trace
-    state_sizes: list[int]
-    memory_footprints: list[int | None]
+
+    @property
+    def state_sizes(self) -> Sequence[int]: ...
+
+    @property
+    def memory_footprints(self) -> Sequence[int | None]: ...
 
     @property
     def specialists(self) -> Mapping[str, Any]: ...

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from cogarch.core.cow import CowDict, CowList, fork_value
 from cogarch.core.memory import TurnRecord
 from cogarch.tokens import count_tokens
 
@@ -34,10 +36,14 @@ class Workspace:
     Only ``reply`` ever reaches the user; everything else stays inside the agent. What several
     parts of an agent share has a typed field here; ``broadcasts[name]`` holds what specialist
     ``name`` said this turn, and ``private`` is free scratch space a specialist keeps across
-    turns under keys it owns.
+    turns under keys it owns (small: a fork copies it whole).
+
+    What grows with the dialogue (``dialogue``, ``turns``, ``reasoning``, ``ingest_failures``,
+    ``actions``, ``focus_log``) is held in copy-on-write containers, so ``copy`` costs the same
+    at any length; a plain list or dict assigned to one of them is wrapped.
     """
 
-    dialogue: list[Message] = field(default_factory=list)
+    dialogue: CowList[Message] = field(default_factory=CowList)
     current_input: str = ""
     turn: int = 0
     broadcasts: dict[str, Any] = field(default_factory=dict)
@@ -46,24 +52,24 @@ class Workspace:
     thought: str | None = None
     visits: dict[str, int] = field(default_factory=dict)
     """How often each node has run this turn (the agent counts them)."""
-    turns: list[TurnRecord] = field(default_factory=list)
+    turns: CowList[TurnRecord] = field(default_factory=CowList)
     """Every completed turn, oldest first, with the reasoning the model gave for it."""
-    reasoning: dict[int, str] = field(default_factory=dict)
+    reasoning: CowDict[int, str] = field(default_factory=CowDict)
     """Private reasoning kept across turns, by turn number (a Private CoT responder's)."""
     focus_count: int = 0
     """How often a focus node has re-grounded the agent, over the whole dialogue."""
     ingested: dict[str, int] = field(default_factory=dict)
     """Per memory module, the last completed turn it has taken in."""
-    ingest_failures: list[IngestFailure] = field(default_factory=list)
+    ingest_failures: CowList[IngestFailure] = field(default_factory=CowList)
     episode: int = 0
     """The episode the dialogue is in, for tasks that play several (games) in one trial."""
     memory_tokens: int | None = None
     """This turn's memory footprint, set by the answering specialist: the tokens of the memory
     its prompt carried (earlier dialogue, memory blocks, notes), never its fixed instructions
     or the current input."""
-    actions: list[ActionAttempt] = field(default_factory=list)
+    actions: CowList[ActionAttempt] = field(default_factory=CowList)
     """Every action a motor proposed, over the whole trial, sent or held back."""
-    focus_log: list[FocusActivation] = field(default_factory=list)
+    focus_log: CowList[FocusActivation] = field(default_factory=CowList)
     """Every run of a focus node that records its activations, over the whole trial."""
     resume_from: str | None = None
     """The node that ended the previous turn while its episode goes on: the next input answers
@@ -72,6 +78,13 @@ class Workspace:
     must_reply: bool = False
     """Set when the step budget is spent and the responder runs to end the turn: a responder
     that may hold its reply back (a motor whose action is not admissible) must reply now."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _GROWING_LISTS and not isinstance(value, CowList):
+            value = CowList(value)
+        elif name == "reasoning" and not isinstance(value, CowDict):
+            value = CowDict(value)
+        object.__setattr__(self, name, value)
 
     def begin_turn(self, user_text: str) -> None:
         self.turn += 1
@@ -112,7 +125,7 @@ class Workspace:
             if used > budget_tokens:
                 break
             keep += 1
-        self.dialogue = self.dialogue[len(self.dialogue) - keep :]
+        self.dialogue = CowList(self.dialogue[len(self.dialogue) - keep :])
 
     def history(self, window: int | None = None) -> list[Message]:
         """Earlier public messages, oldest first; the last ``window`` of them when given."""
@@ -121,12 +134,17 @@ class Workspace:
         return self.dialogue[-window:] if window > 0 else []
 
     def copy(self) -> Workspace:
-        return copy.deepcopy(self)
+        """An independent copy, in O(1) in the length of the dialogue: the copy-on-write
+        fields fork, the small ones (this turn's, ``private``) are copied whole."""
+        twin = copy.copy(self)
+        for f in dataclasses.fields(self):
+            object.__setattr__(twin, f.name, fork_value(getattr(self, f.name)))
+        return twin
 
     def save_state(self) -> dict[str, Any]:
         """Everything in the workspace as JSON data (``private`` and broadcast values must be
         JSON data themselves)."""
-        data = asdict(self)
+        data = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
         data["reasoning"] = {str(turn): text for turn, text in self.reasoning.items()}
         return data
 
@@ -134,7 +152,7 @@ class Workspace:
     def from_state(cls, data: dict[str, Any]) -> Workspace:
         """The workspace ``save_state()`` described."""
         return cls(
-            dialogue=[Message(**m) for m in data["dialogue"]],
+            dialogue=CowList(Message(**m) for m in data["dialogue"]),
             current_input=data["current_input"],
             turn=data["turn"],
             broadcasts=copy.deepcopy(data["broadcasts"]),
@@ -142,15 +160,28 @@ class Workspace:
             reply=data["reply"],
             thought=data["thought"],
             visits=dict(data["visits"]),
-            turns=[TurnRecord(**t) for t in data["turns"]],
-            reasoning={int(turn): text for turn, text in data["reasoning"].items()},
+            turns=CowList(TurnRecord(**t) for t in data["turns"]),
+            reasoning=CowDict((int(turn), text) for turn, text in data["reasoning"].items()),
             focus_count=data["focus_count"],
             ingested=dict(data["ingested"]),
-            ingest_failures=[IngestFailure(**f) for f in data["ingest_failures"]],
+            ingest_failures=CowList(IngestFailure(**f) for f in data["ingest_failures"]),
             episode=data.get("episode", 0),
             memory_tokens=data.get("memory_tokens"),
-            actions=[ActionAttempt(**a) for a in data.get("actions", [])],
-            focus_log=[FocusActivation(**f) for f in data.get("focus_log", [])],
+            actions=CowList(ActionAttempt(**a) for a in data.get("actions", [])),
+            focus_log=CowList(FocusActivation(**f) for f in data.get("focus_log", [])),
             resume_from=data.get("resume_from"),
             must_reply=data.get("must_reply", False),
         )
+
+
+_GROWING_LISTS = ("dialogue", "turns", "ingest_failures", "actions", "focus_log")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, CowList):
+        return [_plain(v) for v in value]
+    if isinstance(value, CowDict):
+        return {k: _plain(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    return copy.deepcopy(value)

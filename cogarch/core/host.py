@@ -60,6 +60,17 @@ class EpisodeReport:
     the next action was admissible."""
 
 
+@dataclass(frozen=True)
+class Observation:
+    """A turn to take in without replying (see :class:`Observing`)."""
+
+    text: str
+    source_ids: tuple[str, ...] = ()
+    """Kept by every memory entry made from it (a benchmark's dialog ids)."""
+    time: str | None = None
+    """When it was said (ISO 8601)."""
+
+
 class Host(Protocol):
     """Anything a task can talk to: one async call per user turn, returning the public reply."""
 
@@ -75,6 +86,11 @@ class Observing(Protocol):
         """Add ``text`` to the public dialogue as a completed turn, and let every memory
         module take it in. ``source_ids`` are kept by every memory entry made from it;
         ``time`` (ISO 8601) dates it."""
+        ...
+
+    async def observe_many(self, turns: Sequence[Observation]) -> None:
+        """Take ``turns`` in, in order, as ``observe`` would one at a time; each memory module
+        takes them in together, so it can batch its work (one embedding call for all)."""
         ...
 
 
@@ -161,6 +177,7 @@ __all__ = [
     "EpisodeReport",
     "Forking",
     "Host",
+    "Observation",
     "Observing",
     "PrivateState",
     "ReplyReport",

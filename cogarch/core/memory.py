@@ -4,19 +4,43 @@ A memory module is the stateful part of an agent. It takes in completed turns, a
 queries, shows itself to a prompt within a token budget, forks into an independent copy, and
 exports its state as plain JSON (``save_state``) that ``load_state`` on a freshly built module
 of the same kind and parameters restores exactly (the convention agents follow too).
+
+Forks. The SCT forks an agent into branches and LoCoMo forks it once per question, so
+``fork()`` must cost the same whatever the module holds, and a fork must share nothing either
+side can change: a write in a branch never shows in its trunk or a sibling, and a write in the
+trunk never shows in a branch, in any order. Every module follows one convention:
+
+- State that grows (logs, records, entries) lives in copy-on-write containers
+  (``cogarch.core.cow.CowList``, ``CowDict``) or in something that forks itself in O(1) (a
+  vector store, another module, any object with a ``fork()``).
+- What goes into those containers is never changed in place: strings, numbers, tuples, frozen
+  dataclasses, pydantic models that are replaced, not edited. A value of a ``CowDict`` that must
+  be edited in place is taken with ``mutable(key)``, which gives this fork its own copy first.
+- Configuration and resources that never change (parameters, an embedder, a clock) are shared.
+
+The default ``fork`` applies that rule attribute by attribute
+(``cogarch.core.cow.fork_fields``): forkable values fork, immutable values are shared, and
+anything else is deep-copied, which is correct but costs its size, so keep only small, bounded
+state in plain lists and dicts. A module that must share a resource overrides ``fork`` with
+``fork_fields(self, share=("name", ...))``. Since neither side ever changes what they share, a
+fork can be read in a worker thread (its state saved) while the original goes on writing.
+
+Heavy work (an embedding model, a search over a large store) goes off the event loop
+(``asyncio.to_thread``), so the other trials and branches of a run go on meanwhile.
 """
 
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Self
 
+from cogarch.errors import ModelCallError
 from cogarch.tokens import count_tokens
 
+from .cow import fork_fields
 from .model import ChatModel
 
 ModelSource = Callable[[str], ChatModel]
@@ -116,6 +140,21 @@ class MemoryModule(ABC):
     async def ingest(self, turn: TurnRecord, ctx: MemoryContext) -> None:  # noqa: B027
         """Take in a completed turn. The default keeps nothing."""
 
+    async def ingest_many(self, turns: Sequence[TurnRecord], ctx: MemoryContext) -> dict[int, str]:
+        """Take in several completed turns, in order, as ``ingest`` would one at a time; a
+        module overrides it to batch its work (one embedding call for all the texts).
+
+        A turn whose model call fails (``ModelCallError``) is left out and the others still
+        go in; returns the turns left out, by index, with the error.
+        """
+        failed: dict[int, str] = {}
+        for turn in turns:
+            try:
+                await self.ingest(turn, ctx)
+            except ModelCallError as exc:
+                failed[turn.index] = str(exc)
+        return failed
+
     async def retrieve(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         """Entries relevant to ``query``. The default returns none."""
         return []
@@ -155,8 +194,9 @@ class MemoryModule(ABC):
         return count_tokens(self.private_text())
 
     def fork(self) -> Self:
-        """An independent copy: writes to the copy never reach the original."""
-        return copy.deepcopy(self)
+        """An independent copy: writes to either never reach the other (see the module
+        docstring for the convention that makes it O(1))."""
+        return fork_fields(self)
 
     @abstractmethod
     def save_state(self) -> dict[str, Any]:

@@ -8,6 +8,7 @@ by role without reading the prompt's wording.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
@@ -129,6 +130,7 @@ class FakeChatClient(ChatCompletionClient):
             role=origin.role if origin else None,
         )
         self.calls.append(list(messages))
+        await asyncio.sleep(0)  # a call leaves the event loop to others, as a real one does
         reply = await self._reply(messages, info)
         if isinstance(reply, str):
             reply = FakeReply(content=reply)

@@ -27,7 +27,7 @@ import urllib.request
 import weakref
 from pathlib import Path
 from types import ModuleType, TracebackType
-from typing import Any, Final, Self
+from typing import Any, Final, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -58,6 +58,10 @@ _QUIET_VERBOSITY: Final = 1  # llama.cpp log threshold: errors only
 _VERBOSE_VERBOSITY: Final = 3  # informational messages, as llama-server prints by default
 _HEALTH_POLL_S: Final = 0.1
 _MIN_SLOT_CTX: Final = 256
+
+Speculative = Literal["none", "ngram_simple", "ngram_map_k", "ngram_map_k4v", "ngram_mod"]
+"""llama.cpp's draftless speculative decoding: the next tokens are guessed from n-grams of the
+prompt and the answer so far and checked in one batch (no draft model)."""
 
 
 class LocalServerError(CogarchError, RuntimeError):
@@ -95,6 +99,10 @@ class LocalServerSettings(BaseModel):
         ge=-1,
         description="Generated-token limit for requests that set none (-1: until the slot "
         "context is full).",
+    )
+    speculative: Speculative = Field(
+        default="none",
+        description="Draftless n-gram speculative decoding (see ``Speculative``); 'none': off.",
     )
     prompt_cache_mib: int = Field(
         default=512,
@@ -320,6 +328,9 @@ def _build_params(
     params.verbosity = _VERBOSE_VERBOSITY if settings.verbose else _QUIET_VERBOSITY
     params.ui = False
     params.endpoint_metrics = True
+    if settings.speculative != "none":
+        kind = f"COMMON_SPECULATIVE_TYPE_{settings.speculative.upper()}"
+        params.speculative.types = [getattr(engine.common_speculative_type, kind)]
     return params
 
 

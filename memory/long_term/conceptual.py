@@ -19,13 +19,13 @@ task's record of the game.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cogarch.config import validate_mapping
+from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
@@ -116,8 +116,9 @@ class ConceptualMemory(MemoryModule):
         self.params = params or self.Params()
         self.provider = provider
         self._embedder = embedder
-        self.concepts: list[Concept] = []
-        self.games: list[ConceptGame] = []
+        self.concepts: CowList[Concept] = CowList()
+        self.games: CowList[ConceptGame] = CowList()
+        """Every game so far; only the last (in progress) is edited in place."""
         self.beliefs: list[Belief] = []
         """The beliefs of the game in progress."""
         self.notes: list[Note] = []
@@ -358,10 +359,12 @@ class ConceptualMemory(MemoryModule):
         return "\n".join(lines)
 
     def fork(self) -> Self:
-        memo: dict[int, Any] = {}
-        if self._embedder is not None:
-            memo[id(self._embedder)] = self._embedder
-        return copy.deepcopy(self, memo)
+        """O(1) in the concepts kept: concepts and past games are shared (never edited), the
+        game in progress is copied (it is edited in place), the embedder is shared."""
+        twin = fork_fields(self, share=("_embedder",))
+        if twin.games:
+            twin.games[-1] = twin.games[-1].model_copy(deep=True)
+        return twin
 
     def save_state(self) -> dict[str, Any]:
         return {
@@ -385,8 +388,8 @@ class ConceptualMemory(MemoryModule):
             self._embedder = None
         self.params = params
         self.provider = state.get("provider")
-        self.concepts = [Concept.model_validate(c) for c in state["concepts"]]
-        self.games = [ConceptGame.model_validate(g) for g in state["games"]]
+        self.concepts = CowList(Concept.model_validate(c) for c in state["concepts"])
+        self.games = CowList(ConceptGame.model_validate(g) for g in state["games"])
         self.beliefs = [Belief.model_validate(b) for b in state["beliefs"]]
         self.notes = [Note.model_validate(n) for n in state["notes"]]
 

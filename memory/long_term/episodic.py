@@ -21,13 +21,13 @@ JSON data for the task's record of the game.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.config import validate_mapping
+from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.errors import ConfigError
 from cogarch.tokens import count_tokens
@@ -71,8 +71,9 @@ class EpisodicMemory(MemoryModule):
             params = validate_mapping(self.Params, params, where=self.kind)
         self.params = params or self.Params()
         self._embedder = embedder
-        self.archive: list[Episode] = []
-        self.games: list[EpisodicGame] = []
+        self.archive: CowList[Episode] = CowList()
+        self.games: CowList[EpisodicGame] = CowList()
+        """Every game so far; only the last (in progress) is edited in place."""
         self.beliefs: list[Belief] = []
         """The beliefs of the game in progress."""
         self.actions: list[StepAction] = []
@@ -316,10 +317,12 @@ class EpisodicMemory(MemoryModule):
         return "\n".join([header, *lines])
 
     def fork(self) -> Self:
-        memo: dict[int, Any] = {}
-        if self._embedder is not None:
-            memo[id(self._embedder)] = self._embedder
-        return copy.deepcopy(self, memo)
+        """O(1) in the episodes kept: the archive and past games are shared (never edited),
+        the game in progress is copied (it is edited in place), the embedder is shared."""
+        twin = fork_fields(self, share=("_embedder",))
+        if twin.games:
+            twin.games[-1] = twin.games[-1].model_copy(deep=True)
+        return twin
 
     def save_state(self) -> dict[str, Any]:
         return {
@@ -341,8 +344,8 @@ class EpisodicMemory(MemoryModule):
         if params.embedder != self.params.embedder:
             self._embedder = None
         self.params = params
-        self.archive = [Episode.model_validate(e) for e in state["archive"]]
-        self.games = [EpisodicGame.model_validate(g) for g in state["games"]]
+        self.archive = CowList(Episode.model_validate(e) for e in state["archive"])
+        self.games = CowList(EpisodicGame.model_validate(g) for g in state["games"])
         self.beliefs = [Belief.model_validate(b) for b in state["beliefs"]]
         self.actions = [StepAction.model_validate(a) for a in state["actions"]]
 

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.cow import CowDict
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule
 from cogarch.errors import ConfigError
 from cogarch.models.messages import system, user
@@ -59,7 +60,7 @@ class ReflexionMemory(MemoryModule):
         self.params = params or ReflexionParams()
         self.provider: str | None = None
         self.reflections: list[dict[str, Any]] = []
-        self.activity: dict[int, dict[str, Any]] = {}
+        self.activity: CowDict[int, dict[str, Any]] = CowDict()
         """By episode: the episodes whose lessons were carried during it, and the lesson
         written after it (None when none was)."""
 
@@ -93,7 +94,7 @@ class ReflexionMemory(MemoryModule):
             return
         self.reflections.append({"episode": end.episode, "task": end.label, "text": text})
         del self.reflections[: -self.params.max_reflections]
-        self.activity[end.episode]["reflection"] = text
+        self.activity.mutable(end.episode)["reflection"] = text
 
     def episode_activity(self, episode: int) -> dict[str, Any] | None:
         found = self.activity.get(episode)
@@ -121,7 +122,7 @@ class ReflexionMemory(MemoryModule):
     def load_state(self, state: dict[str, Any]) -> None:
         self.provider = state.get("provider")
         self.reflections = [dict(r) for r in state.get("reflections", [])]
-        self.activity = {int(e): _copy(a) for e, a in state.get("activity", {}).items()}
+        self.activity = CowDict((int(e), _copy(a)) for e, a in state.get("activity", {}).items())
 
 
 def _copy(activity: dict[str, Any]) -> dict[str, Any]:

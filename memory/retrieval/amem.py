@@ -18,7 +18,7 @@ Ingests: only the user's messages (``ingest_roles``), as the Hangman paper's A-M
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field, field_validator
@@ -125,25 +125,30 @@ class AMemMemory(RetrievalModule):
             "evolutions": 0,
             SOURCE_KEY: list(message.source_ids),
         }
-        hits = self.store.query(message.text, self.params.neighbours)
+        hits = await self.store.aquery(message.text, self.params.neighbours)
         if hits:
             shown = {str(n): hit.id for n, hit in enumerate(hits)}
             listing = "\n".join(f"id {n}: {_describe(hit.metadata)}" for n, hit in enumerate(hits))
             prompt = render_template(AMEM_EVOLVE, note=_describe(note), neighbours=listing)
             decision = await self.ask(ctx, [user(prompt)], Evolution)
-            self.evolve(note, hits, shown, decision)
+            evolved = self.evolve(note, hits, shown, decision)
+            if evolved:
+                ids, metas = [i for i, _ in evolved], [m for _, m in evolved]
+                await self.store.aupdate(ids, [_document(m) for m in metas], metas)
         note_id = f"n{self.next_id}"
         self.next_id += 1
-        self.store.add([note_id], [_document(note)], [note])
+        await self.store.aadd([note_id], [_document(note)], [note])
         self.count("notes")
         return note_id
 
     def evolve(
         self, note: dict[str, Any], hits: list[Hit], shown: Mapping[str, str], decision: Evolution
-    ) -> None:
-        """Apply a decision: links and tags of the new note, context and tags of neighbours."""
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """Apply a decision to the new note (its links and tags); returns the neighbours whose
+        context or tags it changes, as ``(id, new metadata)``, for the caller to store."""
+        evolved: list[tuple[str, dict[str, Any]]] = []
         if not decision.should_evolve:
-            return
+            return evolved
         actions = {a.strip().lower() for a in decision.actions}
         if "strengthen" in actions:
             self.count("strengthen")
@@ -173,13 +178,14 @@ class AMemMemory(RetrievalModule):
                     meta["evolutions"] = int(meta.get("evolutions", 0)) + 1
                     # the evolved context and tags come partly from the new note
                     meta[SOURCE_KEY] = union_ids(sources(meta), sources(note))
-                    self.store.update([hit.id], [_document(meta)], [meta])
+                    evolved.append((hit.id, meta))
                     self.count("neighbours_evolved")
+        return evolved
 
     # ------------------------------------------------------------------ reading
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
-        hits = self.store.query(query, self.params.top_k)
+        hits = await self.store.aquery(query, self.params.top_k)
         items = [
             MemoryItem(h.id, h.metadata["content"], round(h.similarity, 6), h.metadata)
             for h in hits
@@ -205,6 +211,9 @@ class AMemMemory(RetrievalModule):
 
     def private_text(self) -> str:
         return self._format(self.notes())
+
+    def _private_key(self) -> Hashable:
+        return self.store.revision
 
     # ------------------------------------------------------------------ state
 

@@ -9,16 +9,16 @@ entries for a query), ``_format`` (the block its Appendix F.2 prompt shows),
 
 from __future__ import annotations
 
-import copy
 from abc import abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, Literal, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from cogarch.config import validate_mapping
+from cogarch.core.cow import fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError
@@ -26,12 +26,15 @@ from cogarch.models.messages import LLMMessage
 from cogarch.models.structured import structured
 
 from ..budget import truncate_to_budget
-from .embeddings import Embedder, EmbedderName, get_embedder
+from .chroma_store import ChromaVectorStore
+from .embeddings import Embedder, EmbedderName, embed_off_loop, get_embedder
 from .vector_store import VectorStore
 
 Role = Literal["user", "assistant"]
 Clock = Callable[[], datetime]
 T = TypeVar("T", bound=BaseModel)
+Store = VectorStore | ChromaVectorStore
+"""A module's vector store: in chromadb (the default), or in process (``store: memory``)."""
 
 TURN_CLOCK_START = datetime(2025, 1, 6, 9, 0, 0)
 """Turn clock origin (a Monday): turn ``n`` happens ``n`` minutes later."""
@@ -65,8 +68,16 @@ class RetrievalParams(BaseModel):
     embedder: EmbedderName = Field(
         default="minilm", description="'minilm' (all-MiniLM-L6-v2, offline) or 'hash' (tests)."
     )
+    store: Literal["chroma", "memory"] = Field(
+        default="chroma",
+        description="Where the vectors live: 'chroma' (chromadb collections, in memory or "
+        "under persist_dir) or 'memory' (an in-process store with exact cosine search, faster "
+        "on large memories; ties in insertion order).",
+    )
     persist_dir: str | None = Field(
-        default=None, description="Keep the vector collections under this directory."
+        default=None,
+        description="Keep the chromadb collections on disk under this directory (default: in "
+        "memory); needs store 'chroma'.",
     )
     clock: Literal["turn", "wall"] = Field(
         default="turn",
@@ -81,6 +92,15 @@ class RetrievalParams(BaseModel):
         if not value:
             raise ValueError("give at least one role ('user' and/or 'assistant')")
         return tuple(dict.fromkeys(value))
+
+    @model_validator(mode="after")
+    def _persisted_in_chroma(self) -> Self:
+        if self.persist_dir is not None and self.store != "chroma":
+            raise ValueError(
+                "persist_dir keeps chromadb collections on disk, but store is 'memory'; set "
+                "store: chroma, or drop persist_dir"
+            )
+        return self
 
 
 class LoggedMessage(BaseModel):
@@ -123,15 +143,19 @@ class RetrievalModule(MemoryModule):
     ) -> None:
         self.params = self._validate(params)
         self.provider = provider
-        self.messages: list[LoggedMessage] = []
+        self.messages: tuple[LoggedMessage, ...] = ()
+        """The last ``window`` ingested messages (replaced, never changed in place)."""
         self.last_turn: int | None = None
         """Index of the last ingested turn."""
         self.last_time: str | None = None
         """Time of the latest dated turn (ISO 8601); None while no turn carried one."""
-        self.last_retrieved: list[MemoryItem] = []
+        self.last_retrieved: tuple[MemoryItem, ...] = ()
         self.stats: dict[str, int] = {}
         self._embedder = embedder or get_embedder(self.params.embedder)
         self._clock = clock
+        self._sizes: dict[Hashable, int] = {}
+        """``size_tokens`` by ``_private_key``: a cache the forks share (its keys name content
+        no write ever changes, so no fork can find another's count under its own key)."""
         self._setup()
 
     @classmethod
@@ -185,12 +209,17 @@ class RetrievalModule(MemoryModule):
         )
         return result.value
 
-    def new_store(self, name: str) -> VectorStore:
-        return VectorStore(
-            self._embedder, path=self.params.persist_dir, prefix=f"{self.kind}-{name}"
-        )
+    def new_store(self, name: str) -> Store:
+        prefix = f"{self.kind}-{name}"
+        if self.params.store == "chroma":
+            return ChromaVectorStore(self._embedder, path=self.params.persist_dir, prefix=prefix)
+        return VectorStore(self._embedder, prefix=prefix)
 
-    def restored_store(self, old: VectorStore, name: str, state: Mapping[str, Any]) -> VectorStore:
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed ``texts`` in one batch, off the event loop (see ``embed_off_loop``)."""
+        return await embed_off_loop(self._embedder, list(texts))
+
+    def restored_store(self, old: Store, name: str, state: Mapping[str, Any]) -> Store:
         """A fresh store (current embedder) holding ``state``, replacing ``old``."""
         old.drop()
         store = self.new_store(name)
@@ -231,9 +260,16 @@ class RetrievalModule(MemoryModule):
         one is skipped (counted in ``stats["turns_skipped"]``), so a retried step cannot
         store a turn twice.
         """
+        new = self.log_turn(turn)
+        if new is not None:
+            await self._write(turn, new, ctx)
+
+    def log_turn(self, turn: TurnRecord) -> list[LoggedMessage] | None:
+        """Log ``turn``'s messages of the ingested roles into the window and return them; None
+        for a turn already taken in (skipped and counted). The first half of ``ingest``."""
         if self.last_turn is not None and turn.index <= self.last_turn:
             self.count("turns_skipped")
-            return
+            return None
         self.last_turn = turn.index
         if turn.time is not None:
             self.last_time = turn.time
@@ -251,16 +287,35 @@ class RetrievalModule(MemoryModule):
                         source_ids=list(turn.source_ids),
                     )
                 )
-        self.messages = [*self.messages, *new][-self.params.window :]
-        await self._write(turn, new, ctx)
+        self.messages = (*self.messages, *new)[-self.params.window :]
+        return new
 
     async def retrieve(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         """The entries for ``query``; ``render`` shows them until the next retrieval."""
-        self.last_retrieved = await self._search(query, ctx)
+        self.last_retrieved = tuple(await self._search(query, ctx))
         return list(self.last_retrieved)
 
     def render(self, budget_tokens: int | None = None) -> str:
-        return truncate_to_budget(self._format(self.last_retrieved) or EMPTY_BLOCK, budget_tokens)
+        return truncate_to_budget(
+            self._format(list(self.last_retrieved)) or EMPTY_BLOCK, budget_tokens
+        )
+
+    def size_tokens(self) -> int:
+        """``private_text``'s tokens, counted once per content: kept under ``_private_key``
+        (when the module gives one) in a cache the forks share."""
+        key = self._private_key()
+        if key is None:
+            return super().size_tokens()
+        if key not in self._sizes:
+            if len(self._sizes) >= 16:
+                self._sizes.clear()
+            self._sizes[key] = super().size_tokens()
+        return self._sizes[key]
+
+    def _private_key(self) -> Hashable | None:
+        """A key that changes whenever ``private_text`` would (store revisions are unique to
+        their content); None: no caching."""
+        return None
 
     def window_text(self, messages: Sequence[LoggedMessage] | None = None) -> str:
         """``role: text`` lines of the window (or of ``messages``)."""
@@ -268,11 +323,19 @@ class RetrievalModule(MemoryModule):
         return "\n".join(f"{m.role}: {m.text}" for m in chosen) or "(none)"
 
     def fork(self) -> Self:
-        """An independent copy; its vector stores are new collections holding copies."""
-        memo: dict[int, Any] = {id(self._embedder): self._embedder}
-        if self._clock is not None:
-            memo[id(self._clock)] = self._clock
-        return copy.deepcopy(self, memo)
+        """An independent copy in O(1): stores and copy-on-write containers fork themselves;
+        the parameters, embedder and clock are shared (they never change)."""
+        return fork_fields(self, share=self.fork_shares)
+
+    fork_shares: ClassVar[tuple[str, ...]] = (
+        "params",
+        "_embedder",
+        "_clock",
+        "messages",
+        "last_retrieved",
+        "_sizes",
+    )
+    """Attributes a fork passes on as they are: configuration, and values only ever replaced."""
 
     def save_state(self) -> dict[str, Any]:
         return {
@@ -298,11 +361,11 @@ class RetrievalModule(MemoryModule):
             self._embedder = get_embedder(params.embedder)
         self.params = params
         self.provider = state.get("provider")
-        self.messages = [LoggedMessage.model_validate(m) for m in state.get("messages", [])]
+        self.messages = tuple(LoggedMessage.model_validate(m) for m in state.get("messages", []))
         last = state.get("last_turn")
         self.last_turn = None if last is None else int(last)
         self.last_time = state.get("last_time")
-        self.last_retrieved = [MemoryItem(**item) for item in state.get("last_retrieved", [])]
+        self.last_retrieved = tuple(MemoryItem(**item) for item in state.get("last_retrieved", []))
         self.stats = dict(state.get("stats", {}))
         self._load_own_state(state.get("data", {}))
 

@@ -10,6 +10,7 @@ share words get similar vectors; tests and the ACC agent's default artifact stor
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import itertools
 import math
@@ -36,6 +37,17 @@ class Embedder(Protocol):
     dim: int
 
     def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+
+async def embed_off_loop(embedder: Embedder, texts: list[str]) -> list[list[float]]:
+    """``embedder.embed(texts)`` in a worker thread, so the event loop (other trials, other
+    branches) goes on meanwhile; on the caller's thread when the embedder declares itself cheap
+    for this many texts (its ``inline_texts``, 0 by default: a model always leaves the loop)."""
+    if not texts:
+        return []
+    if len(texts) <= getattr(embedder, "inline_texts", 0):
+        return embedder.embed(texts)
+    return await asyncio.to_thread(embedder.embed, texts)
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -135,7 +147,7 @@ class MiniLMEmbedder:
             finally:
                 if small:
                     torch.set_num_threads(threads)
-        return [[float(x) for x in row] for row in vectors]
+        return vectors.tolist()
 
     def __repr__(self) -> str:
         return "MiniLMEmbedder()"
@@ -171,6 +183,8 @@ class HashEmbedder:
     """
 
     name: str = "hash"
+    inline_texts: int = 32
+    """Batches up to this size are embedded on the caller's thread (see ``embed_off_loop``)."""
 
     def __init__(self, dim: int = HASH_DIM) -> None:
         if dim < 8:
@@ -200,6 +214,7 @@ __all__ = [
     "HashEmbedder",
     "MiniLMEmbedder",
     "cosine",
+    "embed_off_loop",
     "get_embedder",
     "hash_embedding",
 ]

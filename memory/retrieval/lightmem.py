@@ -24,12 +24,13 @@ LightMem agent does (it adds its last m public messages of both roles after each
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cogarch.core.cow import CowList
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import user
 from cogarch.tokens import count_tokens
@@ -133,22 +134,48 @@ class LightMemMemory(RetrievalModule):
     prompt_key: ClassVar[str] = "memories"
     Params: ClassVar[type[RetrievalParams]] = LightMemParams
     params: LightMemParams
+    fork_shares: ClassVar[tuple[str, ...]] = (*RetrievalModule.fork_shares, "last_vector")
 
     def _setup(self) -> None:
         self.store = self.new_store("facts")
         self.next_id = 1
         self.buffer: list[BufferedMessage] = []
         self.segment = 0
-        self.boundaries: list[int] = []
+        self.boundaries: CowList[int] = CowList()
         """Turn numbers at which a new topic segment started."""
         self.last_vector: list[float] | None = None
+        """The last message's embedding (replaced, never changed in place)."""
+        self._embedded: dict[str, list[float]] = {}
+        """Embeddings computed ahead for the turns ``ingest_many`` is taking in."""
 
     # ------------------------------------------------------------------ writing
 
+    async def ingest_many(self, turns: Sequence[TurnRecord], ctx: MemoryContext) -> dict[int, str]:
+        """As one turn at a time, with every message's embedding computed in one batch."""
+        roles = self.params.ingest_roles
+        said = [
+            text
+            for t in turns
+            for role, text in (("user", t.user), ("assistant", t.assistant))
+            if role in roles and text.strip()
+        ]
+        texts = list(dict.fromkeys(self._compressed(text) for text in said))
+        self._embedded = dict(zip(texts, await self.embed(texts), strict=True))
+        try:
+            return await super().ingest_many(turns, ctx)
+        finally:
+            self._embedded = {}
+
+    def _compressed(self, text: str) -> str:
+        p = self.params
+        return compress_text(text, p.compress_zipf) if p.compress else text
+
     async def _write(self, turn: TurnRecord, new: list[LoggedMessage], ctx: MemoryContext) -> None:
         p = self.params
-        texts = [compress_text(m.text, p.compress_zipf) if p.compress else m.text for m in new]
-        vectors = self.embedder.embed(texts) if texts else []
+        texts = [self._compressed(m.text) for m in new]
+        missing = [t for t in texts if t not in self._embedded]
+        found = dict(zip(missing, await self.embed(missing), strict=True))
+        vectors = [self._embedded.get(t) or found[t] for t in texts]
         for message, text, vector in zip(new, texts, vectors, strict=True):
             if (
                 self.last_vector is not None
@@ -208,7 +235,7 @@ class LightMemMemory(RetrievalModule):
                     SOURCE_KEY: list(source.source_ids),
                 }
             )
-        self.store.add(ids, texts, metas)
+        await self.store.aadd(ids, texts, metas)
         self.count("facts", len(ids))
         if ids and self.params.update == "after_flush":
             await self.offline_update(ctx, ids)
@@ -227,8 +254,9 @@ class LightMemMemory(RetrievalModule):
         wanted = None if newer_ids is None else set(newer_ids)
         newer = [r for r in records if wanted is None or r.id in wanted]
         queue: dict[str, list[Record]] = {}
-        for record, vector in zip(newer, self.store.embed([r.text for r in newer]), strict=True):
-            for hit in self.store.query_vector(vector, self.params.update_k + 1):
+        vectors = await self.store.aembed([r.text for r in newer])
+        for record, vector in zip(newer, vectors, strict=True):
+            for hit in await self.store.aquery_vector(vector, self.params.update_k + 1):
                 older = age.get(hit.id, len(records)) < age[record.id]
                 if older and hit.similarity >= self.params.update_threshold:
                     queue.setdefault(hit.id, []).append(record)
@@ -251,14 +279,14 @@ class LightMemMemory(RetrievalModule):
                 merged = union_ids(sources(target.metadata), *newer_sources)
                 stamp = self.now().isoformat()
                 meta = {**target.metadata, "updated_at": stamp, SOURCE_KEY: merged}
-                self.store.update([target_id], [decision.new_text.strip()], [meta])
+                await self.store.aupdate([target_id], [decision.new_text.strip()], [meta])
 
     # ------------------------------------------------------------------ reading
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         return [
             MemoryItem(h.id, h.text, round(h.similarity, 6), dict(h.metadata))
-            for h in self.store.query(query, self.params.top_k)
+            for h in await self.store.aquery(query, self.params.top_k)
         ]
 
     def _format(self, items: list[MemoryItem]) -> str:
@@ -274,6 +302,9 @@ class LightMemMemory(RetrievalModule):
             waiting = "\n".join(f"{m.role}: {m.text}" for m in self.buffer)
             text = f"{text}\n[buffer]\n{waiting}".strip()
         return text
+
+    def _private_key(self) -> Hashable:
+        return (self.store.revision, tuple((m.role, m.text) for m in self.buffer))
 
     # ------------------------------------------------------------------ state
 
@@ -292,7 +323,7 @@ class LightMemMemory(RetrievalModule):
         self.next_id = int(data.get("next_id", 1))
         self.buffer = [BufferedMessage.model_validate(m) for m in data.get("buffer", [])]
         self.segment = int(data.get("segment", 0))
-        self.boundaries = [int(b) for b in data.get("boundaries", [])]
+        self.boundaries = CowList(int(b) for b in data.get("boundaries", []))
         vector = data.get("last_vector")
         self.last_vector = None if vector is None else [float(x) for x in vector]
 

@@ -15,11 +15,12 @@ Mem0 agent does (it hands Mem0 its last m public messages of both roles).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from cogarch.core.cow import CowList
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import system, user
 
@@ -90,7 +91,7 @@ class Mem0Memory(RetrievalModule):
     def _setup(self) -> None:
         self.store = self.new_store("facts")
         self.next_id = 1
-        self.events: list[dict[str, Any]] = []
+        self.events: CowList[dict[str, Any]] = CowList()
         """Every applied operation, in order (what Mem0 keeps in its history table)."""
 
     # ------------------------------------------------------------------ writing
@@ -112,8 +113,9 @@ class Mem0Memory(RetrievalModule):
             return
         self.count("facts_extracted", len(facts))
         neighbours: dict[str, str] = {}
-        for vector in self.store.embed(facts):
-            for hit in self.store.query_vector(vector, self.params.search_k):
+        vectors = dict(zip(facts, await self.store.aembed(facts), strict=True))
+        for vector in vectors.values():
+            for hit in await self.store.aquery_vector(vector, self.params.search_k):
                 neighbours.setdefault(hit.id, hit.text)
         shown = {str(n): entry_id for n, entry_id in enumerate(neighbours)}
         existing = [{"id": small, "text": neighbours[real]} for small, real in shown.items()]
@@ -123,7 +125,10 @@ class Mem0Memory(RetrievalModule):
             facts=json.dumps(facts, ensure_ascii=False, indent=1),
         )
         plan = await self.ask(ctx, [user(prompt)], UpdatePlan)
-        self.apply(plan, shown, turn.index, ids_of(self.messages))
+        written = {op.text.strip() for op in plan.memory if op.event in ("ADD", "UPDATE")}
+        fresh = sorted(t for t in written if t and t not in vectors)
+        vectors.update(zip(fresh, await self.store.aembed(fresh), strict=True))
+        self.apply(plan, shown, turn.index, ids_of(self.messages), vectors=vectors)
 
     def apply(
         self,
@@ -131,12 +136,20 @@ class Mem0Memory(RetrievalModule):
         shown: Mapping[str, str],
         turn: int,
         source_ids: list[str] | None = None,
+        *,
+        vectors: Mapping[str, Sequence[float]] | None = None,
     ) -> None:
         """Carry out the operations; ``shown`` maps the small ids back to stored ids.
 
         ``source_ids`` are the ids of the messages the facts were extracted from: an added
-        memory keeps them, an updated one keeps the union of its own and them.
+        memory keeps them, an updated one keeps the union of its own and them. ``vectors``
+        holds embeddings already computed, by text (the others are embedded here).
         """
+        known = vectors or {}
+
+        def embedding(text: str) -> list[Sequence[float]] | None:
+            return [known[text]] if text in known else None
+
         new_sources = list(source_ids or [])
         stamp = self.now().isoformat()
         deleted: set[str] = set()
@@ -157,7 +170,7 @@ class Mem0Memory(RetrievalModule):
                     "turn": turn,
                     SOURCE_KEY: new_sources,
                 }
-                self.store.add([entry_id], [text], [meta])
+                self.store.add([entry_id], [text], [meta], embeddings=embedding(text))
                 self._log(turn, "ADD", entry_id, text, None)
                 continue
             real = shown.get(op.id.strip())
@@ -169,7 +182,7 @@ class Mem0Memory(RetrievalModule):
             if op.event == "UPDATE":
                 merged = union_ids(sources(old.metadata), new_sources)
                 meta = {**old.metadata, "updated_at": stamp, "turn": turn, SOURCE_KEY: merged}
-                self.store.update([old.id], [text], [meta])
+                self.store.update([old.id], [text], [meta], embeddings=embedding(text))
                 self._log(turn, "UPDATE", old.id, text, old.text)
             else:
                 self.store.delete([old.id])
@@ -187,7 +200,7 @@ class Mem0Memory(RetrievalModule):
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         return [
             MemoryItem(hit.id, hit.text, round(hit.similarity, 6), dict(hit.metadata))
-            for hit in self.store.query(query, self.params.top_k)
+            for hit in await self.store.aquery(query, self.params.top_k)
         ]
 
     def _format(self, items: list[MemoryItem]) -> str:
@@ -199,6 +212,9 @@ class Mem0Memory(RetrievalModule):
 
     def private_text(self) -> str:
         return self._format(self.memories())
+
+    def _private_key(self) -> Hashable:
+        return self.store.revision
 
     # ------------------------------------------------------------------ state
 
@@ -212,7 +228,7 @@ class Mem0Memory(RetrievalModule):
     def _load_own_state(self, data: Mapping[str, Any]) -> None:
         self.store = self.restored_store(self.store, "facts", data.get("store", {}))
         self.next_id = int(data.get("next_id", 1))
-        self.events = list(data.get("events", []))
+        self.events = CowList(data.get("events", []))
 
 
 def _line(text: str, fields: Mapping[str, Any]) -> str:

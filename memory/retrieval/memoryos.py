@@ -23,12 +23,13 @@ Ingests: the user's and the assistant's messages (``ingest_roles``), one page pe
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 
 from pydantic import Field
 
+from cogarch.core.cow import CowDict
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import user
 
@@ -75,8 +76,11 @@ class MemoryOSMemory(RetrievalModule):
 
     def _setup(self) -> None:
         self.short_term: list[MemoryPage] = []
-        self.pages: dict[str, MemoryPage] = {}
-        self.sessions: dict[str, Session] = {}
+        self.pages: CowDict[str, MemoryPage] = CowDict()
+        self.sessions: CowDict[str, Session] = CowDict()
+        """Sessions and pages by id; one is edited in place only through ``mutable(id)``."""
+        self.last_filed: str | None = None
+        """The page filed last (the latest turn in the mid-term tier)."""
         self.profile = "None"
         self.counters = {"page": 0, "session": 0, "knowledge": 0}
         self.last_merge_score: float | None = None
@@ -109,7 +113,9 @@ class MemoryOSMemory(RetrievalModule):
 
     async def to_mid_term(self, page: MemoryPage, ctx: MemoryContext) -> Session:
         """File an evicted page into the best session, or a new one."""
-        previous = max(self.pages.values(), key=lambda p: p.turn, default=None)
+        previous = self.pages.get(self.last_filed) if self.last_filed else None
+        if previous is None and self.pages:  # the last one filed went with an evicted session
+            previous = max(self.pages.values(), key=lambda p: p.turn)
         prompt = render_template(
             MEMORYOS_PAGE,
             conversation=_exchange(previous) if previous else "(none)",
@@ -121,8 +127,8 @@ class MemoryOSMemory(RetrievalModule):
         summary = answer.summary.strip() or clip(page.user or page.assistant, 200)
         best, best_score = None, -math.inf
         if self.sessions:
-            vector = self.session_store.embed([summary])[0]
-            for hit in self.session_store.query_vector(vector, len(self.sessions)):
+            [vector] = await self.session_store.aembed([summary])
+            for hit in await self.session_store.aquery_vector(vector, len(self.sessions)):
                 candidate = self.sessions[hit.id]
                 overlap = jaccard(candidate.keywords, page.keywords)
                 score = hit.similarity + self.params.keyword_weight * overlap
@@ -131,7 +137,7 @@ class MemoryOSMemory(RetrievalModule):
         self.last_merge_score = None if best is None else best_score
         stamp = self.now().isoformat()
         if best is not None and best_score >= self.params.merge_threshold:
-            session = best
+            session = self.sessions.mutable(best.id)
             session.pages.append(page.id)
             session.interaction += 1
             session.last_visit = stamp
@@ -147,12 +153,13 @@ class MemoryOSMemory(RetrievalModule):
                 created=stamp,
             )
             self.sessions[session.id] = session
-            self.session_store.add([session.id], [summary], [{"created": stamp}])
+            await self.session_store.aadd([session.id], [summary], [{"created": stamp}])
             self.count("sessions_opened")
-        page.session = session.id
+        page = page.model_copy(update={"session": session.id})
         self.pages[page.id] = page
+        self.last_filed = page.id
         meta = {"session": session.id, SOURCE_KEY: list(page.source_ids)}
-        self.page_store.add([page.id], [_exchange(page)], [meta])
+        await self.page_store.aadd([page.id], [_exchange(page)], [meta])
         self._evict_sessions()
         return session
 
@@ -185,6 +192,7 @@ class MemoryOSMemory(RetrievalModule):
         fresh = [p for p in fresh if not p.analyzed]
         # Cooled even when a call fails: a failed promotion waits for the session to heat
         # again instead of repeating the same calls on every ingest.
+        hottest = self.sessions.mutable(hottest.id)
         hottest.visits = 0
         hottest.interaction = 0
         if fresh:
@@ -197,34 +205,38 @@ class MemoryOSMemory(RetrievalModule):
             knowledge = await self.ask(ctx, [user(prompt)], Knowledge)
             self.profile = update.profile.strip() or self.profile
             origin = ids_of(fresh)  # knowledge keeps the source ids of its pages
-            self._add_knowledge("user", knowledge.user_knowledge, hottest.id, origin)
-            self._add_knowledge("assistant", knowledge.assistant_knowledge, hottest.id, origin)
+            await self._add_knowledge("user", knowledge.user_knowledge, hottest.id, origin)
+            await self._add_knowledge(
+                "assistant", knowledge.assistant_knowledge, hottest.id, origin
+            )
             for page in fresh:
-                page.analyzed = True
+                self.pages.mutable(page.id).analyzed = True
         self.count("promotions")
         return hottest
 
-    def _add_knowledge(self, kind: str, entries: list[str], session: str, src: list[str]) -> None:
+    async def _add_knowledge(
+        self, kind: str, entries: list[str], session: str, src: list[str]
+    ) -> None:
         texts = _clean(entries)
         stamp = self.now().isoformat()
         keys = [self._next("knowledge") for _ in texts]
         meta = {"kind": kind, "time": stamp, "session": session, SOURCE_KEY: src}
-        self.knowledge_store.add(keys, texts, [dict(meta) for _ in texts])
+        await self.knowledge_store.aadd(keys, texts, [dict(meta) for _ in texts])
         self.count(f"{kind}_knowledge", len(texts))
 
     # ------------------------------------------------------------------ reading
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
-        vector = self.page_store.embed([query])[0]
+        [vector] = await self.page_store.aembed([query])
         items: list[MemoryItem] = []
         sessions = [
             hit.id
-            for hit in self.session_store.query_vector(vector, self.params.top_sessions)
+            for hit in await self.session_store.aquery_vector(vector, self.params.top_sessions)
             if hit.similarity >= self.params.session_threshold
         ]
         if sessions:
             where = {"session": {"$in": sessions}}
-            hits = self.page_store.query_vector(vector, self.params.top_k, where=where)
+            hits = await self.page_store.aquery_vector(vector, self.params.top_k, where=where)
             stamp = self.now().isoformat()
             for hit in hits:
                 if hit.similarity < self.params.page_threshold or hit.id not in self.pages:
@@ -234,10 +246,11 @@ class MemoryOSMemory(RetrievalModule):
                     MemoryItem(page.id, hit.text, round(hit.similarity, 6), _page_fields(page))
                 )
             for session_id in dict.fromkeys(str(item.fields["session"]) for item in items):
-                self.sessions[session_id].visits += 1
-                self.sessions[session_id].last_visit = stamp
+                visited = self.sessions.mutable(session_id)
+                visited.visits += 1
+                visited.last_visit = stamp
         for kind in ("user", "assistant"):
-            found = self.knowledge_store.query_vector(
+            found = await self.knowledge_store.aquery_vector(
                 vector, self.params.knowledge_k, where={"kind": kind}
             )
             for hit in found:
@@ -290,6 +303,11 @@ class MemoryOSMemory(RetrievalModule):
             lines += _section(title, found, "(none)")
         return "\n".join(lines)
 
+    def _private_key(self) -> Hashable:
+        stores = (self.page_store, self.session_store, self.knowledge_store)
+        short = tuple((p.id, p.user, p.assistant) for p in self.short_term)
+        return (*(s.revision for s in stores), self.profile, short)
+
     # ------------------------------------------------------------------ state
 
     def _save_own_state(self) -> dict[str, Any]:
@@ -299,6 +317,7 @@ class MemoryOSMemory(RetrievalModule):
             "sessions": [s.model_dump() for s in self.sessions.values()],
             "profile": self.profile,
             "counters": dict(self.counters),
+            "last_filed": self.last_filed,
             "page_store": self.page_store.save_state(),
             "session_store": self.session_store.save_state(),
             "knowledge_store": self.knowledge_store.save_state(),
@@ -306,8 +325,11 @@ class MemoryOSMemory(RetrievalModule):
 
     def _load_own_state(self, data: Mapping[str, Any]) -> None:
         self.short_term = [MemoryPage.model_validate(p) for p in data.get("short_term", [])]
-        self.pages = {p["id"]: MemoryPage.model_validate(p) for p in data.get("pages", [])}
-        self.sessions = {s["id"]: Session.model_validate(s) for s in data.get("sessions", [])}
+        self.pages = CowDict((p["id"], MemoryPage.model_validate(p)) for p in data.get("pages", []))
+        self.sessions = CowDict(
+            (s["id"], Session.model_validate(s)) for s in data.get("sessions", [])
+        )
+        self.last_filed = data.get("last_filed")
         self.profile = str(data.get("profile", "None"))
         self.counters = {"page": 0, "session": 0, "knowledge": 0, **data.get("counters", {})}
         self.page_store = self.restored_store(self.page_store, "pages", data.get("page_store", {}))

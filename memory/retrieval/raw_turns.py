@@ -9,12 +9,13 @@ the query (the user's current input), best first, rendered as ``[t3.user] text``
 the top 5 artifacts per turn to limit drift, hence ``top_k = 5``.
 
 Ingests: the user's and the assistant's messages (``ingest_roles``): the paper's retrieval
-agent stores prior interactions, so every turn goes in whole.
+agent stores prior interactions, so every turn goes in whole. Several turns taken in at once
+(``ingest_many``, a benchmark's session) are embedded in one batch.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import Field
@@ -50,6 +51,14 @@ class RawTurnMemory(RetrievalModule):
         self.next_id = 1
 
     async def _write(self, turn: TurnRecord, new: list[LoggedMessage], ctx: MemoryContext) -> None:
+        await self._store(new)
+
+    async def ingest_many(self, turns: Sequence[TurnRecord], ctx: MemoryContext) -> dict[int, str]:
+        """Log every turn, then store all their messages with one embedding call."""
+        await self._store([m for t in turns for m in self.log_turn(t) or ()])
+        return {}
+
+    async def _store(self, new: list[LoggedMessage]) -> None:
         if not new:
             return
         ids = [f"m{self.next_id + n}" for n in range(len(new))]
@@ -58,7 +67,7 @@ class RawTurnMemory(RetrievalModule):
             {"turn": m.turn, "role": m.role, "time": m.time, SOURCE_KEY: list(m.source_ids)}
             for m in new
         ]
-        self.store.add(ids, [m.text for m in new], metas)
+        await self.store.aadd(ids, [m.text for m in new], metas)
         self.count("records", len(new))
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
@@ -66,7 +75,7 @@ class RawTurnMemory(RetrievalModule):
             return []
         return [
             MemoryItem(h.id, h.text, round(h.similarity, 6), dict(h.metadata))
-            for h in self.store.query(query, self.params.top_k)
+            for h in await self.store.aquery(query, self.params.top_k)
         ]
 
     def _label(self, meta: Mapping[str, Any]) -> str:
@@ -81,6 +90,9 @@ class RawTurnMemory(RetrievalModule):
 
     def private_text(self) -> str:
         return "\n".join(f"{self._label(r.metadata)} {r.text}" for r in self.store.all())
+
+    def _private_key(self) -> Hashable:
+        return self.store.revision
 
     def _save_own_state(self) -> dict[str, Any]:
         return {"store": self.store.save_state(), "next_id": self.next_id}

@@ -1,200 +1,92 @@
-"""A small vector store over one chromadb collection, with fork and state export.
+"""A small in-process vector store: exact cosine search, metadata filters, an O(1) fork.
 
-Each store owns one collection whose name carries a fresh unique id, so two trials or two
-branches never write to the same collection by accident (chromadb shares one in-memory system
-per process). The collection is created with cosine space and with an explicit embedding
-function wrapping our embedder: chromadb's default one would try to download a model. Vectors
-are always computed by our embedder, one batch per call, and passed to chromadb explicitly.
+Vectors live in an append-only matrix (float32, unit length) that a store shares with its
+forks; each store keeps its own map from entry id to a row, copied on its first write after a
+fork (``cogarch.core.cow.CowDict``). A write never changes a row: an updated entry gets a new
+row, a deleted one just leaves the map, so a fork sees exactly the entries it had, whatever the
+others write and in whatever order. Rows no store needs any more are dropped when a store
+rebuilds its matrix (once it holds more than twice its live rows).
 
-Metadata may hold any JSON value: scalars are stored as chromadb metadata (so ``where``
-filters work on them); lists, dicts and ``None`` are stored as JSON text and decoded on read.
-Keys starting with ``_`` are reserved.
+Search is exact: one matrix-vector product over the store's rows, the best ``k`` by cosine
+similarity, ties in insertion order. Metadata may hold any JSON value and is kept as JSON
+text, so every read hands out a fresh copy; keys starting with ``_`` are reserved. ``where``
+filters follow chromadb's language (see ``where``). Vectors are always computed by the
+store's embedder, one batch per call, unless given.
+
+The ``a``-prefixed methods do the same work off the event loop when it is heavy (the
+embedder's model, a search over ``OFFLOAD_ROWS`` rows or more), so other trials go on
+meanwhile. ``ChromaVectorStore`` (``chroma_store``) keeps the entries in a chromadb
+collection instead, behind the same interface.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
+import base64
 import json
-import os
-import re
-import threading
 import uuid
-import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import cache
-from typing import Any, NamedTuple, Self
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from cogarch.errors import CogarchError
+import numpy as np
 
-from .embeddings import Embedder, get_embedder
+from cogarch.core.cow import CowDict
 
-_SEQ = "_seq"
-_JSON = "_json"
-_SCALARS = (bool, int, float, str)
+from .embeddings import Embedder, embed_off_loop
+from .records import REVISIONS, Hit, Record, VectorStoreError, encode_metadata, safe_prefix
+from .rows import Rows, unit
+from .where import compile_where
+
+OFFLOAD_ROWS = 16_384
+"""Searches over at least this many rows run in a worker thread (about a millisecond)."""
+_COMPACT_SLACK = 1024
 
 
-class VectorStoreError(CogarchError):
-    """A store operation named an entry that does not exist, or one that already exists."""
+class _Entry(NamedTuple):
+    row: int
+    seq: int
+    text: str
+    meta: str
+    """The metadata as JSON text."""
 
 
 @dataclass(frozen=True)
-class Record:
-    """One stored entry. ``embedding`` is filled only when asked for."""
+class _Index:
+    """A store's live rows in insertion order (what a search scans), built on demand."""
 
-    id: str
-    text: str
-    metadata: dict[str, Any] = field(default_factory=dict)
-    embedding: list[float] | None = None
-
-
-class Hit(NamedTuple):
-    """A query result; unpacks as ``(id, text, metadata, similarity)``."""
-
-    id: str
-    text: str
-    metadata: dict[str, Any]
-    similarity: float
-
-
-_CLIENTS: dict[str, Any] = {}
-_CLIENTS_LOCK = threading.Lock()
-
-
-def _client(path: str | None) -> Any:
-    """One chromadb client per location (in memory, or a directory), telemetry off."""
-    key = path or ":memory:"
-    with _CLIENTS_LOCK:
-        if key not in _CLIENTS:
-            import chromadb
-            from chromadb.config import Settings
-
-            settings = Settings(anonymized_telemetry=False)
-            try:
-                if path is None:
-                    _CLIENTS[key] = chromadb.EphemeralClient(settings=settings)
-                else:
-                    os.makedirs(path, exist_ok=True)
-                    _CLIENTS[key] = chromadb.PersistentClient(path=path, settings=settings)
-            except ValueError as exc:  # chromadb allows one client configuration per location
-                raise VectorStoreError(
-                    f"chromadb already has a client for {key} with other settings ({exc}); "
-                    "create any other chromadb client in this process with "
-                    "Settings(anonymized_telemetry=False), or set ANONYMIZED_TELEMETRY=False "
-                    "in the environment before it starts"
-                ) from exc
-        return _CLIENTS[key]
-
-
-@cache
-def _adapter_class() -> type:
-    """chromadb's embedding-function interface around an ``Embedder`` (built on first use)."""
-    import numpy as np
-    from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
-
-    class CogarchEmbeddingFunction(EmbeddingFunction[Documents]):
-        def __init__(self, embedder: Embedder) -> None:
-            self.embedder = embedder
-
-        def __call__(self, input: Documents) -> Embeddings:
-            vectors = self.embedder.embed([str(text) for text in input])
-            return [np.asarray(v, dtype=np.float32) for v in vectors]
-
-        @staticmethod
-        def name() -> str:
-            return "cogarch"
-
-        def get_config(self) -> dict[str, Any]:
-            return {"embedder": self.embedder.name}
-
-        @staticmethod
-        def build_from_config(config: dict[str, Any]) -> CogarchEmbeddingFunction:
-            return CogarchEmbeddingFunction(get_embedder(str(config["embedder"])))
-
-        def default_space(self) -> Any:
-            return "cosine"
-
-        def supported_spaces(self) -> list[Any]:
-            return ["cosine"]
-
-    return CogarchEmbeddingFunction
-
-
-def _drop_collection(path: str | None, name: str) -> None:
-    # Best effort (it also runs during garbage collection, where nobody could handle an error).
-    with contextlib.suppress(Exception):
-        _client(path).delete_collection(name)
-
-
-def _safe_prefix(prefix: str) -> str:
-    cleaned = re.sub(r"[^A-Za-z0-9._-]", "-", prefix).strip("-._") or "store"
-    return cleaned[:64]
-
-
-def _encode(metadata: Mapping[str, Any], seq: int) -> dict[str, Any]:
-    out: dict[str, Any] = {_SEQ: seq}
-    as_json: list[str] = []
-    for key, value in metadata.items():
-        if key.startswith("_"):
-            raise VectorStoreError(f"metadata key '{key}' is reserved (keys starting with '_')")
-        if isinstance(value, _SCALARS):
-            out[key] = value
-        else:
-            out[key] = json.dumps(value)
-            as_json.append(key)
-    out[_JSON] = json.dumps(as_json)
-    return out
-
-
-def _decode(raw: Mapping[str, Any] | None) -> tuple[dict[str, Any], int]:
-    if not raw:
-        return {}, 0
-    as_json = set(json.loads(raw.get(_JSON, "[]")))
-    seq = int(raw.get(_SEQ, 0))
-    out = {
-        k: (json.loads(v) if k in as_json else v) for k, v in raw.items() if k not in (_SEQ, _JSON)
-    }
-    return out, seq
+    ids: tuple[str, ...]
+    rows: np.ndarray
 
 
 class VectorStore:
-    """Add, update, delete, query and export texts with their embeddings and metadata.
+    """Add, update, delete, query, fork and export texts with their embeddings and metadata."""
 
-    ``path=None`` keeps the collection in memory (it is deleted when the store is garbage
-    collected); a directory keeps it on disk until ``drop`` is called.
-    """
-
-    def __init__(
-        self,
-        embedder: Embedder,
-        *,
-        path: str | os.PathLike[str] | None = None,
-        prefix: str = "cogarch",
-    ) -> None:
+    def __init__(self, embedder: Embedder, *, prefix: str = "cogarch") -> None:
         self.embedder = embedder
-        self.path = None if path is None else os.fspath(path)
-        self.prefix = _safe_prefix(prefix)
+        self.prefix = safe_prefix(prefix)
         self.name = f"{self.prefix}-{uuid.uuid4().hex}"
-        client = _client(self.path)
-        self._collection = client.create_collection(
-            self.name,
-            embedding_function=_adapter_class()(embedder),
-            configuration={"hnsw": {"space": "cosine"}},
-        )
-        self._batch = int(client.get_max_batch_size())
+        self._rows = Rows(int(embedder.dim))
+        self._entries: CowDict[str, _Entry] = CowDict()
         self._next_seq = 1
-        self._finalizer: weakref.finalize | None = None
-        if self.path is None:
-            self._finalizer = weakref.finalize(self, _drop_collection, None, self.name)
-            self._finalizer.atexit = False
+        self._index: _Index | None = None
+        self.revision = next(REVISIONS)
+        """Changes with every write, to a number no other store's content ever had (a fork
+        keeps its original's until it writes), so it can key a cache of derived values."""
 
     def __repr__(self) -> str:
         return f"VectorStore(name={self.name!r}, embedder={self.embedder!r})"
 
+    # -- embedding -------------------------------------------------------------------
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Embed in one batch with this store's embedder."""
         return self.embedder.embed(list(texts))
 
+    async def aembed(self, texts: Sequence[str]) -> list[list[float]]:
+        """``embed``, in a worker thread unless the embedder is cheap for this many texts."""
+        return await embed_off_loop(self.embedder, list(texts))
+
+    # -- writing ---------------------------------------------------------------------
     def add(
         self,
         ids: Sequence[str],
@@ -215,31 +107,38 @@ class VectorStore:
             return
         if len(set(ids)) != len(ids):
             raise VectorStoreError("add got the same id twice in one call")
-        existing = self._existing(ids)
+        existing = sorted(i for i in ids if i in self._entries)
         if existing:
             raise VectorStoreError(
-                f"ids already in store '{self.name}': {', '.join(sorted(existing)[:5])}; "
+                f"ids already in store '{self.name}': {', '.join(existing[:5])}; "
                 "use update() to change them"
             )
-        vectors = [list(v) for v in embeddings] if embeddings is not None else self.embed(texts)
+        encoded = [encode_metadata(m) for m in metas]
+        vectors = self.embed(texts) if embeddings is None else embeddings
         if len(vectors) != len(ids):
             raise VectorStoreError(f"add got {len(vectors)} embeddings for {len(ids)} ids")
-        encoded = [_encode(meta, self._next_seq + n) for n, meta in enumerate(metas)]
-        self._next_seq += len(metas)
-        for start in range(0, len(ids), self._batch):
-            end = start + self._batch
-            self._collection.add(
-                ids=ids[start:end],
-                documents=texts[start:end],
-                embeddings=vectors[start:end],
-                metadatas=encoded[start:end],
-            )
+        first = self._rows.append(unit(vectors, self._rows.dim))
+        for n, (entry_id, text, meta) in enumerate(zip(ids, texts, encoded, strict=True)):
+            self._entries[entry_id] = _Entry(first + n, self._next_seq + n, text, meta)
+        self._next_seq += len(ids)
+        self._changed()
+
+    async def aadd(
+        self,
+        ids: Sequence[str],
+        texts: Sequence[str],
+        metadatas: Sequence[Mapping[str, Any]] | None = None,
+    ) -> None:
+        """``add``, embedding the texts off the event loop."""
+        self.add(ids, texts, metadatas, embeddings=await self.aembed(texts) if texts else [])
 
     def update(
         self,
         ids: Sequence[str],
         texts: Sequence[str] | None = None,
         metadatas: Sequence[Mapping[str, Any]] | None = None,
+        *,
+        embeddings: Sequence[Sequence[float]] | None = None,
     ) -> None:
         """Replace the text (re-embedded) and/or the whole metadata of existing entries."""
         ids = list(ids)
@@ -249,151 +148,242 @@ class VectorStore:
             raise VectorStoreError(f"update got {len(texts)} texts for {len(ids)} ids")
         if metadatas is not None and len(metadatas) != len(ids):
             raise VectorStoreError(f"update got {len(metadatas)} metadatas for {len(ids)} ids")
-        current = {r.id: (seq, r) for seq, r in self._fetch(ids, embeddings=False)}
-        missing = [i for i in ids if i not in current]
+        missing = [i for i in ids if i not in self._entries]
         if missing:
             raise VectorStoreError(
                 f"cannot update ids not in store '{self.name}': {', '.join(missing[:5])}"
             )
-        args: dict[str, Any] = {"ids": ids}
+        encoded = [encode_metadata(m) for m in metadatas] if metadatas is not None else None
+        first = None
         if texts is not None:
-            args["documents"] = list(texts)
-            args["embeddings"] = self.embed(texts)
-        if metadatas is not None:
-            encoded = []
-            for entry_id, meta in zip(ids, metadatas, strict=True):
-                seq, record = current[entry_id]
-                new = _encode(meta, seq)
-                # chromadb merges metadata on update; None removes the keys that are gone.
-                new.update({k: None for k in record.metadata if k not in new})
-                encoded.append(new)
-            args["metadatas"] = encoded
-        self._collection.update(**args)
+            vectors = self.embed(texts) if embeddings is None else embeddings
+            first = self._rows.append(unit(vectors, self._rows.dim))
+        for n, entry_id in enumerate(ids):
+            old = self._entries[entry_id]
+            self._entries[entry_id] = _Entry(
+                old.row if first is None else first + n,
+                old.seq,
+                old.text if texts is None else str(texts[n]),
+                old.meta if encoded is None else encoded[n],
+            )
+        self._changed()
+
+    async def aupdate(
+        self,
+        ids: Sequence[str],
+        texts: Sequence[str] | None = None,
+        metadatas: Sequence[Mapping[str, Any]] | None = None,
+    ) -> None:
+        """``update``, embedding new texts off the event loop."""
+        vectors = await self.aembed(texts) if texts else None
+        self.update(ids, texts, metadatas, embeddings=vectors)
 
     def delete(self, ids: Sequence[str]) -> None:
         """Remove entries; ids not in the store are ignored."""
-        ids = list(ids)
-        if ids:
-            self._collection.delete(ids=ids)
+        gone = [i for i in ids if i in self._entries]
+        for entry_id in gone:
+            del self._entries[entry_id]
+        if gone:
+            self._changed()
 
     def clear(self) -> None:
-        ids = self._collection.get(include=[])["ids"]
-        for start in range(0, len(ids), self._batch):
-            self._collection.delete(ids=ids[start : start + self._batch])
+        self._entries = CowDict()
+        self._rows = Rows(self._rows.dim)
+        self._index = None
+        self.revision = next(REVISIONS)
 
     def drop(self) -> None:
-        """Delete the collection (an on-disk one too). The store is unusable afterwards."""
-        if self._finalizer is not None:
-            self._finalizer.detach()
-        _drop_collection(self.path, self.name)
+        """Empty the store and let its memory go (the store stays usable, empty)."""
+        self.clear()
 
+    def _changed(self) -> None:
+        self._index = None
+        self.revision = next(REVISIONS)
+        if self._rows.size > 2 * len(self._entries) + _COMPACT_SLACK:
+            self._compact()
+
+    def _compact(self) -> None:
+        """Copy the live rows into a matrix of this store's own (amortised: it runs once the
+        rows nobody uses outnumber the live ones)."""
+        entries = list(self._entries.items())
+        rows = Rows(self._rows.dim, capacity=2 * len(entries) + 64)
+        old = self._rows.matrix
+        rows.append(old[[e.row for _, e in entries]] if entries else old[:0])
+        self._rows = rows
+        self._entries = CowDict((i, e._replace(row=n)) for n, (i, e) in enumerate(entries))
+
+    # -- reading ---------------------------------------------------------------------
     def count(self) -> int:
-        return int(self._collection.count())
+        return len(self._entries)
 
     def __len__(self) -> int:
-        return self.count()
+        return len(self._entries)
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self._entries
 
     def query(self, text: str, k: int, *, where: Mapping[str, Any] | None = None) -> list[Hit]:
         """The ``k`` entries most similar to ``text``, most similar first."""
+        if k <= 0 or not self._entries:
+            return []
         return self.query_vector(self.embed([text])[0], k, where=where)
+
+    async def aquery(
+        self, text: str, k: int, *, where: Mapping[str, Any] | None = None
+    ) -> list[Hit]:
+        """``query``, embedding and (for a large store) searching off the event loop."""
+        if k <= 0 or not self._entries:
+            return []
+        [vector] = await self.aembed([text])
+        return await self.aquery_vector(vector, k, where=where)
+
+    async def aquery_vector(
+        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
+    ) -> list[Hit]:
+        """``query_vector``, in a worker thread for a store of ``OFFLOAD_ROWS`` rows or more."""
+        if len(self._entries) >= OFFLOAD_ROWS:
+            return await asyncio.to_thread(self.query_vector, vector, k, where=where)
+        return self.query_vector(vector, k, where=where)
 
     def query_vector(
         self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
     ) -> list[Hit]:
-        n = min(k, self.count())
-        if n <= 0:
+        """The ``k`` entries most similar to ``vector``, most similar first."""
+        test = compile_where(where) if where else None
+        index = self._live()
+        n = len(index.ids)
+        if k <= 0 or n == 0:
             return []
-        result = self._collection.query(
-            query_embeddings=[list(vector)],
-            n_results=n,
-            where=dict(where) if where else None,
-            include=["documents", "metadatas", "distances"],
-        )
-        hits = []
-        for entry_id, text, raw, distance in zip(
-            result["ids"][0],
-            result["documents"][0],
-            result["metadatas"][0],
-            result["distances"][0],
-            strict=True,
-        ):
-            meta, _ = _decode(raw)
-            hits.append(Hit(entry_id, text or "", meta, 1.0 - float(distance)))
+        [query] = unit([list(vector)], self._rows.dim)
+        scores = self._rows.scores(index.rows, query)
+        hits: list[Hit] = []
+        for position in self._ranked(scores, k if test is None else n):
+            entry_id = index.ids[position]
+            entry = self._entries[entry_id]
+            meta = json.loads(entry.meta)
+            if test is not None and not test(meta):
+                continue
+            hits.append(Hit(entry_id, entry.text, meta, float(scores[position])))
+            if len(hits) == k:
+                break
         return hits
+
+    @staticmethod
+    def _ranked(scores: np.ndarray, k: int) -> np.ndarray:
+        """Positions of the ``k`` best scores, best first, ties in insertion order."""
+        if k < len(scores):
+            kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+            chosen = np.flatnonzero(scores >= kth)
+        else:
+            chosen = np.arange(len(scores))
+        return chosen[np.argsort(-scores[chosen], kind="stable")][:k]
+
+    def _live(self) -> _Index:
+        index = self._index
+        if index is None:
+            entries = self._entries
+            index = _Index(
+                tuple(entries), np.fromiter((e.row for e in entries.values()), dtype=np.int64)
+            )
+            self._index = index
+        return index
 
     def get(self, ids: Sequence[str], *, embeddings: bool = False) -> list[Record]:
         """The entries with these ids, in the order asked; unknown ids are left out."""
-        found = {r.id: r for _, r in self._fetch(list(ids), embeddings=embeddings)}
-        return [found[i] for i in ids if i in found]
+        return [self._record(i, embeddings) for i in ids if i in self._entries]
 
     def all(self, *, embeddings: bool = False) -> list[Record]:
         """Every entry, oldest first."""
-        return [r for _, r in sorted(self._fetch(None, embeddings=embeddings), key=lambda p: p[0])]
+        return [self._record(i, embeddings) for i in self._entries]
 
-    def _existing(self, ids: list[str]) -> set[str]:
-        return set(self._collection.get(ids=ids, include=[])["ids"])
+    def texts(self) -> list[tuple[str, str]]:
+        """``(id, text)`` of every entry, oldest first, without decoding any metadata."""
+        return [(i, e.text) for i, e in self._entries.items()]
 
-    def _fetch(self, ids: list[str] | None, *, embeddings: bool) -> list[tuple[int, Record]]:
-        """``(insertion number, record)`` pairs in chromadb's order."""
-        if ids is not None and not ids:
-            return []
-        include = ["documents", "metadatas"] + (["embeddings"] if embeddings else [])
-        result = self._collection.get(ids=ids, include=include)
-        vectors = result.get("embeddings") if embeddings else None
-        out = []
-        for n, entry_id in enumerate(result["ids"]):
-            meta, seq = _decode(result["metadatas"][n])
-            vector = None if vectors is None else [float(x) for x in vectors[n]]
-            out.append((seq, Record(entry_id, result["documents"][n] or "", meta, vector)))
-        return out
+    def _record(self, entry_id: str, embeddings: bool) -> Record:
+        entry = self._entries[entry_id]
+        vector = self._rows.matrix[entry.row].tolist() if embeddings else None
+        return Record(entry_id, entry.text, json.loads(entry.meta), vector)
 
+    # -- forks and state ---------------------------------------------------------------
     def fork(self) -> VectorStore:
-        """A new collection (new unique name) holding a copy of every entry."""
-        other = VectorStore(self.embedder, path=self.path, prefix=self.prefix)
-        other._add_records(self.all(embeddings=True))
-        other._next_seq = self._next_seq
-        return other
+        """An independent store with the same entries, in O(1): the rows stay shared."""
+        twin = VectorStore.__new__(VectorStore)
+        twin.embedder, twin.prefix = self.embedder, self.prefix
+        twin.name = f"{self.prefix}-{uuid.uuid4().hex}"
+        twin._rows, twin._entries = self._rows, self._entries.fork()
+        twin._next_seq, twin._index, twin.revision = self._next_seq, self._index, self.revision
+        return twin
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
-        return self.fork()  # type: ignore[return-value]
+    def __copy__(self) -> VectorStore:
+        return self.fork()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> VectorStore:
+        return self.fork()
 
     def save_state(self) -> dict[str, Any]:
-        """Every entry with its embedding, as plain JSON values."""
+        """Every entry, and the vectors as one base64 block of float32 rows (JSON values)."""
+        entries = list(self._entries.items())
+        rows = self._rows.matrix[[e.row for _, e in entries]] if entries else np.zeros((0, 0))
         return {
             "embedder": self.embedder.name,
             "records": [
-                {"id": r.id, "text": r.text, "metadata": r.metadata, "embedding": r.embedding}
-                for r in self.all(embeddings=True)
+                {"id": i, "text": e.text, "metadata": json.loads(e.meta)} for i, e in entries
             ],
+            "vectors": {
+                "dtype": "float32",
+                "rows": len(entries),
+                "base64": base64.b64encode(rows.astype("<f4").tobytes()).decode("ascii"),
+            },
         }
 
     def load_state(self, state: Mapping[str, Any]) -> None:
-        """Replace the contents with exported entries (re-embedding any without a vector)."""
+        """Replace the contents with exported entries (re-embedding any without a vector).
+
+        Reads this version's states and older ones that give each record its ``embedding``.
+        """
         if state.get("embedder") not in (None, self.embedder.name):
             raise VectorStoreError(
                 f"the state was saved with the '{state['embedder']}' embedder but this store "
                 f"uses '{self.embedder.name}'; load it into a store with the same embedder"
             )
-        records = [
-            Record(str(r["id"]), str(r["text"]), dict(r.get("metadata") or {}), r.get("embedding"))
-            for r in state.get("records", [])
-        ]
+        records = list(state.get("records", []))
+        vectors: list[Any] = [r.get("embedding") for r in records]
+        block = state.get("vectors")
+        if isinstance(block, Mapping) and records:
+            try:
+                raw = np.frombuffer(base64.b64decode(str(block["base64"])), dtype="<f4")
+            except (KeyError, ValueError) as exc:  # binascii.Error is a ValueError
+                raise VectorStoreError(
+                    f"the state's vectors cannot be read ({exc}); it is damaged"
+                ) from None
+            if raw.size != len(records) * self._rows.dim:
+                raise VectorStoreError(
+                    f"the state holds {raw.size} vector values for {len(records)} records of "
+                    f"{self._rows.dim} dimensions; it is damaged, or from another embedder"
+                )
+            vectors = list(raw.reshape(len(records), self._rows.dim))
+        missing = [i for i, v in enumerate(vectors) if v is None]
+        if missing:
+            computed = self.embed([str(records[i]["text"]) for i in missing])
+            for i, vector in zip(missing, computed, strict=True):
+                vectors[i] = vector
         self.clear()
         self._next_seq = 1
-        self._add_records(records)
-
-    def _add_records(self, records: list[Record]) -> None:
-        if not records:
-            return
-        missing = [r.text for r in records if r.embedding is None]
-        computed = iter(self.embed(missing)) if missing else iter(())
-        vectors = [r.embedding if r.embedding is not None else next(computed) for r in records]
         self.add(
-            [r.id for r in records],
-            [r.text for r in records],
-            [r.metadata for r in records],
+            [str(r["id"]) for r in records],
+            [str(r["text"]) for r in records],
+            [dict(r.get("metadata") or {}) for r in records],
             embeddings=vectors,
         )
 
 
-__all__ = ["Hit", "Record", "VectorStore", "VectorStoreError"]
+__all__ = [
+    "OFFLOAD_ROWS",
+    "REVISIONS",
+    "Hit",
+    "Record",
+    "VectorStore",
+    "VectorStoreError",
+    "encode_metadata",
+]

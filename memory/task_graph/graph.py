@@ -16,6 +16,7 @@ from typing import Any, Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.cow import CowList
 from cogarch.errors import CogarchError
 
 Op = Literal["add", "update", "rollback", "inactivate", "activate", "link", "propagate"]
@@ -118,11 +119,40 @@ def _same(a: str, b: str) -> bool:
 
 
 class TaskGraph:
-    """Nodes keyed by slot in a networkx ``DiGraph``; every change is recorded in ``events``."""
+    """Nodes keyed by slot in a networkx ``DiGraph``; every change is recorded in ``events``.
+
+    ``fork`` is O(1): the twins share the graph until either changes it, which first copies
+    its structure for itself; a node is copied only when this twin changes it.
+    """
 
     def __init__(self) -> None:
         self._g: nx.DiGraph = nx.DiGraph()
-        self.events: list[GraphEvent] = []
+        self._shared = False
+        self._mine: set[str] | None = None
+        """Slots whose node this twin alone holds (None: all, it was never forked)."""
+        self.events: CowList[GraphEvent] = CowList()
+
+    def fork(self) -> TaskGraph:
+        """An independent twin, in O(1) (copy-on-write)."""
+        twin = TaskGraph.__new__(TaskGraph)
+        twin._g, twin.events, twin._shared, twin._mine = self._g, self.events.fork(), True, set()
+        self._shared, self._mine = True, set()
+        return twin
+
+    def _own(self) -> None:
+        """Copy the graph's structure before the first change after a fork (its nodes stay
+        shared until ``_mutable`` copies one)."""
+        if self._shared:
+            self._g, self._shared = self._g.copy(), False
+
+    def _mutable(self, slot: str | None) -> TaskNode:
+        """The node of ``slot``, this twin's own copy (made on its first change after a fork)."""
+        node = self._node(slot)
+        if self._mine is not None and node.slot not in self._mine:
+            node = node.model_copy(deep=True)
+            self._g.nodes[node.slot]["node"] = node
+            self._mine.add(node.slot)
+        return node
 
     # -- reading ------------------------------------------------------------------------
     def __contains__(self, slot: object) -> bool:
@@ -191,6 +221,7 @@ class TaskGraph:
         parent: str | None = None,
         depends_on: Iterable[str] = (),
     ) -> TaskNode:
+        self._own()
         key = slot_key(slot)
         if key in self._g:
             raise TaskGraphError(f"slot '{key}' already exists; use update to change its value")
@@ -198,6 +229,8 @@ class TaskGraph:
         deps = list(dict.fromkeys(self._node(d).slot for d in depends_on))
         node = TaskNode(slot=key, value=value, parent=parent_key, dependencies=deps, turn=turn)
         self._g.add_node(key, node=node)
+        if self._mine is not None:
+            self._mine.add(key)
         for source in ([parent_key] if parent_key else []) + deps:
             self._g.add_edge(source, key, kind="parent" if source == parent_key else "depends")
         self._log(turn, "add", key, value)
@@ -205,7 +238,8 @@ class TaskGraph:
 
     def link(self, slot: str, depends_on: str, *, turn: int) -> None:
         """Make ``slot`` depend on ``depends_on`` (refused when it would close a cycle)."""
-        node, prereq = self._node(slot), self._node(depends_on)
+        self._own()
+        node, prereq = self._mutable(slot), self._node(depends_on)
         if node.slot == prereq.slot or nx.has_path(self._g, node.slot, prereq.slot):
             raise TaskGraphError(
                 f"'{node.slot}' cannot depend on '{prereq.slot}': that would form a cycle"
@@ -217,7 +251,8 @@ class TaskGraph:
 
     def update(self, slot: str, value: str, *, turn: int, reason: str = "") -> list[str]:
         """Set a new value, keep the old one in history; return the dependants marked stale."""
-        node = self._node(slot)
+        self._own()
+        node = self._mutable(slot)
         old = node.value
         node.history.append(HistoryEntry(value=old, set_turn=node.turn, replaced_turn=turn))
         node.value, node.turn = value, turn
@@ -230,7 +265,8 @@ class TaskGraph:
     def rollback(self, slot: str, *, turn: int) -> list[str]:
         """Restore the previous value. The undone value enters history, so rolling back twice
         returns to where it started."""
-        node = self._node(slot)
+        self._own()
+        node = self._mutable(slot)
         if not node.history:
             raise TaskGraphError(f"slot '{node.slot}' has no earlier value to roll back to")
         previous = node.history[-1]
@@ -245,7 +281,8 @@ class TaskGraph:
 
     def inactivate(self, slot: str, *, turn: int, reason: str = "") -> list[str]:
         """Mark a node obsolete (kept for history and checks); its dependants need review."""
-        node = self._node(slot)
+        self._own()
+        node = self._mutable(slot)
         if not node.active:
             return []
         node.active = False
@@ -253,7 +290,8 @@ class TaskGraph:
         return self._propagate(node.slot, f"{node.slot} was removed", turn)
 
     def activate(self, slot: str, *, turn: int) -> list[str]:
-        node = self._node(slot)
+        self._own()
+        node = self._mutable(slot)
         if node.active:
             return []
         node.active, node.stale, node.stale_reason = True, False, None
@@ -345,7 +383,7 @@ class TaskGraph:
                 graph._g.add_edge(node.parent, key, kind="parent")
             for dep in node.dependencies:
                 graph._g.add_edge(dep, key, kind="depends")
-        graph.events = [GraphEvent.model_validate(e) for e in data.get("events", [])]
+        graph.events = CowList(GraphEvent.model_validate(e) for e in data.get("events", []))
         return graph
 
     # -- internals ----------------------------------------------------------------------
@@ -360,7 +398,7 @@ class TaskGraph:
     def _propagate(self, key: str, why: str, turn: int) -> list[str]:
         marked = self.dependants(key)
         for slot in marked:
-            live = self._g.nodes[slot]["node"]
+            live = self._mutable(slot)
             live.stale, live.stale_reason = True, f"{why} at turn {turn}"
             self._log(turn, "propagate", slot, why)
         return marked

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, ClassVar, Literal, get_args
+from typing import Any, ClassVar, Literal, Self, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
@@ -158,7 +159,8 @@ class TaskMemory(MemoryModule):
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
         self.graph = TaskGraph()
-        self.reports: list[TurnReport] = []
+        self.reports: CowList[TurnReport] = CowList()
+        """One report per observed turn, oldest first (never changed once recorded)."""
 
     # -- classification and application -------------------------------------------------
     async def classify(self, text: str, ctx: MemoryContext, *, provider: str | None = None) -> Trim:
@@ -189,9 +191,9 @@ class TaskMemory(MemoryModule):
         self, text: str, turn: int, ctx: MemoryContext, *, provider: str | None = None
     ) -> TurnReport:
         """Classify ``text`` and apply it (once per turn); return what happened."""
-        for report in self.reports:
+        for report in reversed(self.reports):
             if report.turn == turn:
-                return report
+                return report.model_copy(deep=True)
         try:
             trim = await self.classify(text, ctx, provider=provider)
         except ModelCallError as exc:
@@ -396,4 +398,8 @@ class TaskMemory(MemoryModule):
 
     def load_state(self, state: dict[str, Any]) -> None:
         self.graph = TaskGraph.from_dict(state["graph"])
-        self.reports = [TurnReport.model_validate(r) for r in state.get("reports", [])]
+        self.reports = CowList(TurnReport.model_validate(r) for r in state.get("reports", []))
+
+    def fork(self) -> Self:
+        """An independent copy in O(1): the graph and the reports are copy-on-write."""
+        return fork_fields(self, share=("params",))

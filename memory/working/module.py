@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from cogarch.core.cow import CowList
 from cogarch.core.memory import MemoryModule
 
 from ..budget import truncate_to_budget
@@ -36,7 +37,8 @@ class WorkingMemory(MemoryModule):
         params = params or self.Params()
         self.strategy: Strategy = params.strategy
         self.text: str = params.initial if params.initial is not None else INITIAL_MEMORY
-        self.edits: list[dict[str, Any]] = []
+        self.edits: CowList[dict[str, Any]] = CowList()
+        """Every applied edit, oldest first (never changed once recorded)."""
 
     # -- the tools, as the model sees them ----------------------------------------------
     def tool_names(self) -> tuple[str, ...]:
@@ -88,11 +90,11 @@ class WorkingMemory(MemoryModule):
         return {
             "strategy": self.strategy,
             "text": self.text,
-            "edits": copy.deepcopy(self.edits),
+            "edits": copy.deepcopy(list(self.edits)),
         }
 
     def load_state(self, state: dict[str, Any]) -> None:
         restored = self.Params(strategy=state["strategy"])
         self.strategy = restored.strategy
         self.text = str(state["text"])
-        self.edits = copy.deepcopy(list(state.get("edits", [])))
+        self.edits = CowList(copy.deepcopy(list(state.get("edits", []))))

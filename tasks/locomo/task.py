@@ -2,8 +2,9 @@
 
 A trial feeds the conversation's sessions, in order, to a fresh agent (see ``ingest``), then
 asks each question on a fork made after the last session, so no question changes the memory
-or another question. With a results directory, the agent's state is saved after every session
-and each answer as it comes, so a rerun after an interruption goes on where it stopped.
+or another question (a fork costs the same whatever the memory holds). With a results
+directory, the agent's state is saved after every session and each answer is logged as it
+comes (see ``trial_state``), so a rerun after an interruption goes on where it stopped.
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ from .data import (
     select_questions,
     select_sessions,
 )
-from .ingest import IngestCost, TrialState, clock, ingest_turns
+from .ingest import IngestCost, clock, ingest_turns, trim_history
 from .questions import RECALL_AT, ask, judge
 from .records import LocomoAnswer, LocomoEvaluation, LocomoHost, LocomoPayload
 from .scoring import CATEGORIES
+from .trial_state import TrialState
 
 
 class LocomoParams(BaseModel):
@@ -168,22 +170,23 @@ class LocomoTask(Task):
             ctx.state_dir,
             {"sample_id": conv.sample_id, "sessions": numbers, "seed": ctx.seed},
         )
-        restored = state.load_agent(agent)
-        done, cost, earlier = restored if restored else (0, IngestCost(), [])
-        saved, answered = state.answers()
-        if restored and answered:
-            earlier = answered
-        replay(earlier)
-        spent = Meter()
-        with spent.active():
+        try:
+            progress = await state.restore(agent)
+            replay(progress.calls)
+            cost = IngestCost(progress.cost or None)
+            done = progress.sessions_done
             for n in numbers[done:]:
-                meter, start = Meter(), clock()
+                meter, start, session = Meter(), clock(), IngestCost()
                 with meter.active():
                     await ingest_turns(agent, conv.sessions[n])
-                cost.add(meter, clock() - start)
+                session.add(meter, clock() - start)
+                cost.merge(session)
                 done += 1
-                state.save_agent(agent, done, cost, earlier + _dicts(spent))
-            answers = await self._answers(agent, conv, ctx, state, saved, earlier, spent)
+                last = done == len(numbers)
+                await state.session_done(agent, done, session.data, _dicts(meter), last=last)
+            answers = await self._answers(agent, conv, ctx, state, progress.answers)
+        finally:
+            await state.close()
         payload = LocomoPayload(
             sample_id=conv.sample_id,
             sessions=numbers,
@@ -191,7 +194,7 @@ class LocomoTask(Task):
             ingest=cost.data,
             memory_tokens=count_tokens(agent.private_state()),
             answers=answers,
-            resumed=restored is not None,
+            resumed=progress.resumed,
         )
         return TrialOutput(
             evaluation=LocomoEvaluation.model_validate(
@@ -207,11 +210,14 @@ class LocomoTask(Task):
         ctx: TrialContext,
         state: TrialState,
         saved: dict[str, dict[str, Any]],
-        earlier: list[dict[str, Any]],
-        spent: Meter,
     ) -> list[LocomoAnswer]:
+        """Every selected question, each on its own fork of the ingested agent: the history
+        is cut to ``history_tokens`` once, on a fork every question's fork is made from."""
         p = self.params
         model = ctx.models(self.judge_provider(ctx)) if p.judge else None
+        await state.settle()
+        base = agent.fork()
+        trim_history(base, p.history_tokens)
         answers = []
         for index, qa in enumerate(conv.qa):
             if qa not in select_questions([qa], p.categories):
@@ -220,12 +226,13 @@ class LocomoTask(Task):
             if key in saved:
                 answers.append(LocomoAnswer.model_validate(saved[key]))
                 continue
-            answer = await ask(agent, qa, ctx.seed + index, p.history_tokens)
-            if model is not None and answer.category != 5:
-                answer.judge = await judge(model, answer, ctx.seed + index)
+            meter = Meter()
+            with meter.active():
+                answer = await ask(base, qa, ctx.seed + index, None)
+                if model is not None and answer.category != 5:
+                    answer.judge = await judge(model, answer, ctx.seed + index)
             answers.append(answer)
-            saved[key] = answer.model_dump(mode="json")
-            state.save_answers(saved, earlier + _dicts(spent))
+            state.answered(key, answer.model_dump(mode="json"), _dicts(meter))
         return answers
 
 

@@ -160,3 +160,35 @@ async def test_the_agent_spec_fills_the_memories_block() -> None:
     await agent.respond("Play Hangman: next guess is e")
     prompt = llm.of("reply")[1]
     assert "RETRIEVED MEMORIES\n2025-01-06T09:01:00.000 Mon User said: Let's play Hangman" in prompt
+
+
+async def test_turns_taken_in_together_embed_every_message_in_one_batch() -> None:
+    class Counting(HashEmbedder):
+        batches: list[int]
+
+        def embed(self, texts: list[str]) -> list[list[float]]:
+            self.batches = [*getattr(self, "batches", []), len(texts)]
+            return super().embed(texts)
+
+    turns = [
+        TurnRecord(1, "mango papaya fruit salad", "ok"),
+        TurnRecord(2, "fruit salad with mango and papaya", "ok"),
+        TurnRecord(3, "stock markets fell sharply today", "ok"),
+    ]
+    states = []
+    for batched in (True, False):
+        embedder = Counting()
+        mem = LightMemMemory(
+            {"embedder": "hash", "ingest_roles": ["user"], "extract_each_turn": False},
+            provider="fake",
+            embedder=embedder,
+        )
+        ctx = context(FakeLLM(FactBatch=echo_facts))
+        if batched:
+            assert await mem.ingest_many(turns, ctx) == {}
+        else:
+            for turn in turns:
+                await mem.ingest(turn, ctx)
+        states.append(mem.save_state())
+        assert embedder.batches[0] == (3 if batched else 1)
+    assert states[0] == states[1]

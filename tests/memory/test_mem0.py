@@ -150,10 +150,11 @@ async def test_fork_copies_the_store_and_branches_stay_apart() -> None:
     mem = module()
     await mem.ingest(TURN1, context(adding("Has 6 lives")))
     left, right = mem.fork(), mem.fork()
-    assert len({mem.store.name, left.store.name, right.store.name}) == 3
+    assert left.store.name == right.store.name == mem.store.name  # shared until a write
     turn = TurnRecord(2, "The secret is apple.", "ok")
     await left.ingest(turn, context(adding("Secret is apple")))
     await right.ingest(turn, context(adding("Secret is pear")))
+    assert len({mem.store.name, left.store.name, right.store.name}) == 3
     assert [m.text for m in mem.memories()] == ["Has 6 lives"]
     assert [m.text for m in left.memories()] == ["Has 6 lives", "Secret is apple"]
     assert [m.text for m in right.memories()] == ["Has 6 lives", "Secret is pear"]

@@ -226,10 +226,11 @@ async def test_fork_state_and_metering() -> None:
             await mem.ingest(TurnRecord(n, f"guess {n}", f"reply {n}"), context(llm))
     assert meter.summary()["by_caller"]["memory:memoryos"]["calls"] == 2
     branch = mem.fork()
-    names = {mem.page_store.name, branch.page_store.name, mem.session_store.name}
-    assert len(names) == 3
+    assert branch.page_store.name == mem.page_store.name  # shared until a write
     for n in range(4, 7):
         await branch.ingest(TurnRecord(n, f"guess {n}", f"reply {n}"), context(llm))
+    names = {mem.page_store.name, branch.page_store.name, mem.session_store.name}
+    assert len(names) == 3
     assert mem.sessions["s1"].pages == ["p1", "p2"] and mem.profile == "None"
     assert branch.profile == PROFILE["profile"] and mem.knowledge_store.count() == 0
     assert mem.page_store.count() == 2 and branch.page_store.count() == 5

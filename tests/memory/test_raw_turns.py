@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cogarch.core.memory import TurnRecord
 from cogarch.memory.registry import build_memory
+from cogarch.memory.retrieval.embeddings import HashEmbedder
 from cogarch.memory.retrieval.raw_turns import RawTurnMemory
 from tests.memory import FakeLLM, context
 
@@ -45,3 +46,27 @@ async def test_empty_query_or_store_returns_nothing_and_state_round_trips() -> N
     assert item.source_ids == ["D1:3"]
     await again.ingest(TurnRecord(2, "Bob: welcome", ""), context(FakeLLM()))
     assert len({r.id for r in again.store.all()}) == 2
+
+
+class CountingEmbedder(HashEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[int] = []
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        self.batches.append(len(texts))
+        return super().embed(texts)
+
+
+async def test_turns_taken_in_together_are_embedded_in_one_batch_as_one_at_a_time() -> None:
+    turns = [TurnRecord(i, f"message {i} about Oslo", f"reply {i}") for i in range(1, 41)]
+    batched, single = CountingEmbedder(), CountingEmbedder()
+    together = RawTurnMemory({"embedder": "hash"}, embedder=batched)
+    one_by_one = RawTurnMemory({"embedder": "hash"}, embedder=single)
+    assert await together.ingest_many(turns, context(FakeLLM())) == {}
+    for turn in turns:
+        await one_by_one.ingest(turn, context(FakeLLM()))
+    assert batched.batches == [80] and single.batches == [2] * 40
+    assert together.save_state() == one_by_one.save_state()
+    assert await together.ingest_many(turns[:3], context(FakeLLM())) == {}  # taken in already
+    assert len(together.store) == 80 and together.stats["turns_skipped"] == 3

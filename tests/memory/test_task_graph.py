@@ -149,3 +149,32 @@ def test_state_round_trips_through_plain_data() -> None:
     copy = TaskGraph.from_dict(g.to_dict())
     assert copy.to_dict() == g.to_dict()
     assert copy.dependants("destination") == ["hotel", "tour"]
+
+
+EDITS = {
+    "update": lambda g: g.update("destination", "Porto", turn=5),
+    "rollback": lambda g: (g.update("hotel", "by the river", turn=5), g.rollback("hotel", turn=6)),
+    "inactivate": lambda g: g.inactivate("hotel", turn=5),
+    "activate": lambda g: (g.inactivate("tour", turn=5), g.activate("tour", turn=6)),
+    "link": lambda g: g.link("tour", "origin", turn=5),
+    "add": lambda g: g.add("budget", "900 euros", turn=5, parent="trip"),
+}
+
+
+@pytest.mark.parametrize("first", sorted(EDITS))
+@pytest.mark.parametrize("second", sorted(EDITS))
+def test_a_fork_and_its_trunk_never_see_each_others_changes(first: str, second: str) -> None:
+    trunk = trip()
+    branch = trunk.fork()
+    EDITS[first](branch)  # the branch changes first, then the trunk, then a fork of the branch
+    EDITS[second](trunk)
+    grandchild = branch.fork()
+    later = [second] if second != first else []  # the same edit twice would be refused
+    for name in later:
+        EDITS[name](grandchild)
+    for graph, edits in ((trunk, [second]), (branch, [first]), (grandchild, [first, *later])):
+        expected = trip()
+        for name in edits:
+            EDITS[name](expected)
+        assert graph.to_dict() == expected.to_dict()
+        assert graph.render(history=True) == expected.render(history=True)

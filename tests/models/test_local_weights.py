@@ -17,7 +17,8 @@ import pytest
 from pydantic import ValidationError
 
 from cogarch.models import weights
-from cogarch.models.local import LocalServer, LocalServerError, LocalServerSettings
+from cogarch.models.local import LocalServer, LocalServerError, LocalServerSettings, _build_params
+from cogarch.models.providers import ProviderConfig, local_settings
 from cogarch.models.weights import (
     DEFAULT_GGUF_SIZE,
     GGUF_MAGIC,
@@ -291,6 +292,22 @@ def test_settings_refuse_a_context_too_small_for_the_slots() -> None:
         LocalServerSettings(n_ctx=1024, n_parallel=8)
     with pytest.raises(ValidationError):
         LocalServerSettings(unknown_option=1)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("kind", ["ngram_simple", "ngram_mod", "ngram_map_k", "ngram_map_k4v"])
+def test_speculative_decoding_reaches_the_engine_from_a_provider(kind: str) -> None:
+    engine = pytest.importorskip("xllamacpp")
+    settings = local_settings(ProviderConfig(kind="local", speculative=kind))  # type: ignore[arg-type]
+    assert settings.speculative == kind
+    params = _build_params(engine, settings, Path("/models/m.gguf"), "m")
+    expected = getattr(engine.common_speculative_type, f"COMMON_SPECULATIVE_TYPE_{kind.upper()}")
+    assert list(params.speculative.types) == [expected]
+    off = _build_params(engine, LocalServerSettings(speculative="none"), Path("/m.gguf"), "m")
+    assert list(off.speculative.types) == [
+        engine.common_speculative_type.COMMON_SPECULATIVE_TYPE_NONE
+    ]
+    with pytest.raises(ValidationError):
+        ProviderConfig(kind="local", speculative="eagle")  # type: ignore[arg-type]
 
 
 def test_a_stopped_server_says_how_to_start_it() -> None:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from typing import Any
 
 import pytest
 
 from cogarch.memory import WorkingMemory
-from cogarch.workspace import Agent
-from tests.workspace import Brain, make_agent
+from cogarch.workspace import Agent, build_agent, load_agent_spec
+from cogarch.workspace.registry import ready_made_agents
+from tests.workspace import Brain, make_agent, providers
+from tests.workspace.memory_fakes import MemoryBrain
 
 BRANCH_EDITS: dict[str, tuple[str, dict[str, Any]]] = {
     "overwrite": ("overwrite_memory", {"new_memory": "## 1. Goals and Plans\n- branch only\n"}),
@@ -149,3 +152,41 @@ async def test_forking_twice_in_a_row_gives_independent_generations() -> None:
     notes = [working_memory(a).text.count("- note") for a in (agent, child, grandchild)]
     assert notes == [1, 2, 3]
     assert [len(a.state_sizes) for a in (agent, child, grandchild)] == [1, 2, 3]
+
+
+def full_state(agent: Agent) -> dict[str, Any]:
+    """Everything a dialogue changes, as JSON data (step timings left out)."""
+    return {
+        "workspace": agent.workspace.save_state(),
+        "transitions": agent.trace.save_state()["transitions"],
+        "steps": [(s.turn, s.step, s.node) for s in agent.trace.steps],
+        "memory": {name: module.save_state() for name, module in agent.memory.items()},
+        "state_sizes": list(agent.state_sizes),
+        "memory_footprints": list(agent.memory_footprints),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(ready_made_agents()))
+@pytest.mark.parametrize("order", list(itertools.permutations(["trunk", "left", "right"])))
+async def test_no_write_after_a_fork_shows_in_another_branch_in_any_order(
+    name: str, order: tuple[str, ...]
+) -> None:
+    declared = load_agent_spec(name).params
+    params = {"embedder": "hash"} if "embedder" in declared else None
+    found, _ = providers(MemoryBrain())
+    trunk = build_agent(load_agent_spec(name, params), found.get, provider="fake", seed=3)
+    await trunk.respond("Plan a trip to Lisbon with my sister.")
+    await trunk.respond("We fly out of Denver on Friday.")
+    agents = {"trunk": trunk, "left": trunk.fork(), "right": trunk.fork()}
+    assert full_state(agents["left"]) == full_state(trunk)
+    seen = {n: full_state(a) for n, a in agents.items()}
+    for who in order:
+        await agents[who].respond(f"Only the {who} asks this: book the hotel by the river.")
+        agents[who].workspace.private[f"{who}.scratch"] = [who]
+        for other, agent in agents.items():
+            if other != who:
+                assert full_state(agent) == seen[other], f"{who}'s write showed in {other}"
+        seen[who] = full_state(agents[who])
+    for who, agent in agents.items():
+        said = [m.content for m in agent.workspace.dialogue if m.role == "user"]
+        assert said[2:] == [f"Only the {who} asks this: book the hotel by the river."]

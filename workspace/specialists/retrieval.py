@@ -20,7 +20,6 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch import tracing
-from cogarch.errors import ModelCallError
 
 from ..specialist import BaseSpecialist, StepContext
 from ..workspace import IngestFailure, Workspace
@@ -52,16 +51,20 @@ class RetrievalMemory(BaseSpecialist):
         module = ctx.memory_module(name)
         module.use_provider(self.provider)
         mctx = ctx.memory_context(f"memory:{module.kind}")
-        for record in ws.turns:
-            if record.index > ws.ingested.get(name, 0):
-                try:
-                    with tracing.memory_operation("create_memory", name, module.kind, 1):
-                        await module.ingest(record, mctx)
-                except ModelCallError as exc:
-                    # the module's own model gave nothing usable: the turn is not stored,
-                    # as a failed extraction would leave it in the reference systems
-                    ws.ingest_failures.append(IngestFailure(name, record.index, str(exc)))
-                ws.ingested[name] = record.index
+        done = ws.ingested.get(name, 0)
+        pending = []
+        for record in reversed(ws.turns):  # the turns not yet taken in are the latest ones
+            if record.index <= done:
+                break
+            pending.append(record)
+        if pending:
+            pending.reverse()
+            with tracing.memory_operation("create_memory", name, module.kind, len(pending)):
+                failed = await module.ingest_many(pending, mctx)
+            # a turn the module's own model gave nothing usable for is not stored, as a
+            # failed extraction would leave it in the reference systems
+            ws.ingest_failures.extend(IngestFailure(name, i, e) for i, e in failed.items())
+            ws.ingested[name] = pending[-1].index
         with tracing.memory_operation("search_memory", name, module.kind) as span:
             found = await module.retrieve(ws.current_input, mctx)
             tracing.record_search(span, ws.current_input, found)

@@ -1,5 +1,5 @@
 """LoCoMo input that is not what it should be: special files, hostile nesting, unknown
-categories, repeated or dangling ids, and trial-state sidecars that cannot be used."""
+categories, repeated or dangling ids, and trial-state files that cannot be used."""
 
 from __future__ import annotations
 
@@ -101,54 +101,72 @@ def spoil_agent(data: dict[str, Any]) -> None:
 
 def spoil_counts(data: dict[str, Any]) -> None:
     data["sessions_done"] = "two"
-    data["ingest"] = {"seconds": float("inf")}
 
 
-def spoil_calls(data: dict[str, Any]) -> None:
-    data["calls"] = [{"caller": 5}]
+def spoil_session_calls(lines: list[dict[str, Any]]) -> None:
+    next(line for line in lines if "session" in line)["calls"] = [{"caller": 5}]
 
 
-@pytest.mark.parametrize("spoil", [spoil_agent, spoil_counts, spoil_calls])
-async def test_a_damaged_sidecar_of_this_trial_is_set_aside_and_the_trial_replayed(
+def spoil_session_cost(lines: list[dict[str, Any]]) -> None:
+    next(line for line in lines if "session" in line)["cost"] = {"seconds": "inf"}
+
+
+def spoil_answer(lines: list[dict[str, Any]]) -> None:
+    next(line for line in lines if "answer" in line)["value"] = {"f1": "high"}
+
+
+def state_file(tmp_path: Path, name: str) -> Path:
+    return tmp_path / "state" / name
+
+
+@pytest.mark.parametrize("spoil", [spoil_agent, spoil_counts])
+async def test_a_damaged_snapshot_is_set_aside_and_its_sessions_ingested_again(
     tmp_path: Path, spoil: Any
 ) -> None:
     s = setup(tmp_path)
     first = await s.task.run_trial(context(s, tmp_path))
-    (sidecar,) = (tmp_path / "state").glob("memory.json")
-    data = json.loads(sidecar.read_text(encoding="utf-8"))
+    snapshot = state_file(tmp_path, "agent.json")
+    data = json.loads(snapshot.read_text(encoding="utf-8"))
     spoil(data)  # the fingerprint stays right: only the content is damaged
-    sidecar.write_text(json.dumps(data), encoding="utf-8")
-    (tmp_path / "state" / "answers.json").unlink()
+    snapshot.write_text(json.dumps(data), encoding="utf-8")
+    again = await s.task.run_trial(context(s, tmp_path))
+    assert [a.prediction for a in again.payload.answers] == [
+        a.prediction for a in first.payload.answers
+    ]
+    assert again.payload.ingest["model_calls"] == first.payload.ingest["model_calls"]
+    assert state_file(tmp_path, "agent.json.unusable").is_file()
+    assert json.loads(snapshot.read_text(encoding="utf-8"))["sessions_done"] == 2  # rewritten
+
+
+@pytest.mark.parametrize("spoil", [spoil_session_calls, spoil_session_cost, spoil_answer])
+async def test_a_damaged_log_is_set_aside_with_its_snapshot_and_the_trial_replayed(
+    tmp_path: Path, spoil: Any
+) -> None:
+    s = setup(tmp_path)
+    first = await s.task.run_trial(context(s, tmp_path))
+    log = state_file(tmp_path, "log.jsonl")
+    lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    spoil(lines)  # the header stays right: only the content is damaged
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     again = await s.task.run_trial(context(s, tmp_path))
     assert not again.payload.resumed
     assert [a.prediction for a in again.payload.answers] == [
         a.prediction for a in first.payload.answers
     ]
-    assert (tmp_path / "state" / "memory.json.unusable").is_file()
-    assert json.loads(sidecar.read_text(encoding="utf-8"))["sessions_done"] == 2  # rewritten
+    assert state_file(tmp_path, "log.jsonl.unusable").is_file()
+    assert state_file(tmp_path, "agent.json.unusable").is_file()
+    assert len(log.read_text(encoding="utf-8").splitlines()) == len(lines)  # written again
 
 
-async def test_damaged_saved_answers_are_set_aside_and_asked_again(tmp_path: Path) -> None:
-    s = setup(tmp_path)
-    first = await s.task.run_trial(context(s, tmp_path))
-    answers = tmp_path / "state" / "answers.json"
-    data = json.loads(answers.read_text(encoding="utf-8"))
-    data["answers"] = {key: {"f1": "high"} for key in data["answers"]}
-    answers.write_text(json.dumps(data), encoding="utf-8")
-    again = await s.task.run_trial(context(s, tmp_path))
-    assert [a.prediction for a in again.payload.answers] == [
-        a.prediction for a in first.payload.answers
-    ]
-    assert (tmp_path / "state" / "answers.json.unusable").is_file()
-
-
-async def test_a_sidecar_that_is_a_fifo_or_a_link_out_is_set_aside(tmp_path: Path) -> None:
+async def test_state_files_that_are_a_fifo_or_a_link_out_are_set_aside(tmp_path: Path) -> None:
     s = setup(tmp_path)
     await s.task.run_trial(context(s, tmp_path))
-    (tmp_path / "state" / "memory.json").unlink()
-    os.mkfifo(tmp_path / "state" / "memory.json")
-    (tmp_path / "state" / "answers.json").unlink()
-    (tmp_path / "state" / "answers.json").symlink_to("/dev/zero")
+    state_file(tmp_path, "log.jsonl").unlink()
+    os.mkfifo(state_file(tmp_path, "log.jsonl"))
+    state_file(tmp_path, "agent.json").unlink()
+    state_file(tmp_path, "agent.json").symlink_to("/dev/zero")
     again = await s.task.run_trial(context(s, tmp_path))
     assert not again.payload.resumed and len(again.payload.answers) == 5
-    assert (tmp_path / "state" / "memory.json").is_file()
+    assert state_file(tmp_path, "agent.json").is_file()
+    assert not state_file(tmp_path, "agent.json").is_symlink()
+    assert state_file(tmp_path, "log.jsonl").is_file()

@@ -25,6 +25,7 @@ from pydantic import Field
 
 from cogarch import tracing
 from cogarch.core.affordances import ActionInput, split_input
+from cogarch.core.cow import CowList
 from cogarch.core.memory import TurnRecord
 from cogarch.models.messages import LLMMessage, system, user
 
@@ -96,12 +97,12 @@ class Motor(BaseSpecialist):
     def _record(ws: Workspace, attempt: ActionAttempt) -> None:
         ws.actions.append(attempt)
         valid = attempt.problem is None
-        ws.focus_log = [
+        ws.focus_log = CowList(
             dataclasses.replace(f, next_action=attempt.proposed, next_admissible=valid)
             if f.next_admissible is None and f.episode == attempt.episode
             else f
             for f in ws.focus_log
-        ]
+        )
 
 
 __all__ = ["Motor"]

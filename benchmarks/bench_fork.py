@@ -151,7 +151,9 @@ async def agent_row(n: int, repeat: int) -> Row:
 
     providers = Providers()
     providers.register("fake", _fake())
-    spec = load_agent_spec("raw_turns", {"embedder": "hash", "store": STORE[0]})
+    spec = load_agent_spec("raw_turns", {"embedder": "hash"})
+    part = spec.memory["turns"]
+    spec.memory["turns"] = type(part).model_validate({**part.model_dump(), "store": STORE[0]})
     agent = build_agent(spec, providers.get, provider="fake")
     for i in range(1, n + 1):
         await agent.respond(f"turn {i}: the weather in Lisbon changed, remember it")

@@ -43,6 +43,28 @@ STORE = ["chroma"]
 """The retrieval modules' vector store (``--store``)."""
 
 
+def _spec(agent: str, embedder: str) -> Any:
+    """The ready-made spec ``agent`` with its retrieval modules on the ``--store`` store."""
+    from cogarch.workspace import load_agent_spec
+    from cogarch.workspace.spec import ComponentSpec
+
+    spec = load_agent_spec(agent, {"embedder": embedder})
+    for name, part in spec.memory.items():
+        if "embedder" in part.params():
+            data = {**part.model_dump(exclude_none=True), "store": STORE[0]}
+            spec.memory[name] = ComponentSpec.model_validate(data)
+    return spec
+
+
+def _spec_file(folder: Path, agent: str, embedder: str) -> str:
+    import yaml
+
+    path = folder / f"{agent}.yaml"
+    data = _spec(agent, embedder).model_dump(mode="json", by_alias=True, exclude_none=True)
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return str(path)
+
+
 def _config(data: Path, results: Path, agent: str, embedder: str) -> Any:
     from cogarch.experiments.config import RunConfig
 
@@ -57,9 +79,8 @@ def _config(data: Path, results: Path, agent: str, embedder: str) -> Any:
             "agents": [
                 {
                     "name": agent,
-                    "agent": agent,
+                    "agent": _spec_file(results.parent, agent, embedder),
                     "provider": "reader",
-                    "params": {"embedder": embedder, "store": STORE[0]},
                 }
             ],
         }
@@ -139,7 +160,7 @@ async def ingestion(turns: int, agent: str, embedder: str) -> float:
     from cogarch.tasks.locomo.ingest import ingest_turns
     from cogarch.tasks.locomo.reader import reader
     from cogarch.tasks.locomo.synthetic import synthetic_locomo
-    from cogarch.workspace import build_agent, load_agent_spec
+    from cogarch.workspace import build_agent
 
     sample = synthetic_locomo(1, sessions=1, turns_per_session=turns, questions=1, seed=turns)
     with tempfile.TemporaryDirectory() as tmp:
@@ -151,7 +172,7 @@ async def ingestion(turns: int, agent: str, embedder: str) -> float:
         "reader", Model(pairs_model(reader), provider="reader", model="r", fake=True)
     )
     built = build_agent(
-        load_agent_spec(agent, {"embedder": embedder, "store": STORE[0]}),
+        _spec(agent, embedder),
         providers.get,
         provider="reader",
     )

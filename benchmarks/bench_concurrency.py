@@ -3,20 +3,19 @@
 Run from the repository root::
 
     python benchmarks/bench_concurrency.py [--concurrency 1 2 8] [--rounds 3] [--delay 0.2]
-        [--tasks hangman locomo]
+        [--tasks hangman locomo] [--store chroma|memory]
 
-A served model answers in a fraction of a second and serves many requests at once; the
-framework must keep out of the way, so trials per second should grow with concurrency almost
-as ``concurrency`` does. Each task runs through the real runner at each concurrency ``c``
-with ``c x --rounds`` trials (after one trial that warms up imports and caches, not counted),
-against a fake that sleeps ``--delay`` seconds (without blocking the event loop) before it
-answers: the honest Hangman host (vanilla agent, t_fork 4, 5
-candidates) or the LoCoMo fake reader (raw-turn memory, hash embeddings, a synthetic
-conversation of 300 turns and 10 questions per trial). Trials per second count the trials over
-the span from the first one's start to the last one's end (the run's set-up left out). Printed
-per task and concurrency: trials per second, the speed-up over concurrency 1 and its share of
-the ideal (``c``), and how long after its trial ended each trial file was on disk (the worst
-case).
+A served model answers in a fraction of a second and serves many requests at once; the framework
+must keep out of the way, so trials per second should grow with concurrency almost as
+``concurrency`` does. Each task runs through the real runner at each concurrency ``c`` with ``c
+x --rounds`` trials (after one trial that warms up imports and caches, not counted), against a
+fake that sleeps ``--delay`` seconds (without blocking the event loop) before it answers: the
+honest Hangman host (vanilla agent, t_fork 4, 5 candidates) or the LoCoMo fake reader (raw-turn
+memory, hash embeddings, a synthetic conversation of 300 turns and 10 questions per trial, the
+vectors on ``--store``). Trials per second count the trials over the span from the first one's
+start to the last one's end (the run's set-up left out). Printed per task and concurrency:
+trials per second, the speed-up over concurrency 1 and its share of the ideal (``c``), and how
+long after its trial ended each trial file was on disk (the worst case).
 """
 
 from __future__ import annotations
@@ -36,6 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 DELAY_ENV = "COGARCH_BENCH_DELAY_S"
+
+from bench_locomo import STORE  # noqa: E402 (after the path set-up)
 
 
 def _delay() -> float:
@@ -66,12 +67,19 @@ def _config(task: str, trials: int, concurrency: int, tmp: Path) -> Any:
         task_cfg: dict[str, Any] = {"kind": "hangman_sct", "t_fork": 4, "n_candidates": 5}
         fake, agent, params = "bench_concurrency:sleepy_host", "vanilla", {}
     else:
+        tmp.mkdir(parents=True, exist_ok=True)
         data = tmp / "locomo.json"
         if not data.exists():
             sample = synthetic_locomo(4, sessions=10, turns_per_session=30, questions=10, seed=7)
             data.write_text(json.dumps(sample), encoding="utf-8")
         task_cfg = {"kind": "locomo", "data": str(data)}
-        fake, agent, params = "bench_concurrency:sleepy_reader", "raw_turns", {"embedder": "hash"}
+        from bench_locomo import spec_file
+
+        fake, agent, params = (
+            "bench_concurrency:sleepy_reader",
+            spec_file(tmp, "raw_turns", "hash"),
+            {},
+        )
     return RunConfig.model_validate(
         {
             "name": f"bench_{task}_{concurrency}",
@@ -123,10 +131,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=3, help="trials per concurrent slot")
     parser.add_argument("--delay", type=float, default=0.2, help="seconds per model call")
     parser.add_argument("--tasks", nargs="+", default=["hangman", "locomo"])
+    parser.add_argument("--store", default="chroma", choices=["chroma", "memory"])
     args = parser.parse_args(argv)
+    STORE[0] = args.store
     os.environ[DELAY_ENV] = str(args.delay)
     print(
-        f"fake model: {args.delay * 1000:.0f} ms per call; load average "
+        f"fake model: {args.delay * 1000:.0f} ms per call; LoCoMo on the {args.store} store; "
+        "load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
     print(

@@ -43,7 +43,7 @@ STORE = ["chroma"]
 """The retrieval modules' vector store (``--store``)."""
 
 
-def _spec(agent: str, embedder: str) -> Any:
+def retrieval_spec(agent: str, embedder: str) -> Any:
     """The ready-made spec ``agent`` with its retrieval modules on the ``--store`` store."""
     from cogarch.workspace import load_agent_spec
     from cogarch.workspace.spec import ComponentSpec
@@ -56,11 +56,11 @@ def _spec(agent: str, embedder: str) -> Any:
     return spec
 
 
-def _spec_file(folder: Path, agent: str, embedder: str) -> str:
+def spec_file(folder: Path, agent: str, embedder: str) -> str:
     import yaml
 
     path = folder / f"{agent}.yaml"
-    data = _spec(agent, embedder).model_dump(mode="json", by_alias=True, exclude_none=True)
+    data = retrieval_spec(agent, embedder).model_dump(mode="json", by_alias=True, exclude_none=True)
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     return str(path)
 
@@ -79,7 +79,7 @@ def _config(data: Path, results: Path, agent: str, embedder: str) -> Any:
             "agents": [
                 {
                     "name": agent,
-                    "agent": _spec_file(results.parent, agent, embedder),
+                    "agent": spec_file(results.parent, agent, embedder),
                     "provider": "reader",
                 }
             ],
@@ -172,7 +172,7 @@ async def ingestion(turns: int, agent: str, embedder: str) -> float:
         "reader", Model(pairs_model(reader), provider="reader", model="r", fake=True)
     )
     built = build_agent(
-        _spec(agent, embedder),
+        retrieval_spec(agent, embedder),
         providers.get,
         provider="reader",
     )

@@ -26,7 +26,16 @@ from typing import Any
 
 from .chroma_collection import Collection, decode, drop_collection, encode
 from .embeddings import Embedder, embed_off_loop
-from .records import REVISIONS, Hit, Record, VectorStoreError, encode_metadata, safe_prefix
+from .records import (
+    REVISIONS,
+    Hit,
+    Record,
+    VectorStoreError,
+    checked_add,
+    checked_update,
+    encode_metadata,
+    safe_prefix,
+)
 
 _TIE_SLACK = 16
 _TIE_DIGITS = 6
@@ -98,6 +107,9 @@ class ChromaVectorStore:
         return await embed_off_loop(self.embedder, list(texts))
 
     # -- writing ---------------------------------------------------------------------
+    def _present(self, ids: list[str]) -> list[str]:
+        return list(self._col.chroma.get(ids=ids, include=[])["ids"])
+
     def add(
         self,
         ids: Sequence[str],
@@ -107,23 +119,9 @@ class ChromaVectorStore:
         embeddings: Sequence[Sequence[float]] | None = None,
     ) -> None:
         """Add new entries; an id that already exists is an error (use ``update``)."""
-        ids, texts = list(ids), list(texts)
-        metas = [dict(m) for m in metadatas] if metadatas is not None else [{} for _ in ids]
-        if not (len(ids) == len(texts) == len(metas)):
-            raise VectorStoreError(
-                f"add got {len(ids)} ids, {len(texts)} texts and {len(metas)} metadatas; "
-                "give one of each per entry"
-            )
+        ids, texts, metas = checked_add(self.name, ids, texts, metadatas, self._present)
         if not ids:
             return
-        if len(set(ids)) != len(ids):
-            raise VectorStoreError("add got the same id twice in one call")
-        existing = set(self._col.chroma.get(ids=ids, include=[])["ids"])
-        if existing:
-            raise VectorStoreError(
-                f"ids already in store '{self.name}': {', '.join(sorted(existing)[:5])}; "
-                "use update() to change them"
-            )
         for meta in metas:
             encode_metadata(meta)
         vectors = [list(v) for v in embeddings] if embeddings is not None else self.embed(texts)
@@ -156,19 +154,10 @@ class ChromaVectorStore:
         embeddings: Sequence[Sequence[float]] | None = None,
     ) -> None:
         """Replace the text (re-embedded) and/or the whole metadata of existing entries."""
-        ids = list(ids)
+        current = {r.id: (seq, r) for seq, r in self._fetch(list(ids), embeddings=False)}
+        ids = checked_update(self.name, ids, texts, metadatas, lambda asked: current)
         if not ids:
             return
-        if texts is not None and len(texts) != len(ids):
-            raise VectorStoreError(f"update got {len(texts)} texts for {len(ids)} ids")
-        if metadatas is not None and len(metadatas) != len(ids):
-            raise VectorStoreError(f"update got {len(metadatas)} metadatas for {len(ids)} ids")
-        current = {r.id: (seq, r) for seq, r in self._fetch(ids, embeddings=False)}
-        missing = [i for i in ids if i not in current]
-        if missing:
-            raise VectorStoreError(
-                f"cannot update ids not in store '{self.name}': {', '.join(missing[:5])}"
-            )
         args: dict[str, Any] = {"ids": ids}
         if texts is not None:
             args["documents"] = list(texts)

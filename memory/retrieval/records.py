@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -61,4 +61,65 @@ def encode_metadata(metadata: Mapping[str, Any]) -> str:
         raise VectorStoreError(f"metadata must hold JSON values only ({exc})") from None
 
 
-__all__ = ["REVISIONS", "Hit", "Record", "VectorStoreError", "encode_metadata", "safe_prefix"]
+def checked_add(
+    store: str,
+    ids: Sequence[str],
+    texts: Sequence[str],
+    metadatas: Sequence[Mapping[str, Any]] | None,
+    present: Callable[[list[str]], Iterable[str]],
+) -> tuple[list[str], list[str], list[dict[str, Any]]]:
+    """The arguments of an ``add`` to store ``store`` as lists, after the checks every store
+    makes: one text and one metadata per id, no id twice, none ``present`` already."""
+    ids, texts = list(ids), list(texts)
+    metas = [dict(m) for m in metadatas] if metadatas is not None else [{} for _ in ids]
+    if not (len(ids) == len(texts) == len(metas)):
+        raise VectorStoreError(
+            f"add got {len(ids)} ids, {len(texts)} texts and {len(metas)} metadatas; "
+            "give one of each per entry"
+        )
+    if len(set(ids)) != len(ids):
+        raise VectorStoreError("add got the same id twice in one call")
+    existing = sorted(present(ids)) if ids else []
+    if existing:
+        raise VectorStoreError(
+            f"ids already in store '{store}': {', '.join(existing[:5])}; "
+            "use update() to change them"
+        )
+    return ids, texts, metas
+
+
+def checked_update(
+    store: str,
+    ids: Sequence[str],
+    texts: Sequence[str] | None,
+    metadatas: Sequence[Mapping[str, Any]] | None,
+    present: Callable[[list[str]], Iterable[str]],
+) -> list[str]:
+    """The ids of an ``update`` of store ``store`` as a list, after the checks every store
+    makes: one text and one metadata (when given) per id, every id ``present``."""
+    ids = list(ids)
+    if not ids:
+        return ids
+    if texts is not None and len(texts) != len(ids):
+        raise VectorStoreError(f"update got {len(texts)} texts for {len(ids)} ids")
+    if metadatas is not None and len(metadatas) != len(ids):
+        raise VectorStoreError(f"update got {len(metadatas)} metadatas for {len(ids)} ids")
+    found = set(present(ids))
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise VectorStoreError(
+            f"cannot update ids not in store '{store}': {', '.join(missing[:5])}"
+        )
+    return ids
+
+
+__all__ = [
+    "REVISIONS",
+    "Hit",
+    "Record",
+    "VectorStoreError",
+    "checked_add",
+    "checked_update",
+    "encode_metadata",
+    "safe_prefix",
+]

@@ -34,7 +34,16 @@ import numpy as np
 from cogarch.core.cow import CowDict
 
 from .embeddings import Embedder, embed_off_loop
-from .records import REVISIONS, Hit, Record, VectorStoreError, encode_metadata, safe_prefix
+from .records import (
+    REVISIONS,
+    Hit,
+    Record,
+    VectorStoreError,
+    checked_add,
+    checked_update,
+    encode_metadata,
+    safe_prefix,
+)
 from .rows import Rows, unit
 from .where import compile_where
 
@@ -87,6 +96,9 @@ class VectorStore:
         return await embed_off_loop(self.embedder, list(texts))
 
     # -- writing ---------------------------------------------------------------------
+    def _present(self, ids: list[str]) -> list[str]:
+        return [i for i in ids if i in self._entries]
+
     def add(
         self,
         ids: Sequence[str],
@@ -96,23 +108,9 @@ class VectorStore:
         embeddings: Sequence[Sequence[float]] | None = None,
     ) -> None:
         """Add new entries; an id that already exists is an error (use ``update``)."""
-        ids, texts = list(ids), list(texts)
-        metas = [dict(m) for m in metadatas] if metadatas is not None else [{} for _ in ids]
-        if not (len(ids) == len(texts) == len(metas)):
-            raise VectorStoreError(
-                f"add got {len(ids)} ids, {len(texts)} texts and {len(metas)} metadatas; "
-                "give one of each per entry"
-            )
+        ids, texts, metas = checked_add(self.name, ids, texts, metadatas, self._present)
         if not ids:
             return
-        if len(set(ids)) != len(ids):
-            raise VectorStoreError("add got the same id twice in one call")
-        existing = sorted(i for i in ids if i in self._entries)
-        if existing:
-            raise VectorStoreError(
-                f"ids already in store '{self.name}': {', '.join(existing[:5])}; "
-                "use update() to change them"
-            )
         encoded = [encode_metadata(m) for m in metas]
         vectors = self.embed(texts) if embeddings is None else embeddings
         if len(vectors) != len(ids):
@@ -141,18 +139,9 @@ class VectorStore:
         embeddings: Sequence[Sequence[float]] | None = None,
     ) -> None:
         """Replace the text (re-embedded) and/or the whole metadata of existing entries."""
-        ids = list(ids)
+        ids = checked_update(self.name, ids, texts, metadatas, self._present)
         if not ids:
             return
-        if texts is not None and len(texts) != len(ids):
-            raise VectorStoreError(f"update got {len(texts)} texts for {len(ids)} ids")
-        if metadatas is not None and len(metadatas) != len(ids):
-            raise VectorStoreError(f"update got {len(metadatas)} metadatas for {len(ids)} ids")
-        missing = [i for i in ids if i not in self._entries]
-        if missing:
-            raise VectorStoreError(
-                f"cannot update ids not in store '{self.name}': {', '.join(missing[:5])}"
-            )
         encoded = [encode_metadata(m) for m in metadatas] if metadatas is not None else None
         first = None
         if texts is not None:

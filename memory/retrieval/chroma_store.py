@@ -36,6 +36,7 @@ from .records import (
     encode_metadata,
     safe_prefix,
 )
+from .rows import vector_block
 
 _TIE_SLACK = 16
 _TIE_DIGITS = 6
@@ -308,13 +309,13 @@ class ChromaVectorStore:
         return self.fork()
 
     def save_state(self) -> dict[str, Any]:
-        """Every entry with its embedding, as plain JSON values."""
+        """Every entry, and the vectors as one base64 block of float32 rows (JSON values), as
+        the in-process store saves them (either kind loads the other's state)."""
+        records = self.all(embeddings=True)
         return {
             "embedder": self.embedder.name,
-            "records": [
-                {"id": r.id, "text": r.text, "metadata": r.metadata, "embedding": r.embedding}
-                for r in self.all(embeddings=True)
-            ],
+            "records": [{"id": r.id, "text": r.text, "metadata": r.metadata} for r in records],
+            "vectors": vector_block([r.embedding or [] for r in records]),
         }
 
     def load_state(self, state: Mapping[str, Any]) -> None:

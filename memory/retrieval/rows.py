@@ -7,6 +7,7 @@ it grew still finds them there.
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import numpy as np
@@ -58,4 +59,14 @@ def unit(vectors: Any, dim: int) -> np.ndarray:
     return np.divide(array, norms, out=np.zeros_like(array), where=norms > 0)
 
 
-__all__ = ["Rows", "unit"]
+def vector_block(rows: np.ndarray | list[list[float]]) -> dict[str, Any]:
+    """Vectors as one base64 block of float32 rows, as a state saves them (JSON values)."""
+    matrix = np.asarray(rows, dtype="<f4")
+    return {
+        "dtype": "float32",
+        "rows": int(matrix.shape[0]) if matrix.ndim == 2 else 0,
+        "base64": base64.b64encode(matrix.tobytes()).decode("ascii"),
+    }
+
+
+__all__ = ["Rows", "unit", "vector_block"]

@@ -44,7 +44,7 @@ from .records import (
     encode_metadata,
     safe_prefix,
 )
-from .rows import Rows, unit
+from .rows import Rows, unit, vector_block
 from .where import compile_where
 
 OFFLOAD_ROWS = 16_384
@@ -319,11 +319,7 @@ class VectorStore:
             "records": [
                 {"id": i, "text": e.text, "metadata": json.loads(e.meta)} for i, e in entries
             ],
-            "vectors": {
-                "dtype": "float32",
-                "rows": len(entries),
-                "base64": base64.b64encode(rows.astype("<f4").tobytes()).decode("ascii"),
-            },
+            "vectors": vector_block(rows),
         }
 
     def load_state(self, state: Mapping[str, Any]) -> None:

@@ -176,6 +176,9 @@ class LocomoTask(Task):
             cost = IngestCost(progress.cost or None)
             done = progress.sessions_done
             for n in numbers[done:]:
+                # the snapshot's fork reads the agent's memory: let it finish first, so the
+                # session's writes need not copy a store it still holds
+                await state.settle()
                 meter, start, session = Meter(), clock(), IngestCost()
                 with meter.active():
                     await ingest_turns(agent, conv.sessions[n])

@@ -8,12 +8,14 @@ state after the next turn, and forks of either that match.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pytest
 
 from cogarch.core.memory import MemoryItem, MemoryModule, TurnRecord
@@ -118,6 +120,9 @@ def _plain(value: object) -> bool:
 def _same(state: object) -> object:
     """``state`` with floats rounded: chromadb renormalises the vectors it stores (float32),
     so a vector loaded back may differ from the exported one in its last bit."""
+    if isinstance(state, dict) and set(state) == {"dtype", "rows", "base64"}:
+        values = np.frombuffer(base64.b64decode(state["base64"]), dtype="<f4")
+        return [round(float(v), 6) for v in values]  # a store's vectors, saved as one block
     if isinstance(state, dict):
         return {k: _same(v) for k, v in state.items()}
     if isinstance(state, list):

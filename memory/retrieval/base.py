@@ -1,5 +1,5 @@
-"""What the four retrieval baselines share: parameters, the ingest window, clocks, model calls,
-the last retrieved block, fork and state.
+"""What the four retrieval baselines share: the ingest window, clocks, model calls, the last
+retrieved block, fork and state (their parameters are in ``params``).
 
 A subclass implements ``_write`` (what happens to newly ingested messages), ``_search`` (the
 entries for a query), ``_format`` (the block its Appendix F.2 prompt shows),
@@ -13,9 +13,9 @@ from abc import abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import asdict
 from datetime import datetime, timedelta
-from typing import Any, ClassVar, Literal, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.config import validate_mapping
 from cogarch.core.cow import fork_fields
@@ -27,10 +27,10 @@ from cogarch.models.structured import structured
 
 from ..budget import truncate_to_budget
 from .chroma_store import ChromaVectorStore
-from .embeddings import Embedder, EmbedderName, embed_off_loop, get_embedder
+from .embeddings import Embedder, embed_off_loop, get_embedder
+from .params import RetrievalParams, Role
 from .vector_store import VectorStore
 
-Role = Literal["user", "assistant"]
 Clock = Callable[[], datetime]
 T = TypeVar("T", bound=BaseModel)
 Store = VectorStore | ChromaVectorStore
@@ -40,67 +40,6 @@ TURN_CLOCK_START = datetime(2025, 1, 6, 9, 0, 0)
 """Turn clock origin (a Monday): turn ``n`` happens ``n`` minutes later."""
 
 EMPTY_BLOCK = "(none)"
-
-
-class RetrievalParams(BaseModel):
-    """Settings every retrieval baseline takes (the paper's m and k, and where it runs)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    window: int = Field(
-        default=10,
-        ge=1,
-        description="m: how many recent messages (of the ingested roles) the module keeps in "
-        "view and shows its own model when it writes memory.",
-    )
-    top_k: int = Field(default=10, ge=1, description="k: entries retrieved per query.")
-    ingest_roles: tuple[Role, ...] = Field(
-        default=("user",),
-        description="Which messages of a turn go into memory. Each baseline's default follows "
-        "its reference agent (see the module's docstring); a baseline that ingests only the "
-        "user's messages cannot keep a secret of the agent's.",
-    )
-    provider: str | None = Field(
-        default=None,
-        description="Provider for the module's own model calls; default: the provider of the "
-        "retrieval specialist that drives it (the agent's default provider).",
-    )
-    embedder: EmbedderName = Field(
-        default="minilm", description="'minilm' (all-MiniLM-L6-v2, offline) or 'hash' (tests)."
-    )
-    store: Literal["chroma", "memory"] = Field(
-        default="chroma",
-        description="Where the vectors live: 'chroma' (chromadb collections, in memory or "
-        "under persist_dir) or 'memory' (an in-process store with exact cosine search, faster "
-        "on large memories; ties in insertion order).",
-    )
-    persist_dir: str | None = Field(
-        default=None,
-        description="Keep the chromadb collections on disk under this directory (default: in "
-        "memory); needs store 'chroma'.",
-    )
-    clock: Literal["turn", "wall"] = Field(
-        default="turn",
-        description="Timestamps of undated turns: 'turn' derives them from turn numbers "
-        "(reproducible, so model calls stay cacheable), 'wall' uses the current local time as "
-        "the reference code did. A dated turn (a benchmark's session date) keeps its own time.",
-    )
-
-    @field_validator("ingest_roles")
-    @classmethod
-    def _roles(cls, value: tuple[Role, ...]) -> tuple[Role, ...]:
-        if not value:
-            raise ValueError("give at least one role ('user' and/or 'assistant')")
-        return tuple(dict.fromkeys(value))
-
-    @model_validator(mode="after")
-    def _persisted_in_chroma(self) -> Self:
-        if self.persist_dir is not None and self.store != "chroma":
-            raise ValueError(
-                "persist_dir keeps chromadb collections on disk, but store is 'memory'; set "
-                "store: chroma, or drop persist_dir"
-            )
-        return self
 
 
 class LoggedMessage(BaseModel):

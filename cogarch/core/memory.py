@@ -32,12 +32,12 @@ Heavy work (an embedding model, a search over a large store) goes off the event 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Self
 
-from cogarch.errors import ModelCallError
+from cogarch.errors import ConfigError, ModelCallError
 from cogarch.tokens import count_tokens
 
 from .cow import fork_fields
@@ -205,6 +205,14 @@ class MemoryModule(ABC):
     @abstractmethod
     def load_state(self, state: dict[str, Any]) -> None:
         """Replace this module's state by one ``save_state`` exported (same kind and params)."""
+
+    def check_state_kind(self, state: Mapping[str, Any]) -> None:
+        """Refuse a state ``save_state`` of another kind of module exported."""
+        if state.get("kind") != self.kind:
+            raise ConfigError(
+                f"cannot load a '{state.get('kind')}' state into a '{self.kind}' module; "
+                f"load it into a {self.kind} module"
+            )
 
 
 __all__ = ["EpisodeEnd", "MemoryContext", "MemoryItem", "MemoryModule", "ModelSource", "TurnRecord"]

@@ -378,11 +378,7 @@ class ConceptualMemory(MemoryModule):
         }
 
     def load_state(self, state: dict[str, Any]) -> None:
-        if state.get("kind") != self.kind:
-            raise ConfigError(
-                f"cannot load a '{state.get('kind')}' state into a '{self.kind}' module; "
-                f"load it into a {self.kind} module"
-            )
+        self.check_state_kind(state)
         params = self.Params.model_validate(state["params"])
         if params.embedder != self.params.embedder:
             self._embedder = None

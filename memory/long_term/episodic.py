@@ -29,7 +29,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogarch.config import validate_mapping
 from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule, TurnRecord
-from cogarch.errors import ConfigError
 from cogarch.tokens import count_tokens
 
 from ..budget import truncate_to_budget
@@ -335,11 +334,7 @@ class EpisodicMemory(MemoryModule):
         }
 
     def load_state(self, state: dict[str, Any]) -> None:
-        if state.get("kind") != self.kind:
-            raise ConfigError(
-                f"cannot load a '{state.get('kind')}' state into an '{self.kind}' module; "
-                f"load it into an {self.kind} module"
-            )
+        self.check_state_kind(state)
         params = self.Params.model_validate(state["params"])
         if params.embedder != self.params.embedder:
             self._embedder = None

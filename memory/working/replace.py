@@ -153,9 +153,15 @@ class _Finder:
     def spans(
         self, needle: str, lo: int, hi: int, *, anchored: bool = True, in_headers: bool = False
     ) -> list[tuple[int, int]]:
-        out = []
-        for match in self._compile(self._literal(needle)).finditer(self.text, lo, hi):
+        out: list[tuple[int, int]] = []
+        pattern, pos = self._compile(self._literal(needle)), lo
+        # every start is tried, overlapping ones too: an occurrence that fails its anchors must
+        # not hide one that overlaps it and passes (kept occurrences never overlap)
+        while (match := pattern.search(self.text, pos, hi)) is not None:
             start, end = match.span()
+            pos = start + 1
+            if out and start < out[-1][1]:
+                continue
             if not in_headers and any(start < he and hs < end for hs, he in self.headers):
                 continue
             if anchored and self.pre and not self.pre.search(self.text, 0, start):

@@ -209,3 +209,12 @@ def test_replace_empty_context_counts_as_none() -> None:
         INVESTIGATION, old_string="Find", new_string="Seek", pre_context="", post_context=""
     )
     assert "- Seek the slow path" in result.new_memory
+
+
+def test_an_anchored_match_is_found_where_an_earlier_unanchored_one_overlaps_it() -> None:
+    text = "## 1. Goals and Plans\n- :000Goal #0#\n## 2. Facts and Knowledge\n## 3. Active Notes"
+    edit = {"pre_context": "- :000", "old_string": "Goal #0#", "new_string": ":000:"}
+    once = replace_in_memory(text, explanation="tag the goal", **edit)
+    assert "- :000:000:" in once.new_memory
+    twice = replace_in_memory(once.new_memory, explanation="tag the goal", **edit)
+    assert twice.new_memory == once.new_memory and twice.meta.applied_hunks == 0

@@ -32,7 +32,8 @@ from cogarch.models.structured import structured
 from cogarch.tokens import count_tokens
 
 from ..budget import truncate_to_budget
-from .graph import CheckResult, TaskGraph, TaskGraphError, slot_key
+from .graph import TaskGraph, slot_key
+from .nodes import CheckResult, TaskGraphError
 
 _ALL = {"all", "*", "everything", "summary"}
 IntentKind = Literal["new", "update", "check"]

@@ -45,8 +45,8 @@ from inspect_ai.model import (
     ModelOutput,
     ResponseSchema,
 )
-from inspect_ai.model._generate_config import active_generate_config
 from inspect_ai.model import Model as InspectModel
+from inspect_ai.model._generate_config import active_generate_config
 from inspect_ai.tool import ToolCall, ToolInfo, ToolParams
 from inspect_ai.util import JSONSchema
 from pydantic import BaseModel
@@ -159,9 +159,13 @@ def generate_config(args: Mapping[str, Any]) -> GenerateConfig:
 def create_result(output: ModelOutput) -> CreateResult:
     """Inspect's answer as AutoGen's: text or tool calls, reasoning, usage, finish reason."""
     message = output.message
-    thought = "\n".join(
-        c.reasoning for c in message.content if isinstance(c, ContentReasoning) and c.reasoning
-    ) if isinstance(message.content, list) else ""
+    thought = (
+        "\n".join(
+            c.reasoning for c in message.content if isinstance(c, ContentReasoning) and c.reasoning
+        )
+        if isinstance(message.content, list)
+        else ""
+    )
     usage = output.usage
     prompt = usage.input_tokens if usage is not None else 0
     completion = usage.output_tokens if usage is not None else count_tokens(message.text)
@@ -226,9 +230,7 @@ class InspectChatClient(ChatCompletionClient):
         cancellation_token: CancellationToken | None = None,
     ) -> AsyncGenerator[str | CreateResult, None]:
         async def stream() -> AsyncGenerator[str | CreateResult, None]:
-            result = await self.create(
-                messages, tools=tools, extra_create_args=extra_create_args
-            )
+            result = await self.create(messages, tools=tools, extra_create_args=extra_create_args)
             if isinstance(result.content, str):
                 yield result.content
             yield result

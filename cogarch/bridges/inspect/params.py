@@ -35,8 +35,7 @@ BRIDGE_PARAMS: Mapping[str, str] = {
     "(as a 'kind: fake' provider's 'fake:' names it, e.g. hangman.honest)",
     "cache": "cogarch's response cache of seeded calls: true (runs/<run>/.cache), "
     "false, or a folder (default: true)",
-    "task": "cogarch/task only: the task's class, as 'package.module:Class' or "
-    "'file.py:Class'",
+    "task": "cogarch/task only: the task's class, as 'package.module:Class' or 'file.py:Class'",
 }
 """The bridge's own ``-T`` names, with what each sets."""
 

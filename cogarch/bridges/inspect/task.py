@@ -24,8 +24,13 @@ from inspect_ai import Epochs
 from inspect_ai import Task as InspectTask
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import transcript
-from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser, ModelOutput
-from inspect_ai.model import get_model
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageUser,
+    ModelOutput,
+    get_model,
+)
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cogarch.core.backend import TrialSpec

@@ -41,9 +41,7 @@ def _task_of(kind: str | None) -> Callable[..., InspectTask]:
     return task(name=make.__name__ if installed else f"cogarch/{make.__name__}")(make)
 
 
-REGISTERED: dict[str, Callable[..., InspectTask]] = {
-    kind: _task_of(kind) for kind in TASKS.names()
-}
+REGISTERED: dict[str, Callable[..., InspectTask]] = {kind: _task_of(kind) for kind in TASKS.names()}
 """The Inspect task of each registered cogarch task, by its kind."""
 OWN_TASK = _task_of(None)
 """``cogarch/task``: a task of your own, named by ``-T task=...``."""

@@ -14,7 +14,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[4]
 
 if os.environ.get("CI") != "true":
-    pytest.importorskip("inspect_ai", reason="the Inspect bridge needs: pip install -e '.[inspect]'")
+    pytest.importorskip(
+        "inspect_ai", reason="the Inspect bridge needs: pip install -e '.[inspect]'"
+    )
 
 
 INSPECT_WARNINGS = [
@@ -23,8 +25,10 @@ INSPECT_WARNINGS = [
         ":pytest.PytestUnraisableExceptionWarning"
     ),
     pytest.mark.filterwarnings("ignore:Unclosed <MemoryObjectReceiveStream:ResourceWarning"),
+    pytest.mark.filterwarnings("ignore:The 'initial' parameter is deprecated:DeprecationWarning"),
 ]
-"""Inspect's eval loop leaves anyio streams to the garbage collector, which anyio warns of."""
+"""Warnings of Inspect's own making: its eval loop leaves anyio streams to the garbage
+collector, which anyio warns of, and its retries call tenacity with a deprecated name."""
 
 
 def run_eval(name: str, args: Mapping[str, Any], log_dir: Path, **options: Any) -> Any:

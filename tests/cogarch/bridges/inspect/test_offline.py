@@ -16,7 +16,7 @@ import pytest
 
 from .conftest import REPO
 
-NO_NETWORK = '''
+NO_NETWORK = """
 import os, socket
 
 _LOG = os.environ["COGARCH_TEST_BLOCKED_LOG"]
@@ -55,7 +55,7 @@ def getaddrinfo(host, *args, **kwargs):
 
 
 socket.getaddrinfo = getaddrinfo
-'''
+"""
 
 
 def inspect_command() -> list[str]:
@@ -67,7 +67,11 @@ def test_mock_model_completes_offline_with_two_scored_samples(tmp_path: Path) ->
     guard = tmp_path / "guard"
     guard.mkdir()
     (guard / "sitecustomize.py").write_text(NO_NETWORK, encoding="utf-8")
-    tiktoken_cache, blocked, logs = tmp_path / "tiktoken", tmp_path / "blocked.txt", tmp_path / "logs"
+    tiktoken_cache, blocked, logs = (
+        tmp_path / "tiktoken",
+        tmp_path / "blocked.txt",
+        tmp_path / "logs",
+    )
     tiktoken_cache.mkdir()
     env = {
         **os.environ,
@@ -78,7 +82,13 @@ def test_mock_model_completes_offline_with_two_scored_samples(tmp_path: Path) ->
         "INSPECT_LOG_DIR": str(logs),
         "NO_COLOR": "1",
     }
-    for variable in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "INSPECT_EVAL_MODEL"):
+    for variable in (
+        "http_proxy",
+        "https_proxy",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "INSPECT_EVAL_MODEL",
+    ):
         env.pop(variable, None)
     command = [
         *inspect_command(),

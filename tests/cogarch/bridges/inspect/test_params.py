@@ -19,7 +19,11 @@ def test_names_go_to_the_bridge_the_task_and_the_agent() -> None:
     assert (config.trials, config.seed) == (7, 42)
     assert config.task.kind == "hangman_sct" and config.task.params() == {"t_fork": 3}
     entry = config.agents[0]
-    assert (entry.agent, entry.params, entry.provider) == ("workflow", {"strategy": "overwrite"}, "fake")
+    assert (entry.agent, entry.params, entry.provider) == (
+        "workflow",
+        {"strategy": "overwrite"},
+        "fake",
+    )
     assert config.providers["fake"].fake == "hangman.honest"
 
 

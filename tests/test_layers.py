@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cogarch.workspace",),
     ("cogarch.tasks",),
     ("cogarch.experiments",),
+    ("cogarch.bridges",),
 )
 """Bottom to top; a module belongs to the layer of its longest matching prefix."""
 

@@ -44,7 +44,7 @@ def test_every_registered_task_is_an_inspect_task() -> None:
 def test_a_mistake_stops_the_eval_with_cogarchs_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="has no parameter"):
         run_eval("cogarch/hangman_sct", {"colour": "red"}, tmp_path)
-    with pytest.raises(ConfigError, match="unknown fake model 'hangman.nobody'"):
+    with pytest.raises(ConfigError, match=r"unknown fake model 'hangman\.nobody'"):
         run_eval("cogarch/hangman_sct", {"fake": "hangman.nobody"}, tmp_path)
     assert list(tmp_path.glob("*.eval")) == []
 

@@ -136,7 +136,13 @@ def read_params(kind: str | None, given: Mapping[str, Any]) -> BridgeParams:
     else:
         raise ConfigError("-T cache= is true, false or a folder for cogarch's response cache")
     config = validate_mapping(RunConfig, data)
-    validate_mapping(task_class.Params, config.task.params(), where="task")
+    settings = validate_mapping(task_class.Params, config.task.params(), where="task")
+    if task_class(settings).needs_helper:
+        raise ConfigError(
+            f"the {kind} task judges its trials with a helper model of its own, which the "
+            "Inspect bridge does not provide (it never judges with the model under test); "
+            "run it with 'cogarch run' and a 'helper_provider'"
+        )
     return BridgeParams(config=config, task_class=task_class, fake=fake, cache_dir=cache_dir)
 
 

@@ -53,8 +53,10 @@ class TrialPlayer:
         self.params = params
         self._setups: dict[str, RunSetup] = {}
         self._lock = asyncio.Lock()
-        if params.fake is not None:  # the fake's name is checked before any sample runs
-            self._setups[""] = self._setup(params.config)
+        # built now, so every name and setting is checked before any sample runs
+        checked = self._setup(params.for_model(INSPECT_PROVIDER))
+        if params.fake is not None:
+            self._setups[""] = checked
 
     def _setup(self, config: Any) -> RunSetup:
         return RunSetup(config, cache_dir=self.params.cache_dir)
@@ -161,7 +163,7 @@ def cogarch_task(kind: str | None, params: Mapping[str, Any]) -> InspectTask:
     checked now (a mistake fails before any sample runs, with cogarch's error)."""
     given = dict(params)
     bridge = read_params(kind, given)
-    TrialPlayer(bridge)  # builds the run's setup once: every name is checked now
+    TrialPlayer(bridge)  # builds the run's setup: every name and setting is checked now
     source = task_source(bridge.config.task.kind) or bridge.config.task.kind
     return InspectTask(
         dataset=trial_samples(bridge),

@@ -55,6 +55,11 @@ def test_mistakes_are_named_with_cogarchs_errors(given: dict[str, object], words
     assert words in str(caught.value)
 
 
+def test_a_task_that_needs_a_judge_of_its_own_is_refused() -> None:
+    with pytest.raises(ConfigError, match="judges its trials with a helper model of its own"):
+        read_params("constraints", {})
+
+
 def test_an_unknown_parameter_says_whose_names_there_are() -> None:
     with pytest.raises(ConfigError) as caught:
         read_params("hangman_sct", {"colour": "red"})

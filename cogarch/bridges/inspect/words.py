@@ -19,11 +19,11 @@ from cogarch.experiments.viewer.explain import explain
 from cogarch.experiments.viewer.trial_view import fork_view, state_diff
 
 
-def fenced(text: str) -> str:
+def fenced(text: str, language: str = "text") -> str:
     """``text`` in a code fence longer than any run of backticks inside it."""
-    longest = max((len(run) for run in text.split("\n") for run in _ticks(run)), default=0)
+    longest = max((len(run) for line in text.split("\n") for run in _ticks(line)), default=0)
     fence = "`" * max(3, longest + 1)
-    return f"{fence}text\n{text}\n{fence}"
+    return f"{fence}{language}\n{text}\n{fence}"
 
 
 def _ticks(line: str) -> list[str]:
@@ -51,11 +51,15 @@ def table_markdown(table: Table) -> str:
 def walk_markdown(steps: Sequence[WalkStep]) -> str:
     """The turn's walk, one step a line: node, where from and how chosen, its cost."""
     lines = [
-        f"{s.step}. `{s.node}` from `{s.source}` ({s.how}): {s.model_calls} model calls, "
+        f"{s.step}. `{s.node}` from `{s.source}` ({s.how}): {_calls(s.model_calls)}, "
         f"{s.tokens} tokens, {s.elapsed_s:.2f} s"
         for s in steps
     ]
     return "\n".join(lines)
+
+
+def _calls(n: int) -> str:
+    return f"{n} model call" + ("" if n == 1 else "s")
 
 
 def turn_markdown(turn: Turn, previous: str | None, steps: Sequence[WalkStep]) -> str:
@@ -66,7 +70,7 @@ def turn_markdown(turn: Turn, previous: str | None, steps: Sequence[WalkStep]) -
         diff = state_diff(previous, turn.private_state)
         if diff and previous is not None:
             changed = "\n".join(f"{op} {line}" for op, line in diff)
-            parts.append(f"**Changed since the previous turn:**\n\n{fenced(changed)}")
+            parts.append(f"**Changed since the previous turn:**\n\n{fenced(changed, 'diff')}")
     if steps:
         parts.append(f"**Graph walk:**\n\n{walk_markdown(steps)}")
     return "\n\n".join(parts)
@@ -105,7 +109,9 @@ def record_words(record: TrialRecord, task: type[Task] | None) -> list[tuple[str
             lines += [said, fenced(f"> {branch.branch.prompt}\n{branch.branch.reply}")]
             if branch.diff:
                 change = "\n".join(f"{op} {line}" for op, line in branch.diff)
-                lines.append(f"Its private state's change from the fork:\n\n{fenced(change)}")
+                lines.append(
+                    f"Its private state's change from the fork:\n\n{fenced(change, 'diff')}"
+                )
         out.append(("Fork", "\n\n".join(lines)))
     out.append(("Verdict", "\n\n".join(explain(record))))
     out += [(s.title, section_markdown(s)) for s in task_sections(task, record)]

@@ -43,6 +43,9 @@ INSPECT_PROVIDER = "inspect"
 """The provider name the agent's model has in the records when Inspect's model plays it."""
 FAKE_PROVIDER = "fake"
 """The provider name of the scripted fake, when ``-T fake=...`` names one."""
+HELPER_ROLE = "helper"
+"""The Inspect model role (``--model-role helper=MODEL``) that makes the task's own calls
+(the SCT's candidate proposals, a judge), and its provider's name in the records."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ class BridgeParams:
     fake: str | None
     cache_dir: Path | None = None
     """Where cogarch's response cache lives when ``-T cache=FOLDER`` names it."""
+    helper: str | None = None
+    """The model bound to Inspect's ``helper`` role, if any: the task's own calls go to it."""
 
     @property
     def label(self) -> str:
@@ -63,13 +68,18 @@ class BridgeParams:
     def provider(self) -> str:
         return FAKE_PROVIDER if self.fake is not None else INSPECT_PROVIDER
 
-    def for_model(self, model: str) -> RunConfig:
+    def for_model(self, model: str, helper: str | None = None) -> RunConfig:
         """The run config of the trials Inspect's model ``model`` plays (named in the
-        records as the provider's model)."""
-        if self.fake is not None:
-            return self.config
-        providers = {INSPECT_PROVIDER: inspect_provider(model)}
-        return self.config.model_copy(update={"providers": providers})
+        records as the provider's model; a fake plays instead when ``-T fake`` names one),
+        with the task's own calls going to ``helper`` when a model is bound to that role."""
+        providers = dict(self.config.providers)
+        if self.fake is None:
+            providers = {INSPECT_PROVIDER: inspect_provider(model)}
+        update: dict[str, Any] = {"providers": providers}
+        if helper is not None:
+            providers[HELPER_ROLE] = inspect_provider(helper)
+            update["helper_provider"] = HELPER_ROLE
+        return self.config.model_copy(update=update)
 
 
 def inspect_provider(model: str) -> ProviderConfig:
@@ -79,9 +89,12 @@ def inspect_provider(model: str) -> ProviderConfig:
     return ProviderConfig(kind="openai", model=model, temperature=None, max_tokens=None)
 
 
-def read_params(kind: str | None, given: Mapping[str, Any]) -> BridgeParams:
+def read_params(
+    kind: str | None, given: Mapping[str, Any], *, helper: str | None = None
+) -> BridgeParams:
     """The run config of ``inspect eval cogarch/<kind> -T ...`` (``kind`` None: the task is
-    the one ``-T task=...`` names). Every mistake is a :class:`ConfigError` naming it."""
+    the one ``-T task=...`` names); ``helper`` is the model bound to Inspect's ``helper``
+    role, if any. Every mistake is a :class:`ConfigError` naming it."""
     params = dict(given)
     named = params.pop("task", None)
     if kind is None:
@@ -137,13 +150,15 @@ def read_params(kind: str | None, given: Mapping[str, Any]) -> BridgeParams:
         raise ConfigError("-T cache= is true, false or a folder for cogarch's response cache")
     config = validate_mapping(RunConfig, data)
     settings = validate_mapping(task_class.Params, config.task.params(), where="task")
-    if task_class(settings).needs_helper:
+    if task_class(settings).needs_helper and helper is None:
         raise ConfigError(
-            f"the {kind} task judges its trials with a helper model of its own, which the "
-            "Inspect bridge does not provide (it never judges with the model under test); "
-            "run it with 'cogarch run' and a 'helper_provider'"
+            f"the {kind} task judges its trials with a helper model of its own (never the "
+            f"model under test); bind one to Inspect's '{HELPER_ROLE}' role: "
+            f"--model-role {HELPER_ROLE}=PROVIDER/MODEL"
         )
-    return BridgeParams(config=config, task_class=task_class, fake=fake, cache_dir=cache_dir)
+    return BridgeParams(
+        config=config, task_class=task_class, fake=fake, cache_dir=cache_dir, helper=helper
+    )
 
 
 def _check_agent_params(
@@ -171,6 +186,7 @@ def _stem(kind: str) -> str:
 __all__ = [
     "BRIDGE_PARAMS",
     "FAKE_PROVIDER",
+    "HELPER_ROLE",
     "INSPECT_PROVIDER",
     "BridgeParams",
     "inspect_provider",

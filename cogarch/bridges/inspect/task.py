@@ -30,7 +30,9 @@ from inspect_ai.model import (
     ChatMessageUser,
     ModelOutput,
     get_model,
+    model_roles,
 )
+from inspect_ai.model import Model as InspectModel
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cogarch.core.backend import TrialSpec
@@ -40,7 +42,7 @@ from cogarch.experiments.worker import RunSetup
 from cogarch.seeds import trial_seed
 
 from .model import inspect_model
-from .params import INSPECT_PROVIDER, BridgeParams, read_params
+from .params import HELPER_ROLE, INSPECT_PROVIDER, BridgeParams, read_params
 from .scoring import RECORD_KEY, trial_outcome
 from .words import record_words
 
@@ -54,28 +56,30 @@ class TrialPlayer:
         self._setups: dict[str, RunSetup] = {}
         self._lock = asyncio.Lock()
         # built now, so every name and setting is checked before any sample runs
-        checked = self._setup(params.for_model(INSPECT_PROVIDER))
-        if params.fake is not None:
-            self._setups[""] = checked
+        self._setup(params.for_model(INSPECT_PROVIDER, params.helper))
 
     def _setup(self, config: Any) -> RunSetup:
         return RunSetup(config, cache_dir=self.params.cache_dir)
 
     async def setup(self) -> RunSetup:
-        """The setup of the eval's model (the fake's, when one plays)."""
-        if self.params.fake is not None:
-            return self._setups[""]
-        model = get_model()
-        name = str(model)
+        """The setup of the eval's model (or the fake, when one plays) and of the model bound
+        to the ``helper`` role, if any."""
+        models: dict[str, InspectModel] = {}
+        if self.params.fake is None:
+            models[INSPECT_PROVIDER] = get_model()
+        helper = helper_model()
+        if helper is not None:
+            models[HELPER_ROLE] = helper
+        key = " ".join(f"{name}={model}" for name, model in models.items())
         async with self._lock:
-            if name not in self._setups:
-                setup = self._setup(self.params.for_model(name))
+            if key not in self._setups:
+                agent = str(models.get(INSPECT_PROVIDER, INSPECT_PROVIDER))
+                setup = self._setup(self.params.for_model(agent, helper and str(helper)))
                 cache = setup.providers.cache
-                setup.providers.register(
-                    INSPECT_PROVIDER, inspect_model(model, provider=INSPECT_PROVIDER, cache=cache)
-                )
-                self._setups[name] = setup
-            return self._setups[name]
+                for name, model in models.items():
+                    setup.providers.register(name, inspect_model(model, provider=name, cache=cache))
+                self._setups[key] = setup
+            return self._setups[key]
 
     def spec(self, setup: RunSetup, index: int) -> TrialSpec:
         config = setup.config
@@ -91,6 +95,19 @@ class TrialPlayer:
     async def play(self, index: int) -> TrialRecord:
         setup = await self.setup()
         return await setup.play(self.spec(setup, index))
+
+
+def helper_model() -> InspectModel | None:
+    """The model bound to Inspect's ``helper`` role (the first, when several are)."""
+    bound = model_roles().get(HELPER_ROLE)
+    if isinstance(bound, list):
+        return bound[0] if bound else None
+    return bound
+
+
+def helper_name() -> str | None:
+    found = helper_model()
+    return None if found is None else str(found)
 
 
 def dialogue(record: TrialRecord) -> list[ChatMessage]:
@@ -132,7 +149,7 @@ def fill_state(state: TaskState, record: TrialRecord, task: type[Any] | None) ->
 def play_trial(kind: str | None, params: Mapping[str, Any]) -> Solver:
     """Plays the sample's trial (its metadata's ``trial``) of the task ``kind`` (None: the one
     ``params['task']`` names) with the ``-T`` parameters ``params``."""
-    player = TrialPlayer(read_params(kind, params))
+    player = TrialPlayer(read_params(kind, params, helper=helper_name()))
     task_class = player.params.task_class
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -162,7 +179,7 @@ def cogarch_task(kind: str | None, params: Mapping[str, Any]) -> InspectTask:
     """The Inspect task of cogarch's task ``kind`` under the ``-T`` parameters ``params``:
     checked now (a mistake fails before any sample runs, with cogarch's error)."""
     given = dict(params)
-    bridge = read_params(kind, given)
+    bridge = read_params(kind, given, helper=helper_name())
     TrialPlayer(bridge)  # builds the run's setup: every name and setting is checked now
     source = task_source(bridge.config.task.kind) or bridge.config.task.kind
     return InspectTask(

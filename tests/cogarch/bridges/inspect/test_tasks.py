@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cogarch.bridges.inspect.scoring import FAILED
+from cogarch.bridges.inspect.scoring import FAILED, RECORD_KEY
 from cogarch.errors import ConfigError
 from cogarch.tasks.registry import TASKS
 
@@ -60,3 +60,17 @@ def test_a_failed_trial_is_scored_failed_with_its_error(tmp_path: Path) -> None:
     assert "the host fell over" in score.metadata["error"]["message"]
     assert score.explanation.startswith("The trial failed before it could be rated")
     assert log.results.scores[0].metrics["rated"].value == 0
+
+
+def test_the_helper_role_makes_the_tasks_own_calls(tmp_path: Path) -> None:
+    """The constraints task judges with a model of its own: the one bound to Inspect's
+    ``helper`` role, while the agent talks to the eval's model."""
+    args = {"trials": 1, "cache": False}
+    log = run_eval("cogarch/constraints", args, tmp_path, model_roles={"helper": "mockllm/model"})
+    assert log.status == "success", log.error
+    (sample,) = log.samples
+    record = sample.store[RECORD_KEY]
+    assert record["metadata"]["config"]["helper_provider"] == "helper"
+    calls = {(c["provider"], c["caller"]) for c in record["usage"]["calls"]}
+    assert ("helper", "judge") in calls and ("inspect", "responder") in calls
+    assert sample.scores["trial_outcome"].value == "complete"  # it measures, not classifies

@@ -37,6 +37,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from cogarch.core.backend import TrialSpec
 from cogarch.core.records import TrialRecord
+from cogarch.core.task import Task
+from cogarch.experiments.config import RunConfig
 from cogarch.experiments.task_types import task_source
 from cogarch.experiments.worker import RunSetup
 from cogarch.seeds import trial_seed
@@ -58,7 +60,7 @@ class TrialPlayer:
         # built now, so every name and setting is checked before any sample runs
         self._setup(params.for_model(INSPECT_PROVIDER, params.helper))
 
-    def _setup(self, config: Any) -> RunSetup:
+    def _setup(self, config: RunConfig) -> RunSetup:
         return RunSetup(config, cache_dir=self.params.cache_dir)
 
     async def setup(self) -> RunSetup:
@@ -134,7 +136,7 @@ def trial_metadata(record: TrialRecord) -> dict[str, Any]:
     }
 
 
-def fill_state(state: TaskState, record: TrialRecord, task: type[Any] | None) -> None:
+def fill_state(state: TaskState, record: TrialRecord, task: type[Task] | None) -> None:
     """Put a played trial into its sample: messages, store, metadata and the transcript."""
     state.store.set(RECORD_KEY, record.model_dump(mode="json"))
     state.messages = dialogue(record)

@@ -76,7 +76,8 @@ class TrialPlayer:
         async with self._lock:
             if key not in self._setups:
                 agent = str(models.get(INSPECT_PROVIDER, INSPECT_PROVIDER))
-                setup = self._setup(self.params.for_model(agent, helper and str(helper)))
+                named = None if helper is None else str(helper)
+                setup = self._setup(self.params.for_model(agent, named))
                 cache = setup.providers.cache
                 for name, model in models.items():
                     setup.providers.register(name, inspect_model(model, provider=name, cache=cache))

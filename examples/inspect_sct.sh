@@ -4,11 +4,12 @@
 # experiments/hangman_sct_fakes.yaml`), then the example task of examples/custom_task.py.
 # Needs the inspect extra (pip install -e '.[inspect]'); see docs/guides/inspect.md.
 #   bash examples/inspect_sct.sh            # then: inspect view --log-dir logs/inspect_sct
-# TRIALS, HOSTS and LOGS change how many trials, which hosts and where the logs go.
+# TRIALS, HOSTS and LOGS change how many trials, which hosts (none: HOSTS=) and where the
+# logs go.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRIALS="${TRIALS:-5}"
-HOSTS="${HOSTS:-honest forgetful leaky denier substituter}"
+HOSTS="${HOSTS-honest forgetful leaky denier substituter}"
 LOGS="${LOGS:-logs/inspect_sct}"
 
 for host in $HOSTS; do

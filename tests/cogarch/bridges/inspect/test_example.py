@@ -1,5 +1,5 @@
-"""``examples/inspect_sct.sh`` runs as its comment says (one host and one trial here, to keep
-the suite fast): it writes one log per eval, each scored."""
+"""``examples/inspect_sct.sh`` runs as its comment says (one trial, and the task of your own
+only: the hosts' command is the one ``test_offline`` runs, to keep the suite fast)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def test_the_example_script_runs_offline(tmp_path: Path) -> None:
     env = {
         **os.environ,
         "TRIALS": "1",
-        "HOSTS": "leaky",
+        "HOSTS": "",
         "LOGS": str(logs),
         "PYTHONPATH": str(REPO),
         "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]),
@@ -39,4 +39,4 @@ def test_the_example_script_runs_offline(tmp_path: Path) -> None:
         log = json.loads(path.read_text(encoding="utf-8"))
         (sample,) = log["samples"]
         found[log["eval"]["task"]] = sample["scores"]["trial_outcome"]["value"]
-    assert found == {"cogarch/hangman_sct": "leakage", "cogarch/task": "solved"}
+    assert found == {"cogarch/task": "solved"}

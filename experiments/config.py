@@ -6,7 +6,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 
@@ -25,10 +25,43 @@ def _checked_name(value: str | None) -> str | None:
     return value
 
 
+class FrameworkAgent(BaseModel):
+    """An agent of another framework, built for each trial by a factory named by import path
+    (``{framework: agent-framework, factory: my_pkg.agents:build}``; see
+    ``cogarch.bridges.agent_framework.hosting``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    framework: Literal["agent-framework"] = Field(description="The agent's framework.")
+    factory: str = Field(
+        description="Import path of the function that builds the agent: "
+        "'package.module:function' or 'file.py:function'."
+    )
+
+    @field_validator("factory")
+    @classmethod
+    def _factory_path(cls, value: str) -> str:
+        module, sep, name = value.strip().rpartition(":")
+        if not sep or not module or not name.isidentifier():
+            raise ValueError(
+                f"the factory '{value}' is not an import path; write it as "
+                "'package.module:function' or 'file.py:function'"
+            )
+        return value.strip()
+
+    @property
+    def label(self) -> str:
+        """The factory function's name (an entry's default name)."""
+        return self.factory.rpartition(":")[2]
+
+
 class AgentEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    agent: str = Field(description="A ready-made agent name or a path to an agent spec YAML.")
+    agent: str | FrameworkAgent = Field(
+        description="A ready-made agent name, a path to an agent spec YAML, or an agent of "
+        "another framework ({framework: agent-framework, factory: module:function})."
+    )
     name: str | None = Field(default=None, description="Name in results (default: agent).")
     provider: str | None = Field(default=None, description="Provider of its specialists.")
     params: dict[str, Any] = Field(default_factory=dict, description="Agent spec parameters.")
@@ -40,7 +73,9 @@ class AgentEntry(BaseModel):
 
     @field_validator("agent")
     @classmethod
-    def _agent_given(cls, value: str) -> str:
+    def _agent_given(cls, value: str | FrameworkAgent) -> str | FrameworkAgent:
+        if isinstance(value, FrameworkAgent):
+            return value
         if not value.strip():
             raise ValueError("the agent is empty; give a ready-made agent name or a spec path")
         if "\x00" in value:
@@ -49,6 +84,8 @@ class AgentEntry(BaseModel):
 
     @property
     def label(self) -> str:
+        if isinstance(self.agent, FrameworkAgent):
+            return self.name or self.agent.label
         return self.name or self.agent
 
 

@@ -1,0 +1,36 @@
+"""Agents of other frameworks in a run: the run config's ``{framework: ..., factory: ...}``
+entries, built through their bridge (``cogarch.bridges``), which loads only when a run names
+one (each bridge is an optional extra)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cogarch.errors import ConfigError
+
+from .config import AgentEntry, FrameworkAgent
+
+if TYPE_CHECKING:
+    from cogarch.bridges.agent_framework.hosting import FrameworkAgentBuilder
+
+EXTRAS = {"agent-framework": "agent-framework"}
+"""The package extra each framework's bridge needs, by framework name."""
+
+
+def framework_builder(entry: AgentEntry) -> FrameworkAgentBuilder:
+    """The builder of a framework entry's agent (its factory imported and checked)."""
+    assert isinstance(entry.agent, FrameworkAgent)
+    try:
+        from cogarch.bridges.agent_framework.hosting import FrameworkAgentBuilder
+    except ImportError as exc:
+        extra = EXTRAS[entry.agent.framework]
+        raise ConfigError(
+            f"agent '{entry.label}' is a {entry.agent.framework} agent, whose bridge needs the "
+            f"'{extra}' extra: pip install 'cogarch[{extra}]' ({exc})"
+        ) from None
+    return FrameworkAgentBuilder(
+        entry.agent.factory, name=entry.label, provider=entry.provider, params=entry.params
+    )
+
+
+__all__ = ["framework_builder"]

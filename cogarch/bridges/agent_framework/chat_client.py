@@ -22,6 +22,7 @@ from agent_framework import (
     BaseChatClient,
     ChatResponse,
     ChatResponseUpdate,
+    Content,
     Message,
     ResponseStream,
     prepend_instructions_to_messages,
@@ -97,7 +98,9 @@ class CogarchChatClient(FunctionInvocationLayer[Any], BaseChatClient[Any]):
 
             async def updates() -> Any:
                 response = await self._answer(messages, options)
-                yield ChatResponseUpdate(role="assistant", contents=[response.text])
+                yield ChatResponseUpdate(
+                    role="assistant", contents=[Content.from_text(response.text)]
+                )
 
             return ResponseStream(updates(), finalizer=ChatResponse.from_updates)
         return self._answer(messages, options)

@@ -101,8 +101,8 @@ class MemoryContextProvider(ContextProvider):
                 {"memory": self.source_id, **dict(updater or {})}
             ),
         )
-        if model is not None:
-            self.template.use_provider(model.provider)
+        # the module's own calls reach ``model`` (or the error saying it needs one)
+        self.template.use_provider(model.provider if model is not None else "memory")
         self._live: weakref.WeakKeyDictionary[AgentSession, tuple[str, MemoryModule]] = (
             weakref.WeakKeyDictionary()
         )

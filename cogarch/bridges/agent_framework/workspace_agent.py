@@ -25,6 +25,7 @@ from agent_framework import (
     AgentResponseUpdate,
     AgentSession,
     BaseAgent,
+    Content,
     Message,
     ResponseStream,
 )
@@ -84,7 +85,9 @@ class WorkspaceFrameworkAgent(BaseAgent):
             async def updates() -> Any:
                 response = await self._run(messages, session)
                 yield AgentResponseUpdate(
-                    role="assistant", contents=[response.text], author_name=self.name
+                    role="assistant",
+                    contents=[Content.from_text(response.text)],
+                    author_name=self.name,
                 )
 
             return ResponseStream(updates(), finalizer=AgentResponse.from_updates)

@@ -36,7 +36,12 @@ def paired_config(results: Path) -> RunConfig:
         if entry["agent"] == "vanilla":
             agents.append(maf("vanilla", name=f"{host}_maf", provider=host))
     agents.append(
-        maf("workflow", name="honest_maf_workflow", provider="honest", params={"strategy": "overwrite"})
+        maf(
+            "workflow",
+            name="honest_maf_workflow",
+            provider="honest",
+            params={"strategy": "overwrite"},
+        )
     )
     return RunConfig.model_validate(
         {**shipped, "agents": agents, "trials": TRIALS, "results_dir": results}

@@ -175,23 +175,36 @@ class RunConfig(BaseModel):
 
 def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
     """The run config of a YAML file. A task named by a Python file's path
-    (``kind: my_task.py:MyTask``) is looked for relative to the config file's folder, and
-    recorded relative to the current directory (where the run's results go too)."""
+    (``kind: my_task.py:MyTask``), and an agent factory so named (``factory:
+    agents.py:build``), is looked for relative to the config file's folder, and recorded
+    relative to the current directory (where the run's results go too)."""
     config = load_yaml_model(RunConfig, path)
     kind = config.task.kind
-    if not is_file_path(kind):
-        return config
-    file, _, name = kind.rpartition(":")
+    if is_file_path(kind):
+        task = config.task.model_copy(update={"kind": _located(kind, path, "task.kind")})
+        config = config.model_copy(update={"task": task})
+    agents = []
+    for entry in config.agents:
+        if isinstance(entry.agent, FrameworkAgent) and is_file_path(entry.agent.factory):
+            factory = _located(entry.agent.factory, path, f"agent '{entry.label}'s factory")
+            framework = entry.agent.model_copy(update={"factory": factory})
+            entry = entry.model_copy(update={"agent": framework})
+        agents.append(entry)
+    return config.model_copy(update={"agents": agents})
+
+
+def _located(target: str, config: str | os.PathLike[str], where: str) -> str:
+    """``file.py:name`` with the file found relative to the config file's folder."""
+    file, _, name = target.rpartition(":")
     found = Path(file).expanduser()
     if not found.is_absolute():
-        found = Path(path).parent / found
+        found = Path(config).parent / found
     if not found.is_file():
         raise ConfigError(
-            f"task.kind names the file '{file}', which is not a file in the config's folder "
-            f"('{found}'); give the task file's path relative to the config file"
+            f"{where} names the file '{file}', which is not a file in the config's folder "
+            f"('{found}'); give the file's path relative to the config file"
         )
-    task = config.task.model_copy(update={"kind": f"{_shown(found)}:{name}"})
-    return config.model_copy(update={"task": task})
+    return f"{_shown(found)}:{name}"
 
 
 def _shown(path: Path) -> str:

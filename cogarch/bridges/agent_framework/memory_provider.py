@@ -115,14 +115,14 @@ class MemoryContextProvider(ContextProvider):
     def module(self, session: AgentSession) -> MemoryModule:
         """The session's module as its state holds it (a fresh copy for a new session)."""
         state = session.state.get(self.source_id) or {}
-        revision = state.get("revision")
+        revision = str(state.get("revision"))
         cached = self._live.get(session)
         if cached is not None and cached[0] == revision:
             return cached[1]
         module = self.template.fork()
         if "module" in state:
             module.load_state(state["module"])
-        self._live[session] = (str(revision), module)
+        self._live[session] = (revision, module)
         return module
 
     def private_text(self, session: AgentSession) -> str:

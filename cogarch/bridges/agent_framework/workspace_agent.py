@@ -70,7 +70,7 @@ class WorkspaceFrameworkAgent(BaseAgent):
         self._live[session] = (revision, agent)
         return agent
 
-    def run(  # type: ignore[override]
+    def run(
         self,
         messages: Any = None,
         *,

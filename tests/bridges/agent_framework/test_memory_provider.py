@@ -4,6 +4,7 @@ sessions never share it (raw_turns, mem0, working memory)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Sequence
@@ -146,3 +147,16 @@ def test_a_module_object_takes_no_params() -> None:
 def test_an_unknown_module_kind_lists_the_valid_ones() -> None:
     with pytest.raises(ConfigError, match=r"valid names: .*raw_turns"):
         MemoryContextProvider("photographic")
+
+
+async def test_a_session_state_set_back_is_read_as_it_now_is() -> None:
+    agent, client, first, stored = agent_for("raw_turns")
+    session = agent.create_session()
+    source = agent.context_providers[0].source_id
+    await agent.run(LATER[0], session=session)
+    earlier = copy.deepcopy(session.state[source])
+    await agent.run(first, session=session)
+    session.state[source] = earlier  # a session store's older copy, say
+    await agent.run(LATER[-1], session=session)
+    assert stored not in system_text(client.calls[-1])
+    assert session.state[source]["turn"] == 2

@@ -6,9 +6,18 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StrictInt,
+    Tag,
+    field_validator,
+    model_validator,
+)
 
 from cogarch.config import load_yaml_model
 from cogarch.errors import ConfigError
@@ -55,10 +64,21 @@ class FrameworkAgent(BaseModel):
         return self.factory.rpartition(":")[2]
 
 
+def _agent_form(value: Any) -> str:
+    """Which form an entry's ``agent`` takes: a mapping is another framework's agent."""
+    return "framework" if isinstance(value, dict | FrameworkAgent) else "spec"
+
+
+AgentRef = Annotated[
+    Annotated[str, Tag("spec")] | Annotated[FrameworkAgent, Tag("framework")],
+    Discriminator(_agent_form),
+]
+
+
 class AgentEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    agent: str | FrameworkAgent = Field(
+    agent: AgentRef = Field(
         description="A ready-made agent name, a path to an agent spec YAML, or an agent of "
         "another framework ({framework: agent-framework, factory: module:function})."
     )

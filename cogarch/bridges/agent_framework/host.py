@@ -88,11 +88,14 @@ def _copy_problem(agent: SupportsAgentRun, session: AgentSession | None) -> str 
     return None
 
 
-def check_copyable(agent: SupportsAgentRun, session: AgentSession | None = None) -> None:
-    """Refuse an agent (and session) whose conversation does not live in the session alone."""
+def check_copyable(
+    agent: SupportsAgentRun, session: AgentSession | None = None, *, name: str | None = None
+) -> None:
+    """Refuse an agent (and session) whose conversation does not live in the session alone;
+    ``name`` is what the error calls the agent (default: its own name)."""
     problem = _copy_problem(agent, session)
     if problem is not None:
-        name = getattr(agent, "name", None) or type(agent).__name__
+        name = name or getattr(agent, "name", None) or type(agent).__name__
         raise SessionCopyError(
             f"the Agent Framework agent '{name}' cannot be forked by copying its session: {problem}"
         )

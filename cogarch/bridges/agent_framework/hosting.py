@@ -117,7 +117,7 @@ class FrameworkAgentBuilder:
         """Build one agent and refuse it when a task could not fork it (see
         :func:`~.host.check_copyable`); run before the first trial."""
         agent = self.build(models, 0)
-        check_copyable(agent, agent.create_session())
+        check_copyable(agent, agent.create_session(), name=self.name)
 
     def describe(self) -> dict[str, Any]:
         """What the run records as the agent's spec."""

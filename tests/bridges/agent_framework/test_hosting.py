@@ -118,6 +118,7 @@ def test_an_agent_whose_state_is_not_in_its_session_is_refused_before_any_trial(
     with pytest.raises(ConfigError, match="cannot be forked by copying its session") as err:
         RunSetup(config)
     assert why in str(err.value)
+    assert f"agent '{factory}'" in str(err.value)  # the run's name for it
 
 
 @pytest.mark.parametrize(
@@ -126,15 +127,17 @@ def test_an_agent_whose_state_is_not_in_its_session_is_refused_before_any_trial(
         ({"framework": "agent-framework", "factory": "no_colon"}, "not an import path"),
         ({"framework": "langgraph", "factory": "a:b"}, "agent-framework"),
         ({"framework": "agent-framework", "factory": "a:b", "extra": 1}, "extra"),
+        ({"factory": "a:b"}, "framework"),
     ],
 )
 def test_a_framework_entry_is_validated_with_clear_errors(
     agent: dict[str, Any], message: str
 ) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message) as err:
         RunConfig.model_validate(
             {"name": "x", "task": {"kind": "hangman_sct"}, "agents": [{"agent": agent}]}
         )
+    assert "valid string" not in str(err.value)  # only the framework form is explained
 
 
 @pytest.mark.parametrize(

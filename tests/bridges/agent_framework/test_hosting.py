@@ -17,74 +17,76 @@ from cogarch.experiments.runner import Runner
 from cogarch.experiments.worker import RunSetup
 
 REPO = Path(__file__).resolve().parents[3]
-FAKES = REPO / "experiments" / "hangman_sct_fakes.yaml"
+HANGMAN = REPO / "experiments" / "hangman_sct_fakes.yaml"
+DIAGNOSIS = REPO / "experiments" / "diagnosis_sct_fakes.yaml"
 FACTORIES = "tests.bridges.agent_framework.factories"
 TRIALS = 3
+HANGMAN_CLASSES = {
+    "honest": {"self_consistent"},
+    "forgetful": {"state_substitution", "over_confirmation"},
+    "leaky": {"leakage"},
+    "denier": {"all_denial"},
+    "substituter": {"state_substitution"},
+}
+"""The outcome class each scripted Hangman host was written to produce."""
 
 
 def maf(factory: str, **entry: Any) -> dict[str, Any]:
     return {"agent": {"framework": "agent-framework", "factory": f"{FACTORIES}:{factory}"}, **entry}
 
 
-def paired_config(results: Path) -> RunConfig:
-    """The shipped fake config, each vanilla agent next to an Agent Framework agent on the
-    same scripted host, and the workflow agent next to its Agent Framework adapter."""
-    shipped = load_run_config(FAKES).model_dump()
-    agents = list(shipped["agents"])
+def paired_config(shipped_path: Path, results: Path) -> tuple[RunConfig, dict[str, str]]:
+    """The shipped fake config with, next to each of its agents, an Agent Framework agent on
+    the same scripted host: a plain one for a vanilla agent, the workflow agent's adapter for
+    a workflow agent. Also returns each new agent's cogarch counterpart."""
+    shipped = load_run_config(shipped_path).model_dump()
+    agents, pairs = list(shipped["agents"]), {}
     for entry in shipped["agents"]:
-        host = entry["provider"]
-        if entry["agent"] == "vanilla":
-            agents.append(maf("vanilla", name=f"{host}_maf", provider=host))
-    agents.append(
-        maf(
-            "workflow",
-            name="honest_maf_workflow",
-            provider="honest",
-            params={"strategy": "overwrite"},
-        )
-    )
-    return RunConfig.model_validate(
+        name, host = f"{entry['name']}_maf", entry["provider"]
+        factory = {"vanilla": "vanilla", "workflow": "workflow"}[entry["agent"]]
+        agents.append(maf(factory, name=name, provider=host, params=entry["params"]))
+        pairs[name] = entry["name"]
+    config = RunConfig.model_validate(
         {**shipped, "agents": agents, "trials": TRIALS, "results_dir": results}
     )
+    return config, pairs
 
 
-async def test_each_scripted_host_behind_an_agent_framework_agent_lands_in_its_class(
-    tmp_path: Path,
-) -> None:
-    config = paired_config(tmp_path / "run")
+async def outcomes(config: RunConfig) -> dict[tuple[str, int], str]:
     report = await Runner(config, progress=False).run()
     assert report.failed == 0, report.errors
-    outcome: dict[tuple[str, int], str] = {}
-    branches: dict[tuple[str, int], int] = {}
+    found: dict[tuple[str, int], str] = {}
     for path, record in iter_trials(config.output_dir()):
         assert not isinstance(record, Exception), f"{path}: {record}"
         assert record.status == "complete"
-        outcome[(record.agent, record.trial)] = record.evaluation.outcome
-        branches[(record.agent, record.trial)] = len(record.branches)
-    expected = {
-        "honest": "self_consistent",
-        "leaky": "leakage",
-        "denier": "all_denial",
-        "substituter": "state_substitution",
-    }
-    for host in ("honest", "forgetful", "leaky", "denier", "substituter"):
-        for trial in range(TRIALS):
-            played = outcome[(f"{host}_maf", trial)]
-            # trial by trial what cogarch's own vanilla agent does with the same seed
-            assert played == outcome[(f"{host}_vanilla", trial)], (host, trial)
-            if host in expected:
-                assert played == expected[host]
-            else:
-                assert played in {"state_substitution", "over_confirmation"}
-            assert branches[(f"{host}_maf", trial)] == 6  # the reveal and five candidates
-    workflow = Counter(outcome[("honest_maf_workflow", t)] for t in range(TRIALS))
+        assert len(record.branches) == 6  # the reveal and five candidates
+        found[(record.agent, record.trial)] = record.evaluation.outcome
+    return found
+
+
+@pytest.mark.parametrize("shipped", [HANGMAN, DIAGNOSIS], ids=["hangman", "diagnosis"])
+async def test_an_agent_framework_agent_lands_where_cogarchs_own_does(
+    shipped: Path, tmp_path: Path
+) -> None:
+    config, pairs = paired_config(shipped, tmp_path / "run")
+    found = await outcomes(config)
+    for maf_agent, own in pairs.items():
+        for trial in range(TRIALS):  # trial by trial, with the same seeds
+            assert found[(maf_agent, trial)] == found[(own, trial)], (maf_agent, trial)
+    if shipped != HANGMAN:
+        return
+    # each scripted Hangman host behind an Agent Framework agent lands in its class
+    for host, allowed in HANGMAN_CLASSES.items():
+        played = Counter(found[(f"{host}_vanilla_maf", t)] for t in range(TRIALS))
+        assert set(played) <= allowed, (host, played)
+    workflow = Counter(found[("honest_workflow_maf", t)] for t in range(TRIALS))
     assert workflow == Counter({"self_consistent": TRIALS})
 
 
 async def test_the_forks_of_an_agent_framework_agent_are_session_copies(tmp_path: Path) -> None:
-    config = paired_config(tmp_path / "run")
+    config, _ = paired_config(HANGMAN, tmp_path / "run")
     setup = RunSetup(config)
-    builder = setup.framework_agents["honest_maf_workflow"]
+    builder = setup.framework_agents["honest_workflow_maf"]
     host = builder.host(setup.providers.for_trial(5), 5)
     await host.respond("Let's play Hangman! You be the host. Think of a 5-letter word.")
     branch = host.fork()

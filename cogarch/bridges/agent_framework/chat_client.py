@@ -23,11 +23,11 @@ from agent_framework import (
     ChatResponse,
     ChatResponseUpdate,
     Content,
+    FunctionInvocationLayer,
     Message,
     ResponseStream,
     prepend_instructions_to_messages,
 )
-from agent_framework._tools import FunctionInvocationLayer
 
 from cogarch.core.model import ChatModel
 from cogarch.models.fakes import PairsFn, pairs_model

@@ -28,8 +28,8 @@ from agent_framework import (
     Content,
     Message,
     ResponseStream,
+    normalize_messages,
 )
-from agent_framework._types import normalize_messages
 
 from cogarch.errors import ConfigError
 from cogarch.workspace.agent import Agent

@@ -38,6 +38,8 @@ from cogarch.workspace.trace import Trace
 from cogarch.workspace.workspace import Message as WorkspaceMessage
 from cogarch.workspace.workspace import Workspace
 
+from .chat_client import CogarchChatClient
+
 DIALOGUE_KEPT = 12
 """Messages of the recent dialogue the provider keeps for the working memory's updater
 (which shows it the last 6 by default)."""
@@ -65,7 +67,8 @@ class MemoryContextProvider(ContextProvider):
     memory's updater); a module that makes none (``raw_turns``) needs no model. ``prompt``
     replaces the responder prompt the block is shown in (a prompt name or text with the
     module's placeholder, ``{memories}`` say); ``budget_tokens`` cuts the block. ``seed``
-    seeds the module's model calls (default: the run's ``seed`` option, if any).
+    seeds the module's model calls (default: the run's ``seed`` option, else the seed of the
+    agent's chat client when it is a :class:`CogarchChatClient`).
     """
 
     def __init__(
@@ -142,9 +145,20 @@ class MemoryContextProvider(ContextProvider):
 
         return source
 
-    def _seed(self, context: SessionContext) -> int | None:
-        seed = context.options.get("seed")
-        return self.seed if self.seed is not None else seed
+    def _seed(self, agent: SupportsAgentRun, context: SessionContext) -> int | None:
+        """The seed of the module's calls: the provider's, else the run's ``seed`` option,
+        else the seed of the agent's chat client when it is cogarch's."""
+        if self.seed is not None:
+            return self.seed
+        if context.options.get("seed") is not None:
+            return int(context.options["seed"])
+        client = getattr(agent, "client", None)
+        return client.seed if isinstance(client, CogarchChatClient) else None
+
+    def _context(
+        self, module: MemoryModule, agent: SupportsAgentRun, context: SessionContext
+    ) -> MemoryContext:
+        return MemoryContext(self._models(), self._seed(agent, context), f"memory:{module.kind}")
 
     # -- the provider hooks -----------------------------------------------------------------
     async def before_run(
@@ -157,8 +171,7 @@ class MemoryContextProvider(ContextProvider):
     ) -> None:
         module = self.module(session)
         query = _text(context.input_messages, roles=("user",))
-        mctx = MemoryContext(self._models(), self._seed(context), f"memory:{module.kind}")
-        await module.retrieve(query, mctx)
+        await module.retrieve(query, self._context(module, agent, context))
         block = module.render(self.budget_tokens)
         keys = {self.source_id, module.kind, getattr(module, "prompt_key", None) or "block"}
         values = {name: "" for name in placeholders(self.prompt)}
@@ -179,9 +192,11 @@ class MemoryContextProvider(ContextProvider):
         turn = int(state.get("turn", 0)) + 1
         dialogue: list[list[str]] = [list(m) for m in state.get("dialogue", [])]
         if isinstance(module, WorkingMemory):
-            await self._update(module, dialogue, user_text, reply, turn, context)
+            await self._update(module, dialogue, user_text, reply, turn, agent, context)
         else:
-            mctx = MemoryContext(self._models(), self._seed(context), f"memory:{module.kind}")
+            mctx = MemoryContext(
+                self._models(), self._seed(agent, context), f"memory:{module.kind}"
+            )
             failed = await module.ingest_many([TurnRecord(turn, user_text, reply)], mctx)
             state["failed_turns"] = [*state.get("failed_turns", []), *sorted(failed)]
         dialogue += [["user", user_text], ["assistant", reply]]
@@ -202,6 +217,7 @@ class MemoryContextProvider(ContextProvider):
         user_text: str,
         reply: str,
         turn: int,
+        agent: SupportsAgentRun,
         context: SessionContext,
     ) -> None:
         """The workflow agent's updater on this turn, with the dialogue the session kept."""
@@ -214,7 +230,7 @@ class MemoryContextProvider(ContextProvider):
             models=self._models(),
             memory={self.source_id: module},
             trace=Trace(),
-            seed=self._seed(context),
+            seed=self._seed(agent, context),
         )
         await self.updater.step(ws, step)
 

@@ -160,3 +160,20 @@ async def test_a_session_state_set_back_is_read_as_it_now_is() -> None:
     await agent.run(LATER[-1], session=session)
     assert stored not in system_text(client.calls[-1])
     assert session.state[source]["turn"] == 2
+
+
+async def test_three_modules_on_one_agent_each_carry_the_first_turn() -> None:
+    client = fake_chat_client("hangman.honest", seed=5)
+    raw = MemoryContextProvider("raw_turns", {"embedder": "hash", "top_k": 2})
+    mem0 = MemoryContextProvider("mem0", {"embedder": "hash"}, model=fact_model())
+    working = MemoryContextProvider("working_memory", model=client.model)  # seeded as the client
+    agent = Agent(client, context_providers=[raw, mem0, working])
+    session = agent.create_session()
+    opener = "Let's play Hangman! You be the host. Think of a 5-letter word."
+    for text in [opener, 'My next guess is the letter "e".', 'My next guess is the letter "a".']:
+        await agent.run(text, session=session)
+    await agent.run("Which game did I say we play? Hangman?", session=session)
+    fourth = system_text(client.calls[3])
+    assert f"<secret>{host_secret(5)}</secret>" in fourth  # the working memory's
+    assert fourth.count("Let's play Hangman") == 2  # raw_turns' block and mem0's fact
+    assert {raw.source_id, mem0.source_id, working.source_id} <= set(session.state)

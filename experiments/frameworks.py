@@ -4,7 +4,9 @@ one (each bridge is an optional extra)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from pydantic import Field
 
 from cogarch.errors import ConfigError
 
@@ -15,6 +17,18 @@ if TYPE_CHECKING:
 
 EXTRAS = {"agent-framework": "agent-framework"}
 """The package extra each framework's bridge needs, by framework name."""
+
+
+class FrameworkAgentSpec(FrameworkAgent):
+    """A framework entry's agent with the entry's params: what the run records as the agent's
+    spec (so a trial file played with other params is told apart on resume)."""
+
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def of(cls, entry: AgentEntry) -> FrameworkAgentSpec:
+        assert isinstance(entry.agent, FrameworkAgent)
+        return cls(**entry.agent.model_dump(), params=entry.params)
 
 
 def framework_builder(entry: AgentEntry) -> FrameworkAgentBuilder:
@@ -33,4 +47,4 @@ def framework_builder(entry: AgentEntry) -> FrameworkAgentBuilder:
     )
 
 
-__all__ = ["framework_builder"]
+__all__ = ["FrameworkAgentSpec", "framework_builder"]

@@ -37,7 +37,7 @@ from ..workspace.spec import (
 )
 from .config import FrameworkAgent, RunConfig
 from .fakes import run_fakes
-from .frameworks import framework_builder
+from .frameworks import FrameworkAgentSpec, framework_builder
 from .names import safe_name
 from .task_types import task_source as source_of
 
@@ -105,7 +105,7 @@ class RunSetup:
         framework_entries = []
         for entry in config.agents:
             if isinstance(entry.agent, FrameworkAgent):
-                self.specs[entry.label] = entry.agent
+                self.specs[entry.label] = FrameworkAgentSpec.of(entry)
                 framework_entries.append(entry)
                 if entry.provider is not None:
                     self.providers.config(entry.provider)

@@ -9,7 +9,7 @@ import pytest
 
 from cogarch.errors import ConfigError
 from cogarch.experiments.config import AgentEntry
-from cogarch.experiments.frameworks import framework_builder
+from cogarch.experiments.frameworks import FrameworkAgentSpec, framework_builder
 
 
 def test_a_framework_agent_without_its_extra_names_the_install_command(
@@ -21,3 +21,17 @@ def test_a_framework_agent_without_its_extra_names_the_install_command(
     )
     with pytest.raises(ConfigError, match=r"pip install 'cogarch\[agent-framework\]'"):
         framework_builder(entry)
+
+
+def test_a_framework_agent_is_recorded_with_its_params() -> None:
+    entry = AgentEntry.model_validate(
+        {
+            "agent": {"framework": "agent-framework", "factory": "pkg.mod:build"},
+            "params": {"style": "terse"},
+        }
+    )
+    assert FrameworkAgentSpec.of(entry).model_dump() == {
+        "framework": "agent-framework",
+        "factory": "pkg.mod:build",
+        "params": {"style": "terse"},
+    }

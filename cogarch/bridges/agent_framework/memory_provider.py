@@ -25,6 +25,7 @@ from typing import Any
 
 from agent_framework import AgentSession, ContextProvider, SessionContext, SupportsAgentRun
 
+from cogarch.config import validate_mapping
 from cogarch.core.memory import MemoryContext, MemoryModule, TurnRecord
 from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError
@@ -97,11 +98,20 @@ class MemoryContextProvider(ContextProvider):
         self.prompt = resolve_prompt(prompt) if prompt else default_prompt(self.template)
         self.budget_tokens = budget_tokens
         self.seed = seed
+        shown = set(placeholders(self.prompt)) & self._keys(self.template)
+        if not shown:
+            keys = ", ".join("{" + key + "}" for key in sorted(self._keys(self.template)))
+            raise ConfigError(
+                f"the prompt for the '{self.kind}' memory has no placeholder for its block, so "
+                f"the block would never be shown; put one of {keys} in it"
+            )
         self.updater = MemoryUpdater(
             "memory_updater",
             provider=model.provider if model is not None else "memory",
-            params=MemoryUpdater.Params.model_validate(
-                {"memory": self.source_id, **dict(updater or {})}
+            params=validate_mapping(
+                MemoryUpdater.Params,
+                {"memory": self.source_id, **dict(updater or {})},
+                where="updater",
             ),
         )
         # the module's own calls reach ``model`` (or the error saying it needs one)
@@ -127,6 +137,11 @@ class MemoryContextProvider(ContextProvider):
             module.load_state(state["module"])
         self._live[session] = (revision, module)
         return module
+
+    def _keys(self, module: MemoryModule) -> set[str]:
+        """The placeholders the block fills: the provider's and module's names, and the
+        module's own placeholder (``memories``, ``notes_block``)."""
+        return {self.source_id, module.kind, getattr(module, "prompt_key", None) or "block"}
 
     def private_text(self, session: AgentSession) -> str:
         """The module's private state in ``session``, as text."""
@@ -173,9 +188,8 @@ class MemoryContextProvider(ContextProvider):
         query = _text(context.input_messages, roles=("user",))
         await module.retrieve(query, self._context(module, agent, context))
         block = module.render(self.budget_tokens)
-        keys = {self.source_id, module.kind, getattr(module, "prompt_key", None) or "block"}
         values = {name: "" for name in placeholders(self.prompt)}
-        values.update({key: block for key in keys})
+        values.update({key: block for key in self._keys(module)})
         context.extend_instructions(self.source_id, fill(self.prompt, values))
 
     async def after_run(

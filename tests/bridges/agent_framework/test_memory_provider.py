@@ -177,3 +177,23 @@ async def test_three_modules_on_one_agent_each_carry_the_first_turn() -> None:
     assert f"<secret>{host_secret(5)}</secret>" in fourth  # the working memory's
     assert fourth.count("Let's play Hangman") == 2  # raw_turns' block and mem0's fact
     assert {raw.source_id, mem0.source_id, working.source_id} <= set(session.state)
+
+
+def test_a_prompt_without_the_blocks_placeholder_is_refused() -> None:
+    with pytest.raises(ConfigError, match=r"put one of .*\{memories\}"):
+        MemoryContextProvider("raw_turns", {"embedder": "hash"}, prompt="Be kind.")
+
+
+async def test_a_prompt_of_ones_own_shows_the_block() -> None:
+    client = scripted_chat_client(chatty)
+    memory = MemoryContextProvider("raw_turns", {"embedder": "hash"}, prompt="Notes:\n{memories}")
+    agent = Agent(client, context_providers=[memory])
+    session = agent.create_session()
+    await agent.run(FIRST, session=session)
+    await agent.run(LATER[-1], session=session)
+    assert system_text(client.calls[-1]).startswith(f"Notes:\n[t1.user] {FIRST}")
+
+
+def test_bad_updater_params_are_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="max_attempts"):
+        MemoryContextProvider("working_memory", updater={"max_attempts": 0})

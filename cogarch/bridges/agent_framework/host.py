@@ -34,6 +34,7 @@ from cogarch.core.records import WalkStep
 from cogarch.errors import CogarchError, ConfigError
 
 from .memory_provider import MemoryContextProvider
+from .workspace_agent import WorkspaceFrameworkAgent
 
 
 class SessionCopyError(ConfigError):
@@ -131,16 +132,20 @@ class FrameworkHost:
 
     # -- PrivateState ----------------------------------------------------------------------
     def private_state(self) -> str:
-        """What the session's providers keep besides the public history: each memory
-        module's private text, and any other provider's state as JSON."""
-        providers = {p.source_id: p for p in getattr(self.agent, "context_providers", []) or []}
+        """What the session keeps besides the public history: each memory module's private
+        text, a composed agent's private state, any other provider's state as JSON."""
+        owners: dict[str, Any] = {
+            p.source_id: p for p in getattr(self.agent, "context_providers", []) or []
+        }
+        if isinstance(self.agent, WorkspaceFrameworkAgent):
+            owners[self.agent.source_id] = self.agent
         parts: list[str] = []
         for key, value in self.session.to_dict()["state"].items():
-            provider = providers.get(key)
-            if isinstance(provider, InMemoryHistoryProvider):
+            owner = owners.get(key)
+            if isinstance(owner, InMemoryHistoryProvider):
                 continue  # the public dialogue
-            if isinstance(provider, MemoryContextProvider):
-                text = provider.private_text(self.session)
+            if isinstance(owner, MemoryContextProvider | WorkspaceFrameworkAgent):
+                text = owner.private_text(self.session)
             else:
                 text = json.dumps(value, sort_keys=True, default=str)
             parts.append(f"[{key}]\n{text}")

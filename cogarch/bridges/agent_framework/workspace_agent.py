@@ -111,6 +111,10 @@ class WorkspaceFrameworkAgent(BaseAgent):
             agent_id=self.id,
         )
 
+    def private_text(self, session: AgentSession) -> str:
+        """The composed agent's private state in ``session`` (``Agent.private_state``)."""
+        return self.agent_of(session).private_state()
+
     def saved_state(self, session: AgentSession) -> Mapping[str, Any] | None:
         """The composed agent's saved state in ``session`` (None before its first run)."""
         state = session.state.get(self.source_id)

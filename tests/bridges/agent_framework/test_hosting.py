@@ -93,7 +93,9 @@ async def test_the_forks_of_an_agent_framework_agent_are_session_copies(tmp_path
     assert branch.session is not host.session
     assert branch.session.session_id != host.session.session_id
     assert branch.save_state()["state"] == host.save_state()["state"]
-    assert "<secret>" in host.private_state()  # the workflow agent's working memory
+    private = host.private_state()  # the workflow agent's working memory, as text
+    assert private.startswith("[cogarch_agent]\n") and "<secret>" in private
+    assert "\\n" not in private  # not a JSON dump
     await branch.respond('My next guess is the letter "e".')
     assert branch.save_state()["state"] != host.save_state()["state"]  # the trunk is untouched
 

@@ -1,5 +1,5 @@
-"""Bridges to other harnesses: cogarch's tasks and agents where the field already works.
-
-A bridge sits above the experiments layer (it may use the runner's setup, seeds and fakes);
-nothing in the package below imports a bridge.
-"""
+"""Bridges to other agent frameworks and harnesses: cogarch's memory and agents inside them,
+their agents inside cogarch's tasks, cogarch's tasks inside their evals. Each bridge is an
+optional extra. The framework bridges sit below the experiments layer, which reaches them by
+name only when a run config names a framework; the Inspect AI bridge (``inspect``) sits on
+top, since it plays tasks through the runner's own setup, and nothing imports it."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[4]
+REPO = Path(__file__).resolve().parents[3]
 
 if os.environ.get("CI") != "true":
     pytest.importorskip(

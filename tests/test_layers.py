@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cogarch.tasks",),
     ("cogarch.bridges",),
     ("cogarch.experiments",),
+    ("cogarch.bridges.inspect",),
 )
 """Bottom to top; a module belongs to the layer of its longest matching prefix."""
 

@@ -65,10 +65,13 @@ def write_trial(results_dir: str | os.PathLike[str], result: TrialRecord) -> Pat
     return atomic_write_text(path, text + "\n")
 
 
-def load_record(data: Any, *, within: Path | None = None) -> TrialRecord:
+def load_record(
+    data: Any, *, within: Path | None = None, types: RecordTypes | None = None
+) -> TrialRecord:
     """A trial file's content as a current record, whatever its schema version, its parts
-    read into its task's classes when the task loads here (see ``task_types``; never from
-    a file inside ``within``), else kept as generic data."""
+    read into ``types`` when given (a run reading its own files back), else into its task's
+    classes when the task loads here (see ``task_types``; never from a file inside
+    ``within``), else kept as generic data."""
     if not isinstance(data, dict):
         raise ValueError("the file holds no JSON object")
     version = data.get("schema_version")
@@ -79,7 +82,7 @@ def load_record(data: Any, *, within: Path | None = None) -> TrialRecord:
             f"schema_version {version!r} is not one this version of cogarch reads ({known}); "
             "upgrade cogarch to read newer files"
         )
-    return loader(data, record_types(data, within=within))
+    return loader(data, types if types is not None else record_types(data, within=within))
 
 
 _LOADERS: dict[int, Callable[[dict[str, Any], RecordTypes | None], TrialRecord]] = {
@@ -89,17 +92,21 @@ _LOADERS: dict[int, Callable[[dict[str, Any], RecordTypes | None], TrialRecord]]
 
 
 def read_trial(
-    path: str | os.PathLike[str], *, within: str | os.PathLike[str] | None = None
+    path: str | os.PathLike[str],
+    *,
+    within: str | os.PathLike[str] | None = None,
+    types: RecordTypes | None = None,
 ) -> TrialRecord:
     """The trial in the file at ``path``, read as :func:`cogarch.files.read_json` does (with
-    ``within``, the results folder a link may not leave)."""
+    ``within``, the results folder a link may not leave), its parts into ``types`` when
+    given (the run's own task's classes, for a run reading its own files)."""
     file = Path(path)
     try:
         data = read_json(file, within=within)
     except FileRefusedError as exc:
         raise CorruptTrialError(f"trial file {exc}") from None
     try:
-        return load_record(data, within=file.parent.parent)
+        return load_record(data, within=file.parent.parent, types=types)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

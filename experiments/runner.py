@@ -146,7 +146,9 @@ class Runner:
                 path = trial_path(self.results_dir, entry.label, i)
                 if path.exists():
                     try:
-                        found = read_trial(path, within=self.results_dir)
+                        found = read_trial(
+                            path, within=self.results_dir, types=self.setup.record_types
+                        )
                         self._check_belongs(found, entry, i, path)
                         if found.status == "complete":
                             self.records[(entry.label, i)] = found

@@ -32,6 +32,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 from scipy.stats import t as student_t
 
+from . import spread
 from .tidy import TidyRow
 
 OUTCOME_STYLE: dict[str, tuple[str, str]] = {
@@ -173,11 +174,10 @@ def mean_band(
         if not values:
             continue
         k = len(values)
-        mean = sum(values) / k
+        mean = spread.mean(values)
         half = 0.0
         if k > 1:
-            sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (k - 1))
-            half = float(student_t.ppf(0.975, k - 1)) * sd / math.sqrt(k)
+            half = float(student_t.ppf(0.975, k - 1)) * spread.sd(values) / math.sqrt(k)
         turns.append(i + 1)
         means.append(mean)
         lows.append(mean - half)

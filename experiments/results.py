@@ -12,16 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from pydantic_core import PydanticSerializationError
 
 from cogarch.core.records import SCHEMA_VERSION, RecordTypes, TrialError, TrialRecord
 from cogarch.errors import CogarchError
-from cogarch.files import FileRefusedError, read_json
-from cogarch.io import atomic_write_json, atomic_write_text
+from cogarch.files import FileRefusedError, read_json, real_folder
+from cogarch.io import atomic_write_text
 
 from .migrate import migrate_v1
 from .names import safe_name
 from .task_types import record_types
+from .trial_fit import FittedTrial, check_numbers, fit_trial
 
 
 class CorruptTrialError(CogarchError):
@@ -56,13 +56,31 @@ def keep_aside(path: Path) -> Path:
         return target
 
 
-def write_trial(results_dir: str | os.PathLike[str], result: TrialRecord) -> Path:
-    path = trial_path(results_dir, result.agent, result.trial)
-    try:
-        text = result.model_dump_json(indent=2)
-    except PydanticSerializationError:  # a lone surrogate in some text: written escaped
-        return atomic_write_json(path, result.model_dump(mode="json"))
-    return atomic_write_text(path, text + "\n")
+def agent_folder(results_dir: str | os.PathLike[str], agent: str) -> Path | None:
+    """Make the folder of ``agent``'s trial files a real folder of the results (a link or
+    file in its place is set aside, so no trial file is read or written elsewhere); returns
+    where what stood there went, if anything did."""
+    return real_folder(trial_path(results_dir, agent, 0).parent)[1]
+
+
+def write_fitted(
+    results_dir: str | os.PathLike[str], result: TrialRecord, types: RecordTypes | None = None
+) -> FittedTrial:
+    """Write ``result``'s trial file as its readers will accept it (see ``trial_fit``: a
+    record they would refuse is written as a failed trial saying why), into a real folder
+    of the results; returns what was written and the record read back from it."""
+    fitted = fit_trial(result, types)
+    agent_folder(results_dir, result.agent)
+    atomic_write_text(trial_path(results_dir, result.agent, result.trial), fitted.text)
+    return fitted
+
+
+def write_trial(
+    results_dir: str | os.PathLike[str], result: TrialRecord, types: RecordTypes | None = None
+) -> Path:
+    """Write ``result``'s trial file (see :func:`write_fitted`) and return its path."""
+    write_fitted(results_dir, result, types)
+    return trial_path(results_dir, result.agent, result.trial)
 
 
 def load_record(
@@ -74,6 +92,7 @@ def load_record(
     ``within``), else kept as generic data."""
     if not isinstance(data, dict):
         raise ValueError("the file holds no JSON object")
+    check_numbers(data)
     version = data.get("schema_version")
     loader = _LOADERS.get(version) if isinstance(version, int) else None
     if loader is None:
@@ -116,6 +135,13 @@ def read_trial(
     except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
         shown = str(exc)[:200]
         raise CorruptTrialError(f"trial file '{file}' is not a valid trial ({shown})") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # the task's own classes, reading it, failed or stopped
+        raise CorruptTrialError(
+            f"trial file '{file}' could not be read with its task's classes "
+            f"({type(exc).__name__}: {str(exc)[:200]})"
+        ) from None
 
 
 def iter_trials(
@@ -135,11 +161,13 @@ __all__ = [
     "CorruptTrialError",
     "TrialError",
     "TrialRecord",
+    "agent_folder",
     "iter_trials",
     "keep_aside",
     "load_record",
     "read_trial",
     "safe_name",
     "trial_path",
+    "write_fitted",
     "write_trial",
 ]

@@ -16,23 +16,33 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from cogarch import tracing
-from cogarch.core.backend import ExecutionBackend, TrialHandle, TrialSpec
+from cogarch.core.backend import ExecutionBackend, TrialCancelledError, TrialHandle, TrialSpec
 from cogarch.core.records import Scoring, TrialRecord
-from cogarch.core.task import JointContext, Task
+from cogarch.core.task import JointContext, Task, is_untrusted_stop
 from cogarch.core.views import Table
 from cogarch.errors import ConfigError
+from cogarch.files import real_folder
 from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
 from .backends import backend_factory
 from .config import AgentEntry, RunConfig
+from .interrupts import RunInterrupts
 from .report_tables import task_tables
-from .results import CorruptTrialError, keep_aside, read_trial, trial_path, write_trial
+from .results import (
+    CorruptTrialError,
+    agent_folder,
+    keep_aside,
+    read_trial,
+    trial_path,
+    write_fitted,
+)
 from .resultsdir import RunLock, disk_problem
 from .summary import AgentRow, format_table, run_scoring, summarize, text_table
 from .task_metrics import metric_tables
 from .task_trust import trust
 from .tidy import row_from_trial
+from .trial_fit import FittedTrial
 from .usage_table import USAGE_NOTE, usage_table
 from .worker import RunSetup, TrialWorker
 
@@ -52,6 +62,8 @@ class RunReport:
     corrupt: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     """Why each trial this run played failed: ``agent #N: Type: message``."""
+    warnings: list[str] = field(default_factory=list)
+    """What the run changed or could not keep as given (printed on stderr as it happened)."""
     rows: list[AgentRow] = field(default_factory=list)
     scoring: Scoring = field(default_factory=Scoring)
     """How the run's task tables its outcomes."""
@@ -141,7 +153,16 @@ class Runner:
         """The trials to run: those without a complete file of this run (resume). The
         complete ones found are kept (``self.records``), so no file is read twice."""
         jobs: list[tuple[AgentEntry, int]] = []
+        for place in (".trial_state",):
+            if (moved := real_folder(self.results_dir / place, create=False)[1]) is not None:
+                self._warn(report, f"'{place}' in the results was not a folder; kept as {moved}")
         for entry in self.config.agents:
+            if (moved := agent_folder(self.results_dir, entry.label)) is not None:
+                self._warn(
+                    report,
+                    f"the folder of agent '{entry.label}' was a link or not a folder; kept as "
+                    f"'{moved.name}' (its trials are played again)",
+                )
             for i in range(self.config.trials):
                 path = trial_path(self.results_dir, entry.label, i)
                 if path.exists():
@@ -160,6 +181,11 @@ class Runner:
                         sys.stderr.write(f"warning: {exc}; kept as '{kept.name}', to be rerun\n")
                 jobs.append((entry, i))
         return jobs
+
+    @staticmethod
+    def _warn(report: RunReport, text: str) -> None:
+        report.warnings.append(text)
+        sys.stderr.write(f"warning: {text}\n")
 
     def spec(self, entry: AgentEntry, index: int) -> TrialSpec:
         return TrialSpec(
@@ -212,9 +238,12 @@ class Runner:
         backend = self._backend(worker, self.config.concurrency)
         handles = [backend.submit(self.spec(e, i)) for e, i in jobs]
 
-        async def collect(entry: AgentEntry, index: int, record: TrialRecord) -> None:
+        async def collect(entry: AgentEntry, index: int, played: TrialRecord) -> None:
             # serialised and synced in a worker thread: the trials still running go on
-            await asyncio.to_thread(write_trial, self.results_dir, record)
+            fitted = await asyncio.to_thread(self._write, played)
+            for text in fitted.warnings:
+                self._warn(report, text)
+            record = fitted.record  # as every reader of the file will read it
             self.records[(entry.label, index)] = record
             report.ran += 1
             report.failed += record.status == "failed"
@@ -226,11 +255,22 @@ class Runner:
                 on_result(record)
 
         async def one(job: tuple[AgentEntry, int], handle: TrialHandle) -> None:
-            await collect(*job, await handle.record())
+            try:
+                played = await handle.record()
+            except TrialCancelledError:  # stopped by Ctrl-C: played again on resume
+                return
+            await collect(*job, played)
+
+        def stop_trials() -> None:
+            for handle in handles:
+                handle.cancel()
 
         try:
-            await asyncio.gather(*(one(j, h) for j, h in zip(jobs, handles, strict=True)))
-            await self.judge_jointly()
+            with RunInterrupts(stop_trials) as interrupts:
+                await asyncio.gather(*(one(j, h) for j, h in zip(jobs, handles, strict=True)))
+            if interrupts.requested:  # the finished trials are written: stop here
+                raise KeyboardInterrupt
+            await self.judge_jointly(report)
         finally:
             await backend.aclose()
             await worker.aclose()
@@ -249,7 +289,7 @@ class Runner:
         report.tables = task_tables(type(self.task), results)
         return report
 
-    async def judge_jointly(self) -> int:
+    async def judge_jointly(self, report: RunReport | None = None) -> int:
         """The task's pass over each trial index's complete trials (one per agent), after all
         trials ran: records it changes are written back atomically (cross-agent judging).
         Returns how many records were rewritten."""
@@ -268,11 +308,46 @@ class Runner:
                 "cogarch.trial.index": index,
             }
             with tracing.span("joint judging", attributes) if judges else tracing.NO_SPAN:
-                for record in await self.task.judge_jointly(groups[index], context):
-                    await asyncio.to_thread(write_trial, self.results_dir, record)
-                    self.records[(record.agent, record.trial)] = record
+                for record in await self._judged(groups[index], context, report):
+                    fitted = await asyncio.to_thread(self._write, record)
+                    for text in fitted.warnings:
+                        self._warn(report, text)
+                    self.records[(record.agent, record.trial)] = fitted.record
                     written += 1
         return written
+
+    async def _judged(
+        self, group: list[TrialRecord], context: JointContext, report: RunReport | None
+    ) -> list[TrialRecord]:
+        """The records the task's joint pass over ``group`` changed: only records of the
+        group's own trials; a pass that fails, stops or returns anything else changes none
+        and is reported (its task's own code)."""
+        own = {(r.agent, r.trial) for r in group}
+        try:
+            changed = await self.task.judge_jointly(group, context)
+            if not isinstance(changed, list | tuple) or not all(
+                isinstance(r, TrialRecord) and (r.agent, r.trial) in own for r in changed
+            ):
+                raise TypeError(
+                    "judge_jointly must return a list of the group's own trial records, not "
+                    f"{changed!r:.100}"
+                )
+            return list(changed)
+        except BaseException as exc:
+            if not is_untrusted_stop(exc):
+                raise
+            text = (
+                f"the task's joint judging of trial #{group[0].trial} failed "
+                f"({type(exc).__name__}: {str(exc)[:200]}); its trials stay as played"
+            )
+            if report is not None:
+                self._warn(report, text)
+            else:
+                sys.stderr.write(f"warning: {text}\n")
+            return []
+
+    def _write(self, record: TrialRecord) -> FittedTrial:
+        return write_fitted(self.results_dir, record, self.setup.record_types)
 
     def _check_belongs(self, found: TrialRecord, entry: AgentEntry, index: int, path: Path) -> None:
         expected = (entry.label, index, self.config.task.kind, trial_seed(self.config.seed, index))

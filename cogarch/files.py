@@ -153,6 +153,7 @@ def real_folder(path: str | os.PathLike[str], *, create: bool = True) -> tuple[P
         moved = set_aside(folder)
     if not create:
         return folder, moved
+    folder.parent.mkdir(parents=True, exist_ok=True)  # the results folder itself, as named
     try:
         os.mkdir(folder, 0o755)
     except FileExistsError:

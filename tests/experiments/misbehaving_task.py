@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -27,6 +28,8 @@ class MisbehavingParams(BaseModel):
     payload_bytes: int = 0
     nesting: int = 0
     block_s: float = 0.0
+    block_while: str = ""
+    """With ``block``: hold the event loop while this file exists (at most ``block_s``)."""
 
 
 class Scored(Evaluation):
@@ -68,7 +71,9 @@ class MisbehavingTask(Task):
         if p.mode == "own_base":
             raise Stop("the task stopped itself")
         if p.mode == "block":
-            time.sleep(p.block_s)  # holds the event loop
+            until = time.monotonic() + p.block_s
+            while Path(p.block_while).exists() and time.monotonic() < until:
+                time.sleep(0.05)  # holds the event loop
         if p.payload_bytes:
             output.payload = GenericPayload(kind="blob", text="x" * p.payload_bytes)
         if p.nesting:

@@ -19,6 +19,7 @@ object API on an Agg canvas (no display, no global pyplot state), and returns th
 from __future__ import annotations
 
 import functools
+import io
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -31,6 +32,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 from scipy.stats import t as student_t
+
+from cogarch.files import real_folder
+from cogarch.io import atomic_write_bytes
 
 from . import spread
 from .tidy import TidyRow
@@ -70,9 +74,10 @@ def _figure(width: float, height: float) -> Figure:
 
 def _save(figure: Figure, path: str | Path) -> Path:
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(target, format="png", dpi=_DPI)
-    return target
+    real_folder(target.parent)  # a link planted there is set aside, never written through
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=_DPI)
+    return atomic_write_bytes(target, buffer.getvalue())
 
 
 def agents_in(rows: Iterable[TidyRow]) -> list[str]:

@@ -25,6 +25,7 @@ from cogarch.core.records import RecordTypes, TrialError, TrialMetadata, TrialOu
 from cogarch.core.task import Task, TrialContext, checked_output, is_untrusted_stop
 from cogarch.core.usage import TrialUsage
 from cogarch.errors import CogarchError, ConfigError
+from cogarch.files import real_folder
 from cogarch.models.metering import Meter
 from cogarch.models.providers import LocalServerSource, ProviderConfig, Providers
 from cogarch.models.slots import trial_affinity
@@ -203,6 +204,15 @@ class RunSetup:
             **self._metadata, **self._trial_metadata[label], started_at=started.isoformat()
         )
 
+    def _state_dir(self, spec: TrialSpec) -> Path:
+        """The trial's own folder for what it keeps to go on after an interruption (not made
+        here); a link or file planted in its place is set aside, never written through."""
+        folder = self.config.output_dir() / ".trial_state"
+        found = folder / f"{self.digest[:12]}-{safe_name(spec.agent)}-{spec.index}"
+        real_folder(folder, create=False)
+        real_folder(found, create=False)
+        return found
+
     async def play(self, spec: TrialSpec) -> TrialRecord:
         """Play one trial; an exception in the task is recorded as a failed trial."""
         if spec.agent not in self.specs:
@@ -226,9 +236,7 @@ class RunSetup:
             agent_factory=make_agent,
             models=models,
             helper_provider=self.helper_provider(provider),
-            state_dir=self.config.output_dir()
-            / ".trial_state"
-            / f"{self.digest[:12]}-{safe_name(spec.agent)}-{spec.index}",
+            state_dir=self._state_dir(spec),
             agent_provider=provider,
             peers=tuple(self.specs),
             meter=Meter(),

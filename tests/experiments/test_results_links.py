@@ -74,3 +74,31 @@ def test_a_trial_state_folder_that_is_a_link_is_set_aside(tmp_path: Path) -> Non
     (results / ".trial_state").symlink_to(outside, target_is_directory=True)
     run(results)
     assert not (results / ".trial_state").is_symlink() and list(outside.iterdir()) == []
+
+
+def test_a_report_folder_that_links_elsewhere_is_set_aside(tmp_path: Path) -> None:
+    from cogarch.experiments.report import build_report
+
+    results, outside = tmp_path / "run", tmp_path / "outside"
+    run(results)
+    outside.mkdir()
+    (outside / "report.md").write_text("mine\n", encoding="utf-8")
+    (results / "report").symlink_to(outside, target_is_directory=True)
+    build_report(results)
+    assert snapshot(outside) == {"report.md": b"mine\n"}
+    assert (results / "report" / "report.md").is_file()
+    assert not (results / "report").is_symlink()
+
+
+def test_a_figure_planted_as_a_link_is_replaced_not_written_through(tmp_path: Path) -> None:
+    from cogarch.experiments.report import build_report
+
+    results, victim = tmp_path / "run", tmp_path / "victim.txt"
+    run(results)
+    victim.write_text("keep me\n", encoding="utf-8")
+    figures = results / "report" / "figures"
+    figures.mkdir(parents=True)
+    (figures / "outcomes.png").symlink_to(victim)
+    build_report(results)
+    assert victim.read_text(encoding="utf-8") == "keep me\n"
+    assert (figures / "outcomes.png").read_bytes().startswith(b"\x89PNG")

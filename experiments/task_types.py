@@ -91,7 +91,14 @@ def record_types(data: Mapping[str, Any], *, within: Path | None = None) -> Reco
     """The classes the record ``data`` (a trial file's JSON) is read into, or None (generic)."""
     task, source = _names(data)
     cls = task_class(task, source, within=within)
-    return cls.record_types() if cls is not None else None
+    if cls is None:
+        return None
+    try:
+        return cls.record_types()
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # the task's own code: its records stay generic data
+        return None
 
 
 def task_of(

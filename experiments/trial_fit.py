@@ -116,11 +116,9 @@ def _refusal(record: TrialRecord, text: str, types: RecordTypes | None) -> str |
     return None
 
 
-def fit_trial(record: TrialRecord, types: RecordTypes | None = None) -> FittedTrial:
-    """``record`` as its trial file will be: the text to write and the record a reader reads
-    from it (with ``types``, the task's classes); a record its reader would refuse becomes a
-    failed trial saying why."""
-    types = types or GENERIC
+def _check(record: TrialRecord, types: RecordTypes) -> tuple[list[str], str | None, str]:
+    """The warnings about ``record``, why a reader would refuse it (None: it reads it) and
+    the text of its file."""
     warnings: list[str] = []
     label = f"{record.agent} #{record.trial}"
     problem = None
@@ -140,13 +138,26 @@ def fit_trial(record: TrialRecord, types: RecordTypes | None = None) -> FittedTr
             f"({', '.join(classes)}); it is tabled in a column of its own"
         )
     text = trial_text(record)
-    if problem is None:
-        problem = _refusal(record, text, types)
+    return warnings, problem or _refusal(record, text, types), text
+
+
+def fit_trial(record: TrialRecord, types: RecordTypes | None = None) -> FittedTrial:
+    """``record`` as its trial file will be: the text to write and the record a reader reads
+    from it (with ``types``, the task's classes); a record its reader would refuse, or that
+    the task's own classes cannot write, becomes a failed trial saying why."""
+    types = types or GENERIC
+    try:
+        warnings, problem, text = _check(record, types)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # the task's own classes failed or stopped writing it
+        error = TrialError.of(exc)
+        warnings, problem = [], f"its record could not be written ({error.type}: {error.message})"
     if problem is not None:
         record = record.model_copy(
             update={
                 "status": "failed",
-                "error": TrialError(type=NOT_WRITTEN, message=problem),
+                "error": TrialError(type=NOT_WRITTEN, message=problem[:2000]),
                 "turns": [],
                 "branches": [],
                 "payload": GenericPayload(),

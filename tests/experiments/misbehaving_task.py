@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_serializer
 
 from cogarch.core.evaluation import Evaluation
 from cogarch.core.payload import GenericPayload
@@ -34,6 +34,14 @@ class MisbehavingParams(BaseModel):
 
 class Scored(Evaluation):
     score: float | int | None = None
+
+
+class ExitingDump(Scored):
+    """An evaluation whose own serializer exits (task code that runs as the file is made)."""
+
+    @field_serializer("score")
+    def _exit(self, value: object) -> object:
+        sys.exit("no")
 
 
 class Stop(BaseException):
@@ -68,6 +76,8 @@ class MisbehavingTask(Task):
             return {"evaluation": {"outcome": "win"}}
         if p.mode == "exit":
             sys.exit()
+        if p.mode == "exit_dump":
+            return TrialOutput(turns=output.turns, evaluation=ExitingDump(outcome="win", score=1))
         if p.mode == "own_base":
             raise Stop("the task stopped itself")
         if p.mode == "block":

@@ -193,3 +193,11 @@ async def test_a_resumed_run_with_its_task_file_in_the_results_tables_every_tria
     assert (resumed.ran, resumed.skipped) == (0, 3)
     assert resumed.table() == first.table()
     assert "| 3" in resumed.tables[0].text_rows()[0][0] or resumed.tables[0].rows == [[3]]
+
+
+async def test_an_evaluation_whose_own_serializer_exits_is_a_failed_trial(tmp_path: Path) -> None:
+    results = tmp_path / "run"
+    report = await run(results, mode="exit_dump", bad_trial=0)
+    assert (report.ran, report.failed) == (3, 1)
+    assert "could not be written" in report.errors[0] and "SystemExit" in report.errors[0]
+    assert statuses(results)[0] == ("failed", "TrialNotWritable")

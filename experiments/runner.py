@@ -183,8 +183,9 @@ class Runner:
         return jobs
 
     @staticmethod
-    def _warn(report: RunReport, text: str) -> None:
-        report.warnings.append(text)
+    def _warn(report: RunReport | None, text: str) -> None:
+        if report is not None:
+            report.warnings.append(text)
         sys.stderr.write(f"warning: {text}\n")
 
     def spec(self, entry: AgentEntry, index: int) -> TrialSpec:
@@ -340,10 +341,7 @@ class Runner:
                 f"the task's joint judging of trial #{group[0].trial} failed "
                 f"({type(exc).__name__}: {str(exc)[:200]}); its trials stay as played"
             )
-            if report is not None:
-                self._warn(report, text)
-            else:
-                sys.stderr.write(f"warning: {text}\n")
+            self._warn(report, text)
             return []
 
     def _write(self, record: TrialRecord) -> FittedTrial:

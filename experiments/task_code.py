@@ -90,7 +90,7 @@ def _find_spec(name: str, path: Sequence[str] | None) -> importlib.machinery.Mod
         except Exception:  # a finder that cannot answer for this name
             continue
         if spec is not None:
-            return spec  # type: ignore[no-any-return]
+            return spec
     return None
 
 

@@ -6,7 +6,9 @@ the first Ctrl-C until it is done, and then every trial in flight, finished or n
 While a run goes on, :class:`RunInterrupts` handles Ctrl-C instead: the first one stops the
 trials in flight (the trial whose code is running at that moment at once, by a cancellation
 raised inside it) and lets the records already played be written; the run then ends as
-interrupted, and the same command resumes. A second Ctrl-C stops at once.
+interrupted, and the same command resumes. A second Ctrl-C stops at once. A
+``KeyboardInterrupt`` a task raises itself (no Ctrl-C pressed) fails its trial like any other
+error of its own.
 """
 
 from __future__ import annotations
@@ -20,6 +22,19 @@ from contextvars import ContextVar
 from types import FrameType, TracebackType
 
 _IN_TRIAL: ContextVar[bool] = ContextVar("cogarch_in_trial", default=False)
+_ACTIVE: list[RunInterrupts] = []
+"""The handlers in force (runs going on in this process's main thread)."""
+
+
+def task_raised(exc: BaseException) -> bool:
+    """Whether the ``KeyboardInterrupt`` ``exc`` leaving a trial's code is the task's own
+    doing: a run's handler is in force and no Ctrl-C was pressed (a first Ctrl-C never
+    raises it, only a second one does)."""
+    return (
+        isinstance(exc, KeyboardInterrupt)
+        and bool(_ACTIVE)
+        and not any(h.requested for h in _ACTIVE)
+    )
 
 
 @contextmanager
@@ -48,6 +63,7 @@ class RunInterrupts:
         try:
             self._previous = signal.signal(signal.SIGINT, self._on_sigint)
             self._installed = True
+            _ACTIVE.append(self)
         except ValueError:  # not the main thread: Ctrl-C is someone else's to handle
             self._installed = False
         return self
@@ -61,6 +77,7 @@ class RunInterrupts:
         if self._installed:
             signal.signal(signal.SIGINT, self._previous)  # type: ignore[arg-type]
             self._installed = False
+            _ACTIVE.remove(self)
 
     def _on_sigint(self, signum: int, frame: FrameType | None) -> None:
         if self.requested:
@@ -79,4 +96,4 @@ class RunInterrupts:
                 raise asyncio.CancelledError
 
 
-__all__ = ["RunInterrupts", "trial_code"]
+__all__ = ["RunInterrupts", "task_raised", "trial_code"]

@@ -41,7 +41,7 @@ from ..workspace.spec import (
 )
 from .config import RunConfig
 from .fakes import run_fakes
-from .interrupts import trial_code
+from .interrupts import task_raised, trial_code
 from .names import safe_name
 from .task_types import task_source as source_of
 
@@ -249,7 +249,7 @@ class RunSetup:
                     played = await self.task.play(ctx)
                 output = checked_output(played, type(self.task), "play")
             except BaseException as exc:
-                if not is_untrusted_stop(exc):
+                if not (is_untrusted_stop(exc) or task_raised(exc)):
                     raise
                 output = TrialOutput(error=TrialError.of(exc))
         meta.duration_s = round(time.perf_counter() - clock, 3)

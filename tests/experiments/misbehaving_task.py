@@ -78,6 +78,8 @@ class MisbehavingTask(Task):
             sys.exit()
         if p.mode == "exit_dump":
             return TrialOutput(turns=output.turns, evaluation=ExitingDump(outcome="win", score=1))
+        if p.mode == "own_interrupt":
+            raise KeyboardInterrupt  # no Ctrl-C was pressed: the task's own doing
         if p.mode == "own_base":
             raise Stop("the task stopped itself")
         if p.mode == "block":

@@ -54,7 +54,13 @@ def statuses(results: Path) -> dict[int, tuple[str, str | None]]:
 
 @pytest.mark.parametrize(
     ("mode", "error"),
-    [("none", "TypeError"), ("dict", "TypeError"), ("exit", "SystemExit"), ("own_base", "Stop")],
+    [
+        ("none", "TypeError"),
+        ("dict", "TypeError"),
+        ("exit", "SystemExit"),
+        ("own_base", "Stop"),
+        ("own_interrupt", "KeyboardInterrupt"),
+    ],
 )
 async def test_what_a_trial_raises_or_returns_besides_an_output_is_a_failed_trial(
     tmp_path: Path, mode: str, error: str

@@ -354,8 +354,8 @@ def build_report(
             f"no trial files under '{run_dir}' (expected AGENT/trial_NNNN.json); run "
             "'cogarch run CONFIG' first or point at its results directory"
         )
-    if out_dir is None:  # the run's own report folder: a link planted there is set aside
-        real_folder(folder_to_write(run_dir, "the run directory") / "report", create=False)
+    if out_dir is None and (run_dir / "report").is_symlink():  # planted: set aside
+        real_folder(run_dir / "report", create=False)
     out = folder_to_write(
         out_dir if out_dir is not None else run_dir / "report", "the report folder"
     )

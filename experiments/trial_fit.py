@@ -98,27 +98,28 @@ def trial_text(record: TrialRecord) -> str:
         return text + "\n"
 
 
-def _refusal(record: TrialRecord, text: str, types: RecordTypes | None) -> str | None:
-    """Why a reader would refuse the file ``text`` of ``record`` (None: it reads it)."""
+def _read_back(text: str, types: RecordTypes | None) -> tuple[TrialRecord | None, str | None]:
+    """The record a reader reads from the file ``text``, or why it refuses it."""
     from .results import load_record  # the reader itself
 
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_FILE_BYTES:
-        return (
+        return None, (
             f"the trial's record is {size:,} bytes, more than the {MAX_FILE_BYTES:,} bytes a "
             "trial file may hold; make the task record less (a shorter payload, fewer or "
             "shorter turns and branches)"
         )
     try:
-        load_record(loads_json(text), types=types)
+        return load_record(loads_json(text), types=types), None
     except ValueError as exc:  # too deep, an untableable number, not valid as a record
-        return f"its record would not read back: {str(exc)[:300]}"
-    return None
+        return None, f"its record would not read back: {str(exc)[:300]}"
 
 
-def _check(record: TrialRecord, types: RecordTypes) -> tuple[list[str], str | None, str]:
-    """The warnings about ``record``, why a reader would refuse it (None: it reads it) and
-    the text of its file."""
+def _check(
+    record: TrialRecord, types: RecordTypes
+) -> tuple[list[str], str | None, str, TrialRecord | None]:
+    """The warnings about ``record``, why a reader would refuse it (None: it reads it), the
+    text of its file and the record read back from it."""
     warnings: list[str] = []
     label = f"{record.agent} #{record.trial}"
     problem = None
@@ -138,7 +139,10 @@ def _check(record: TrialRecord, types: RecordTypes) -> tuple[list[str], str | No
             f"({', '.join(classes)}); it is tabled in a column of its own"
         )
     text = trial_text(record)
-    return warnings, problem or _refusal(record, text, types), text
+    if problem is not None:
+        return warnings, problem, text, None
+    back, problem = _read_back(text, types)
+    return warnings, problem, text, back
 
 
 def fit_trial(record: TrialRecord, types: RecordTypes | None = None) -> FittedTrial:
@@ -147,30 +151,30 @@ def fit_trial(record: TrialRecord, types: RecordTypes | None = None) -> FittedTr
     the task's own classes cannot write, becomes a failed trial saying why."""
     types = types or GENERIC
     try:
-        warnings, problem, text = _check(record, types)
+        warnings, problem, text, back = _check(record, types)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # the task's own classes failed or stopped writing it
         error = TrialError.of(exc)
         warnings, problem = [], f"its record could not be written ({error.type}: {error.message})"
-    if problem is not None:
-        record = record.model_copy(
-            update={
-                "status": "failed",
-                "error": TrialError(type=NOT_WRITTEN, message=problem[:2000]),
-                "turns": [],
-                "branches": [],
-                "payload": GenericPayload(),
-                "walk": [],
-                "transitions": [],
-                "evaluation": Evaluation(),
-            }
-        )
-        text = trial_text(record)
-        warnings = []
+    if problem is None and back is not None:
+        return FittedTrial(back, text, warnings)
+    record = record.model_copy(
+        update={
+            "status": "failed",
+            "error": TrialError(type=NOT_WRITTEN, message=(problem or "?")[:2000]),
+            "turns": [],
+            "branches": [],
+            "payload": GenericPayload(),
+            "walk": [],
+            "transitions": [],
+            "evaluation": Evaluation(),
+        }
+    )
+    text = trial_text(record)
     from .results import load_record
 
-    return FittedTrial(load_record(loads_json(text), types=types), text, warnings)
+    return FittedTrial(load_record(loads_json(text), types=types), text, [])
 
 
 __all__ = [

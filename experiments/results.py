@@ -69,7 +69,7 @@ def write_fitted(
     """Write ``result``'s trial file as its readers will accept it (see ``trial_fit``: a
     record they would refuse is written as a failed trial saying why), into a real folder
     of the results; returns what was written and the record read back from it."""
-    fitted = fit_trial(result, types)
+    fitted = fit_trial(result, types, lambda data, found: load_record(data, types=found))
     agent_folder(results_dir, result.agent)
     atomic_write_text(trial_path(results_dir, result.agent, result.trial), fitted.text)
     return fitted

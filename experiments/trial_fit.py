@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,10 +98,15 @@ def trial_text(record: TrialRecord) -> str:
         return text + "\n"
 
 
-def _read_back(text: str, types: RecordTypes | None) -> tuple[TrialRecord | None, str | None]:
-    """The record a reader reads from the file ``text``, or why it refuses it."""
-    from .results import load_record  # the reader itself
+Reader = Callable[[Any, RecordTypes], TrialRecord]
+"""How trial files are read: their JSON data and the task's classes to a record (raising
+``ValueError`` for a file it refuses): ``results.load_record``."""
 
+
+def _read_back(
+    text: str, types: RecordTypes, read: Reader
+) -> tuple[TrialRecord | None, str | None]:
+    """The record ``read`` reads from the file ``text``, or why it refuses it."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_FILE_BYTES:
         return None, (
@@ -110,13 +115,13 @@ def _read_back(text: str, types: RecordTypes | None) -> tuple[TrialRecord | None
             "shorter turns and branches)"
         )
     try:
-        return load_record(loads_json(text), types=types), None
+        return read(loads_json(text), types), None
     except ValueError as exc:  # too deep, an untableable number, not valid as a record
         return None, f"its record would not read back: {str(exc)[:300]}"
 
 
 def _check(
-    record: TrialRecord, types: RecordTypes
+    record: TrialRecord, types: RecordTypes, read: Reader
 ) -> tuple[list[str], str | None, str, TrialRecord | None]:
     """The warnings about ``record``, why a reader would refuse it (None: it reads it), the
     text of its file and the record read back from it."""
@@ -141,17 +146,18 @@ def _check(
     text = trial_text(record)
     if problem is not None:
         return warnings, problem, text, None
-    back, problem = _read_back(text, types)
+    back, problem = _read_back(text, types, read)
     return warnings, problem, text, back
 
 
-def fit_trial(record: TrialRecord, types: RecordTypes | None = None) -> FittedTrial:
-    """``record`` as its trial file will be: the text to write and the record a reader reads
-    from it (with ``types``, the task's classes); a record its reader would refuse, or that
-    the task's own classes cannot write, becomes a failed trial saying why."""
+def fit_trial(record: TrialRecord, types: RecordTypes | None, read: Reader) -> FittedTrial:
+    """``record`` as its trial file will be: the text to write and the record ``read`` (the
+    readers' own function) reads from it with ``types`` (the task's classes); a record it
+    would refuse, or that the task's own classes cannot write, becomes a failed trial saying
+    why."""
     types = types or GENERIC
     try:
-        warnings, problem, text, back = _check(record, types)
+        warnings, problem, text, back = _check(record, types, read)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # the task's own classes failed or stopped writing it
@@ -172,15 +178,14 @@ def fit_trial(record: TrialRecord, types: RecordTypes | None = None) -> FittedTr
         }
     )
     text = trial_text(record)
-    from .results import load_record
-
-    return FittedTrial(load_record(loads_json(text), types=types), text, [])
+    return FittedTrial(read(loads_json(text), types), text, [])
 
 
 __all__ = [
     "MAX_TABLED",
     "NOT_WRITTEN",
     "FittedTrial",
+    "Reader",
     "check_numbers",
     "fit_trial",
     "trial_text",

@@ -145,6 +145,8 @@ class Runner:
         self._backend = backend or backend_factory(config.execution)
         self.records: dict[tuple[str, int], TrialRecord] = {}
         """The run's records by (agent, trial): the complete ones found, and those played."""
+        self._report: RunReport | None = None
+        """The report of the run going on (its warnings), once it started."""
 
     def metadata(self) -> dict[str, Any]:
         return self.setup.metadata()
@@ -230,7 +232,7 @@ class Runner:
             tracing.shutdown()
 
     async def _run(self, on_result: Callable[[TrialRecord], None] | None) -> RunReport:
-        report = RunReport(self.results_dir)
+        report = self._report = RunReport(self.results_dir)
         self.records = {}
         atomic_write_json(self.results_dir / "run.json", self.metadata())
         jobs = self._pending(report)
@@ -271,7 +273,7 @@ class Runner:
                 await asyncio.gather(*(one(j, h) for j, h in zip(jobs, handles, strict=True)))
             if interrupts.requested:  # the finished trials are written: stop here
                 raise KeyboardInterrupt
-            await self.judge_jointly(report)
+            await self.judge_jointly()
         finally:
             await backend.aclose()
             await worker.aclose()
@@ -290,7 +292,7 @@ class Runner:
         report.tables = task_tables(type(self.task), results)
         return report
 
-    async def judge_jointly(self, report: RunReport | None = None) -> int:
+    async def judge_jointly(self) -> int:
         """The task's pass over each trial index's complete trials (one per agent), after all
         trials ran: records it changes are written back atomically (cross-agent judging).
         Returns how many records were rewritten."""
@@ -309,10 +311,10 @@ class Runner:
                 "cogarch.trial.index": index,
             }
             with tracing.span("joint judging", attributes) if judges else tracing.NO_SPAN:
-                for record in await self._judged(groups[index], context, report):
+                for record in await self._judged(groups[index], context, self._report):
                     fitted = await asyncio.to_thread(self._write, record)
                     for text in fitted.warnings:
-                        self._warn(report, text)
+                        self._warn(self._report, text)
                     self.records[(record.agent, record.trial)] = fitted.record
                     written += 1
         return written

@@ -26,7 +26,6 @@ from cogarch.models.weights import model_cache_dir
 
 from .generator import GENERATOR_VERSION, GameSpec
 
-
 MAX_ENTRY_BYTES: Final = 16 * 2**20
 """The largest cache entry read (an entry is tens of KB)."""
 

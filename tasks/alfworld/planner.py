@@ -7,8 +7,8 @@ path): for each game it is given, in turn, it loads
 the game, asks the planner for a plan, plays the plan through the engine and reports the plan
 only when it wins. A game whose child dies, hangs past the timeout or reports no winning plan
 gets :class:`UnsolvableGameError` (:class:`PlanTimeoutError` when it ran out of time); the
-games after it go to a new child, and the calling process carries on. A problem the engine raises on (an impossible goal the
-translator folds away, say) is reported as not solvable.
+games after it go to a new child, and the calling process carries on. A problem the engine
+raises on (an impossible goal the translator folds away, say) is reported as not solvable.
 """
 
 from __future__ import annotations

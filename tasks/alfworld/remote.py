@@ -20,6 +20,7 @@ cancelled trial never waits for its engine.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import fcntl
 import json
 import os
@@ -56,7 +57,7 @@ class _Child:
     """One engine process and its pipes; used by one game at a time."""
 
     def __init__(self) -> None:
-        self.log: IO[bytes] = tempfile.TemporaryFile()
+        self.log: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - lives with the child
         fd = self.log.fileno()
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_APPEND)
         self.proc = subprocess.Popen(
@@ -150,21 +151,15 @@ class _Child:
         self.kill()
         for pipe in (self.proc.stdin, self.proc.stdout):
             if pipe is not None:
-                try:
+                with contextlib.suppress(OSError):
                     pipe.close()
-                except OSError:
-                    pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
         self.log.close()
 
     def truncate_log(self) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             self.log.truncate(0)
-        except (OSError, ValueError):
-            pass
 
 
 _LIVE: weakref.WeakSet[_Child] = weakref.WeakSet()

@@ -65,7 +65,7 @@ def serve(requests: BinaryIO, channel: BinaryIO) -> None:
                 answer = {"ok": True}
             else:
                 answer = {"ok": False, "error": f"unknown request {op!r}"}
-        except BaseException as exc:  # noqa: BLE001 - SystemExit and StopIteration included
+        except BaseException as exc:
             name = type(exc).__name__
             if isinstance(exc, SystemExit):
                 said = exc.code if isinstance(exc.code, str) else f"exit {exc.code}"

@@ -19,13 +19,13 @@ from cogarch.tasks.alfworld.cache import GameCache
 from cogarch.tasks.alfworld.engine import game_data
 from cogarch.tasks.alfworld.gamefile import GameFileError
 from cogarch.tasks.alfworld.games import generated_game
-from cogarch.tasks.alfworld.official import load_official, official_games
 from cogarch.tasks.alfworld.generator import (
     GameSpec,
     InfeasibleGameError,
     feasible,
     write_problem,
 )
+from cogarch.tasks.alfworld.official import load_official, official_games
 from cogarch.tasks.alfworld.planner import (
     PlanRequest,
     Solution,

@@ -9,7 +9,6 @@ import pytest
 
 from cogarch.tasks.alfworld import remote
 from cogarch.tasks.alfworld.cache import GameCache
-from cogarch.tasks.alfworld.engine import game_data
 from cogarch.tasks.alfworld.games import Game, generated_game
 from cogarch.tasks.alfworld.generator import GameSpec, write_problem
 from cogarch.tasks.alfworld.session import EngineFailure, GameSession

@@ -338,7 +338,8 @@ class RetrievalModule(MemoryModule):
                 replaced.drop()
             setattr(self, name, value)
         self.params, self._embedder, self.provider = params, embedder, provider
-        self.messages, self.last_turn, self.last_time = messages, last_turn, last_time
+        self.messages = messages[-params.window :]  # the module's own window
+        self.last_turn, self.last_time = last_turn, last_time
         self.last_retrieved, self.stats = retrieved, dict(stats)
 
     def _store_maker(self, params: RetrievalParams, embedder: Embedder) -> Callable[[str], Store]:

@@ -32,7 +32,7 @@ Heavy work (an embedding model, a search over a large store) goes off the event 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Self
@@ -216,10 +216,10 @@ class MemoryModule(ABC):
     """Whether states saved without a ``kind`` (by earlier versions) are read, their shape
     alone telling them from another module's."""
 
-    def check_state_kind(self, state: Any) -> Mapping[str, Any]:
+    def check_state_kind(self, state: Any) -> dict[str, Any]:
         """``state`` when it is a JSON object that ``save_state`` of this kind of module
         exported; else a :class:`~cogarch.core.state.StateError`."""
-        state = state_object(state, f"'{self.kind}' memory")
+        state = dict(state_object(state, f"'{self.kind}' memory"))
         kind = state.get("kind")
         if kind is None and self.kindless_states:
             return state

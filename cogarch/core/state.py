@@ -30,10 +30,10 @@ class StateError(ConfigError):
 
 
 def _why(exc: BaseException) -> str:
-    if isinstance(exc, ValidationError):
-        first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(x) for x in first.get("loc", ()))
-        return f"{where + ': ' if where else ''}{first.get('msg', 'invalid')}"
+    if isinstance(exc, ValidationError) and exc.errors():
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        return f"{where + ': ' if where else ''}{first['msg']}"
     if isinstance(exc, KeyError):
         return f"it lacks {exc}"
     return f"{type(exc).__name__}: {exc}"[:300]

@@ -222,7 +222,7 @@ class AMemMemory(RetrievalModule):
         return {"store": self.store.save_state(), "next_id": self.next_id}
 
     def _load_own_state(self, staging: Staging) -> dict[str, Any]:
-        return {"store": staging.store("store", "notes"), "next_id": staging.int("next_id", 1)}
+        return {"store": staging.store("store", "notes"), "next_id": staging.integer("next_id", 1)}
 
 
 def _clean(values: list[str]) -> list[str]:

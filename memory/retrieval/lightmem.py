@@ -322,10 +322,10 @@ class LightMemMemory(RetrievalModule):
     def _load_own_state(self, staging: Staging) -> dict[str, Any]:
         return {
             "store": staging.store("store", "facts"),
-            "next_id": staging.int("next_id", 1),
+            "next_id": staging.integer("next_id", 1),
             "buffer": staging.items("buffer", BufferedMessage),
-            "segment": staging.int("segment", 0),
-            "boundaries": CowList(staging.ints("boundaries")),
+            "segment": staging.integer("segment", 0),
+            "boundaries": CowList(staging.integers("boundaries")),
             "last_vector": staging.floats("last_vector"),
         }
 

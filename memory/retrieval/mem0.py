@@ -229,7 +229,7 @@ class Mem0Memory(RetrievalModule):
     def _load_own_state(self, staging: Staging) -> dict[str, Any]:
         return {
             "store": staging.store("store", "facts"),
-            "next_id": staging.int("next_id", 1),
+            "next_id": staging.integer("next_id", 1),
             "events": CowList(e.model_dump() for e in staging.items("events", _LoggedEvent)),
         }
 

@@ -99,7 +99,7 @@ class RawTurnMemory(RetrievalModule):
         return {"store": self.store.save_state(), "next_id": self.next_id}
 
     def _load_own_state(self, staging: Staging) -> dict[str, Any]:
-        return {"store": staging.store("store", "turns"), "next_id": staging.int("next_id", 1)}
+        return {"store": staging.store("store", "turns"), "next_id": staging.integer("next_id", 1)}
 
 
 __all__ = ["RawTurnMemory", "RawTurnParams"]

@@ -51,7 +51,7 @@ class Staging:
             raise StateError(f"the {self.owner} state's '{self._part(key)}': {exc}") from None
         return store
 
-    def int(self, key: str, default: int) -> int:
+    def integer(self, key: str, default: int) -> int:
         if key not in self.data:
             return default
         return int(state_value(self.data, key, int, f"{self.owner} data"))
@@ -71,7 +71,7 @@ class Staging:
                 for v in state_value(self.data, key, list, f"{self.owner} data")
             ]
 
-    def ints(self, key: str) -> list[int]:
+    def integers(self, key: str) -> list[int]:
         if key not in self.data:
             return []
         values = state_value(self.data, key, list, f"{self.owner} data")

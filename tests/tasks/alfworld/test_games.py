@@ -226,7 +226,7 @@ async def test_a_cache_entry_that_cannot_be_played_is_set_aside_and_made_again(
 
 
 async def test_official_games_that_are_not_games_are_skipped_naming_their_file(
-    tmp_path: Path, game_cache: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, game_cache: Path
 ) -> None:
     game = await generated_game(LOOK, "ood", GameCache(game_cache))
     good = {**game.data(), "solvable": True}

@@ -110,6 +110,7 @@ async def test_engine_and_planner_processes_never_import_from_the_working_direct
     marker = tmp_path / "imported"
     (tmp_path / "json.py").write_text(f"open({str(marker)!r}, 'w').close()\nraise SystemExit(3)\n")
     monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))  # as `python -m` started here would have it
     remote.shutdown()  # new engine processes, started here
     made = await generated_game(LOOK, "ood", GameCache(tmp_path / "cache"))
     session = GameSession(made)

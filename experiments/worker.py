@@ -19,6 +19,7 @@ from typing import Any
 
 from cogarch.config import validate_mapping
 from cogarch.core.backend import TrialSpec
+from cogarch.core.host import AgentHost
 from cogarch.core.records import RecordTypes, TrialMetadata, TrialRecord
 from cogarch.core.task import Task, TrialContext
 from cogarch.errors import ConfigError
@@ -27,7 +28,6 @@ from cogarch.models.providers import LocalServerSource, ProviderConfig, Provider
 from cogarch.models.slots import trial_affinity
 
 from ..tasks.registry import TASKS
-from ..workspace.agent import Agent
 from ..workspace.spec import (
     AgentSpec,
     build_agent,
@@ -35,8 +35,9 @@ from ..workspace.spec import (
     load_agent_spec,
     providers_named,
 )
-from .config import RunConfig
+from .config import FrameworkAgent, RunConfig
 from .fakes import run_fakes
+from .frameworks import FrameworkAgentSpec, framework_builder
 from .names import safe_name
 from .task_types import task_source as source_of
 
@@ -99,9 +100,16 @@ class RunSetup:
         self.providers = Providers(
             config.providers, cache_dir=cache, fakes=fakes, local_server=local_server
         )
-        self.specs: dict[str, AgentSpec] = {}
+        self.specs: dict[str, AgentSpec | FrameworkAgent] = {}
         self.entries = {entry.label: entry for entry in config.agents}
+        framework_entries = []
         for entry in config.agents:
+            if isinstance(entry.agent, FrameworkAgent):
+                self.specs[entry.label] = FrameworkAgentSpec.of(entry)
+                framework_entries.append(entry)
+                if entry.provider is not None:
+                    self.providers.config(entry.provider)
+                continue
             spec = load_agent_spec(entry.agent, entry.params)
             provider = entry.provider or spec.provider
             if provider is not None:
@@ -115,11 +123,20 @@ class RunSetup:
                 "agent's own provider is never used as its judge)"
             )
         used: set[str | None] = {
-            p for k, s in self.specs.items() for p in providers_named(s, self.provider_of(k))
+            p
+            for k, s in self.specs.items()
+            for p in (
+                providers_named(s, self.provider_of(k))
+                if isinstance(s, AgentSpec)
+                else {self.provider_of(k)}
+            )
         }
         used.add(config.helper_provider)
         for name in sorted(p for p in used if p):
             check_provider(self.providers, name)
+        self.framework_agents = {e.label: framework_builder(e) for e in framework_entries}
+        for builder in self.framework_agents.values():  # refused before any trial runs
+            builder.check(self.providers.for_trial(0))
         self._metadata: dict[str, Any] = {
             "config": self.config_json,
             "config_hash": self.digest,
@@ -130,7 +147,10 @@ class RunSetup:
         self._trial_metadata = {label: self._agent_metadata(label) for label in self.specs}
 
     def provider_of(self, label: str) -> str | None:
-        return self.entries[label].provider or self.specs[label].provider
+        spec = self.specs[label]
+        return self.entries[label].provider or (
+            spec.provider if isinstance(spec, AgentSpec) else None
+        )
 
     def helper_provider(self, agent_provider: str | None) -> str | None:
         """The provider of the task's own calls: the run's helper provider; tasks that do not
@@ -194,7 +214,9 @@ class RunSetup:
         models = self.providers.for_trial(spec.seed)
         agent_spec = self.specs[spec.agent]
 
-        def make_agent() -> Agent:
+        def make_agent() -> AgentHost:
+            if isinstance(agent_spec, FrameworkAgent):
+                return self.framework_agents[spec.agent].host(models, spec.seed)
             return build_agent(
                 agent_spec, models, name=spec.agent, provider=provider, seed=spec.seed
             )

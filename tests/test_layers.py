@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cogarch.memory",),
     ("cogarch.workspace",),
     ("cogarch.tasks",),
+    ("cogarch.bridges",),
     ("cogarch.experiments",),
 )
 """Bottom to top; a module belongs to the layer of its longest matching prefix."""

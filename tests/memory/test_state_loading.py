@@ -113,4 +113,7 @@ async def test_reflexion_refuses_a_lesson_without_text_and_keeps_its_limit() -> 
         with pytest.raises(StateError, match="reflections"):
             module.load_state({**state, "reflections": [{**lessons[0], "text": text}]})
     assert "lesson 4" in module.render()  # unchanged
+    earlier = {k: v for k, v in module.save_state().items() if k != "kind"}
+    module.load_state({**earlier, "reflections": lessons[:1]})  # as saved before states had kinds
+    assert module.render().endswith("lesson 0")
     await module.ingest(TurnRecord(1, "a", "b"), context(LLM))

@@ -208,7 +208,7 @@ class RemoteEngine:
 
     def __init__(
         self,
-        data: Mapping[str, Any],
+        data: Mapping[str, Any] | None = None,
         *,
         label: str,
         memoise: bool = True,
@@ -217,8 +217,16 @@ class RemoteEngine:
     ) -> None:
         self.label = label
         self._timeouts = (load_timeout_s, step_timeout_s)
-        self._child: _Child | None = _take()
-        self._child.truncate_log()
+        self._child: _Child | None = None
+        if data is not None:
+            self.load(data, memoise=memoise)
+
+    def load(self, data: Mapping[str, Any], *, memoise: bool = True) -> None:
+        """Load the game ``data`` in an engine process (a cancelled load is stopped by
+        :meth:`close` from another thread)."""
+        if self._child is None:
+            self._child = _take()
+            self._child.truncate_log()
         self._call({"op": "load", "data": dict(data), "memoise": memoise}, self._load_timeout())
 
     def _load_timeout(self) -> float:

@@ -80,7 +80,15 @@ class GameSession:
                 data = self.game.data()
             except CogarchError as exc:
                 raise EngineFailure(f"the game {self.game.name} cannot be read: {exc}") from None
-            self._env = RemoteEngine(data, label=self.game.name, memoise=self.memoise)
+            env = self._env = RemoteEngine(label=self.game.name)  # close() can stop the load
+            try:
+                env.load(data, memoise=self.memoise)
+            except EngineFailure:
+                self._env = None  # the next reset tries again, in a new engine process
+                raise
+            if self._env is not env:  # closed while it loaded
+                env.close()
+                raise EngineFailure(f"the game {self.game.name} was closed while it loaded")
         return self._env.reset()
 
     async def step(self, action: str) -> StepResult:

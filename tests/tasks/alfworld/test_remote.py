@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,14 @@ from tests.tasks.alfworld.conftest import SMALL_UNSEEN, player_model, trial_cont
 pytestmark = pytest.mark.usefixtures("engine")
 
 LOOK = GameSpec(SMALL_UNSEEN[1], "look_at_obj_in_light", 3)
+GAME = {
+    "room": LOOK.room,
+    "task_type": LOOK.task_type,
+    "split": "ood",
+    "seed": LOOK.seed,
+    "goal": "look at a book under the desklamp",
+    "walkthrough": ["look"],
+}
 
 
 def doubled(pddl: str) -> str:
@@ -118,3 +129,40 @@ async def test_engine_and_planner_processes_never_import_from_the_working_direct
     session.close()
     remote.shutdown()
     assert not marker.exists()
+
+
+def hanging(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Engine processes that never answer (an engine looping on its game)."""
+    monkeypatch.setattr(
+        remote,
+        "child_command",
+        lambda module: [sys.executable, "-c", "import time; time.sleep(60)"],
+    )
+    remote.shutdown()
+
+
+async def test_an_engine_that_never_answers_fails_its_game_at_the_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hanging(monkeypatch)
+    monkeypatch.setattr(remote, "LOAD_TIMEOUT_S", 0.5)
+    session = GameSession(Game.model_validate({**GAME, "pddl_problem": "(define)"}))
+    started = time.monotonic()
+    with pytest.raises(EngineFailure, match=r"\(load\): it took longer than 0\.5 s"):
+        await session.reset()
+    assert time.monotonic() - started < 30
+    assert not remote._LIVE  # killed
+
+
+async def test_a_cancelled_game_kills_its_engine_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    hanging(monkeypatch)
+    session = GameSession(Game.model_validate({**GAME, "pddl_problem": "(define)"}))
+    playing = asyncio.ensure_future(session.reset())
+    while not remote._LIVE:
+        await asyncio.sleep(0.05)
+    (child,) = list(remote._LIVE)
+    playing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await playing
+    session.close()  # as the task's curriculum does when a trial is cancelled
+    assert child.proc.wait(timeout=10) is not None

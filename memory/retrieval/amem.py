@@ -29,6 +29,7 @@ from cogarch.models.messages import user
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
 from .prompts import AMEM_EVOLVE, AMEM_NOTE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
+from .staging import Staging
 from .vector_store import Hit
 
 
@@ -220,9 +221,8 @@ class AMemMemory(RetrievalModule):
     def _save_own_state(self) -> dict[str, Any]:
         return {"store": self.store.save_state(), "next_id": self.next_id}
 
-    def _load_own_state(self, data: Mapping[str, Any]) -> None:
-        self.store = self.restored_store(self.store, "notes", data.get("store", {}))
-        self.next_id = int(data.get("next_id", 1))
+    def _load_own_state(self, staging: Staging) -> dict[str, Any]:
+        return {"store": staging.store("store", "notes"), "next_id": staging.integer("next_id", 1)}
 
 
 def _clean(values: list[str]) -> list[str]:

@@ -39,6 +39,7 @@ from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
 from .embeddings import cosine
 from .prompts import LIGHTMEM_EXTRACT, LIGHTMEM_UPDATE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
+from .staging import Staging
 from .vector_store import Record
 
 _TRAILING: Final = ",.;:!?"
@@ -318,14 +319,15 @@ class LightMemMemory(RetrievalModule):
             "last_vector": self.last_vector,
         }
 
-    def _load_own_state(self, data: Mapping[str, Any]) -> None:
-        self.store = self.restored_store(self.store, "facts", data.get("store", {}))
-        self.next_id = int(data.get("next_id", 1))
-        self.buffer = [BufferedMessage.model_validate(m) for m in data.get("buffer", [])]
-        self.segment = int(data.get("segment", 0))
-        self.boundaries = CowList(int(b) for b in data.get("boundaries", []))
-        vector = data.get("last_vector")
-        self.last_vector = None if vector is None else [float(x) for x in vector]
+    def _load_own_state(self, staging: Staging) -> dict[str, Any]:
+        return {
+            "store": staging.store("store", "facts"),
+            "next_id": staging.integer("next_id", 1),
+            "buffer": staging.items("buffer", BufferedMessage),
+            "segment": staging.integer("segment", 0),
+            "boundaries": CowList(staging.integers("boundaries")),
+            "last_vector": staging.floats("last_vector"),
+        }
 
 
 def _segments_text(messages: list[BufferedMessage]) -> str:

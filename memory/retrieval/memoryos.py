@@ -42,6 +42,7 @@ from .prompts import (
     render_template,
 )
 from .provenance import SOURCE_KEY, ids_of
+from .staging import Staging
 
 
 class MemoryOSParams(RetrievalParams):
@@ -323,22 +324,20 @@ class MemoryOSMemory(RetrievalModule):
             "knowledge_store": self.knowledge_store.save_state(),
         }
 
-    def _load_own_state(self, data: Mapping[str, Any]) -> None:
-        self.short_term = [MemoryPage.model_validate(p) for p in data.get("short_term", [])]
-        self.pages = CowDict((p["id"], MemoryPage.model_validate(p)) for p in data.get("pages", []))
-        self.sessions = CowDict(
-            (s["id"], Session.model_validate(s)) for s in data.get("sessions", [])
-        )
-        self.last_filed = data.get("last_filed")
-        self.profile = str(data.get("profile", "None"))
-        self.counters = {"page": 0, "session": 0, "knowledge": 0, **data.get("counters", {})}
-        self.page_store = self.restored_store(self.page_store, "pages", data.get("page_store", {}))
-        self.session_store = self.restored_store(
-            self.session_store, "sessions", data.get("session_store", {})
-        )
-        self.knowledge_store = self.restored_store(
-            self.knowledge_store, "knowledge", data.get("knowledge_store", {})
-        )
+    def _load_own_state(self, staging: Staging) -> dict[str, Any]:
+        pages = staging.items("pages", MemoryPage)
+        sessions = staging.items("sessions", Session)
+        return {
+            "short_term": staging.items("short_term", MemoryPage),
+            "pages": CowDict((p.id, p) for p in pages),
+            "sessions": CowDict((s.id, s) for s in sessions),
+            "last_filed": staging.text("last_filed", None),
+            "profile": staging.text("profile", "None"),
+            "counters": staging.counters("counters", {"page": 0, "session": 0, "knowledge": 0}),
+            "page_store": staging.store("page_store", "pages"),
+            "session_store": staging.store("session_store", "sessions"),
+            "knowledge_store": staging.store("knowledge_store", "knowledge"),
+        }
 
 
 def jaccard(a: list[str], b: list[str]) -> float:

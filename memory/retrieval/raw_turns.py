@@ -24,6 +24,7 @@ from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
 from .provenance import SOURCE_KEY
+from .staging import Staging
 
 
 class RawTurnParams(RetrievalParams):
@@ -97,9 +98,8 @@ class RawTurnMemory(RetrievalModule):
     def _save_own_state(self) -> dict[str, Any]:
         return {"store": self.store.save_state(), "next_id": self.next_id}
 
-    def _load_own_state(self, data: Mapping[str, Any]) -> None:
-        self.store = self.restored_store(self.store, "turns", data.get("store", {}))
-        self.next_id = int(data.get("next_id", 1))
+    def _load_own_state(self, staging: Staging) -> dict[str, Any]:
+        return {"store": staging.store("store", "turns"), "next_id": staging.integer("next_id", 1)}
 
 
 __all__ = ["RawTurnMemory", "RawTurnParams"]

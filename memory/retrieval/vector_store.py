@@ -30,8 +30,10 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict
 
 from cogarch.core.cow import CowDict
+from cogarch.core.state import StateError, state_object, state_part, state_value
 
 from .embeddings import Embedder, embed_off_loop
 from .records import (
@@ -326,41 +328,91 @@ class VectorStore:
         """Replace the contents with exported entries (re-embedding any without a vector).
 
         Reads this version's states and older ones that give each record its ``embedding``.
+        The whole state is checked before the contents change: a malformed record, vectors
+        that cannot be read, are of the wrong size or hold values that are not finite numbers
+        (NaN, infinities) raise ``StateError`` and leave the store as it was.
         """
+        staged = VectorStore(self.embedder, prefix=self.prefix)
+        try:
+            ids, texts, metas, vectors = self._read_state(state)
+        except StateError as exc:
+            raise StoreStateError(str(exc)) from None
+        try:
+            staged.add(ids, texts, metas, embeddings=vectors)
+        except VectorStoreError as exc:
+            raise StoreStateError(
+                f"the vector store state's 'records' are malformed ({exc})"
+            ) from None
+        self._entries, self._rows, self._next_seq = staged._entries, staged._rows, staged._next_seq
+        self._index, self.revision = None, next(REVISIONS)
+
+    def _read_state(
+        self, state: Any
+    ) -> tuple[list[str], list[str], list[dict[str, Any]], list[Any]]:
+        """The ids, texts, metadata and vectors of a saved state, every part checked."""
+        owner = "vector store"
+        state = state_object(state, owner)
         if state.get("embedder") not in (None, self.embedder.name):
-            raise VectorStoreError(
+            raise StateError(
                 f"the state was saved with the '{state['embedder']}' embedder but this store "
                 f"uses '{self.embedder.name}'; load it into a store with the same embedder"
             )
-        records = list(state.get("records", []))
-        vectors: list[Any] = [r.get("embedding") for r in records]
+        records = state_value({"records": state.get("records", [])}, "records", list, owner)
+        with state_part(owner, "records"):
+            checked = [_Saved.model_validate(r) for r in records]
+        vectors: list[Any] = [r.embedding for r in checked]
         block = state.get("vectors")
+        if block is not None and not isinstance(block, Mapping):
+            raise StateError(f"the {owner} state's 'vectors' is not an object; it is damaged")
         if isinstance(block, Mapping) and records:
             try:
                 raw = np.frombuffer(base64.b64decode(str(block["base64"])), dtype="<f4")
             except (KeyError, ValueError) as exc:  # binascii.Error is a ValueError
-                raise VectorStoreError(
-                    f"the state's vectors cannot be read ({exc}); it is damaged"
+                raise StateError(
+                    f"the {owner} state's 'vectors' cannot be read ({exc}); it is damaged"
                 ) from None
             if raw.size != len(records) * self._rows.dim:
-                raise VectorStoreError(
-                    f"the state holds {raw.size} vector values for {len(records)} records of "
-                    f"{self._rows.dim} dimensions; it is damaged, or from another embedder"
+                raise StateError(
+                    f"the {owner} state's 'vectors' hold {raw.size} values for {len(records)} "
+                    f"records of {self._rows.dim} dimensions; it is damaged, or from another "
+                    "embedder"
                 )
             vectors = list(raw.reshape(len(records), self._rows.dim))
+        given = [v for v in vectors if v is not None]
+        if given:
+            with state_part(owner, "vectors"):
+                matrix = np.asarray(given, dtype=np.float32)
+                if matrix.ndim != 2 or matrix.shape[1] != self._rows.dim:
+                    raise ValueError(f"vectors of shape {matrix.shape}, not {self._rows.dim}-long")
+            if not np.isfinite(matrix).all():
+                raise StateError(
+                    f"the {owner} state's 'vectors' hold values that are not finite numbers "
+                    "(NaN or infinite); it is damaged"
+                )
         missing = [i for i, v in enumerate(vectors) if v is None]
         if missing:
-            computed = self.embed([str(records[i]["text"]) for i in missing])
+            computed = self.embed([checked[i].text for i in missing])
             for i, vector in zip(missing, computed, strict=True):
                 vectors[i] = vector
-        self.clear()
-        self._next_seq = 1
-        self.add(
-            [str(r["id"]) for r in records],
-            [str(r["text"]) for r in records],
-            [dict(r.get("metadata") or {}) for r in records],
-            embeddings=vectors,
-        )
+        ids = [r.id for r in checked]
+        if len(set(ids)) != len(ids):
+            raise StateError(f"the {owner} state's 'records' hold an id twice; it is damaged")
+        return ids, [r.text for r in checked], [dict(r.metadata or {}) for r in checked], vectors
+
+
+class StoreStateError(StateError, VectorStoreError):
+    """A store's saved state that cannot be loaded (the store is unchanged)."""
+
+
+class _Saved(BaseModel):
+    """One record of a saved store (older states give its ``embedding`` with it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    text: str
+    metadata: dict[str, Any] | None = None
+    embedding: list[float] | None = None
 
 
 __all__ = [
@@ -368,6 +420,7 @@ __all__ = [
     "REVISIONS",
     "Hit",
     "Record",
+    "StoreStateError",
     "VectorStore",
     "VectorStoreError",
     "encode_metadata",

@@ -31,6 +31,7 @@ from agent_framework import AgentSession, InMemoryHistoryProvider, SupportsAgent
 from cogarch.core.host import EpisodeReport, Observation, ReplyReport
 from cogarch.core.memory import EpisodeEnd
 from cogarch.core.records import WalkStep
+from cogarch.core.state import state_object, state_part, state_value
 from cogarch.errors import CogarchError, ConfigError
 
 from .memory_provider import MemoryContextProvider
@@ -170,7 +171,18 @@ class FrameworkHost:
         return json.loads(json.dumps(self.session.to_dict()))
 
     def load_state(self, state: dict[str, Any]) -> None:
-        self.session = AgentSession.from_dict(dict(state))
+        """Go on from a saved session; one that is not a session's JSON raises
+        ``StateError`` naming the part, and the host keeps its session."""
+        owner = f"Agent Framework agent '{self.name}'"
+        saved = state_object(state, owner)
+        state_value(saved, "session_id", str, owner)
+        if saved.get("service_session_id") is not None:
+            state_value(saved, "service_session_id", str, owner)
+        if "state" in saved:
+            state_value(saved, "state", dict, owner)
+        with state_part(owner, "session"):
+            session = AgentSession.from_dict(dict(saved))
+        self.session = session
 
     # -- what an Agent Framework agent cannot do -------------------------------------------
     def _unsupported(self, what: str) -> UnsupportedCapabilityError:

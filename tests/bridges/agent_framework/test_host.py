@@ -19,6 +19,7 @@ from cogarch.bridges.agent_framework import (
 )
 from cogarch.bridges.agent_framework.host import UnsupportedCapabilityError
 from cogarch.core.memory import EpisodeEnd
+from cogarch.core.state import StateError
 from cogarch.models import CallInfo
 
 
@@ -56,6 +57,20 @@ async def test_saved_state_loads_into_a_host_of_a_fresh_agent() -> None:
     other = FrameworkHost(agent())
     other.load_state(host.save_state())
     assert await other.respond("two") == "I have heard: one | two"
+
+
+@pytest.mark.parametrize(
+    "state",
+    [None, [], {}, {"session_id": 5}, {"session_id": "s", "state": 3}, {"type": "x"}],
+)
+async def test_a_state_that_is_not_a_session_is_refused_and_the_host_keeps_its_own(
+    state: Any,
+) -> None:
+    host = FrameworkHost(agent())
+    await host.respond("one")
+    with pytest.raises(StateError):
+        host.load_state(state)
+    assert await host.respond("two") == "I have heard: one | two"
 
 
 class ServiceClient(CogarchChatClient):

@@ -19,7 +19,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from cogarch.config import validate_mapping
+from cogarch.construction import prepare
 from cogarch.core.backend import TrialSpec
 from cogarch.core.host import AgentHost
 from cogarch.core.records import RecordTypes, TrialError, TrialMetadata, TrialOutput, TrialRecord
@@ -33,6 +33,7 @@ from cogarch.models.slots import trial_affinity
 
 from ..tasks.registry import TASKS
 from ..workspace.spec import (
+    AgentPlan,
     AgentSpec,
     build_agent,
     check_agent_spec,
@@ -108,10 +109,11 @@ class RunSetup:
         self.task_source = task_source or source_of(config.task.kind)
         fakes = run_fakes()
         with task_setup(config.task.kind):
-            task_cls = TASKS.get(self.task_source or config.task.kind)
-            self.task: Task = task_cls(
-                validate_mapping(task_cls.Params, config.task.params(), where="task")
+            recipe = prepare(
+                TASKS, self.task_source or config.task.kind, config.task.params(), where="task"
             )
+            task_cls = recipe.cls
+            self.task: Task = recipe.build()
             self.record_types: RecordTypes = task_cls.record_types()
             for name, fn in dict(task_cls.fakes).items():
                 fakes.register(name, fn)
@@ -122,6 +124,8 @@ class RunSetup:
             config.providers, cache_dir=cache, fakes=fakes, local_server=local_server
         )
         self.specs: dict[str, AgentSpec | FrameworkAgent] = {}
+        self.plans: dict[str, AgentPlan] = {}
+        """Each spec agent checked once, built from for every trial."""
         self.entries = {entry.label: entry for entry in config.agents}
         framework_entries = []
         for entry in config.agents:
@@ -135,7 +139,7 @@ class RunSetup:
             provider = entry.provider or spec.provider
             if provider is not None:
                 self.providers.config(provider)  # unknown names fail before any trial runs
-            check_agent_spec(spec, provider=provider)
+            self.plans[entry.label] = check_agent_spec(spec, provider=provider)
             self.specs[entry.label] = spec
         if self.needs_helper and config.helper_provider is None:
             raise ConfigError(
@@ -242,14 +246,12 @@ class RunSetup:
             )
         provider = self.provider_of(spec.agent)
         models = self.providers.for_trial(spec.seed)
-        agent_spec = self.specs[spec.agent]
+        plan = self.plans.get(spec.agent)
 
         def make_agent() -> AgentHost:
-            if isinstance(agent_spec, FrameworkAgent):
+            if plan is None:
                 return self.framework_agents[spec.agent].host(models, spec.seed)
-            return build_agent(
-                agent_spec, models, name=spec.agent, provider=provider, seed=spec.seed
-            )
+            return build_agent(plan, models, name=spec.agent, seed=spec.seed)
 
         ctx = TrialContext(
             agent_name=spec.agent,

@@ -94,10 +94,8 @@ def cmd_models(args: argparse.Namespace) -> int:
     providers = _providers(args.config)
     failures = 0
     for name in providers.names():
-        cfg = providers.config(name)
-        where = cfg.base_url or ("embedded llama.cpp" if cfg.kind == "local" else cfg.kind)
-        served = cfg.model or cfg.fake or "qwen2.5-coder-1.5b-q4_k_m"
-        line = f"{name:<20} {cfg.kind:<7} {served} ({where})"
+        provider = providers.provider(name)
+        line = f"{name:<20} {provider.config.kind:<7} {provider.served} ({provider.where})"
         if args.no_check:
             print(line)
             continue

@@ -21,7 +21,7 @@ from pydantic import (
 
 from cogarch.config import load_yaml_model
 from cogarch.errors import ConfigError
-from cogarch.models.providers import ProviderConfig
+from cogarch.models.providers import ProviderEntry
 from cogarch.registry import is_file_path
 
 from .execution import ExecutionConfig
@@ -139,7 +139,7 @@ class RunConfig(BaseModel):
         "empty list: the agents built on a default baseline spec, see "
         "experiments.report.DEFAULT_BASELINES).",
     )
-    providers: dict[str, ProviderConfig] = Field(default_factory=dict)
+    providers: dict[str, ProviderEntry] = Field(default_factory=dict)
     execution: ExecutionConfig = Field(
         default_factory=ExecutionConfig,
         exclude=True,

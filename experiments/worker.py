@@ -28,7 +28,7 @@ from cogarch.core.usage import TrialUsage
 from cogarch.errors import CogarchError, ConfigError
 from cogarch.files import real_folder
 from cogarch.models.metering import Meter
-from cogarch.models.providers import LocalServerSource, ProviderConfig, Providers
+from cogarch.models.providers import LocalServerSource, Providers
 from cogarch.models.slots import trial_affinity
 
 from ..tasks.registry import TASKS
@@ -64,11 +64,11 @@ def package_versions() -> dict[str, str]:
 def check_provider(providers: Providers, name: str) -> None:
     """Catch before any trial runs what would otherwise fail every trial."""
     providers.check(name)
-    cfg: ProviderConfig = providers.config(name)
-    if cfg.api_key_env and not os.environ.get(cfg.api_key_env):
+    key_env = getattr(providers.config(name), "api_key_env", None)
+    if key_env and not os.environ.get(key_env):
         raise ConfigError(
-            f"provider '{name}' reads its API key from ${cfg.api_key_env}, which is not set; "
-            f"export {cfg.api_key_env}=... before running"
+            f"provider '{name}' reads its API key from ${key_env}, which is not set; "
+            f"export {key_env}=... before running"
         )
 
 

@@ -22,6 +22,7 @@ from pydantic import (
     WrapValidator,
     model_validator,
 )
+from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 
 from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.models import prompt_cache
@@ -159,7 +160,19 @@ def provider_settings(value: Any) -> ProviderSettings:
     try:
         cls = PROVIDER_KINDS.get(kind)
     except UnknownNameError as exc:
-        raise ValueError(str(exc).strip("\"'")) from None
+        why = (
+            exc.args[0]
+            if ":" in kind
+            else (
+                "Input should be 'openai', 'local' or 'fake', or an import path to a provider "
+                "class ('package.module:MyProvider' or 'file.py:MyProvider')"
+            )
+        )
+        problem = PydanticCustomError("provider_kind", "{problem}", {"problem": why})
+        raise ValidationError.from_exception_data(
+            ProviderSettings.__name__,
+            [InitErrorDetails(type=problem, loc=("kind",), input=kind)],
+        ) from None
     return cls.Config.model_validate(value)
 
 
@@ -314,8 +327,6 @@ def own_local_server(settings: LocalServerSettings) -> tuple[str, str]:
 
 def load_providers_yaml(data: Mapping[str, Any]) -> dict[str, ProviderSettings]:
     """The ``providers:`` section of a config, each entry validated by its kind's model."""
-    from pydantic import ValidationError
-
     from cogarch.config import format_validation_error
 
     loaded: dict[str, ProviderSettings] = {}
@@ -327,6 +338,4 @@ def load_providers_yaml(data: Mapping[str, Any]) -> dict[str, ProviderSettings]:
             raise ConfigError(
                 f"invalid configuration:\n{format_validation_error(exc, where)}"
             ) from None
-        except ValueError as exc:
-            raise ConfigError(f"providers.{key}: {exc}") from None
     return loaded

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 def _providers(config: str | None) -> Providers:
     from cogarch.models.providers import Providers, load_providers_yaml
 
+    from .config import located_kinds
     from .fakes import run_fakes
 
     if config is None:
@@ -31,7 +32,8 @@ def _providers(config: str | None) -> Providers:
             f"'providers' in '{config}' must be a mapping of provider names to settings, "
             f"not a {type(section).__name__}"
         )
-    return Providers(load_providers_yaml(section or {}), fakes=run_fakes())
+    located = located_kinds(section or {}, config)
+    return Providers(load_providers_yaml(located), fakes=run_fakes())
 
 
 def cmd_run(args: argparse.Namespace) -> int:

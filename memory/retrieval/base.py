@@ -150,9 +150,12 @@ class RetrievalModule(MemoryModule):
 
     def new_store(self, name: str) -> Store:
         prefix = f"{self.kind}-{name}"
+        search = self.params.search
         if self.params.store == "chroma":
-            return ChromaVectorStore(self._embedder, path=self.params.persist_dir, prefix=prefix)
-        return VectorStore(self._embedder, prefix=prefix)
+            return ChromaVectorStore(
+                self._embedder, path=self.params.persist_dir, prefix=prefix, search=search
+            )
+        return VectorStore(self._embedder, prefix=prefix, search=search)
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Embed ``texts`` in one batch, off the event loop (see ``embed_off_loop``)."""

@@ -24,6 +24,7 @@ from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
 from .provenance import SOURCE_KEY
+from .search import hit_fields
 
 
 class RawTurnParams(RetrievalParams):
@@ -74,7 +75,7 @@ class RawTurnMemory(RetrievalModule):
         if not query.strip() or not len(self.store):
             return []
         return [
-            MemoryItem(h.id, h.text, round(h.similarity, 6), dict(h.metadata))
+            MemoryItem(h.id, h.text, round(h.similarity, 6), hit_fields(h))
             for h in await self.store.aquery(query, self.params.top_k)
         ]
 

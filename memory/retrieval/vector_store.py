@@ -34,6 +34,7 @@ import numpy as np
 from cogarch.core.cow import CowDict
 
 from .embeddings import Embedder, embed_off_loop
+from .lexical import LexicalIndex
 from .records import (
     REVISIONS,
     Hit,
@@ -45,6 +46,7 @@ from .records import (
     safe_prefix,
 )
 from .rows import Rows, unit, vector_block
+from .search import DENSE, SearchParams, asearch, search
 from .where import compile_where
 
 OFFLOAD_ROWS = 16_384
@@ -71,8 +73,13 @@ class _Index:
 class VectorStore:
     """Add, update, delete, query, fork and export texts with their embeddings and metadata."""
 
-    def __init__(self, embedder: Embedder, *, prefix: str = "cogarch") -> None:
+    def __init__(
+        self, embedder: Embedder, *, prefix: str = "cogarch", search: SearchParams = DENSE
+    ) -> None:
         self.embedder = embedder
+        self.search = search
+        self.lexical = None if search.mode == "dense" else LexicalIndex()
+        """The BM25 index of a lexical or hybrid store (see ``search``); None for dense."""
         self.prefix = safe_prefix(prefix)
         self.name = f"{self.prefix}-{uuid.uuid4().hex}"
         self._rows = Rows(int(embedder.dim))
@@ -119,6 +126,8 @@ class VectorStore:
         for n, (entry_id, text, meta) in enumerate(zip(ids, texts, encoded, strict=True)):
             self._entries[entry_id] = _Entry(first + n, self._next_seq + n, text, meta)
         self._next_seq += len(ids)
+        if self.lexical is not None:
+            self.lexical.add(ids, texts)
         self._changed()
 
     async def aadd(
@@ -155,6 +164,8 @@ class VectorStore:
                 old.text if texts is None else str(texts[n]),
                 old.meta if encoded is None else encoded[n],
             )
+        if texts is not None and self.lexical is not None:
+            self.lexical.update(ids, [str(t) for t in texts])
         self._changed()
 
     async def aupdate(
@@ -172,6 +183,8 @@ class VectorStore:
         gone = [i for i in ids if i in self._entries]
         for entry_id in gone:
             del self._entries[entry_id]
+        if gone and self.lexical is not None:
+            self.lexical.delete(gone)
         if gone:
             self._changed()
 
@@ -179,6 +192,8 @@ class VectorStore:
         self._entries = CowDict()
         self._rows = Rows(self._rows.dim)
         self._index = None
+        if self.lexical is not None:
+            self.lexical = LexicalIndex()
         self.revision = next(REVISIONS)
 
     def drop(self) -> None:
@@ -211,19 +226,39 @@ class VectorStore:
     def __contains__(self, entry_id: object) -> bool:
         return entry_id in self._entries
 
-    def query(self, text: str, k: int, *, where: Mapping[str, Any] | None = None) -> list[Hit]:
-        """The ``k`` entries most similar to ``text``, most similar first."""
+    def query(
+        self,
+        text: str,
+        k: int,
+        *,
+        where: Mapping[str, Any] | None = None,
+        vector: Sequence[float] | None = None,
+    ) -> list[Hit]:
+        """The ``k`` best entries for ``text`` by the store's ``search`` (dense: the most
+        similar first); ``vector`` is the query's embedding when the caller has it."""
         if k <= 0 or not self._entries:
             return []
-        return self.query_vector(self.embed([text])[0], k, where=where)
+        if self.lexical is not None:
+            return search(self, self.search, text, k, where=where, vector=vector)
+        return self.query_vector(
+            self.embed([text])[0] if vector is None else vector, k, where=where
+        )
 
     async def aquery(
-        self, text: str, k: int, *, where: Mapping[str, Any] | None = None
+        self,
+        text: str,
+        k: int,
+        *,
+        where: Mapping[str, Any] | None = None,
+        vector: Sequence[float] | None = None,
     ) -> list[Hit]:
         """``query``, embedding and (for a large store) searching off the event loop."""
         if k <= 0 or not self._entries:
             return []
-        [vector] = await self.aembed([text])
+        if self.lexical is not None:
+            return await asearch(self, self.search, text, k, where=where, vector=vector)
+        if vector is None:
+            [vector] = await self.aembed([text])
         return await self.aquery_vector(vector, k, where=where)
 
     async def aquery_vector(
@@ -256,6 +291,15 @@ class VectorStore:
             if len(hits) == k:
                 break
         return hits
+
+    def dense_scores(self, vector: Sequence[float], ids: Sequence[str]) -> dict[str, float]:
+        """The cosine similarity of ``vector`` with each of ``ids`` (those in the store)."""
+        known = [i for i in ids if i in self._entries]
+        if not known:
+            return {}
+        [query] = unit([list(vector)], self._rows.dim)
+        scores = self._rows.matrix[[self._entries[i].row for i in known]] @ query
+        return {i: float(s) for i, s in zip(known, scores, strict=True)}
 
     @staticmethod
     def _ranked(scores: np.ndarray, k: int) -> np.ndarray:
@@ -298,7 +342,8 @@ class VectorStore:
     def fork(self) -> VectorStore:
         """An independent store with the same entries, in O(1): the rows stay shared."""
         twin = VectorStore.__new__(VectorStore)
-        twin.embedder, twin.prefix = self.embedder, self.prefix
+        twin.embedder, twin.prefix, twin.search = self.embedder, self.prefix, self.search
+        twin.lexical = None if self.lexical is None else self.lexical.fork()
         twin.name = f"{self.prefix}-{uuid.uuid4().hex}"
         twin._rows, twin._entries = self._rows, self._entries.fork()
         twin._next_seq, twin._index, twin.revision = self._next_seq, self._index, self.revision
@@ -311,16 +356,20 @@ class VectorStore:
         return self.fork()
 
     def save_state(self) -> dict[str, Any]:
-        """Every entry, and the vectors as one base64 block of float32 rows (JSON values)."""
+        """Every entry, and the vectors as one base64 block of float32 rows (JSON values);
+        a lexical or hybrid store adds its index's tokens under ``lexical``."""
         entries = list(self._entries.items())
         rows = self._rows.matrix[[e.row for _, e in entries]] if entries else np.zeros((0, 0))
-        return {
+        state = {
             "embedder": self.embedder.name,
             "records": [
                 {"id": i, "text": e.text, "metadata": json.loads(e.meta)} for i, e in entries
             ],
             "vectors": vector_block(rows),
         }
+        if self.lexical is not None:
+            state["lexical"] = self.lexical.save_state()
+        return state
 
     def load_state(self, state: Mapping[str, Any]) -> None:
         """Replace the contents with exported entries (re-embedding any without a vector).
@@ -353,6 +402,8 @@ class VectorStore:
             computed = self.embed([str(records[i]["text"]) for i in missing])
             for i, vector in zip(missing, computed, strict=True):
                 vectors[i] = vector
+        staged = restored_lexical(self.search, state, records)
+        self.lexical = None  # the staged index replaces it once the entries are in
         self.clear()
         self._next_seq = 1
         self.add(
@@ -361,6 +412,21 @@ class VectorStore:
             [dict(r.get("metadata") or {}) for r in records],
             embeddings=vectors,
         )
+        self.lexical = staged
+
+
+def restored_lexical(
+    search: SearchParams, state: Mapping[str, Any], records: Sequence[Mapping[str, Any]]
+) -> LexicalIndex | None:
+    """The lexical index a store with ``search`` gets from a saved ``state`` of ``records``
+    (checked before anything is replaced; see ``LexicalIndex.restored``); None for dense."""
+    if search.mode == "dense":
+        return None
+    saved = state.get("lexical")
+    return LexicalIndex.restored(
+        saved if isinstance(saved, Mapping) else None,
+        [(str(r["id"]), str(r["text"])) for r in records],
+    )
 
 
 __all__ = [

@@ -267,53 +267,51 @@ class ChromaVectorStore:
             [vector] = await self.aembed([text])
         return await self.aquery_vector(vector, k, where=where)
 
-    def dense_scores(self, vector: Sequence[float], ids: Sequence[str]) -> dict[str, float]:
-        """The cosine similarity of ``vector`` with each of ``ids`` (those in the store)."""
-        import numpy as np
-
-        records = self.get(list(ids), embeddings=True)
-        if not records:
-            return {}
-        query = np.asarray(vector, dtype=np.float64)
-        matrix = np.asarray([r.embedding for r in records], dtype=np.float64)
-        norms = np.linalg.norm(matrix, axis=1) * (np.linalg.norm(query) or 1.0)
-        scores = (matrix @ query) / np.where(norms > 0, norms, 1.0)
-        return {r.id: float(s) for r, s in zip(records, scores, strict=True)}
-
-    async def aquery_vector(
+    def dense_ranked(
         self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
-    ) -> list[Hit]:
-        return await asyncio.to_thread(self.query_vector, vector, k, where=where)
-
-    def query_vector(
-        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
-    ) -> list[Hit]:
-        if k <= 0:
-            return []
-        # chromadb orders equal distances arbitrarily: ask for more than k, then rank ties in
-        # insertion order as the in-process store does, so a fork answers as its trunk would
-        n = min(max(2 * k, k + _TIE_SLACK), self.count())
+    ) -> list[tuple[str, float]]:
+        """``(id, cosine similarity)`` of the ``k`` entries most similar to ``vector``, most
+        similar first (ties in chromadb's order), without reading their texts or metadata."""
+        n = min(k, self.count())
         if n <= 0:
             return []
         result = self._col.chroma.query(
             query_embeddings=[list(vector)],
             n_results=n,
             where=dict(where) if where else None,
-            include=["documents", "metadatas", "distances"],
+            include=["distances"],
         )
-        ranked = []
-        for entry_id, text, raw, distance in zip(
-            result["ids"][0],
-            result["documents"][0],
-            result["metadatas"][0],
-            result["distances"][0],
-            strict=True,
-        ):
-            meta, seq = decode(raw)
-            score = 1.0 - float(distance)
-            ranked.append((-round(score, _TIE_DIGITS), seq, Hit(entry_id, text or "", meta, score)))
-        ranked.sort(key=lambda r: (r[0], r[1]))
-        return [hit for _, _, hit in ranked[:k]]
+        return [
+            (i, 1.0 - float(d))
+            for i, d in zip(result["ids"][0], result["distances"][0], strict=True)
+        ]
+
+    async def adense_ranked(
+        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
+    ) -> list[tuple[str, float]]:
+        return await asyncio.to_thread(self.dense_ranked, vector, k, where=where)
+
+    def dense_scores(self, vector: Sequence[float], ids: Sequence[str]) -> dict[str, float]:
+        """The cosine similarity of ``vector`` with each of ``ids`` (those in the store)."""
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        result = self._col.chroma.query(
+            query_embeddings=[list(vector)], ids=ids, n_results=len(ids), include=["distances"]
+        )
+        found = {
+            i: 1.0 - float(d) for i, d in zip(result["ids"][0], result["distances"][0], strict=True)
+        }
+        missed = [i for i in ids if i not in found]  # should the index leave any out
+        if missed:
+            import numpy as np
+
+            query = np.asarray(vector, dtype=np.float64)
+            for record in self.get(missed, embeddings=True):
+                row = np.asarray(record.embedding, dtype=np.float64)
+                norm = float(np.linalg.norm(row) * np.linalg.norm(query))
+                found[record.id] = float(row @ query) / norm if norm > 0 else 0.0
+        return found
 
     def get(self, ids: Sequence[str], *, embeddings: bool = False) -> list[Record]:
         """The entries with these ids, in the order asked; unknown ids are left out."""

@@ -205,21 +205,15 @@ class LexicalIndex:
     def tokens(self, entry_id: str) -> tuple[str, ...]:
         return self._slots.tokens[self._ids[entry_id]]
 
-    def ranked(self, text: str) -> list[tuple[str, float]]:
-        """Every record sharing a token with ``text`` as ``(id, BM25 score)``, best first,
-        ties in insertion order."""
+    def scored(self, text: str) -> Scored:
+        """``text``'s BM25 score for every record (0 for one sharing no token with it)."""
         slots, scores = self._scores(tokenize(text))
-        if not len(slots):
-            return []
-        order = np.lexsort((self._slots.seqs.data[slots], -scores))
-        names = self._slots.ids
-        return [(names[int(slots[i])], float(scores[i])) for i in order]
+        return Scored(self, slots, scores)
 
-    def score_of(self, text: str, ids: Sequence[str]) -> dict[str, float]:
-        """The BM25 score of each of ``ids`` (indexed ones) for ``text``."""
-        slots, scores = self._scores(tokenize(text))
-        found = dict(zip(slots.tolist(), scores.tolist(), strict=True))
-        return {i: found.get(self._ids[i], 0.0) for i in ids if i in self._ids}
+    def ranked(self, text: str, limit: int | None = None) -> list[tuple[str, float]]:
+        """The records sharing a token with ``text`` as ``(id, BM25 score)``, best first,
+        ties in insertion order (the first ``limit`` of them when given)."""
+        return self.scored(text).top(limit)
 
     def _scores(self, query: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """The live slots with a positive score for the query tokens, and their scores."""
@@ -301,4 +295,40 @@ class LexicalIndex:
         return index
 
 
-__all__ = ["K1", "TOKENIZER", "B", "LexicalIndex", "tokenize"]
+class Scored:
+    """One query's BM25 scores over an index (the slots scoring above 0, ascending)."""
+
+    __slots__ = ("_index", "_scores", "_slots")
+
+    def __init__(self, index: LexicalIndex, slots: np.ndarray, scores: np.ndarray) -> None:
+        self._index, self._slots, self._scores = index, slots, scores
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+    def top(self, limit: int | None = None) -> list[tuple[str, float]]:
+        """``(id, score)`` best first, ties in insertion order; the first ``limit`` only."""
+        slots, scores = self._slots, self._scores
+        seqs = self._index._slots.seqs.data
+        if limit is not None and limit < len(slots):
+            kth = np.partition(scores, len(scores) - limit)[len(scores) - limit]
+            keep = scores >= kth
+            slots, scores = slots[keep], scores[keep]
+        order = np.lexsort((seqs[slots], -scores))[:limit]
+        names = self._index._slots.ids
+        return [(names[int(slots[i])], float(scores[i])) for i in order]
+
+    def of(self, ids: Sequence[str]) -> dict[str, float]:
+        """The score of each of ``ids`` (those indexed)."""
+        slot_of = self._index._ids
+        known = [i for i in ids if i in slot_of]
+        if not known:
+            return {}
+        wanted = np.fromiter((slot_of[i] for i in known), dtype=np.int64, count=len(known))
+        at = np.minimum(np.searchsorted(self._slots, wanted), max(len(self._slots) - 1, 0))
+        found = self._scores[at] if len(self._slots) else np.zeros(len(known))
+        hit = self._slots[at] == wanted if len(self._slots) else np.zeros(len(known), bool)
+        return {i: float(s) if h else 0.0 for i, s, h in zip(known, found, hit, strict=True)}
+
+
+__all__ = ["K1", "TOKENIZER", "B", "LexicalIndex", "Scored", "tokenize"]

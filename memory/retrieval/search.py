@@ -27,7 +27,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .lexical import LexicalIndex
+from .lexical import LexicalIndex, Scored, tokenize
 from .records import Hit, Record, SearchDetail, SearchMode
 from .where import compile_where
 
@@ -80,26 +80,27 @@ class SearchableStore(Protocol):
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
-    def query_vector(
-        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
-    ) -> list[Hit]: ...
-
     async def aembed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
-    async def aquery_vector(
+    def dense_ranked(
         self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
-    ) -> list[Hit]: ...
+    ) -> list[tuple[str, float]]: ...
+
+    async def adense_ranked(
+        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
+    ) -> list[tuple[str, float]]: ...
 
     def dense_scores(self, vector: Sequence[float], ids: Sequence[str]) -> dict[str, float]: ...
 
 
 _NAME = re.compile(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z]+|\d+(?:[.,]\d+)*)\b")
-_WORD = re.compile(r"\w+(?:[.,]\d+)*")
 
 
 def names_and_numbers(text: str) -> set[str]:
-    """Capitalised words not opening a sentence, and numbers, lowercased."""
-    return {m.group(1).lower() for m in _NAME.finditer(text.strip())}
+    """The query's names and numbers as index tokens: capitalised words not opening a
+    sentence, and numbers."""
+    found = " ".join(m.group(1) for m in _NAME.finditer(text.strip()))
+    return set(tokenize(found))
 
 
 async def asearch(
@@ -113,12 +114,15 @@ async def asearch(
 ) -> list[Hit]:
     """The ``k`` best records of ``store`` for ``text`` by a lexical or hybrid search
     (embedding the query, when ``vector`` is not given, and the dense search off the loop)."""
-    dense: list[Hit] = []
-    if params.mode == "hybrid" and k > 0 and store.lexical is not None and len(store.lexical):
+    index = store.lexical
+    if k <= 0 or index is None or not len(index):
+        return []
+    dense: list[tuple[str, float]] = []
+    if params.mode == "hybrid":
         if vector is None:
             [vector] = await store.aembed([text])
-        dense = await store.aquery_vector(vector, max(k, params.candidates), where=where)
-    return ranked(store, params, text, k, where=where, vector=vector, dense=dense)
+        dense = await store.adense_ranked(vector, max(k, params.candidates), where=where)
+    return ranked(store, index, params, text, k, where=where, vector=vector, dense=dense)
 
 
 def search(
@@ -131,56 +135,71 @@ def search(
     vector: Sequence[float] | None = None,
 ) -> list[Hit]:
     """``asearch``, on this thread."""
-    dense: list[Hit] = []
-    if params.mode == "hybrid" and k > 0 and store.lexical is not None and len(store.lexical):
+    index = store.lexical
+    if k <= 0 or index is None or not len(index):
+        return []
+    dense: list[tuple[str, float]] = []
+    if params.mode == "hybrid":
         if vector is None:
             [vector] = store.embed([text])
-        dense = store.query_vector(vector, max(k, params.candidates), where=where)
-    return ranked(store, params, text, k, where=where, vector=vector, dense=dense)
+        dense = store.dense_ranked(vector, max(k, params.candidates), where=where)
+    return ranked(store, index, params, text, k, where=where, vector=vector, dense=dense)
 
 
 def ranked(
     store: SearchableStore,
+    index: LexicalIndex,
     params: SearchParams,
     text: str,
     k: int,
     *,
     where: Mapping[str, Any] | None,
     vector: Sequence[float] | None,
-    dense: list[Hit],
+    dense: list[tuple[str, float]],
 ) -> list[Hit]:
-    """The ``k`` best records: by BM25 alone, or fused with the ``dense`` hits."""
-    index = store.lexical
-    if k <= 0 or index is None or not len(index):
-        return []
+    """The ``k`` best records: by BM25 alone, or fused with the ``dense`` ones (``(id,
+    cosine similarity)`` of the dense search's candidates)."""
     pool = max(k, params.candidates) if params.mode == "hybrid" else k
-    lexical = _lexical(store, index, text, pool, where)
+    scored = index.scored(text)
+    records: dict[str, Record] = {}
+    lexical = _lexical(store, scored, pool, where, records)
     if params.mode == "lexical" or vector is None:
-        return [
-            Hit(r.id, r.text, r.metadata, s, SearchDetail("lexical", s, None, None, n, s))
-            for n, (r, s) in enumerate(lexical, 1)
-        ]
-    return _fused(store, index, params, text, vector, k, dense, lexical)
+        details = {
+            i: SearchDetail("lexical", s, None, None, n, s) for n, (i, s) in enumerate(lexical, 1)
+        }
+    else:
+        details = _fused(store, index, scored, params, text, vector, dense, lexical)
+    order = sorted(details, key=lambda i: (-round(details[i].score, 9), index.seq(i)))[:k]
+    wanted = [i for i in order if i not in records]
+    records.update((r.id, r) for r in store.get(wanted))
+    return [
+        Hit(i, records[i].text, records[i].metadata, details[i].score, details[i])
+        for i in order
+        if i in records
+    ]
 
 
 def _lexical(
     store: SearchableStore,
-    index: LexicalIndex,
-    text: str,
+    scored: Scored,
     n: int,
     where: Mapping[str, Any] | None,
-) -> list[tuple[Record, float]]:
-    """The ``n`` best records by BM25 that pass ``where``, with their scores."""
-    ranked = index.ranked(text)
-    test = compile_where(where) if where else None
-    out: list[tuple[Record, float]] = []
-    step = n if test is None else max(n, 64)
+    records: dict[str, Record],
+) -> list[tuple[str, float]]:
+    """The ``n`` best records by BM25 that pass ``where``, with their scores (the records
+    read to test ``where`` are kept in ``records``)."""
+    if not where:
+        return scored.top(n)
+    test = compile_where(where)
+    ranked = scored.top(None)
+    out: list[tuple[str, float]] = []
+    step = max(n, 64)
     for start in range(0, len(ranked), step):
         chunk = ranked[start : start + step]
-        records = store.get([i for i, _ in chunk])
-        for record, (_, score) in zip(records, chunk, strict=True):
-            if test is None or test(record.metadata):
-                out.append((record, score))
+        for record, (_, score) in zip(store.get([i for i, _ in chunk]), chunk, strict=True):
+            if test(record.metadata):
+                records[record.id] = record
+                out.append((record.id, score))
                 if len(out) == n:
                     return out
     return out
@@ -189,27 +208,26 @@ def _lexical(
 def _fused(
     store: SearchableStore,
     index: LexicalIndex,
+    scored: Scored,
     params: SearchParams,
     text: str,
     vector: Sequence[float],
-    k: int,
-    dense: list[Hit],
-    lexical: list[tuple[Record, float]],
-) -> list[Hit]:
-    records: dict[str, tuple[str, dict[str, Any]]] = {h.id: (h.text, h.metadata) for h in dense}
-    dense_rank = {h.id: n for n, h in enumerate(dense, 1)}
-    dense_score = {h.id: h.similarity for h in dense}
-    lexical_rank = {r.id: n for n, (r, _) in enumerate(lexical, 1)}
-    lexical_score = {r.id: s for r, s in lexical}
-    for record, _ in lexical:
-        records.setdefault(record.id, (record.text, record.metadata))
-    missing = [i for i in records if i not in dense_score]
+    dense: list[tuple[str, float]],
+    lexical: list[tuple[str, float]],
+) -> dict[str, SearchDetail]:
+    """Every pooled record's detail, its fused score included."""
+    dense = sorted(dense, key=lambda p: (-round(p[1], 6), index.seq(p[0])))
+    dense_rank = {i: n for n, (i, _) in enumerate(dense, 1)}
+    dense_score = dict(dense)
+    lexical_rank = {i: n for n, (i, _) in enumerate(lexical, 1)}
+    lexical_score = dict(lexical)
+    pooled = list(dict.fromkeys([*dense_score, *lexical_score]))
+    missing = [i for i in pooled if i not in dense_score]
     if missing:
         dense_score.update(store.dense_scores(vector, missing))
-    others = [i for i in records if i not in lexical_score]
+    others = [i for i in pooled if i not in lexical_score]
     if others:
-        lexical_score.update(index.score_of(text, others))
-    pooled = list(records)
+        lexical_score.update(scored.of(others))
     if params.fusion == "minmax":
         dn = _minmax([dense_score.get(i, 0.0) for i in pooled])
         ln = _minmax([lexical_score.get(i, 0.0) for i in pooled])
@@ -223,29 +241,22 @@ def _fused(
             for i in pooled
         }
     if params.entity_boost > 0:
-        wanted = names_and_numbers(text)
-        if wanted:
+        names = names_and_numbers(text)
+        if names:
             for i in pooled:
-                words = {w.lower() for w in _WORD.findall(records[i][0])}
-                fused[i] += params.entity_boost * len(wanted & words) / len(wanted)
-    order = sorted(pooled, key=lambda i: (-round(fused[i], 9), index.seq(i)))[:k]
-    return [
-        Hit(
-            i,
-            records[i][0],
-            records[i][1],
+                shared = names.intersection(index.tokens(i))
+                fused[i] += params.entity_boost * len(shared) / len(names)
+    return {
+        i: SearchDetail(
+            "hybrid",
             fused[i],
-            SearchDetail(
-                "hybrid",
-                fused[i],
-                dense_rank.get(i),
-                dense_score.get(i),
-                lexical_rank.get(i),
-                lexical_score.get(i, 0.0),
-            ),
+            dense_rank.get(i),
+            dense_score.get(i),
+            lexical_rank.get(i),
+            lexical_score.get(i, 0.0),
         )
-        for i in order
-    ]
+        for i in pooled
+    }
 
 
 def passes(hit: Hit, threshold: float) -> bool:

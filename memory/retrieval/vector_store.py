@@ -292,6 +292,28 @@ class VectorStore:
                 break
         return hits
 
+    def dense_ranked(
+        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
+    ) -> list[tuple[str, float]]:
+        """``(id, cosine similarity)`` of the ``k`` entries most similar to ``vector``, most
+        similar first, without reading their texts or metadata (unless ``where`` needs it)."""
+        if where:
+            return [(h.id, h.similarity) for h in self.query_vector(vector, k, where=where)]
+        index = self._live()
+        if k <= 0 or not len(index.ids):
+            return []
+        [query] = unit([list(vector)], self._rows.dim)
+        scores = self._rows.scores(index.rows, query)
+        return [(index.ids[p], float(scores[p])) for p in self._ranked(scores, k)]
+
+    async def adense_ranked(
+        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
+    ) -> list[tuple[str, float]]:
+        """``dense_ranked``, in a worker thread for a store of ``OFFLOAD_ROWS`` rows or more."""
+        if len(self._entries) >= OFFLOAD_ROWS:
+            return await asyncio.to_thread(self.dense_ranked, vector, k, where=where)
+        return self.dense_ranked(vector, k, where=where)
+
     def dense_scores(self, vector: Sequence[float], ids: Sequence[str]) -> dict[str, float]:
         """The cosine similarity of ``vector`` with each of ``ids`` (those in the store)."""
         known = [i for i in ids if i in self._entries]

@@ -313,6 +313,41 @@ class ChromaVectorStore:
                 found[record.id] = float(row @ query) / norm if norm > 0 else 0.0
         return found
 
+    async def aquery_vector(
+        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
+    ) -> list[Hit]:
+        return await asyncio.to_thread(self.query_vector, vector, k, where=where)
+
+    def query_vector(
+        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
+    ) -> list[Hit]:
+        if k <= 0:
+            return []
+        # chromadb orders equal distances arbitrarily: ask for more than k, then rank ties in
+        # insertion order as the in-process store does, so a fork answers as its trunk would
+        n = min(max(2 * k, k + _TIE_SLACK), self.count())
+        if n <= 0:
+            return []
+        result = self._col.chroma.query(
+            query_embeddings=[list(vector)],
+            n_results=n,
+            where=dict(where) if where else None,
+            include=["documents", "metadatas", "distances"],
+        )
+        ranked = []
+        for entry_id, text, raw, distance in zip(
+            result["ids"][0],
+            result["documents"][0],
+            result["metadatas"][0],
+            result["distances"][0],
+            strict=True,
+        ):
+            meta, seq = decode(raw)
+            score = 1.0 - float(distance)
+            ranked.append((-round(score, _TIE_DIGITS), seq, Hit(entry_id, text or "", meta, score)))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        return [hit for _, _, hit in ranked[:k]]
+
     def get(self, ids: Sequence[str], *, embeddings: bool = False) -> list[Record]:
         """The entries with these ids, in the order asked; unknown ids are left out."""
         found = {r.id: r for _, r in self._fetch(list(ids), embeddings=embeddings)}

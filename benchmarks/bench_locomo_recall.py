@@ -31,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bench_locomo  # noqa: E402
+import bench_locomo
 
 AT = ("1", "5", "10")
 

@@ -42,8 +42,8 @@ TARGETS_MS = {600: 20.0, 5000: 50.0}
 
 STORE = ["chroma"]
 """The retrieval modules' vector store (``--store``)."""
-SEARCH = ["dense"]
-"""The retrieval modules' search (``--search``)."""
+SEARCH: list[Any] = ["dense"]
+"""The retrieval modules' search (``--search``): a mode name or a ``search`` mapping."""
 
 
 def retrieval_spec(agent: str, embedder: str) -> Any:

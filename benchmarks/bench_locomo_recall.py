@@ -6,6 +6,9 @@ Run from the repository root, on any file in LoCoMo's format::
         [--searches dense lexical hybrid] [--stores chroma memory] [--agent raw_turns]
         [--embedder minilm] [--json out.json]
 
+A search setting is a mode name or a JSON mapping of the ``search`` parameter, e.g.
+``'{"mode": "hybrid", "fusion": "rrf"}'``.
+
 Every conversation of the file is played as one trial of the real LoCoMo task (ingestion,
 one fork per question, the trial file's answers), with the zero-latency fake reader
 ``locomo.reader`` answering, once per store and search setting; the agent's retrieval modules
@@ -55,7 +58,7 @@ async def setting(data: Path, agent: str, embedder: str, conversations: int) -> 
         respond.extend(a.latency_s * 1000 for a in out.payload.answers)
     return {
         "store": bench_locomo.STORE[0],
-        "search": bench_locomo.SEARCH[0],
+        "search": label(bench_locomo.SEARCH[0]),
         "questions": len(recall["1"]),
         **{f"recall@{k}": round(statistics.fmean(v), 4) if v else None for k, v in recall.items()},
         "recall@10 by conversation": per_conversation,
@@ -63,6 +66,12 @@ async def setting(data: Path, agent: str, embedder: str, conversations: int) -> 
         "respond_mean_ms": round(statistics.fmean(respond), 3),
         "seconds": round(time.perf_counter() - began, 1),
     }
+
+
+def label(search: Any) -> str:
+    if isinstance(search, str):
+        return search
+    return ",".join(f"{k}={v}" for k, v in search.items())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,12 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     rows = []
     for store in args.stores:
-        for search in args.searches:
+        for name in args.searches:
+            search = json.loads(name) if name.lstrip().startswith("{") else name
             bench_locomo.STORE[0], bench_locomo.SEARCH[0] = store, search
             row = asyncio.run(setting(args.data, args.agent, args.embedder, conversations))
             rows.append(row)
             print(
-                f"{store:<7} {search:<8} {row['questions']:>9} {row['recall@1']:>6.3f} "
+                f"{store:<7} {row['search']:<8} {row['questions']:>9} {row['recall@1']:>6.3f} "
                 f"{row['recall@5']:>6.3f} {row['recall@10']:>6.3f} "
                 f"{row['framework_mean_ms']:>13.2f} {row['respond_mean_ms']:>11.2f}",
                 flush=True,

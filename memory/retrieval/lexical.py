@@ -202,6 +202,11 @@ class LexicalIndex:
         """The record's insertion number (ties rank in this order)."""
         return int(self._slots.seqs.data[self._ids[entry_id]])
 
+    def seqs(self, ids: Iterable[str]) -> dict[str, int]:
+        """Each record's insertion number."""
+        slot_of, seqs = self._ids, self._slots.seqs.data
+        return {i: int(seqs[slot_of[i]]) for i in ids}
+
     def tokens(self, entry_id: str) -> tuple[str, ...]:
         return self._slots.tokens[self._ids[entry_id]]
 

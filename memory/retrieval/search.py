@@ -169,7 +169,8 @@ def ranked(
         }
     else:
         details = _fused(store, index, scored, params, text, vector, dense, lexical)
-    order = sorted(details, key=lambda i: (-round(details[i].score, 9), index.seq(i)))[:k]
+    seq = index.seqs(details)
+    order = sorted(details, key=lambda i: (-round(details[i].score, 9), seq[i]))[:k]
     wanted = [i for i in order if i not in records]
     records.update((r.id, r) for r in store.get(wanted))
     return [
@@ -216,7 +217,8 @@ def _fused(
     lexical: list[tuple[str, float]],
 ) -> dict[str, SearchDetail]:
     """Every pooled record's detail, its fused score included."""
-    dense = sorted(dense, key=lambda p: (-round(p[1], 6), index.seq(p[0])))
+    seq = index.seqs(i for i, _ in dense)
+    dense = sorted(dense, key=lambda p: (-round(p[1], 6), seq[p[0]]))
     dense_rank = {i: n for n, (i, _) in enumerate(dense, 1)}
     dense_score = dict(dense)
     lexical_rank = {i: n for n, (i, _) in enumerate(lexical, 1)}

@@ -229,7 +229,6 @@ class LexicalIndex:
         avgdl = self._total / n if self._total > 0 else 1.0
         lengths = self._slots.lengths.data
         total: np.ndarray | None = None
-        touched: list[np.ndarray] = []
         for token, times in Counter(query).items():
             posting = self._slots.postings.get(token)
             if posting is None:
@@ -247,10 +246,9 @@ class LexicalIndex:
             if total is None:
                 total = np.zeros(len(self._slots.tokens))
             total[slots] += part
-            touched.append(slots)
         if total is None:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
-        hit = np.unique(np.concatenate(touched))
+        hit = np.flatnonzero(total > 0)  # every part is positive (idf > 0 in Lucene's BM25)
         return hit, total[hit]
 
     # -- forks and state ---------------------------------------------------------------

@@ -4,7 +4,8 @@ extracting modules on long conversations): raw messages in, the top k raw messag
 Writing: every ingested message is stored as it was said, one record each, in the module's
 own vector store, keeping its turn, role, time and source ids; nothing is summarised,
 extracted or merged, and no model is called. Reading: the ``top_k`` records most similar to
-the query (the user's current input), best first, rendered as ``[t3.user] text`` lines (with
+the query (the user's current input; with ``search: lexical`` or ``hybrid``, the best by BM25
+or by both fused, see ``search``), best first, rendered as ``[t3.user] text`` lines (with
 ``tags`` off, ``- text``) for the ``{memories}`` placeholder. The ACC paper keeps retrieval at
 the top 5 artifacts per turn to limit drift, hence ``top_k = 5``.
 

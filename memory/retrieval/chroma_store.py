@@ -14,6 +14,9 @@ writes while another store still reads its collection first copies the entries i
 of its own (the others never see the write); a store that holds its collection alone writes
 in place. An in-memory collection is deleted once no store holds it; one on disk stays until
 every store holding it calls ``drop``.
+
+With a lexical or hybrid ``search`` the store keeps a BM25 index beside the collection, as the
+in-process store does (see ``vector_store``).
 """
 
 from __future__ import annotations

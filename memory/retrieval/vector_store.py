@@ -17,6 +17,10 @@ The ``a``-prefixed methods do the same work off the event loop when it is heavy 
 embedder's model, a search over ``OFFLOAD_ROWS`` rows or more), so other trials go on
 meanwhile. ``ChromaVectorStore`` (``chroma_store``) keeps the entries in a chromadb
 collection instead, behind the same interface.
+
+A store made with a lexical or hybrid ``search`` (``search.SearchParams``) also keeps a BM25
+index of its texts (``lexical.LexicalIndex``), written with every write, forked with the store
+in O(1) and saved and loaded with it; ``query``/``aquery`` then search as the setting says.
 """
 
 from __future__ import annotations

@@ -139,4 +139,12 @@ async def judge(model: Model, answer: LocomoAnswer, seed: int) -> bool:
     return result.value.label == "CORRECT"
 
 
-__all__ = ["QA_PROMPT", "ask", "chosen_option", "judge", "question_prompt", "retrieved_ids", "search_details"]
+__all__ = [
+    "QA_PROMPT",
+    "ask",
+    "chosen_option",
+    "judge",
+    "question_prompt",
+    "retrieved_ids",
+    "search_details",
+]

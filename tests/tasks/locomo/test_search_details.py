@@ -27,9 +27,11 @@ async def answers(tmp_path: Path, search: str, store: str) -> list:
                 "agents": [
                     {
                         "name": "raw",
-                        "agent": "raw_turns",
+                        "agent": "raw_turns" if search == "dense" else "raw_turns_hybrid",
                         "provider": "reader",
-                        "params": {"embedder": "hash", "search": search},
+                        "params": {"embedder": "hash"}
+                        if search == "dense"
+                        else {"embedder": "hash", "search": search},
                     }
                 ],
             }

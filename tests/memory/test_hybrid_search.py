@@ -227,7 +227,7 @@ def play(kind: str, ops: list[tuple[int, str, int]]) -> None:
             store.clear()
             model.clear()
     for store, model in zip(stores, models, strict=True):
-        reference = new_store("memory", HYBRID)
+        reference = new_store(kind, HYBRID)
         for entry, text in model.items():
             reference.add([entry], [text])
         for probe in ["apple river", "changed tea", "red car"]:

@@ -144,16 +144,20 @@ def _diff_named(section: str, a: Mapping[str, Any], b: Mapping[str, Any], out: l
 
 def layout_of(agent: Composed) -> Layout:
     """The agent's transition graph laid out in layers (see ``cogarch.workspace.layout``)."""
-    graph = agent.graph
-    budget = graph.step_budget or "none"
+    return layout_from_description(describe(agent))
+
+
+def layout_from_description(desc: Mapping[str, Any]) -> Layout:
+    """The layered layout of a description (``describe`` or ``spec.describe_spec``)."""
+    budget = desc["step_budget"] if desc["step_budget"] is not None else "none"
     return layered(
-        list(agent.specialists),
-        [(a, b, graph.edge_condition(a, b)) for a, b in graph.graph.edges],
-        graph.entry,
-        graph.responder,
-        kinds={name: s.kind for name, s in agent.specialists.items()},
-        defaults={n: r.default for n, r in graph.routing.items() if r.default},
-        title=f"agent {agent.name} (step budget: {budget})",
+        list(desc["nodes"]),
+        [(e["source"], e["target"], e["when"]) for e in desc["edges"]],
+        desc["entry"],
+        desc["responder"],
+        kinds={name: node.get("kind", "") for name, node in desc["nodes"].items()},
+        defaults={n: r["default"] for n, r in desc["routing"].items() if r.get("default")},
+        title=f"agent {desc['name']} (step budget: {budget})",
     )
 
 
@@ -173,4 +177,12 @@ def draw(agent: Composed, path: str | os.PathLike[str], *, dpi: int = 120) -> Pa
     return target
 
 
-__all__ = ["Composed", "describe", "diff", "draw", "format_description", "layout_of"]
+__all__ = [
+    "Composed",
+    "describe",
+    "diff",
+    "draw",
+    "format_description",
+    "layout_from_description",
+    "layout_of",
+]

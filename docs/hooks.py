@@ -17,6 +17,28 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
+def on_config(config: Any) -> Any:
+    """List every ready-made agent's page under the nav's ready-made agents entry."""
+    from cogarch.workspace.registry import ready_made_agents
+
+    index = "reference/agents/index.md"
+    pages = [index, *(f"reference/agents/{name}.md" for name in ready_made_agents())]
+    _replace(config["nav"] or [], index, pages)
+    return config
+
+
+def _replace(nav: list[Any], target: str, pages: list[str]) -> bool:
+    for i, item in enumerate(nav):
+        if isinstance(item, dict):
+            for title, value in item.items():
+                if value == target:
+                    nav[i] = {title: pages}
+                    return True
+                if isinstance(value, list) and _replace(value, target, pages):
+                    return True
+    return False
+
+
 def on_files(files: Any, config: Any) -> Any:
     from mkdocs.structure.files import File
 

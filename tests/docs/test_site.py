@@ -118,10 +118,10 @@ def test_home_a_guide_and_the_config_reference_open_in_chromium(
     )
     try:
         page.goto(f"{served}/")
-        assert page.locator("h1").first.inner_text() == "cogarch"
+        assert page.locator("h1").first.inner_text().rstrip("¶") == "cogarch"
         assert page.locator("nav").get_by_text("Compose an agent").count() >= 1
         page.goto(f"{served}/guides/compose-agent/")
-        assert page.locator("h1").first.inner_text() == "Compose an agent"
+        assert page.locator("h1").first.inner_text().rstrip("¶") == "Compose an agent"
         assert page.locator("pre code").count() >= 3
         page.goto(f"{served}/reference/config/")
         assert page.locator("h2#runconfig").count() == 1

@@ -45,7 +45,7 @@ def test_the_collector_reads_markers_and_indented_fences(tmp_path: Path) -> None
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder that looks like a checkout to the snippets (its runs/ stays in the test)."""
     path = tmp_path_factory.mktemp("checkout")
-    for name in ("experiments", "examples", "workspace"):
+    for name in ("experiments", "examples", "workspace", "tests"):
         (path / name).symlink_to(ROOT / name)
     return path
 

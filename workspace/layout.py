@@ -245,12 +245,12 @@ def _loop(
 
 
 STYLE = (
-    ".cg-edge{fill:none;stroke:#7d8797;stroke-width:1.4}"
-    ".cg-edge.visited{stroke:#c0392b;stroke-width:2.6}"
-    ".cg-node rect{fill:#fff;stroke:#5f6b7d;stroke-width:1.2}"
-    ".cg-node.entry rect{fill:#e6f4e6;stroke:#3c8d3c;stroke-dasharray:5 2}"
-    ".cg-node.responder rect{fill:#fdf0df;stroke:#c47a1c}"
-    ".cg-node.visited rect{fill:#fff1e6;stroke:#c0392b;stroke-width:2}"
+    ".graph .edge{fill:none;stroke:#7d8797;stroke-width:1.4}"
+    ".graph .edge.visited{stroke:#c0392b;stroke-width:2.6}"
+    ".graph .node rect{fill:#fff;stroke:#5f6b7d;stroke-width:1.2}"
+    ".graph .node.entry rect{fill:#e6f4e6;stroke:#3c8d3c;stroke-dasharray:5 2}"
+    ".graph .node.responder rect{fill:#fdf0df;stroke:#c47a1c}"
+    ".graph .node.visited rect{fill:#fff1e6;stroke:#c0392b;stroke-width:2}"
     ".cg-name{font:600 12px sans-serif;fill:#1d2430}"
     ".cg-kind{font:11px sans-serif;fill:#5a6475}"
     ".cg-label{font:11px sans-serif;fill:#394150}"
@@ -279,7 +279,7 @@ def to_svg(
     if layout.title:
         out.append(f'<text class="cg-title" x="{PAD}" y="{PAD + 12}">{escape(layout.title)}</text>')
     for e in layout.edges:
-        cls = "cg-edge edge" + (" visited" if (e.source, e.target) in visited_edges else "")
+        cls = "edge" + (" visited" if (e.source, e.target) in visited_edges else "")
         tip = f"{e.source} → {e.target}" + (f" [when {e.when}]" if e.when else "")
         out.append(
             f'<path class="{cls}" d="{e.path}" marker-end="url(#{marker_id})" '
@@ -295,7 +295,7 @@ def to_svg(
             f'text-anchor="middle">{escape(e.label)}</text>'
         )
     for n in layout.nodes:
-        cls = f"cg-node node {n.role}".rstrip() + (" visited" if n.name in visited_nodes else "")
+        cls = f"node {n.role}".rstrip() + (" visited" if n.name in visited_nodes else "")
         name_y = n.y + (17 if n.kind else 25)
         out.append(
             f'<g class="{cls}" data-node="{escape(n.name)}"><rect x="{n.x:.1f}" y="{n.y:.1f}" '

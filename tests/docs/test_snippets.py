@@ -61,7 +61,14 @@ def test_python_snippets_of_a_page_run_in_order(
     monkeypatch.chdir(tmp_path)
     namespace: dict[str, object] = {"__name__": "__snippet__"}
     for snippet in (s for s in RUN if s.file == file and s.lang == "python"):
-        exec(compile(snippet.code, snippet.id, "exec"), namespace)
+        try:
+            exec(compile(snippet.code, snippet.id, "exec"), namespace)
+        except ModuleNotFoundError as missing:
+            # A page about an optional extra (agent-framework, ...) runs where it is installed;
+            # CI installs every extra, so there nothing may be missing.
+            if os.environ.get("CI") == "true" or (missing.name or "").startswith("cogarch"):
+                raise
+            pytest.skip(f"{snippet.id} needs {missing.name}, an optional extra")
 
 
 @pytest.mark.parametrize("snippet", [s for s in RUN if s.lang == "bash"], ids=lambda s: s.id)

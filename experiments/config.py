@@ -111,7 +111,10 @@ class AgentEntry(BaseModel):
 
 class TaskEntry(BaseModel):
     model_config = ConfigDict(extra="allow")
-    kind: str
+    kind: str = Field(
+        description="A registered task (see Task parameters), or your own: package.module:Class "
+        "or file.py:Class (relative to the config's folder). The task's own keys sit beside it."
+    )
 
     def params(self) -> dict[str, Any]:
         return dict(self.model_extra or {})
@@ -120,12 +123,14 @@ class TaskEntry(BaseModel):
 class RunConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str
-    task: TaskEntry
-    agents: list[AgentEntry] = Field(min_length=1)
-    trials: StrictInt = Field(default=5, ge=1, le=100_000)
-    seed: StrictInt = Field(default=1337, ge=0)
-    concurrency: StrictInt = Field(default=2, ge=1, le=512)
+    name: str = Field(description="The run's name; results go to runs/<name>/ by default.")
+    task: TaskEntry = Field(description="The task every agent plays, and its parameters.")
+    agents: list[AgentEntry] = Field(min_length=1, description="The agents to compare.")
+    trials: StrictInt = Field(default=5, ge=1, le=100_000, description="Trials per agent.")
+    seed: StrictInt = Field(
+        default=1337, ge=0, description='Trial i is seeded sha256(f"{seed}:{i}")[:8] & (2**63-1).'
+    )
+    concurrency: StrictInt = Field(default=2, ge=1, le=512, description="Trials in flight at once.")
     results_dir: Path | None = Field(default=None, description="Default: runs/<name>.")
     helper_provider: str | None = Field(
         default=None,
@@ -139,7 +144,11 @@ class RunConfig(BaseModel):
         "empty list: the agents built on a default baseline spec, see "
         "experiments.report.DEFAULT_BASELINES).",
     )
-    providers: dict[str, ProviderEntry] = Field(default_factory=dict)
+    providers: dict[str, ProviderEntry] = Field(
+        default_factory=dict,
+        description="Model sources by the name agents give as provider ('local', the embedded "
+        "model, is always defined); each validated by its kind's own config model.",
+    )
     execution: ExecutionConfig = Field(
         default_factory=ExecutionConfig,
         exclude=True,

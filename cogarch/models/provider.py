@@ -33,12 +33,29 @@ class ProviderSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: str = "openai"
-    temperature: float | None = Field(default=0.3, ge=0, le=2, allow_inf_nan=False)
-    max_tokens: StrictInt | None = Field(default=2048, ge=1, le=1_000_000)
-    extra_body: dict[str, Any] = Field(default_factory=dict)
-    reasoning: ReasoningMode = "auto"
-    retry: RetryPolicy = Field(default_factory=RetryPolicy)
+    kind: str = Field(
+        default="openai",
+        description="The provider kind: openai, local, fake, or an import path to a provider "
+        "class ('package.module:MyProvider', 'file.py:MyProvider').",
+    )
+    temperature: float | None = Field(
+        default=0.3, ge=0, le=2, allow_inf_nan=False, description="Sampling temperature."
+    )
+    max_tokens: StrictInt | None = Field(
+        default=2048, ge=1, le=1_000_000, description="Most tokens a reply may take."
+    )
+    extra_body: dict[str, Any] = Field(
+        default_factory=dict, description="Extra fields sent in every request body."
+    )
+    reasoning: ReasoningMode = Field(
+        default="auto",
+        description="Where reasoning arrives: field (reasoning_content), think_tags "
+        "(<think>...</think> in the content), auto (either) or none.",
+    )
+    retry: RetryPolicy = Field(
+        default_factory=RetryPolicy,
+        description="Backoff on 429, 5xx, timeouts and dropped connections.",
+    )
     max_in_flight: int | None = Field(
         default=None,
         ge=1,

@@ -68,7 +68,12 @@ class ProviderConfig(ProviderSettings):
     """The config of the built-in kinds (``openai``, ``local``, ``fake``); ``kind`` picks which
     of the field groups applies."""
 
-    kind: Literal["openai", "local", "fake"] = "openai"  # type: ignore[assignment]
+    kind: Literal["openai", "local", "fake"] = Field(  # type: ignore[assignment]
+        default="openai",
+        description="openai: any OpenAI-compatible endpoint; local: the embedded llama.cpp "
+        "model; fake: a scripted model named by fake; or an import path to a provider class "
+        "of your own ('package.module:MyProvider', 'file.py:MyProvider').",
+    )
     model: str | None = Field(default=None, description="Model name sent to the endpoint.")
     base_url: str | None = Field(default=None, description="OpenAI-compatible base URL (…/v1).")
     base_url_env: str | None = Field(
@@ -89,11 +94,15 @@ class ProviderConfig(ProviderSettings):
         allow_inf_nan=False,
         description=f"Seconds per request (at most {MAX_TIMEOUT_S:.0f}).",
     )
-    model_info: dict[str, Any] | None = None
+    model_info: dict[str, Any] | None = Field(
+        default=None, description="AutoGen capability flags, for a model it does not know."
+    )
     gguf_path: Path | None = Field(default=None, description="local: a GGUF file to serve.")
     n_ctx: int = Field(default=8192, ge=512, description="local: context for ALL slots together.")
     n_parallel: int = Field(default=2, ge=1, le=16, description="local: parallel slots.")
-    n_threads: int | None = Field(default=None, ge=1)
+    n_threads: int | None = Field(
+        default=None, ge=1, description="local: CPU threads for llama.cpp (default: its own)."
+    )
     speculative: Speculative = Field(
         default="none",
         description="local: llama.cpp's draftless speculative decoding (ngram_simple, "

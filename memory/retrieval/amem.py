@@ -29,6 +29,7 @@ from cogarch.models.messages import user
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
 from .prompts import AMEM_EVOLVE, AMEM_NOTE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
+from .search import hit_fields
 from .staging import Staging
 from .vector_store import Hit
 
@@ -188,7 +189,7 @@ class AMemMemory(RetrievalModule):
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         hits = await self.store.aquery(query, self.params.top_k)
         items = [
-            MemoryItem(h.id, h.metadata["content"], round(h.similarity, 6), h.metadata)
+            MemoryItem(h.id, h.metadata["content"], round(h.similarity, 6), hit_fields(h))
             for h in hits
         ]
         if self.params.include_links:

@@ -345,8 +345,10 @@ class RetrievalModule(MemoryModule):
         def make(name: str) -> Store:
             prefix = f"{self.kind}-{name}"
             if params.store == "chroma":
-                return ChromaVectorStore(embedder, path=params.persist_dir, prefix=prefix)
-            return VectorStore(embedder, prefix=prefix)
+                return ChromaVectorStore(
+                    embedder, path=params.persist_dir, prefix=prefix, search=params.search
+                )
+            return VectorStore(embedder, prefix=prefix, search=params.search)
 
         return make
 

@@ -39,6 +39,7 @@ from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
 from .embeddings import cosine
 from .prompts import LIGHTMEM_EXTRACT, LIGHTMEM_UPDATE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
+from .search import hit_fields
 from .staging import Staging
 from .vector_store import Record
 
@@ -286,7 +287,7 @@ class LightMemMemory(RetrievalModule):
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         return [
-            MemoryItem(h.id, h.text, round(h.similarity, 6), dict(h.metadata))
+            MemoryItem(h.id, h.text, round(h.similarity, 6), hit_fields(h))
             for h in await self.store.aquery(query, self.params.top_k)
         ]
 

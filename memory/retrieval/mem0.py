@@ -32,6 +32,7 @@ from .prompts import (
     render_template,
 )
 from .provenance import SOURCE_KEY, ids_of, sources, union_ids
+from .search import hit_fields
 from .staging import Staging
 
 Event = Literal["ADD", "UPDATE", "DELETE", "NONE"]
@@ -200,7 +201,7 @@ class Mem0Memory(RetrievalModule):
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         return [
-            MemoryItem(hit.id, hit.text, round(hit.similarity, 6), dict(hit.metadata))
+            MemoryItem(hit.id, hit.text, round(hit.similarity, 6), hit_fields(hit))
             for hit in await self.store.aquery(query, self.params.top_k)
         ]
 

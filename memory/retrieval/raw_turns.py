@@ -4,7 +4,8 @@ extracting modules on long conversations): raw messages in, the top k raw messag
 Writing: every ingested message is stored as it was said, one record each, in the module's
 own vector store, keeping its turn, role, time and source ids; nothing is summarised,
 extracted or merged, and no model is called. Reading: the ``top_k`` records most similar to
-the query (the user's current input), best first, rendered as ``[t3.user] text`` lines (with
+the query (the user's current input; with ``search: lexical`` or ``hybrid``, the best by BM25
+or by both fused, see ``search``), best first, rendered as ``[t3.user] text`` lines (with
 ``tags`` off, ``- text``) for the ``{memories}`` placeholder. The ACC paper keeps retrieval at
 the top 5 artifacts per turn to limit drift, hence ``top_k = 5``.
 
@@ -24,6 +25,7 @@ from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
 from .provenance import SOURCE_KEY
+from .search import hit_fields
 from .staging import Staging
 
 
@@ -75,7 +77,7 @@ class RawTurnMemory(RetrievalModule):
         if not query.strip() or not len(self.store):
             return []
         return [
-            MemoryItem(h.id, h.text, round(h.similarity, 6), dict(h.metadata))
+            MemoryItem(h.id, h.text, round(h.similarity, 6), hit_fields(h))
             for h in await self.store.aquery(query, self.params.top_k)
         ]
 

@@ -17,6 +17,10 @@ The ``a``-prefixed methods do the same work off the event loop when it is heavy 
 embedder's model, a search over ``OFFLOAD_ROWS`` rows or more), so other trials go on
 meanwhile. ``ChromaVectorStore`` (``chroma_store``) keeps the entries in a chromadb
 collection instead, behind the same interface.
+
+A store made with a lexical or hybrid ``search`` (``search.SearchParams``) also keeps a BM25
+index of its texts (``lexical.LexicalIndex``), written with every write, forked with the store
+in O(1) and saved and loaded with it; ``query``/``aquery`` then search as the setting says.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from cogarch.core.cow import CowDict
 from cogarch.core.state import StateError, state_object, state_part, state_value
 
 from .embeddings import Embedder, embed_off_loop
+from .lexical import LexicalIndex
 from .records import (
     REVISIONS,
     Hit,
@@ -47,6 +52,7 @@ from .records import (
     safe_prefix,
 )
 from .rows import Rows, unit, vector_block
+from .search import DENSE, SearchParams, asearch, search
 from .where import compile_where
 
 OFFLOAD_ROWS = 16_384
@@ -73,8 +79,13 @@ class _Index:
 class VectorStore:
     """Add, update, delete, query, fork and export texts with their embeddings and metadata."""
 
-    def __init__(self, embedder: Embedder, *, prefix: str = "cogarch") -> None:
+    def __init__(
+        self, embedder: Embedder, *, prefix: str = "cogarch", search: SearchParams = DENSE
+    ) -> None:
         self.embedder = embedder
+        self.search = search
+        self.lexical = None if search.mode == "dense" else LexicalIndex()
+        """The BM25 index of a lexical or hybrid store (see ``search``); None for dense."""
         self.prefix = safe_prefix(prefix)
         self.name = f"{self.prefix}-{uuid.uuid4().hex}"
         self._rows = Rows(int(embedder.dim))
@@ -121,6 +132,8 @@ class VectorStore:
         for n, (entry_id, text, meta) in enumerate(zip(ids, texts, encoded, strict=True)):
             self._entries[entry_id] = _Entry(first + n, self._next_seq + n, text, meta)
         self._next_seq += len(ids)
+        if self.lexical is not None:
+            self.lexical.add(ids, texts)
         self._changed()
 
     async def aadd(
@@ -157,6 +170,8 @@ class VectorStore:
                 old.text if texts is None else str(texts[n]),
                 old.meta if encoded is None else encoded[n],
             )
+        if texts is not None and self.lexical is not None:
+            self.lexical.update(ids, [str(t) for t in texts])
         self._changed()
 
     async def aupdate(
@@ -174,6 +189,8 @@ class VectorStore:
         gone = [i for i in ids if i in self._entries]
         for entry_id in gone:
             del self._entries[entry_id]
+        if gone and self.lexical is not None:
+            self.lexical.delete(gone)
         if gone:
             self._changed()
 
@@ -181,6 +198,8 @@ class VectorStore:
         self._entries = CowDict()
         self._rows = Rows(self._rows.dim)
         self._index = None
+        if self.lexical is not None:
+            self.lexical = LexicalIndex()
         self.revision = next(REVISIONS)
 
     def drop(self) -> None:
@@ -213,19 +232,39 @@ class VectorStore:
     def __contains__(self, entry_id: object) -> bool:
         return entry_id in self._entries
 
-    def query(self, text: str, k: int, *, where: Mapping[str, Any] | None = None) -> list[Hit]:
-        """The ``k`` entries most similar to ``text``, most similar first."""
+    def query(
+        self,
+        text: str,
+        k: int,
+        *,
+        where: Mapping[str, Any] | None = None,
+        vector: Sequence[float] | None = None,
+    ) -> list[Hit]:
+        """The ``k`` best entries for ``text`` by the store's ``search`` (dense: the most
+        similar first); ``vector`` is the query's embedding when the caller has it."""
         if k <= 0 or not self._entries:
             return []
-        return self.query_vector(self.embed([text])[0], k, where=where)
+        if self.lexical is not None:
+            return search(self, self.search, text, k, where=where, vector=vector)
+        return self.query_vector(
+            self.embed([text])[0] if vector is None else vector, k, where=where
+        )
 
     async def aquery(
-        self, text: str, k: int, *, where: Mapping[str, Any] | None = None
+        self,
+        text: str,
+        k: int,
+        *,
+        where: Mapping[str, Any] | None = None,
+        vector: Sequence[float] | None = None,
     ) -> list[Hit]:
         """``query``, embedding and (for a large store) searching off the event loop."""
         if k <= 0 or not self._entries:
             return []
-        [vector] = await self.aembed([text])
+        if self.lexical is not None:
+            return await asearch(self, self.search, text, k, where=where, vector=vector)
+        if vector is None:
+            [vector] = await self.aembed([text])
         return await self.aquery_vector(vector, k, where=where)
 
     async def aquery_vector(
@@ -258,6 +297,37 @@ class VectorStore:
             if len(hits) == k:
                 break
         return hits
+
+    def dense_ranked(
+        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
+    ) -> list[tuple[str, float]]:
+        """``(id, cosine similarity)`` of the ``k`` entries most similar to ``vector``, most
+        similar first, without reading their texts or metadata (unless ``where`` needs it)."""
+        if where:
+            return [(h.id, h.similarity) for h in self.query_vector(vector, k, where=where)]
+        index = self._live()
+        if k <= 0 or not len(index.ids):
+            return []
+        [query] = unit([list(vector)], self._rows.dim)
+        scores = self._rows.scores(index.rows, query)
+        return [(index.ids[p], float(scores[p])) for p in self._ranked(scores, k)]
+
+    async def adense_ranked(
+        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
+    ) -> list[tuple[str, float]]:
+        """``dense_ranked``, in a worker thread for a store of ``OFFLOAD_ROWS`` rows or more."""
+        if len(self._entries) >= OFFLOAD_ROWS:
+            return await asyncio.to_thread(self.dense_ranked, vector, k, where=where)
+        return self.dense_ranked(vector, k, where=where)
+
+    def dense_scores(self, vector: Sequence[float], ids: Sequence[str]) -> dict[str, float]:
+        """The cosine similarity of ``vector`` with each of ``ids`` (those in the store)."""
+        known = [i for i in ids if i in self._entries]
+        if not known:
+            return {}
+        [query] = unit([list(vector)], self._rows.dim)
+        scores = self._rows.matrix[[self._entries[i].row for i in known]] @ query
+        return {i: float(s) for i, s in zip(known, scores, strict=True)}
 
     @staticmethod
     def _ranked(scores: np.ndarray, k: int) -> np.ndarray:
@@ -300,7 +370,8 @@ class VectorStore:
     def fork(self) -> VectorStore:
         """An independent store with the same entries, in O(1): the rows stay shared."""
         twin = VectorStore.__new__(VectorStore)
-        twin.embedder, twin.prefix = self.embedder, self.prefix
+        twin.embedder, twin.prefix, twin.search = self.embedder, self.prefix, self.search
+        twin.lexical = None if self.lexical is None else self.lexical.fork()
         twin.name = f"{self.prefix}-{uuid.uuid4().hex}"
         twin._rows, twin._entries = self._rows, self._entries.fork()
         twin._next_seq, twin._index, twin.revision = self._next_seq, self._index, self.revision
@@ -313,16 +384,20 @@ class VectorStore:
         return self.fork()
 
     def save_state(self) -> dict[str, Any]:
-        """Every entry, and the vectors as one base64 block of float32 rows (JSON values)."""
+        """Every entry, and the vectors as one base64 block of float32 rows (JSON values);
+        a lexical or hybrid store adds its index's tokens under ``lexical``."""
         entries = list(self._entries.items())
         rows = self._rows.matrix[[e.row for _, e in entries]] if entries else np.zeros((0, 0))
-        return {
+        state = {
             "embedder": self.embedder.name,
             "records": [
                 {"id": i, "text": e.text, "metadata": json.loads(e.meta)} for i, e in entries
             ],
             "vectors": vector_block(rows),
         }
+        if self.lexical is not None:
+            state["lexical"] = self.lexical.save_state()
+        return state
 
     def load_state(self, state: Mapping[str, Any]) -> None:
         """Replace the contents with exported entries (re-embedding any without a vector).
@@ -339,12 +414,16 @@ class VectorStore:
             raise StoreStateError(str(exc)) from None
         try:
             staged.add(ids, texts, metas, embeddings=vectors)
+            lexical = restored_lexical(
+                self.search, state, [{"id": i, "text": t} for i, t in zip(ids, texts, strict=True)]
+            )
         except VectorStoreError as exc:
             raise StoreStateError(
                 f"the vector store state's 'records' are malformed ({exc})"
             ) from None
         self._entries, self._rows, self._next_seq = staged._entries, staged._rows, staged._next_seq
         self._index, self.revision = None, next(REVISIONS)
+        self.lexical = lexical
 
     def _read_state(
         self, state: Any
@@ -413,6 +492,20 @@ class _Saved(BaseModel):
     text: str
     metadata: dict[str, Any] | None = None
     embedding: list[float] | None = None
+
+
+def restored_lexical(
+    search: SearchParams, state: Mapping[str, Any], records: Sequence[Mapping[str, Any]]
+) -> LexicalIndex | None:
+    """The lexical index a store with ``search`` gets from a saved ``state`` of ``records``
+    (checked before anything is replaced; see ``LexicalIndex.restored``); None for dense."""
+    if search.mode == "dense":
+        return None
+    saved = state.get("lexical")
+    return LexicalIndex.restored(
+        saved if isinstance(saved, Mapping) else None,
+        [(str(r["id"]), str(r["text"])) for r in records],
+    )
 
 
 __all__ = [

@@ -35,9 +35,10 @@ class Recipe(Generic[T]):
 
     def build(self, *args: Any) -> T:
         """An instance: ``cls(*args, params)``, or ``cls(*args)`` for a class without params."""
+        make: Any = self.cls
         if self.params is None:
-            return self.cls(*args)
-        return self.cls(*args, self.params)
+            return make(*args)
+        return make(*args, self.params)
 
 
 def prepare(

@@ -68,7 +68,7 @@ class ProviderConfig(ProviderSettings):
     """The config of the built-in kinds (``openai``, ``local``, ``fake``); ``kind`` picks which
     of the field groups applies."""
 
-    kind: Literal["openai", "local", "fake"] = Field(  # type: ignore[assignment]
+    kind: Literal["openai", "local", "fake"] = Field(
         default="openai",
         description="openai: any OpenAI-compatible endpoint; local: the embedded llama.cpp "
         "model; fake: a scripted model named by fake; or an import path to a provider class "

@@ -1,8 +1,10 @@
 """ALFWorld as a runnable task: one trial is a curriculum of games played by the same agent.
 
-Each turn the agent gets the game's observation (the first one states the goal) followed by
-the admissible actions (``cogarch.core.affordances``); its reply is read as one command
-(``actions.read_action``). A game ends when it is won or after ``max_steps`` turns; the task
+Each turn the agent gets the game's observation (the first one states the goal), the actions
+it has left under the step limit ("Actions remaining: 47 of 50.", unless ``announce_limit`` is
+off) and the admissible actions (``cogarch.core.affordances``); its reply is read as one
+command (``actions.read_action``) and sent to the game whatever it is: one the game does not
+admit is answered "Nothing happens." and costs the step, as in ALFWorld. A game ends when it is won or after ``max_steps`` turns; the task
 then tells the agent how it went (``end_episode``), so memory that learns across games takes
 it in and the next game starts a fresh dialogue, and records what the agent reports of the
 game. Memory is carried from game to game within a trial, never across trials: every trial
@@ -32,7 +34,7 @@ from cogarch.models.metering import Meter
 
 from . import book, curriculum, page, tables
 from .actions import read_action
-from .curriculum import Part, Settings
+from .curriculum import Part, Settings, TaskMix
 from .evaluate import evaluate
 from .games import Game, Split
 from .records import AlfworldEvaluation, AlfworldPayload, GameResult, GameStep
@@ -74,6 +76,15 @@ class AlfworldParams(BaseModel):
     max_steps: int = Field(
         default=DEFAULT_MAX_STEPS, ge=1, le=1000, description="Agent turns per game."
     )
+    announce_limit: bool = Field(
+        default=True,
+        description="Tell the agent each turn how many of its max_steps actions remain.",
+    )
+    task_mix: TaskMix = Field(
+        default="uniform",
+        description="How task types are drawn: uniform (they take turns) or alfworld "
+        "(ALFWorld's valid_unseen proportions).",
+    )
     official: str | None = Field(
         default=None,
         description="Play the official games under this folder (alfworld-download's "
@@ -104,6 +115,7 @@ class AlfworldParams(BaseModel):
         return Settings(
             parts=tuple(Part(p.split, p.games) for p in self.curriculum),
             task_types=tuple(TASK_TYPES if self.task_types == "all" else self.task_types),
+            task_mix=self.task_mix,
             rooms=tuple(self.rooms) if self.rooms is not None else None,
             max_receptacles=self.max_receptacles,
             official=self.official,
@@ -147,7 +159,7 @@ class AlfworldTask(Task):
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         agent: AlfworldHost = ctx.make_agent()
         games = await curriculum.build(ctx.seed, self.settings)
-        play = _Curriculum(agent, ctx.seed, self.params.max_steps)
+        play = _Curriculum(agent, ctx.seed, self.params.max_steps, self.params.announce_limit)
         results = [await play.game(i, game) for i, game in enumerate(games)]
         payload = AlfworldPayload(max_steps=self.params.max_steps, games=results)
         return TrialOutput(turns=play.turns, evaluation=evaluate(payload), payload=payload)
@@ -169,8 +181,11 @@ class _Curriculum:
     """One trial's games played in turn by one agent: the public turns of all of them, and
     the agent's private state, recorded on a turn when it changed."""
 
-    def __init__(self, agent: AlfworldHost, seed: int, max_steps: int) -> None:
+    def __init__(
+        self, agent: AlfworldHost, seed: int, max_steps: int, announce_limit: bool = True
+    ) -> None:
         self.agent, self.seed, self.max_steps = agent, seed, max_steps
+        self.announce_limit = announce_limit
         self.turns: list[Turn] = []
         self._state, self._spent = "", 0
 
@@ -221,6 +236,7 @@ class _Curriculum:
             transcript=steps,
             memory_activity=reported["memory"],
             focus=reported["focus"],
+            budget_ended_steps=_steps_of(reported.get("budget_turns") or [], steps),
         )
 
     async def _steps(
@@ -229,7 +245,11 @@ class _Curriculum:
         book.write(self.seed, await session.reset(), game.walkthrough)
         while not session.done:
             shown, allowed = session.observation, session.admissible
-            text = format_input(shown, allowed)
+            left = self.max_steps - session.steps
+            if self.announce_limit:
+                text = format_input(shown, allowed, remaining=left, limit=self.max_steps)
+            else:
+                text = format_input(shown, allowed)
             reply = await self.agent.respond(text)
             result = await session.step(read_action(reply, allowed))
             turn = self._turn(text, reply, index, session.steps)
@@ -272,6 +292,12 @@ class _Curriculum:
         )
         self.turns.append(turn)
         return turn
+
+
+def _steps_of(turns: list[int], steps: list[GameStep]) -> list[int]:
+    """The game's steps taken on the agent's ``turns``."""
+    wanted = set(turns)
+    return [s.step for s in steps if s.turn in wanted]
 
 
 def _trajectory(steps: list[GameStep]) -> str:

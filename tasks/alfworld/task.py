@@ -4,13 +4,14 @@ Each turn the agent gets the game's observation (the first one states the goal),
 it has left under the step limit ("Actions remaining: 47 of 50.", unless ``announce_limit`` is
 off) and the admissible actions (``cogarch.core.affordances``); its reply is read as one
 command (``actions.read_action``) and sent to the game whatever it is: one the game does not
-admit is answered "Nothing happens." and costs the step, as in ALFWorld. A game ends when it is won or after ``max_steps`` turns; the task
-then tells the agent how it went (``end_episode``), so memory that learns across games takes
-it in and the next game starts a fresh dialogue, and records what the agent reports of the
-game. Memory is carried from game to game within a trial, never across trials: every trial
-builds a new agent. The task measures rather than classifies: a trial is a curriculum, not
-one outcome, so its evaluation holds rates, its report tables (``tables``) break them down and its
-page (``page``) shows each game.
+admit is answered "Nothing happens." and costs the step, as in ALFWorld. A game ends when it
+is won or after ``max_steps`` turns; the task then tells the agent how it went
+(``end_episode``), so memory that learns across games takes it in and the next game starts a
+fresh dialogue, and records what the agent reports of the game. Memory is carried from game
+to game within a trial, never across trials: every trial builds a new agent. The task
+measures rather than classifies: a trial is a curriculum, not one outcome, so its evaluation
+holds rates, its report tables (``tables``) break them down and its page (``page``) shows
+each game.
 """
 
 from __future__ import annotations
@@ -155,6 +156,41 @@ class AlfworldTask(Task):
                 )
         self.settings = p.settings()
         curriculum.check(self.settings)
+
+    def plan(self) -> list[str]:
+        p, settings = self.params, self.settings
+        games = sum(part.games for part in p.curriculum)
+        parts = ", then ".join(f"{part.games} {part.split}" for part in p.curriculum)
+        lines = [f"games per trial: {games} ({parts}), at most {p.max_steps} actions each"]
+        if p.official is not None:
+            lines.append(f"official ALFWorld games from {p.official}")
+        else:
+            for split in dict.fromkeys(part.split for part in p.curriculum):
+                rooms = curriculum.hosts(split, settings)
+                held = sorted({n for ns in rooms.values() for n in ns})
+                shown = ", ".join(map(str, held[:12])) + (", ..." if len(held) > 12 else "")
+                lines.append(f"{split} rooms ({len(held)}): {shown}")
+        types = ", ".join(settings.task_types)
+        lines.append(f"task types ({p.task_mix} mix): {types}")
+        if p.task_mix == "alfworld" and p.official is None:
+            for part in p.curriculum:
+                counts = curriculum.mix_counts(
+                    list(curriculum.hosts(part.split, settings)), part.games
+                )
+                shown = ", ".join(f"{t} {n}" for t, n in counts.items() if n)
+                lines.append(f"{part.split} part of {part.games}: {shown}")
+        lines.append(
+            "the agent is told its actions remaining"
+            if p.announce_limit
+            else "the agent is not told its actions remaining"
+        )
+        return lines
+
+    def episodes_per_trial(self) -> int | None:
+        return sum(part.games for part in self.params.curriculum)
+
+    def actions_per_episode(self) -> int | None:
+        return self.params.max_steps
 
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         agent: AlfworldHost = ctx.make_agent()

@@ -26,7 +26,6 @@ from ...conditions import action_rejected
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
 
-
 _NOTES = {
     "empty": "No action was given, so nothing was done.",
     "refusal": '"{}" declines to act; nothing was done. One action is required.',

@@ -1,0 +1,256 @@
+"""``cogarch run CONFIG --dry-run``: check a run config and print its plan, calling no model.
+
+The config is validated and everything a run resolves before its first trial is resolved the
+same way (:class:`~cogarch.experiments.worker.RunSetup`): the task is built from its
+parameters, every agent spec is loaded and built without models, every provider an agent
+uses is checked (a fake's name, an API key or base URL read from the environment). No model
+is built, no endpoint is contacted and the embedded model is not started; a task's games are
+not generated.
+
+The plan lists the trials, what one trial plays (the task's own ``plan``), the agents with
+their providers, and, where trial files of an earlier run of the same task and agent spec
+are found (the config's own results folder, folders given with ``--estimate-from``, and the
+runs under ``runs/``; fake runs are preferred), what a trial is expected to cost in model
+calls and tokens: per episode when the task plays several (scaled to this config's episodes
+per trial), else per trial.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from cogarch.errors import ConfigError
+from cogarch.models.providers import ProviderConfig
+from cogarch.workspace.spec import describe_spec, providers_named
+
+from .config import RunConfig
+from .worker import RunSetup
+
+MAX_FILES = 40
+"""Trial files read per agent spec for an estimate."""
+
+
+@dataclass
+class Estimate:
+    """What trials of one agent spec cost in an earlier run."""
+
+    source: str
+    fake: bool
+    trials: int
+    calls: float
+    tokens: float
+    episodes: int = 0
+    """Episodes (games) those trials played; 0 when the task plays one per trial."""
+    actions: float | None = None
+    """Mean actions per episode, when the trial files say."""
+
+
+@dataclass
+class DryRunPlan:
+    """The plan of a run, as text lines, and the problems found."""
+
+    lines: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _provider_line(name: str, cfg: ProviderConfig) -> str:
+    if cfg.kind == "fake":
+        return f"{name}: fake '{cfg.fake}' (no model)"
+    if cfg.kind == "local":
+        where = cfg.gguf_path or "the embedded model (qwen2.5-coder-1.5b)"
+        return f"{name}: local, {where}; not started by the dry run"
+    if cfg.base_url_env:
+        url = os.environ.get(cfg.base_url_env, "")
+        if not url:
+            raise ConfigError(
+                f"provider '{name}' reads its base URL from ${cfg.base_url_env}, which is not "
+                f"set; export {cfg.base_url_env}=https://your-endpoint/v1 before running"
+            )
+        where = f"${cfg.base_url_env} = {url}"
+    else:
+        where = ", ".join(cfg.endpoints()) or "the provider's default endpoint"
+    settings = f"temperature {cfg.temperature}, max_tokens {cfg.max_tokens}"
+    return f"{name}: {cfg.kind} model '{cfg.model}' at {where} ({settings}); not contacted"
+
+
+def _run_dirs(config: RunConfig, extra: Sequence[Path]) -> list[Path]:
+    found = [config.output_dir(), *extra]
+    runs = Path("runs")
+    if runs.is_dir():
+        found += sorted(p for p in runs.iterdir() if p.is_dir())
+    unique: dict[Path, None] = {}
+    for path in found:
+        if path.is_dir():
+            unique.setdefault(path.resolve(), None)
+    return list(unique)
+
+
+def _task_kind(run_dir: Path) -> str | None:
+    try:
+        meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    task = (meta.get("config") or {}).get("task") or {}
+    kind = task.get("kind")
+    return kind if isinstance(kind, str) else None
+
+
+def _trial_files(run_dir: Path) -> Iterable[Path]:
+    for folder in sorted(p for p in run_dir.iterdir() if p.is_dir() and p.name[0] != "."):
+        yield from sorted(folder.glob("trial_*.json"))
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("status") == "complete" else None
+
+
+def _spec_name(record: dict[str, Any]) -> str | None:
+    spec = (record.get("metadata") or {}).get("agent_spec") or {}
+    name = spec.get("name")
+    return name if isinstance(name, str) else None
+
+
+def _is_fake(record: dict[str, Any]) -> bool:
+    settings = (record.get("metadata") or {}).get("provider_settings") or {}
+    return settings.get("kind") == "fake"
+
+
+def estimates(config: RunConfig, specs: set[str], extra: Sequence[Path]) -> dict[str, Estimate]:
+    """Per agent spec name, what its trials of this task cost in the first earlier run found
+    (a fake run before others)."""
+    found: dict[str, list[tuple[bool, str, dict[str, Any]]]] = {s: [] for s in specs}
+    for run_dir in _run_dirs(config, extra):
+        if _task_kind(run_dir) != config.task.kind:
+            continue
+        for path in _trial_files(run_dir):
+            record = _read(path)
+            name = _spec_name(record) if record is not None else None
+            if record is None or name not in found or len(found[name]) >= MAX_FILES:
+                continue
+            found[name].append((_is_fake(record), str(run_dir), record))
+    out: dict[str, Estimate] = {}
+    for name, records in found.items():
+        if not records:
+            continue
+        fake = any(f for f, _, _ in records)
+        source = next(s for f, s, _ in records if f == fake)
+        chosen = [r for f, s, r in records if f == fake and s == source]
+        out[name] = _estimate(source, fake, chosen)
+    return out
+
+
+def _estimate(source: str, fake: bool, records: list[dict[str, Any]]) -> Estimate:
+    games = [
+        g
+        for r in records
+        for g in ((r.get("payload") or {}).get("games") or [])
+        if isinstance(g, dict) and "model_calls" in g
+    ]
+    if games:
+        actions = [g["actions"] for g in games if isinstance(g.get("actions"), int)]
+        return Estimate(
+            source,
+            fake,
+            len(records),
+            fmean(g["model_calls"] for g in games),
+            fmean(g.get("prompt_tokens", 0) + g.get("completion_tokens", 0) for g in games),
+            episodes=len(games),
+            actions=fmean(actions) if actions else None,
+        )
+    usage = [r.get("usage") or {} for r in records]
+    return Estimate(
+        source,
+        fake,
+        len(records),
+        fmean(u.get("model_calls") or 0 for u in usage),
+        fmean((u.get("prompt_tokens") or 0) + (u.get("completion_tokens") or 0) for u in usage),
+    )
+
+
+def _cost_line(est: Estimate, episodes: int | None, limit: int | None) -> str:
+    kind = "fake run" if est.fake else "run"
+    if est.episodes and episodes:
+        per = f"{est.calls:.1f} model calls and {est.tokens:,.0f} tokens per game"
+        line = (
+            f"expected per trial: {est.calls * episodes:,.0f} model calls, "
+            f"{est.tokens * episodes:,.0f} tokens ({per} in a {kind}, {est.episodes} games "
+            f"in {est.source}"
+        )
+        if est.actions and limit:
+            scale = limit / est.actions
+            line += (
+                f"; its games took {est.actions:.1f} actions on average, so games that all "
+                f"run to the {limit}-action limit cost up to {scale:.1f} times as much"
+            )
+        return line + ")"
+    return (
+        f"expected per trial: {est.calls:,.0f} model calls, {est.tokens:,.0f} tokens (mean of "
+        f"{est.trials} trials of a {kind} in {est.source})"
+    )
+
+
+def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan:
+    """Check ``config`` and lay out its plan; raises ``ConfigError`` for what would fail the
+    run before its first trial."""
+    setup = RunSetup(config)
+    task = setup.task
+    plan = DryRunPlan()
+    out = plan.lines
+    agents = len(config.agents)
+    out.append(f"run: {config.name} (config hash {setup.digest[:12]})")
+    out.append(f"results: {config.output_dir()}")
+    out.append(
+        f"trials: {config.trials} per agent x {agents} agents = {config.trials * agents}, "
+        f"seed {config.seed}, {config.concurrency} at once"
+    )
+    out.append(f"task: {config.task.kind}")
+    out += [f"  {line}" for line in task.plan()]
+    episodes = task.episodes_per_trial()
+    limit = task.actions_per_episode()
+    used: set[str] = set()
+    out.append("agents:")
+    described: dict[str, dict[str, Any]] = {}
+    for entry in config.agents:
+        spec = setup.specs[entry.label]
+        provider = setup.provider_of(entry.label)
+        named = providers_named(spec, provider)
+        used |= named
+        if spec.name not in described:
+            described[spec.name] = describe_spec(spec)
+        nodes = described[spec.name].get("nodes") or {}
+        params = ", ".join(f"{k}={v}" for k, v in entry.params.items())
+        out.append(
+            f"  {entry.label}: {spec.name} ({len(nodes)} nodes) on {', '.join(sorted(named))}"
+            + (f" [{params}]" if params else "")
+        )
+    if config.helper_provider:
+        used.add(config.helper_provider)
+    out.append("providers:")
+    for name in sorted(used):
+        out.append(f"  {_provider_line(name, setup.providers.config(name))}")
+    costs = estimates(config, {s.name for s in setup.specs.values()}, estimate_from)
+    out.append("cost:")
+    for entry in config.agents:
+        spec = setup.specs[entry.label]
+        est = costs.get(spec.name)
+        if est is None:
+            out.append(f"  {entry.label}: not known (no earlier run of {spec.name} on this task)")
+        else:
+            out.append(f"  {entry.label}: {_cost_line(est, episodes, limit)}")
+    out.append("dry run: nothing was played and no model was called")
+    return plan
+
+
+__all__ = ["DryRunPlan", "Estimate", "dry_run", "estimates"]

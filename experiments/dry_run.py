@@ -25,12 +25,17 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from cogarch.errors import ConfigError
-from cogarch.models.providers import ProviderConfig
-from cogarch.workspace.spec import describe_spec, providers_named
+from cogarch.config import validate_mapping
+from cogarch.core.task import Task
+from cogarch.errors import ConfigError, MissingDataError
+from cogarch.models.providers import ProviderConfig, Providers
+from cogarch.workspace.spec import AgentSpec, describe_spec, providers_named
 
+from ..tasks.registry import TASKS
 from .config import RunConfig
-from .worker import RunSetup
+from .fakes import run_fakes
+from .task_types import task_source
+from .worker import RunSetup, resolve_agents
 
 MAX_FILES = 40
 """Trial files read per agent spec for an estimate."""
@@ -201,30 +206,69 @@ def _cost_line(est: Estimate, episodes: int | None, limit: int | None) -> str:
     )
 
 
+@dataclass
+class _Resolved:
+    """What the dry run resolved: the task (None when its data is missing), specs, providers."""
+
+    task: Task | None
+    specs: dict[str, AgentSpec]
+    providers: Providers
+    missing: str | None = None
+
+
+def _resolve(config: RunConfig) -> _Resolved:
+    """Resolve as a run does; a data file the user supplies that is missing leaves the task
+    unbuilt (its parameters still checked) and is reported, while agents and providers are
+    checked all the same."""
+    try:
+        setup = RunSetup(config)
+    except MissingDataError as exc:
+        task_cls = TASKS.get(task_source(config.task.kind) or config.task.kind)
+        validate_mapping(task_cls.Params, config.task.params(), where="task")
+        fakes = run_fakes()
+        for name, fn in task_cls.fakes.items():
+            fakes.register(name, fn)
+        providers = Providers(config.providers, fakes=fakes)
+        specs = resolve_agents(config, providers, config.helper_provider is not None)
+        return _Resolved(None, specs, providers, str(exc))
+    return _Resolved(setup.task, setup.specs, setup.providers)
+
+
+def _provider_of(config: RunConfig, specs: dict[str, AgentSpec], label: str) -> str | None:
+    entry = next(a for a in config.agents if a.label == label)
+    return entry.provider or specs[label].provider
+
+
 def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan:
     """Check ``config`` and lay out its plan; raises ``ConfigError`` for what would fail the
-    run before its first trial."""
-    setup = RunSetup(config)
-    task = setup.task
+    run before its first trial (a missing data file the user supplies is reported in the plan
+    instead, with where to get it)."""
+    resolved = _resolve(config)
+    task = resolved.task
     plan = DryRunPlan()
     out = plan.lines
     agents = len(config.agents)
-    out.append(f"run: {config.name} (config hash {setup.digest[:12]})")
+    out.append(f"run: {config.name} (config hash {config.digest()[:12]})")
     out.append(f"results: {config.output_dir()}")
     out.append(
         f"trials: {config.trials} per agent x {agents} agents = {config.trials * agents}, "
         f"seed {config.seed}, {config.concurrency} at once"
     )
     out.append(f"task: {config.task.kind}")
-    out += [f"  {line}" for line in task.plan()]
-    episodes = task.episodes_per_trial()
-    limit = task.actions_per_episode()
+    if task is None:
+        out += [f"  {k}: {v}" for k, v in config.task.params().items()]
+        out.append(f"  MISSING DATA (supply it before running): {resolved.missing}")
+        episodes = limit = None
+    else:
+        out += [f"  {line}" for line in task.plan()]
+        episodes = task.episodes_per_trial()
+        limit = task.actions_per_episode()
     used: set[str] = set()
     out.append("agents:")
     described: dict[str, dict[str, Any]] = {}
     for entry in config.agents:
-        spec = setup.specs[entry.label]
-        provider = setup.provider_of(entry.label)
+        spec = resolved.specs[entry.label]
+        provider = _provider_of(config, resolved.specs, entry.label)
         named = providers_named(spec, provider)
         used |= named
         if spec.name not in described:
@@ -239,11 +283,11 @@ def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan
         used.add(config.helper_provider)
     out.append("providers:")
     for name in sorted(used):
-        out.append(f"  {_provider_line(name, setup.providers.config(name))}")
-    costs = estimates(config, {s.name for s in setup.specs.values()}, estimate_from)
+        out.append(f"  {_provider_line(name, resolved.providers.config(name))}")
+    costs = estimates(config, {s.name for s in resolved.specs.values()}, estimate_from)
     out.append("cost:")
     for entry in config.agents:
-        spec = setup.specs[entry.label]
+        spec = resolved.specs[entry.label]
         est = costs.get(spec.name)
         if est is None:
             out.append(f"  {entry.label}: not known (no earlier run of {spec.name} on this task)")

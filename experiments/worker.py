@@ -65,6 +65,37 @@ def check_provider(providers: Providers, name: str) -> None:
         )
 
 
+def resolve_agents(
+    config: RunConfig, providers: Providers, needs_helper: bool = False
+) -> dict[str, AgentSpec]:
+    """Every agent's spec by name, loaded and checked, with every provider it names (and the
+    helper) checked, as a run does before any trial."""
+    specs: dict[str, AgentSpec] = {}
+    for entry in config.agents:
+        spec = load_agent_spec(entry.agent, entry.params)
+        provider = entry.provider or spec.provider
+        if provider is not None:
+            providers.config(provider)  # unknown names fail before any trial runs
+        check_agent_spec(spec, provider=provider)
+        specs[entry.label] = spec
+    if needs_helper and config.helper_provider is None:
+        raise ConfigError(
+            f"the {config.task.kind} task judges its trials with a helper model, and the "
+            "run config names none; set 'helper_provider: NAME' to a provider (the "
+            "agent's own provider is never used as its judge)"
+        )
+    by_label = {entry.label: entry for entry in config.agents}
+    used: set[str | None] = {
+        p
+        for label, spec in specs.items()
+        for p in providers_named(spec, by_label[label].provider or spec.provider)
+    }
+    used.add(config.helper_provider)
+    for name in sorted(p for p in used if p):
+        check_provider(providers, name)
+    return specs
+
+
 class RunSetup:
     """A run config's providers, task and agent specs, built and checked once.
 
@@ -99,27 +130,8 @@ class RunSetup:
         self.providers = Providers(
             config.providers, cache_dir=cache, fakes=fakes, local_server=local_server
         )
-        self.specs: dict[str, AgentSpec] = {}
         self.entries = {entry.label: entry for entry in config.agents}
-        for entry in config.agents:
-            spec = load_agent_spec(entry.agent, entry.params)
-            provider = entry.provider or spec.provider
-            if provider is not None:
-                self.providers.config(provider)  # unknown names fail before any trial runs
-            check_agent_spec(spec, provider=provider)
-            self.specs[entry.label] = spec
-        if self.task.needs_helper and config.helper_provider is None:
-            raise ConfigError(
-                f"the {config.task.kind} task judges its trials with a helper model, and the "
-                "run config names none; set 'helper_provider: NAME' to a provider (the "
-                "agent's own provider is never used as its judge)"
-            )
-        used: set[str | None] = {
-            p for k, s in self.specs.items() for p in providers_named(s, self.provider_of(k))
-        }
-        used.add(config.helper_provider)
-        for name in sorted(p for p in used if p):
-            check_provider(self.providers, name)
+        self.specs = resolve_agents(config, self.providers, self.task.needs_helper)
         self._metadata: dict[str, Any] = {
             "config": self.config_json,
             "config_hash": self.digest,

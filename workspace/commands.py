@@ -164,6 +164,9 @@ def judge_reply(
     joined = _joined(text, grammar)
     if joined:
         return Verdict(joined[0], "several", allowed.allows(joined[0]))
+    lines = _command_lines(text, grammar) if "\n" in text.strip() else []
+    if lines:  # thoughts and commands on lines of their own: the commands count
+        return _judge_lines(lines, text, allowed, grammar, names)
     action = read_action(text, allowed)
     if allowed.allows(action):
         return Verdict(action, None, True)

@@ -132,41 +132,53 @@ def _is_fake(record: dict[str, Any]) -> bool:
     return settings.get("kind") == "fake"
 
 
-def estimates(config: RunConfig, specs: set[str], extra: Sequence[Path]) -> dict[str, Estimate]:
-    """Per agent spec name, what its trials of this task cost in the first earlier run found
-    (a fake run before others)."""
-    found: dict[str, list[tuple[bool, str, dict[str, Any]]]] = {s: [] for s in specs}
+def estimates(
+    config: RunConfig, specs: dict[str, str], extra: Sequence[Path]
+) -> dict[str, Estimate]:
+    """Per agent of ``config`` (``specs``: label -> spec name), what its trials of this task
+    cost in an earlier run: trials of an agent of the same name if there are any, else of
+    the same spec; a fake run before others, the first run found."""
+    wanted = set(specs.values())
+    found: list[tuple[bool, str, str, str, dict[str, Any]]] = []
     for run_dir in _run_dirs(config, extra):
         if _task_kind(run_dir) != config.task.kind:
             continue
+        kept = 0
         for path in _trial_files(run_dir):
             record = _read(path)
             name = _spec_name(record) if record is not None else None
-            if record is None or name not in found or len(found[name]) >= MAX_FILES:
+            if record is None or name not in wanted or kept >= MAX_FILES * len(wanted):
                 continue
-            found[name].append((_is_fake(record), str(run_dir), record))
+            kept += 1
+            agent = str(record.get("agent"))
+            found.append((_is_fake(record), str(run_dir), agent, str(name), record))
     out: dict[str, Estimate] = {}
-    for name, records in found.items():
-        if not records:
+    for label, spec in specs.items():
+        same = [f for f in found if f[2] == label and f[3] == spec]
+        pool = same or [f for f in found if f[3] == spec]
+        if not pool:
             continue
-        fake = any(f for f, _, _ in records)
-        source = next(s for f, s, _ in records if f == fake)
-        chosen = [r for f, s, r in records if f == fake and s == source]
-        out[name] = _estimate(source, fake, chosen)
+        fake = any(f[0] for f in pool)
+        source = next(f[1] for f in pool if f[0] == fake)
+        chosen = [f[4] for f in pool if f[0] == fake and f[1] == source][:MAX_FILES]
+        out[label] = _estimate(source, fake, chosen, agent=label if same else None)
     return out
 
 
-def _estimate(source: str, fake: bool, records: list[dict[str, Any]]) -> Estimate:
+def _estimate(
+    source: str, fake: bool, records: list[dict[str, Any]], agent: str | None = None
+) -> Estimate:
     games = [
         g
         for r in records
         for g in ((r.get("payload") or {}).get("games") or [])
         if isinstance(g, dict) and "model_calls" in g
     ]
+    where = f"{source} ({agent})" if agent else f"{source} (same agent spec)"
     if games:
         actions = [g["actions"] for g in games if isinstance(g.get("actions"), int)]
         return Estimate(
-            source,
+            where,
             fake,
             len(records),
             fmean(g["model_calls"] for g in games),
@@ -176,7 +188,7 @@ def _estimate(source: str, fake: bool, records: list[dict[str, Any]]) -> Estimat
         )
     usage = [r.get("usage") or {} for r in records]
     return Estimate(
-        source,
+        where,
         fake,
         len(records),
         fmean(u.get("model_calls") or 0 for u in usage),
@@ -187,19 +199,22 @@ def _estimate(source: str, fake: bool, records: list[dict[str, Any]]) -> Estimat
 def _cost_line(est: Estimate, episodes: int | None, limit: int | None) -> str:
     kind = "fake run" if est.fake else "run"
     if est.episodes and episodes:
-        per = f"{est.calls:.1f} model calls and {est.tokens:,.0f} tokens per game"
-        line = (
-            f"expected per trial: {est.calls * episodes:,.0f} model calls, "
-            f"{est.tokens * episodes:,.0f} tokens ({per} in a {kind}, {est.episodes} games "
-            f"in {est.source}"
-        )
+        seen = f"{est.episodes} games of a {kind} in {est.source}"
         if est.actions and limit:
-            scale = limit / est.actions
-            line += (
-                f"; its games took {est.actions:.1f} actions on average, so games that all "
-                f"run to the {limit}-action limit cost up to {scale:.1f} times as much"
+            calls, tokens = est.calls / est.actions, est.tokens / est.actions
+            typical = min(est.actions, limit) * episodes
+            return (
+                f"expected per trial: {calls * typical:,.0f} model calls, "
+                f"{tokens * typical:,.0f} tokens; at most {calls * limit * episodes:,.0f} "
+                f"calls, {tokens * limit * episodes:,.0f} tokens if every game runs to its "
+                f"{limit} actions ({calls:.1f} calls and {tokens:,.0f} tokens per action, "
+                f"{est.actions:.1f} actions per game in {seen})"
             )
-        return line + ")"
+        return (
+            f"expected per trial: {est.calls * episodes:,.0f} model calls, "
+            f"{est.tokens * episodes:,.0f} tokens ({est.calls:.1f} calls and "
+            f"{est.tokens:,.0f} tokens per game in {seen})"
+        )
     return (
         f"expected per trial: {est.calls:,.0f} model calls, {est.tokens:,.0f} tokens (mean of "
         f"{est.trials} trials of a {kind} in {est.source})"
@@ -284,11 +299,12 @@ def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan
     out.append("providers:")
     for name in sorted(used):
         out.append(f"  {_provider_line(name, resolved.providers.config(name))}")
-    costs = estimates(config, {s.name for s in resolved.specs.values()}, estimate_from)
+    names = {label: spec.name for label, spec in resolved.specs.items()}
+    costs = estimates(config, names, estimate_from)
     out.append("cost:")
     for entry in config.agents:
         spec = resolved.specs[entry.label]
-        est = costs.get(spec.name)
+        est = costs.get(entry.label)
         if est is None:
             out.append(f"  {entry.label}: not known (no earlier run of {spec.name} on this task)")
         else:

@@ -124,6 +124,14 @@ def test_an_earlier_fake_run_gives_the_cost_per_game_scaled_to_the_config(
     (earlier / "a" / "trial_0000.json").write_text(json.dumps(_trial("a", games)))
     config = load_run_config(REPO / "experiments" / "episodex_paper_table1.yaml")
     text = dry_run(config, [earlier]).text()
-    # 50 calls and 10,000 tokens per game, 20 games per trial
+    # 5 calls and 1,000 tokens per action, 10 actions per game, 20 games per trial
     assert "episodex_0: expected per trial: 1,000 model calls, 200,000 tokens" in text
-    assert "up to 5.0 times as much" in text  # its games took 10 of the 50 actions allowed
+    assert "at most 5,000 calls, 1,000,000 tokens if every game runs to its 50" in text
+    assert "(same agent spec)" in text
+    # trials of an agent of the same name are preferred
+    (earlier / "episodex_5").mkdir()
+    mine = [{"model_calls": 10, "prompt_tokens": 1, "completion_tokens": 1, "actions": 10}]
+    (earlier / "episodex_5" / "trial_0000.json").write_text(json.dumps(_trial("episodex_5", mine)))
+    text = dry_run(config, [earlier]).text()
+    assert "episodex_5: expected per trial: 200 model calls" in text
+    assert f"{earlier} (episodex_5)" in text

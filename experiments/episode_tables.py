@@ -151,7 +151,9 @@ def comparison_table(family: str, agents: Sequence[AgentGames], by: str) -> Tabl
         row += [_success([g for g in a.games if g.split == s])[0] for s in splits]
         row.append(_mean(won))
         rows.append(row)
-    paper = paper_columns(family, by, [_value(a, by) for a in ordered], [a.model for a in ordered])
+    paper = paper_columns(
+        family, by, [_value(a, by) for a in ordered], [a.model or a.provider for a in ordered]
+    )
     if paper is not None:
         extra, figures = paper
         header += extra

@@ -29,9 +29,9 @@ from cogarch.config import validate_mapping
 from cogarch.core.task import Task
 from cogarch.errors import ConfigError, MissingDataError
 from cogarch.models.providers import ProviderConfig, Providers
+from cogarch.tasks.registry import TASKS
 from cogarch.workspace.spec import AgentSpec, describe_spec, providers_named
 
-from ..tasks.registry import TASKS
 from .config import RunConfig
 from .fakes import run_fakes
 from .task_types import task_source

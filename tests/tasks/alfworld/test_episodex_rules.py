@@ -109,3 +109,27 @@ async def test_a_text_only_agent_gets_the_same_answer_to_an_inadmissible_command
     assert all(s.feedback == "Nothing happens." and s.inadmissible for s in game.transcript)
     assert game.inadmissible_actions == 3 and not game.won
     assert "Actions remaining: 3 of 3." in shown[0] and "Actions remaining: 1 of 3." in shown[2]
+
+
+def test_a_game_recorded_by_an_earlier_version_still_loads() -> None:
+    earlier = {
+        "index": 0,
+        "room": 304,
+        "task_type": "pick_and_place_simple",
+        "split": "ood",
+        "seed": 1,
+        "game": "g",
+        "goal": "put a book in drawer",
+        "won": False,
+        "actions": 2,
+        "inadmissible_actions": 0,
+        "repeated_actions": 0,
+        "plan_length": 3,
+        "focus": [
+            {"episode": 0, "turn": 1, "reason": "inadmissible", "attempt": 0,
+             "next_action": "look", "next_admissible": True}  # fmt: skip
+        ],
+    }
+    payload = AlfworldPayload.model_validate({"max_steps": 2, "games": [earlier]})
+    (game,) = payload.games
+    assert game.budget_ended_steps == [] and game.focus[0]["reason"] == "inadmissible"

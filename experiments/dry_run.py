@@ -81,7 +81,7 @@ def _provider_line(name: str, cfg: ProviderConfig) -> str:
             )
         where = f"${cfg.base_url_env} = {url}"
     else:
-        where = ", ".join(cfg.endpoints()) or "the provider's default endpoint"
+        where = ", ".join(u for u in cfg.endpoints() if u) or "the provider's default endpoint"
     settings = f"temperature {cfg.temperature}, max_tokens {cfg.max_tokens}"
     return f"{name}: {cfg.kind} model '{cfg.model}' at {where} ({settings}); not contacted"
 

@@ -126,8 +126,14 @@ def test_a_game_recorded_by_an_earlier_version_still_loads() -> None:
         "repeated_actions": 0,
         "plan_length": 3,
         "focus": [
-            {"episode": 0, "turn": 1, "reason": "inadmissible", "attempt": 0,
-             "next_action": "look", "next_admissible": True}  # fmt: skip
+            {
+                "episode": 0,
+                "turn": 1,
+                "reason": "inadmissible",
+                "attempt": 0,
+                "next_action": "look",
+                "next_admissible": True,
+            }
         ],
     }
     payload = AlfworldPayload.model_validate({"max_steps": 2, "games": [earlier]})

@@ -158,7 +158,7 @@ def judge_reply(
         return Verdict("", "empty", allowed.allows(""))
     marked = marked_actions(text)
     if marked:
-        return _judge_lines(marked, text, allowed, grammar, names)
+        return _judge_lines(marked, text, allowed, grammar, names, marked=True)
     if re.search(r"ACTION\s*:", text, re.IGNORECASE) and not _command_lines(text, grammar):
         return Verdict("", "empty", allowed.allows(""))
     joined = _joined(text, grammar)
@@ -200,10 +200,13 @@ def _judge_lines(
     allowed: ActionInput,
     grammar: CommandGrammar | None,
     names: frozenset[str] | None,
+    *,
+    marked: bool = False,
 ) -> Verdict:
-    """Several candidate lines: one command among them is the action, more are several."""
+    """Several candidate lines (each an ``ACTION:`` marker's when ``marked``): one command
+    among them is the action, more are several."""
     if grammar is None:
-        commands = lines if len(lines) == 1 else []
+        commands = lines if marked or len(lines) == 1 else []
     else:
         commands = [line for line in lines if grammar.parse(line) is not None]
     distinct = list(dict.fromkeys(normalize_action(c) for c in commands))

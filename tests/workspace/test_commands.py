@@ -84,6 +84,8 @@ def test_without_a_grammar_only_the_form_of_a_command_is_judged() -> None:
     assert judge_reply("", free).problem == "empty"
     assert judge_reply("one\ntwo", free).problem == "off_task"
     assert judge_reply("word " * 20, free).problem == "off_task"
+    assert judge_reply("ACTION: [open door]\nACTION: [go north]", free).problem == "several"
+    assert judge_reply("Thinking.\nACTION: [open door]", free).action == "open door"
 
 
 def test_names_are_read_from_every_text_of_the_game() -> None:

@@ -84,6 +84,44 @@ def task_setup(kind: str) -> Iterator[None]:
         ) from None
 
 
+def resolve_agents(
+    config: RunConfig, providers: Providers, needs_helper: bool = False
+) -> dict[str, AgentSpec | FrameworkAgentSpec]:
+    """Every agent's spec by name, loaded and checked, with every provider it names (and the
+    helper) checked, as a run does before any trial (a framework agent's factory is checked
+    by its builder, see ``RunSetup``)."""
+    specs: dict[str, AgentSpec | FrameworkAgentSpec] = {}
+    for entry in config.agents:
+        if isinstance(entry.agent, FrameworkAgent):
+            specs[entry.label] = FrameworkAgentSpec.of(entry)
+            if entry.provider is not None:
+                providers.config(entry.provider)
+            continue
+        spec = load_agent_spec(entry.agent, entry.params)
+        provider = entry.provider or spec.provider
+        if provider is not None:
+            providers.config(provider)  # unknown names fail before any trial runs
+        check_agent_spec(spec, provider=provider)
+        specs[entry.label] = spec
+    if needs_helper and config.helper_provider is None:
+        raise ConfigError(
+            f"the {config.task.kind} task judges its trials with a helper model, and the "
+            "run config names none; set 'helper_provider: NAME' to a provider (the "
+            "agent's own provider is never used as its judge)"
+        )
+    by_label = {entry.label: entry for entry in config.agents}
+    used: set[str | None] = set()
+    for label, one in specs.items():
+        if isinstance(one, AgentSpec):
+            used |= providers_named(one, by_label[label].provider or one.provider)
+        else:
+            used.add(by_label[label].provider)
+    used.add(config.helper_provider)
+    for name in sorted(p for p in used if p):
+        check_provider(providers, name)
+    return specs
+
+
 class RunSetup:
     """A run config's providers, task and agent specs, built and checked once.
 
@@ -121,41 +159,13 @@ class RunSetup:
         self.providers = Providers(
             config.providers, cache_dir=cache, fakes=fakes, local_server=local_server
         )
-        self.specs: dict[str, AgentSpec | FrameworkAgent] = {}
         self.entries = {entry.label: entry for entry in config.agents}
-        framework_entries = []
-        for entry in config.agents:
-            if isinstance(entry.agent, FrameworkAgent):
-                self.specs[entry.label] = FrameworkAgentSpec.of(entry)
-                framework_entries.append(entry)
-                if entry.provider is not None:
-                    self.providers.config(entry.provider)
-                continue
-            spec = load_agent_spec(entry.agent, entry.params)
-            provider = entry.provider or spec.provider
-            if provider is not None:
-                self.providers.config(provider)  # unknown names fail before any trial runs
-            check_agent_spec(spec, provider=provider)
-            self.specs[entry.label] = spec
-        if self.needs_helper and config.helper_provider is None:
-            raise ConfigError(
-                f"the {config.task.kind} task judges its trials with a helper model, and the "
-                "run config names none; set 'helper_provider: NAME' to a provider (the "
-                "agent's own provider is never used as its judge)"
-            )
-        used: set[str | None] = {
-            p
-            for k, s in self.specs.items()
-            for p in (
-                providers_named(s, self.provider_of(k))
-                if isinstance(s, AgentSpec)
-                else {self.provider_of(k)}
-            )
+        self.specs = resolve_agents(config, self.providers, self.task.needs_helper)
+        self.framework_agents = {
+            e.label: framework_builder(e)
+            for e in config.agents
+            if isinstance(e.agent, FrameworkAgent)
         }
-        used.add(config.helper_provider)
-        for name in sorted(p for p in used if p):
-            check_provider(self.providers, name)
-        self.framework_agents = {e.label: framework_builder(e) for e in framework_entries}
         for builder in self.framework_agents.values():  # refused before any trial runs
             builder.check(self.providers.for_trial(0))
         self._metadata: dict[str, Any] = {

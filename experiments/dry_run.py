@@ -237,7 +237,7 @@ def _resolve(config: RunConfig) -> _Resolved:
     unbuilt (its parameters still checked) and is reported, while agents and providers are
     checked all the same."""
     try:
-        setup = RunSetup(config)
+        setup = RunSetup(config, probe_frameworks=False)
     except MissingDataError as exc:
         task_cls = TASKS.get(task_source(config.task.kind) or config.task.kind)
         validate_mapping(task_cls.Params, config.task.params(), where="task")
@@ -294,7 +294,8 @@ def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan
             out.append(
                 f"  {entry.label}: {spec.framework} agent from {spec.factory}"
                 + (f" on {provider}" if provider else "")
-                + (f" [{params}]" if params else "")
+                + " (its factory is imported; whether its state can be copied is checked"
+                " when the run starts)" + (f" [{params}]" if params else "")
             )
             continue
         named = providers_named(spec, provider)

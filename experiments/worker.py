@@ -130,6 +130,8 @@ class RunSetup:
     (see ``task_types.task_source``; a worker elsewhere is given the driver's). ``cache_dir``
     moves the response cache away from ``results_dir/.cache`` (a cluster worker keeps its own
     on its node); ``local_server`` says where ``local`` providers find their embedded server.
+    ``probe_frameworks`` builds one agent of each framework entry to refuse an agent whose
+    state cannot be copied before any trial; a dry run, which builds no model, leaves it off.
     """
 
     def __init__(
@@ -139,6 +141,7 @@ class RunSetup:
         task_source: str | None = None,
         cache_dir: Path | None = None,
         local_server: LocalServerSource | None = None,
+        probe_frameworks: bool = True,
     ) -> None:
         self.config = config
         self.config_json = config.model_dump(mode="json")
@@ -167,7 +170,8 @@ class RunSetup:
             if isinstance(e.agent, FrameworkAgent)
         }
         for builder in self.framework_agents.values():  # refused before any trial runs
-            builder.check(self.providers.for_trial(0))
+            if probe_frameworks:
+                builder.check(self.providers.for_trial(0))
         self._metadata: dict[str, Any] = {
             "config": self.config_json,
             "config_hash": self.digest,

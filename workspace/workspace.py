@@ -215,7 +215,6 @@ _GROWING_LISTS = (
 )
 
 
-
 def _plain(value: Any) -> Any:
     if isinstance(value, CowList):
         return [_plain(v) for v in value]

@@ -14,6 +14,8 @@ metered (usage tables, traces), seeded and cached like any call cogarch makes it
 - The library must run its blocking call in a worker thread (``asyncio.to_thread``) while the
   event loop stays free: each request is answered by a task on the bound loop, created in the
   bound context, even when the library makes the request from a thread pool of its own.
+- The request's temperature and ``max_tokens`` are kept, the latter capped by the provider's
+  own ``max_tokens``; the seed is the bound one (the trial's).
 - ``response_format`` ``json_object`` asks for a JSON object, ``json_schema`` for its schema;
   tools and streaming are refused. A failed call answers HTTP 400 (which OpenAI clients do not
   retry) and is kept in the session's ``errors``.
@@ -185,6 +187,9 @@ async def answer(binding: Binding, body: Mapping[str, Any]) -> Completion:
     schema = response_schema_of(body)
     temperature = body.get("temperature")
     limit = body.get("max_completion_tokens") or body.get("max_tokens")
+    cap = getattr(binding.model, "max_tokens", None)
+    if isinstance(cap, int) and (limit is None or int(limit) > cap):
+        limit = cap  # the provider's limit bounds the library's, as it bounds cogarch's calls
     return await binding.model.complete(
         messages,
         caller=binding.caller,

@@ -20,6 +20,9 @@ from cogarch.models.fakes import CallInfo, PairsFn, Reply
 
 LIBRARY_KINDS = frozenset({"mem0_lib", "memoryos_lib", "amem_lib"})
 """The memory modules whose calls arrive with their kind as the call's role."""
+REIMPLEMENTED = frozenset({"mem0", "memoryos", "amem"})
+"""cogarch's re-implementations, whose calls (caller ``memory:<kind>``) get the same kind of
+answers, in the shapes their prompts ask for, so both sides of a comparison store memories."""
 
 _LINE = re.compile(r"^\s*(user|assistant)\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 _FENCED = re.compile(r"```\s*(.*?)\s*```", re.DOTALL)
@@ -52,6 +55,17 @@ def _new_facts(prompt: str) -> list[str]:
     return []
 
 
+def _json_list(text: str) -> list[str]:
+    start = text.find("[")
+    if start < 0:
+        return []
+    try:
+        value, _ = json.JSONDecoder().raw_decode(text[start:])
+    except ValueError:
+        return []
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
 def _keywords(text: str, n: int = 4) -> list[str]:
     seen: dict[str, None] = {}
     for word in _WORD.findall(text):
@@ -66,6 +80,16 @@ def library_memory_reply(messages: Sequence[tuple[str, str]]) -> str:
     both = f"{system}\n{prompt}"
     if '"facts"' in both or "Personal Information Organizer" in both:
         return json.dumps({"facts": _facts(prompt)})
+    if "New facts:" in prompt:
+        listed = _json_list(prompt.split("New facts:", 1)[1])
+        ops = [{"id": "", "text": fact, "event": "ADD"} for fact in listed]
+        return json.dumps({"memory": ops})
+    if '"summary"' in both and '"keywords"' in both:
+        return json.dumps({"summary": _clip(" ".join(_facts(prompt)), 100), "keywords": _keywords(prompt)})
+    if '"user_knowledge"' in both:
+        return json.dumps({"user_knowledge": _facts(prompt)[:1], "assistant_knowledge": []})
+    if '"profile"' in both:
+        return json.dumps({"profile": _clip(" ".join(_facts(prompt)), 120) or "None"})
     if '"memory"' in both and "new retrieved facts" in both:
         facts = _new_facts(prompt)
         ops = [{"id": str(i), "text": fact, "event": "ADD"} for i, fact in enumerate(facts)]
@@ -109,7 +133,8 @@ def with_library_memory(fake: PairsFn) -> PairsFn:
     """``fake``, except that calls of the library memory modules get a library answer."""
 
     def reply(messages: Sequence[tuple[str, str]], seed: int, call: CallInfo) -> Reply:
-        if call is not None and call.role in LIBRARY_KINDS:
+        asker = call.caller.removeprefix("memory:") if call is not None else ""
+        if call is not None and (call.role in LIBRARY_KINDS or asker in REIMPLEMENTED):
             return library_memory_reply(messages)
         return fake(messages, seed, call)  # type: ignore[return-value]
 
@@ -118,4 +143,4 @@ def with_library_memory(fake: PairsFn) -> PairsFn:
     return reply
 
 
-__all__ = ["LIBRARY_KINDS", "library_memory_reply", "with_library_memory"]
+__all__ = ["LIBRARY_KINDS", "REIMPLEMENTED", "library_memory_reply", "with_library_memory"]

@@ -68,12 +68,17 @@ class LibraryModule(RetrievalModule):
         """Counts the library's writes (a key for the cached size of ``private_text``)."""
         self.lib: Any = self._open(self.session)
 
-    async def call(self, ctx: MemoryContext, fn: Callable[..., R], *args: Any, **kw: Any) -> R:
+    async def call(
+        self, ctx: MemoryContext, fn: Callable[..., R], *args: Any, write: bool = False, **kw: Any
+    ) -> R:
         """Run a blocking library call in a worker thread, its model calls answered through
         the proxy by this module's provider (metered as ``caller``, with the call seed).
 
         A model call the library could not get raises ``ModelCallError`` when the library
-        let the failure through; one it swallowed is counted in ``stats["model_errors"]``.
+        let the failure through; one it swallowed is counted in ``stats["model_errors"]``. A
+        ``write`` that fails inside the library (on a model answer of a shape it did not
+        expect, say) raises ``ModelCallError`` too, counted in ``stats["library_errors"]``:
+        the turn is left out, as a failed extraction leaves it out of the library itself.
         """
         self.session.bind(self.model(ctx), caller=self.caller, role=self.kind, seed=ctx.seed)
         self.session.take_errors()
@@ -83,6 +88,11 @@ class LibraryModule(RetrievalModule):
             errors = self.session.take_errors()
             if errors:
                 raise ModelCallError(f"{self.kind}: a model call failed: {errors[-1]}") from exc
+            if write:
+                self.count("library_errors")
+                raise ModelCallError(
+                    f"{self.kind}: the library failed while writing: {type(exc).__name__}: {exc}"
+                ) from exc
             raise
         finally:
             self.session.unbind()

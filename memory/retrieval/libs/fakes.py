@@ -80,6 +80,10 @@ def library_memory_reply(messages: Sequence[tuple[str, str]]) -> str:
     both = f"{system}\n{prompt}"
     if '"facts"' in both or "Personal Information Organizer" in both:
         return json.dumps({"facts": _facts(prompt)})
+    if "subtopic summaries" in prompt:
+        said = " ".join(_facts(prompt.replace("User:", "user:").replace("Assistant:", "assistant:")))
+        topic = {"theme": "conversation", "keywords": _keywords(said), "content": _clip(said, 100)}
+        return json.dumps([topic])
     if "New facts:" in prompt:
         listed = _json_list(prompt.split("New facts:", 1)[1])
         ops = [{"id": "", "text": fact, "event": "ADD"} for fact in listed]
@@ -104,8 +108,6 @@ def library_memory_reply(messages: Sequence[tuple[str, str]]) -> str:
         return "false"
     if "keyword extraction" in system:
         return ", ".join(_keywords(prompt))
-    if "subtopic summaries" in prompt:
-        return json.dumps([{"theme": "conversation", "keywords": _keywords(prompt)}])
     if "【User Private Data】" in prompt:
         lines = _facts(prompt)
         return "【User Private Data】\n" + "\n".join(f"- {f}" for f in lines) + (

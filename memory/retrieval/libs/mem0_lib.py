@@ -167,7 +167,13 @@ class Mem0LibMemory(LibraryModule):
             "created_at": self.now().isoformat(),
         }
         result = await self.call(
-            ctx, self.lib.add, window, user_id=self.params.user_id, metadata=metadata, infer=True
+            ctx,
+            self.lib.add,
+            window,
+            user_id=self.params.user_id,
+            metadata=metadata,
+            infer=True,
+            write=True,
         )
         self.revision += 1
         for event in _results(result):

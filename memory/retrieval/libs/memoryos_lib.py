@@ -150,7 +150,7 @@ class MemoryOSLibMemory(LibraryModule):
         stamp = self.message_time(turn, "user").strftime("%Y-%m-%d %H:%M:%S")
         key = _page_key(question, answer)
         self.page_sources[key] = union_ids(self.page_sources.get(key, []), turn.source_ids)
-        await self.call(ctx, self.lib.add_memory, question, answer, stamp)
+        await self.call(ctx, self.lib.add_memory, question, answer, stamp, write=True)
         self.revision += 1
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:

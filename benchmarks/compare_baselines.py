@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sct-results", help="a results folder of a Hangman SCT run")
     parser.add_argument("--sct-agents", nargs="+", default=["mem0", "mem0_lib", "memoryos", "memoryos_lib"])
     parser.add_argument("--out", help="write the tables here (Markdown)")
+    parser.add_argument("--cache", help="a response cache folder (a rerun replays its calls)")
     args = parser.parse_args(argv)
     report = asyncio.run(run(args))
     print(report)
@@ -60,7 +61,9 @@ async def run(args: argparse.Namespace) -> str:
     if args.providers:
         data = read_yaml(args.providers)
         section = data.get("providers", data) if isinstance(data, dict) else {}
-    providers = Providers(load_providers_yaml(section or {}), fakes=run_fakes())
+    providers = Providers(
+        load_providers_yaml(section or {}), cache_dir=args.cache, fakes=run_fakes()
+    )
     model = providers.get(args.provider, args.seed)
 
     dialogues: list[Dialogue] = [hangman_dialogue(s) for s in args.hangman_seeds]

@@ -113,10 +113,6 @@ def library_memory_reply(messages: Sequence[tuple[str, str]]) -> str:
         return "【User Private Data】\n" + "\n".join(f"- {f}" for f in lines) + (
             "\n【Assistant Knowledge】\n- Assistant answered in the conversation"
         )
-    if "keywords" in both and "context" in both and "tags" in both:
-        return json.dumps(
-            {"keywords": _keywords(prompt), "context": _clip(prompt, 80), "tags": ["dialogue"]}
-        )
     if "should_evolve" in both:
         return json.dumps(
             {
@@ -127,6 +123,11 @@ def library_memory_reply(messages: Sequence[tuple[str, str]]) -> str:
                 "new_context_neighborhood": [],
                 "new_tags_neighborhood": [],
             }
+        )
+    if "keywords" in both and "context" in both and "tags" in both:
+        content = prompt.rsplit("Content for analysis:", 1)[-1].strip()
+        return json.dumps(
+            {"keywords": _keywords(content), "context": _clip(content, 80), "tags": ["dialogue"]}
         )
     return _clip(" ".join(_facts(prompt)) or prompt, 200) or "None"
 

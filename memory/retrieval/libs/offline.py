@@ -63,6 +63,7 @@ def offline_environment() -> Path:
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    os.environ["ANONYMIZED_TELEMETRY"] = "False"
     os.environ.setdefault("NLTK_DATA", str(home / "nltk_data"))
     return home
 

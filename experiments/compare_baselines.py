@@ -1,8 +1,8 @@
 """The real memory libraries beside cogarch's re-implementations, on the same dialogues.
 
-For each pair (``mem0_lib`` / ``mem0``, ``memoryos_lib`` / ``memoryos``), both modules take in
-the same turns, one at a time, with the same model (one provider, one seed), and after each
-turn both retrieve for the same query (the next turn's user message, as the retrieval
+For each pair (``mem0_lib`` / ``mem0``, ``memoryos_lib`` / ``memoryos``, ``amem_lib`` /
+``amem``), both modules take in the same turns, one at a time, with the same model (one
+provider, one seed), and after each turn both retrieve for the same query (the next turn's user message, as the retrieval
 specialist would before answering it). Per turn: the model calls and tokens each spent, what
 each retrieved and how much of it the other retrieved too; per dialogue: the memories each
 stored (how many, and how many of the library's have a counterpart in ours). Texts match when
@@ -32,6 +32,7 @@ from cogarch.models.metering import Meter
 PAIRS: dict[str, tuple[str, str]] = {
     "mem0": ("mem0_lib", "mem0"),
     "memoryos": ("memoryos_lib", "memoryos"),
+    "amem": ("amem_lib", "amem"),
 }
 """Baseline -> (the library's module, cogarch's re-implementation)."""
 
@@ -40,6 +41,8 @@ PARAMS: dict[str, dict[str, Any]] = {
     "mem0": {"window": 10, "top_k": 10},
     "memoryos_lib": {"window": 10, "top_k": 7, "short_term_capacity": 10},
     "memoryos": {"window": 10, "top_k": 7, "short_term_capacity": 10},
+    "amem_lib": {"window": 30, "top_k": 8},
+    "amem": {"window": 30, "top_k": 8},
 }
 """The paper's settings of each module (its ready-made agent's)."""
 

@@ -10,7 +10,7 @@ import pytest
 
 from cogarch.experiments.cli import main
 from cogarch.experiments.results import iter_trials
-from cogarch.memory.retrieval.libs.offline import MEM0, MEMORYOS
+from cogarch.memory.retrieval.libs.offline import AMEM, MEM0, MEMORYOS
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "experiments" / "baselines_lib_fakes.yaml"
@@ -20,12 +20,13 @@ EXPECTED = {
     "leaky_memoryos_lib": "leakage",
     "denier_memoryos_lib": "all_denial",
     "substituter_mem0_lib": "state_substitution",
+    "honest_amem_lib": "self_consistent",
 }
 
 pytestmark = pytest.mark.skipif(
-    MEM0.version() is None or MEMORYOS.version() is None,
-    reason=f"the mem0_lib and memoryos_lib extras are not installed ({MEM0.install}; "
-    f"{MEMORYOS.install})",
+    None in (MEM0.version(), MEMORYOS.version(), AMEM.version()),
+    reason=f"the memory library extras are not installed ({MEM0.install}; {MEMORYOS.install}; "
+    f"{AMEM.install})",
 )
 
 
@@ -53,7 +54,7 @@ def test_every_trial_completes_and_the_usage_table_counts_the_library_calls(
         assert not isinstance(result, Exception), f"{path}: {result}"
         assert result.status == "complete"
         outcomes.setdefault(result.agent, set()).add(str(result.evaluation.outcome))
-        kind = "mem0_lib" if "mem0_lib" in result.agent else "memoryos_lib"
+        kind = result.agent.split("_", 1)[1]
         callers = result.usage.by_caller
         assert callers[f"memory:{kind}"]["calls"] > 0, f"{path}: no library calls metered"
         assert sum(c["calls"] for c in callers.values()) == result.usage.model_calls

@@ -39,8 +39,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     report = asyncio.run(run(args))
     print(report)
-    if args.out:
-        Path(args.out).write_text(report + "\n", encoding="utf-8")
     return 0
 
 
@@ -51,8 +49,6 @@ async def run(args: argparse.Namespace) -> str:
         compare_dialogue,
         hangman_dialogue,
         locomo_dialogue,
-        markdown,
-        outcome_rows,
     )
     from cogarch.experiments.fakes import run_fakes
     from cogarch.models.providers import Providers, load_providers_yaml
@@ -89,10 +85,23 @@ async def run(args: argparse.Namespace) -> str:
                 file=sys.stderr,
                 flush=True,
             )
+            if args.out:  # what is done so far survives an interrupted run
+                Path(args.out).write_text(
+                    tables(args, model.model, summaries, turn_rows) + "\n", encoding="utf-8"
+                )
     await model.aclose()
+    report = tables(args, model.model, summaries, turn_rows)
+    if args.out:
+        Path(args.out).write_text(report + "\n", encoding="utf-8")
+    return report
+
+
+def tables(args: argparse.Namespace, model: str, summaries: list, turn_rows: list) -> str:
+    from cogarch.experiments.compare_baselines import markdown, outcome_rows
+
     parts = [
         f"## Memories stored and model use per dialogue (provider {args.provider}, "
-        f"model {model.model})",
+        f"model {model})",
         markdown(summaries),
         "## Per turn: model calls, tokens, retrieved entries and their overlap",
         markdown(turn_rows),

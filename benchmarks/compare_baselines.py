@@ -33,7 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-turns", type=int, default=None, help="cut each dialogue")
     parser.add_argument("--seed", type=int, default=1337)
     parser.add_argument("--sct-results", help="a results folder of a Hangman SCT run")
-    parser.add_argument("--sct-agents", nargs="+", default=["mem0", "mem0_lib", "memoryos", "memoryos_lib"])
+    parser.add_argument(
+        "--sct-agents", nargs="+", default=["mem0", "mem0_lib", "memoryos", "memoryos_lib"]
+    )
     parser.add_argument("--out", help="write the tables here (Markdown)")
     parser.add_argument("--cache", help="a response cache folder (a rerun replays its calls)")
     args = parser.parse_args(argv)
@@ -80,8 +82,7 @@ async def run(args: argparse.Namespace) -> str:
             turn_rows += rows
             summaries.append(summary)
             print(
-                f"{dialogue.name} {pair}: {len(rows)} turns in "
-                f"{time.perf_counter() - began:.0f} s",
+                f"{dialogue.name} {pair}: {len(rows)} turns in {time.perf_counter() - began:.0f} s",
                 file=sys.stderr,
                 flush=True,
             )
@@ -100,8 +101,7 @@ def tables(args: argparse.Namespace, model: str, summaries: list, turn_rows: lis
     from cogarch.experiments.compare_baselines import markdown, outcome_rows
 
     parts = [
-        f"## Memories stored and model use per dialogue (provider {args.provider}, "
-        f"model {model})",
+        f"## Memories stored and model use per dialogue (provider {args.provider}, model {model})",
         markdown(summaries),
         "## Per turn: model calls, tokens, retrieved entries and their overlap",
         markdown(turn_rows),

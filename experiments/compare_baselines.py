@@ -2,12 +2,13 @@
 
 For each pair (``mem0_lib`` / ``mem0``, ``memoryos_lib`` / ``memoryos``, ``amem_lib`` /
 ``amem``), both modules take in the same turns, one at a time, with the same model (one
-provider, one seed), and after each turn both retrieve for the same query (the next turn's user message, as the retrieval
-specialist would before answering it). Per turn: the model calls and tokens each spent, what
-each retrieved and how much of it the other retrieved too; per dialogue: the memories each
-stored (how many, and how many of the library's have a counterpart in ours). Texts match when
-they are equal after normalising case, spaces and punctuation (*exact*), or when rapidfuzz's
-``token_set_ratio`` of the two reaches 80 (*fuzzy*).
+provider, one seed), and after each turn both retrieve for the same query (the next turn's
+user message, as the retrieval specialist would before answering it). Per turn: the model
+calls and tokens each spent, what each retrieved and how much of it the other retrieved too;
+per dialogue: the memories each stored (how many, and how many of the library's have a
+counterpart in ours). Texts match when they are equal after normalising case, spaces and
+punctuation (*exact*), or when rapidfuzz's ``token_set_ratio`` of the two reaches 80
+(*fuzzy*).
 
 ``outcome_rows`` reads the trial files of a Hangman SCT run (``cogarch run``) into the outcome
 class of every trial of every agent, side by side by trial index.
@@ -155,7 +156,10 @@ async def compare_dialogue(
     lib_kind, ours_kind = PAIRS[pair]
     settings = {**PARAMS, **(params or {})}
     make = build or (lambda kind, values: build_memory(kind, values, where=kind))
-    modules = {side: make(kind, dict(settings[kind])) for side, kind in (("lib", lib_kind), ("ours", ours_kind))}
+    modules = {
+        side: make(kind, dict(settings[kind]))
+        for side, kind in (("lib", lib_kind), ("ours", ours_kind))
+    }
     ctx = MemoryContext(model=lambda _name: model, seed=seed)
     for module in modules.values():
         module.use_provider(model.provider)

@@ -6,8 +6,9 @@ the ALFWorld players (``alfworld.fakes.PLAYERS``: oracle, random, hallucinating,
 they are named ``<task>.<kind>``. Each is also registered as ``libs.<task>.<kind>``: the same
 fake, except that the calls of the real memory libraries (``mem0_lib``, ``memoryos_lib``,
 ``amem_lib``) get answers in the shape those libraries parse
-(``cogarch.memory.retrieval.libs.fakes``). The runner and the CLI hand this table, with the agents' own
-fakes (``cogarch.workspace.fakes``), to ``Providers``; the model layer itself knows no task.
+(``cogarch.memory.retrieval.libs.fakes``). The runner and the CLI hand this table, with the
+agents' own fakes (``cogarch.workspace.fakes``), to ``Providers``; the model layer itself knows
+no task.
 """
 
 from __future__ import annotations

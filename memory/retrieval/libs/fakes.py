@@ -81,7 +81,9 @@ def library_memory_reply(messages: Sequence[tuple[str, str]]) -> str:
     if '"facts"' in both or "Personal Information Organizer" in both:
         return json.dumps({"facts": _facts(prompt)})
     if "subtopic summaries" in prompt:
-        said = " ".join(_facts(prompt.replace("User:", "user:").replace("Assistant:", "assistant:")))
+        said = " ".join(
+            _facts(prompt.replace("User:", "user:").replace("Assistant:", "assistant:"))
+        )
         topic = {"theme": "conversation", "keywords": _keywords(said), "content": _clip(said, 100)}
         return json.dumps([topic])
     if "New facts:" in prompt:
@@ -89,7 +91,9 @@ def library_memory_reply(messages: Sequence[tuple[str, str]]) -> str:
         ops = [{"id": "", "text": fact, "event": "ADD"} for fact in listed]
         return json.dumps({"memory": ops})
     if '"summary"' in both and '"keywords"' in both:
-        return json.dumps({"summary": _clip(" ".join(_facts(prompt)), 100), "keywords": _keywords(prompt)})
+        return json.dumps(
+            {"summary": _clip(" ".join(_facts(prompt)), 100), "keywords": _keywords(prompt)}
+        )
     if '"user_knowledge"' in both:
         return json.dumps({"user_knowledge": _facts(prompt)[:1], "assistant_knowledge": []})
     if '"profile"' in both:
@@ -110,8 +114,10 @@ def library_memory_reply(messages: Sequence[tuple[str, str]]) -> str:
         return ", ".join(_keywords(prompt))
     if "【User Private Data】" in prompt:
         lines = _facts(prompt)
-        return "【User Private Data】\n" + "\n".join(f"- {f}" for f in lines) + (
-            "\n【Assistant Knowledge】\n- Assistant answered in the conversation"
+        return (
+            "【User Private Data】\n"
+            + "\n".join(f"- {f}" for f in lines)
+            + ("\n【Assistant Knowledge】\n- Assistant answered in the conversation")
         )
     if "should_evolve" in both:
         return json.dumps(

@@ -252,7 +252,9 @@ def _upsert(memory: Any, points: Sequence[Any]) -> None:
     from qdrant_client.models import PointStruct
 
     structs = [
-        p if isinstance(p, PointStruct) else PointStruct(id=p.id, vector=p.vector, payload=p.payload)
+        p
+        if isinstance(p, PointStruct)
+        else PointStruct(id=p.id, vector=p.vector, payload=p.payload)
         for p in points
     ]
     memory.vector_store.client.upsert(collection_name=COLLECTION, points=structs)

@@ -188,9 +188,7 @@ class MemoryOSLibMemory(LibraryModule):
         return MemoryItem(str(page.get("page_id", "")), text, float(score), fields)
 
     def short_term(self) -> list[MemoryItem]:
-        return [
-            self._page_item(qa, "short", 0.0) for qa in self.lib.short_term_memory.get_all()
-        ]
+        return [self._page_item(qa, "short", 0.0) for qa in self.lib.short_term_memory.get_all()]
 
     def profile(self) -> str:
         text = self.lib.user_long_term_memory.get_raw_user_profile(self.params.user_id)
@@ -232,7 +230,9 @@ class MemoryOSLibMemory(LibraryModule):
             ("assistant", self.lib.assistant_long_term_memory.assistant_knowledge),
         ):
             items += [
-                MemoryItem(f"{kind}-knowledge-{n}", str(e.get("knowledge", "")), 0.0, {"kind": kind})
+                MemoryItem(
+                    f"{kind}-knowledge-{n}", str(e.get("knowledge", "")), 0.0, {"kind": kind}
+                )
                 for n, e in enumerate(entries)
             ]
         return items

@@ -88,7 +88,10 @@ async def test_forks_never_see_each_others_writes(
                 assert texts(module) == before[other], f"{other} saw {name}'s write"
         before[name] = grown
     # the history tables are copies too
-    counts = {n: m.lib.db.connection.execute("SELECT COUNT(*) FROM history").fetchone()[0] for n, m in modules.items()}
+    counts = {
+        n: m.lib.db.connection.execute("SELECT COUNT(*) FROM history").fetchone()[0]
+        for n, m in modules.items()
+    }
     assert len(set(counts.values())) == 1 and counts["trunk"] == 4
 
 
@@ -127,7 +130,9 @@ async def test_a_bad_state_is_refused_and_changes_nothing(ctx: MemoryContext) ->
     assert texts(module) == kept
 
 
-async def test_a_failed_model_call_is_a_model_call_error(ctx: MemoryContext, server: ScriptedServer) -> None:
+async def test_a_failed_model_call_is_a_model_call_error(
+    ctx: MemoryContext, server: ScriptedServer
+) -> None:
     from cogarch.errors import ModelCallError
 
     module = build()

@@ -28,9 +28,7 @@ def turn(n: int, user: str, assistant: str = "") -> TurnRecord:
 
 
 def build(capacity: int = 2) -> MemoryOSLibMemory:
-    module = build_memory(
-        "memoryos_lib", {"provider": "scripted", "short_term_capacity": capacity}
-    )
+    module = build_memory("memoryos_lib", {"provider": "scripted", "short_term_capacity": capacity})
     assert isinstance(module, MemoryOSLibMemory)
     return module
 

@@ -11,8 +11,12 @@ the session), ``_copy`` (a library instance holding a copy of another's store), 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
+import threading
 from abc import abstractmethod
 from collections.abc import Callable, Hashable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import Field, ValidationError
@@ -27,6 +31,21 @@ from ..params import RetrievalParams
 from .offline import Library
 
 R = TypeVar("R")
+
+
+_THREADS: ThreadPoolExecutor | None = None
+_THREADS_LOCK = threading.Lock()
+
+
+def _library_threads() -> ThreadPoolExecutor:
+    """The threads blocking library calls run in: a pool of their own, so that a library call
+    waiting for its model answer can never hold the default executor's threads, which the
+    answer itself may need (the response cache writes through them)."""
+    global _THREADS
+    with _THREADS_LOCK:
+        if _THREADS is None:
+            _THREADS = ThreadPoolExecutor(max_workers=32, thread_name_prefix="cogarch-memory-lib")
+        return _THREADS
 
 
 class LibraryParams(RetrievalParams):
@@ -71,8 +90,9 @@ class LibraryModule(RetrievalModule):
     async def call(
         self, ctx: MemoryContext, fn: Callable[..., R], *args: Any, write: bool = False, **kw: Any
     ) -> R:
-        """Run a blocking library call in a worker thread, its model calls answered through
-        the proxy by this module's provider (metered as ``caller``, with the call seed).
+        """Run a blocking library call in a worker thread (of the library pool, in the current
+        context), its model calls answered through the proxy by this module's provider
+        (metered as ``caller``, with the call seed).
 
         A model call the library could not get raises ``ModelCallError`` when the library
         let the failure through; one it swallowed is counted in ``stats["model_errors"]``. A
@@ -82,8 +102,9 @@ class LibraryModule(RetrievalModule):
         """
         self.session.bind(self.model(ctx), caller=self.caller, role=self.kind, seed=ctx.seed)
         self.session.take_errors()
+        call = functools.partial(contextvars.copy_context().run, fn, *args, **kw)
         try:
-            result = await asyncio.to_thread(fn, *args, **kw)
+            result = await asyncio.get_running_loop().run_in_executor(_library_threads(), call)
         except Exception as exc:
             errors = self.session.take_errors()
             if errors:
@@ -122,7 +143,8 @@ class LibraryModule(RetrievalModule):
         """Give ``clone`` its own copies of any mutable bookkeeping (the default has none)."""
 
     def _private_key(self) -> Hashable:
-        return (id(self.lib), self.revision)
+        # a session is made with each library instance (build, fork, load), never reused
+        return (self.session.token, self.revision)
 
     def save_state(self) -> dict[str, Any]:
         state = super().save_state()

@@ -145,3 +145,32 @@ async def test_a_failed_model_call_is_a_model_call_error(
 def test_the_library_must_be_one_of_the_supported_versions() -> None:
     assert MEM0.supported("1.0.11") and MEM0.supported("2.2.1")
     assert not MEM0.supported("0.1.5")
+
+
+async def test_many_modules_at_once_never_starve_their_own_answers(tmp_path: object) -> None:
+    """Library calls wait for their answers in threads of their own: the answers, which write
+    the response cache through the default executor's threads, always find one free."""
+    import asyncio
+    from pathlib import Path
+
+    from cogarch.memory.retrieval.libs.fakes import with_library_memory
+    from cogarch.models.cache import ResponseCache
+    from cogarch.models.fakes import pairs_model
+    from cogarch.models.model import Model
+
+    def host(pairs: object, seed: int, call: object) -> str:
+        return "plain"
+
+    assert isinstance(tmp_path, Path)
+    cached = Model(
+        pairs_model(with_library_memory(host)),
+        provider="scripted",
+        model="fake",
+        fake=True,
+        cache=ResponseCache(tmp_path / "cache"),
+    )
+    context = MemoryContext(model=lambda _name: cached, seed=11)
+    modules = [build() for _ in range(12)]  # more than the default executor's threads here
+    writes = [m.ingest(turn(1, f"User {i} likes tea."), context) for i, m in enumerate(modules)]
+    await asyncio.wait_for(asyncio.gather(*writes), timeout=300)
+    assert all(texts(m) for m in modules)

@@ -8,9 +8,10 @@ Qdrant collection in memory (the paper's store) and its history table in an in-m
 database.
 
 Writing, after each turn: ``add(window, user_id=..., infer=True)`` with the last ``window``
-(m = 10) messages of the ingested roles, as the paper's wrapper does; with mem0ai 1.0.x that is
-two model calls (fact extraction, then the ADD / UPDATE / DELETE / NONE decision), with 2.x
-one ADD-only call. The source ids of the window and the turn ride along as metadata, so every
+(m = 10) messages of the ingested roles, as the paper's wrapper does: two model calls (fact
+extraction, then the ADD / UPDATE / DELETE / NONE decision). mem0ai 2.x is refused: it makes
+one ADD-only call (Mem0's later algorithm, not the papers') and, offline, tries to download a
+spaCy model on first use. The source ids of the window and the turn ride along as metadata, so every
 memory keeps its provenance. Reading: ``search(query, ...)`` for ``top_k`` (k = 10) memories,
 shown as ``- memory @ timestamp`` lines for the ``{memories}`` placeholder (the same block as
 cogarch's ``mem0``).
@@ -182,12 +183,9 @@ class Mem0LibMemory(LibraryModule):
                 self.count(name)
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
-        kwargs: dict[str, Any]
-        if _major(MEM0.version()) >= 2:
-            kwargs = {"filters": {"user_id": self.params.user_id}, "top_k": self.params.top_k}
-        else:
-            kwargs = {"user_id": self.params.user_id, "limit": self.params.top_k}
-        result = await self.call(ctx, self.lib.search, query, **kwargs)
+        result = await self.call(
+            ctx, self.lib.search, query, user_id=self.params.user_id, limit=self.params.top_k
+        )
         return [_item(hit) for hit in _results(result)][: self.params.top_k]
 
     def _format(self, items: list[MemoryItem]) -> str:
@@ -296,13 +294,6 @@ def _item(hit: Mapping[str, Any]) -> MemoryItem:
 def _line(text: str, fields: Mapping[str, Any]) -> str:
     stamp = fields.get("updated_at") or fields.get("created_at")
     return f"- {text} @ {stamp}" if stamp else f"- {text}"
-
-
-def _major(version: str | None) -> int:
-    try:
-        return int((version or "0").split(".")[0])
-    except ValueError:
-        return 0
 
 
 __all__ = ["Mem0LibMemory", "Mem0LibParams"]

@@ -33,6 +33,8 @@ class Library:
     distribution: str
     versions: tuple[str, ...]
     install: str
+    why: str = ""
+    """Why other versions are refused (shown in the error)."""
 
     def version(self) -> str | None:
         try:
@@ -44,7 +46,14 @@ class Library:
         return any(version == v or version.startswith(v + ".") for v in self.versions)
 
 
-MEM0 = Library("mem0", "mem0ai", ("1.0", "2.2"), "pip install -e '.[mem0_lib]'")
+MEM0 = Library(
+    "mem0",
+    "mem0ai",
+    ("1.0",),
+    "pip install -e '.[mem0_lib]'",
+    why="2.x runs Mem0's later ADD-only algorithm and, offline, tries to download a spaCy "
+    "model on first use",
+)
 MEMORYOS = Library(
     "memoryos",
     "memoryos-pro",
@@ -81,7 +90,8 @@ def load(library: Library, kind: str, submodule: str = "") -> ModuleType:
         wanted = " or ".join(f"{v}.x" if v.count(".") == 1 else v for v in library.versions)
         raise ConfigError(
             f"the '{kind}' memory module works with {library.distribution} {wanted}, but "
-            f"{version} is installed; install a supported one with `{library.install}`"
+            f"{version} is installed{f' ({library.why})' if library.why else ''}; install a "
+            f"supported one with `{library.install}`"
         )
     with _LOCK:
         offline_environment()

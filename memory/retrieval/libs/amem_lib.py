@@ -183,7 +183,7 @@ def _prepare(kind: str) -> Any:
     prints silenced (the module counts what failed)."""
     module = load(AMEM, kind, "memory_system")
     with _SETUP_LOCK:
-        module.print = _silent
+        module.__dict__["print"] = _silent
         from chromadb.utils.embedding_functions import SentenceTransformerEmbeddingFunction
 
         SentenceTransformerEmbeddingFunction.models.setdefault(str(minilm_path()), minilm_model())

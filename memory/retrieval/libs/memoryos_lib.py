@@ -251,7 +251,7 @@ def _prepare(kind: str) -> Any:
         utils._model_cache.setdefault(EMBEDDER_NAME, minilm_model())
         for name in _QUIET:
             module = load(MEMORYOS, kind, name)
-            module.print = _silent  # type: ignore[attr-defined]
+            module.__dict__["print"] = _silent
     return main
 
 

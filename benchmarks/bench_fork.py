@@ -2,7 +2,8 @@
 
 Run from the repository root::
 
-    python benchmarks/bench_fork.py [--sizes 100 1000 5000] [--repeat 200]
+    python benchmarks/bench_fork.py [--sizes 100 1000 5000] [--repeat 200] [--store chroma]
+        [--search dense]
 
 Each memory module is filled with ``n`` turns through its own ``ingest`` (a fake model answers
 the modules that call one; the retrieval modules use the hash embedder), and a ``raw_turns``
@@ -43,6 +44,8 @@ MODULES: dict[str, dict[str, Any]] = {
 
 STORE = ["chroma"]
 """The retrieval modules' vector store (``--store``)."""
+SEARCH = ["dense"]
+"""The retrieval modules' search (``--search``): lexical and hybrid fork a BM25 index too."""
 
 
 def _answer(prompt: str, schema: str) -> Any:
@@ -123,7 +126,8 @@ async def module_row(kind: str, n: int, repeat: int) -> Row:
 
     model = _fake()
     ctx = MemoryContext(model=lambda name: model, seed=1)
-    params = MODULES[kind] | ({"store": STORE[0]} if "embedder" in MODULES[kind] else {})
+    retrieval = {"store": STORE[0], "search": SEARCH[0]}
+    params = MODULES[kind] | (retrieval if "embedder" in MODULES[kind] else {})
     module = build_memory(kind, params)
     if isinstance(module, WorkingMemory):
         for i in range(n):
@@ -153,7 +157,9 @@ async def agent_row(n: int, repeat: int) -> Row:
     providers.register("fake", _fake())
     spec = load_agent_spec("raw_turns", {"embedder": "hash"})
     part = spec.memory["turns"]
-    spec.memory["turns"] = type(part).model_validate({**part.model_dump(), "store": STORE[0]})
+    spec.memory["turns"] = type(part).model_validate(
+        {**part.model_dump(), "store": STORE[0], "search": SEARCH[0]}
+    )
     agent = build_agent(spec, providers.get, provider="fake")
     for i in range(1, n + 1):
         await agent.respond(f"turn {i}: the weather in Lisbon changed, remember it")
@@ -175,10 +181,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--modules", nargs="+", default=[*MODULES, "agent"])
     parser.add_argument("--store", default="chroma", choices=["chroma", "memory"])
+    parser.add_argument("--search", default="dense", choices=["dense", "lexical", "hybrid"])
     args = parser.parse_args(argv)
-    STORE[0] = args.store
+    STORE[0], SEARCH[0] = args.store, args.search
     load = os.getloadavg()[0]
-    print(f"{args.store} store; load average {load:.1f} on {os.cpu_count()} cores; times in ms")
+    print(
+        f"{args.store} store, {args.search} search; load average {load:.1f} on "
+        f"{os.cpu_count()} cores; times in ms"
+    )
     print(
         f"{'what':<16} {'turns':>6} {'fork p50':>9} {'fork p95':>9} "
         f"{'1st write p50':>14} {'2nd write p50':>14}"

@@ -3,7 +3,8 @@
 Run from the repository root::
 
     python benchmarks/bench_locomo.py [--records 600 5000] [--questions 100]
-        [--agent raw_turns] [--embedder hash] [--session-turns 750 1500 3000]
+        [--agent raw_turns] [--embedder hash] [--store chroma] [--search dense]
+        [--session-turns 750 1500 3000]
 
 Per question: a synthetic conversation (``cogarch.tasks.locomo.synthetic``; LoCoMo's own data
 is not shipped) of ``--records`` turns is played as one trial of the real task, with a results
@@ -41,17 +42,20 @@ TARGETS_MS = {600: 20.0, 5000: 50.0}
 
 STORE = ["chroma"]
 """The retrieval modules' vector store (``--store``)."""
+SEARCH: list[Any] = ["dense"]
+"""The retrieval modules' search (``--search``): a mode name or a ``search`` mapping."""
 
 
 def retrieval_spec(agent: str, embedder: str) -> Any:
-    """The ready-made spec ``agent`` with its retrieval modules on the ``--store`` store."""
+    """The ready-made spec ``agent`` with its retrieval modules on the ``--store`` store,
+    searching as ``--search`` says."""
     from cogarch.workspace import load_agent_spec
     from cogarch.workspace.spec import ComponentSpec
 
     spec = load_agent_spec(agent, {"embedder": embedder})
     for name, part in spec.memory.items():
         if "embedder" in part.params():
-            data = {**part.model_dump(exclude_none=True), "store": STORE[0]}
+            data = {**part.model_dump(exclude_none=True), "store": STORE[0], "search": SEARCH[0]}
             spec.memory[name] = ComponentSpec.model_validate(data)
     return spec
 
@@ -92,12 +96,50 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def per_question(records: int, questions: int, agent: str, embedder: str) -> dict[str, Any]:
+async def timed_trial(
+    data: Path, trial: int, agent: str, embedder: str, folder: Path
+) -> tuple[Any, list[float], Any]:
+    """Play trial ``trial`` of the LoCoMo file ``data`` (its ``trial``-th conversation) with
+    results under ``folder``; returns the trial's output, each question's framework time in
+    ms (its cycle less the agent's answer) and the agent built for it."""
     from cogarch.core.task import TrialContext
     from cogarch.experiments.worker import RunSetup
     from cogarch.tasks.locomo import task as task_mod
-    from cogarch.tasks.locomo.synthetic import synthetic_locomo
     from cogarch.workspace.spec import build_agent
+
+    setup = RunSetup(_config(data, folder / "run", agent, embedder))
+    built: list[Any] = []
+
+    def make() -> Any:
+        built.append(
+            build_agent(
+                setup.specs[agent], setup.providers.get, name=agent, provider="reader", seed=1
+            )
+        )
+        return built[-1]
+
+    ctx = TrialContext(agent, trial, 1, make, setup.providers.get, None, folder / "state")
+    starts: list[float] = []
+    real_ask = task_mod.ask
+
+    async def timed(*args: Any) -> Any:
+        starts.append(time.perf_counter())
+        return await real_ask(*args)
+
+    task_mod.ask = timed  # type: ignore[assignment]
+    try:
+        out = await setup.task.run_trial(ctx)
+        ended = time.perf_counter()
+    finally:
+        task_mod.ask = real_ask  # type: ignore[assignment]
+    answers = out.payload.answers
+    cycles = [b - a for a, b in itertools.pairwise(starts)] + [ended - starts[-1]]
+    framework = [(c - a.latency_s) * 1000 for c, a in zip(cycles, answers, strict=True)]
+    return out, framework, built[0]
+
+
+async def per_question(records: int, questions: int, agent: str, embedder: str) -> dict[str, Any]:
+    from cogarch.tasks.locomo.synthetic import synthetic_locomo
 
     per_session = min(records, 100 if records > 1000 else 30)
     sample = synthetic_locomo(
@@ -110,36 +152,11 @@ async def per_question(records: int, questions: int, agent: str, embedder: str) 
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "locomo.json"
         data.write_text(json.dumps(sample), encoding="utf-8")
-        setup = RunSetup(_config(data, Path(tmp) / "run", agent, embedder))
-        built: list[Any] = []
-
-        def make() -> Any:
-            built.append(
-                build_agent(
-                    setup.specs[agent], setup.providers.get, name=agent, provider="reader", seed=1
-                )
-            )
-            return built[-1]
-
-        ctx = TrialContext(agent, 0, 1, make, setup.providers.get, None, Path(tmp) / "state")
-        starts: list[float] = []
-        real_ask = task_mod.ask
-
-        async def timed(*args: Any) -> Any:
-            starts.append(time.perf_counter())
-            return await real_ask(*args)
-
-        task_mod.ask = timed  # type: ignore[assignment]
-        try:
-            began = time.perf_counter()
-            out = await setup.task.run_trial(ctx)
-            ended = time.perf_counter()
-        finally:
-            task_mod.ask = real_ask  # type: ignore[assignment]
+        began = time.perf_counter()
+        out, framework, built = await timed_trial(data, 0, agent, embedder, Path(tmp))
+        ended = time.perf_counter()
         answers = out.payload.answers
-        cycles = [b - a for a, b in itertools.pairwise(starts)] + [ended - starts[-1]]
-        framework = [(c - a.latency_s) * 1000 for c, a in zip(cycles, answers, strict=True)]
-        stored = sum(len(getattr(m, "store", ())) for m in built[0].memory.values())
+        stored = sum(len(getattr(m, "store", ())) for m in built.memory.values())
         return {
             "records": stored,
             "questions": len(answers),
@@ -188,11 +205,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--agent", default="raw_turns")
     parser.add_argument("--embedder", default="hash", choices=["hash", "minilm"])
     parser.add_argument("--store", default="chroma", choices=["chroma", "memory"])
+    parser.add_argument("--search", default="dense", choices=["dense", "lexical", "hybrid"])
     parser.add_argument("--session-turns", type=int, nargs="+", default=[750, 1500, 3000])
     args = parser.parse_args(argv)
-    STORE[0] = args.store
+    STORE[0], SEARCH[0] = args.store, args.search
     print(
-        f"agent {args.agent}, {args.embedder} embedder, {args.store} store, zero-latency fake "
+        f"agent {args.agent}, {args.embedder} embedder, {args.store} store, {args.search} "
+        "search, zero-latency fake "
         "reader, load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )

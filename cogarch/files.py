@@ -43,6 +43,8 @@ def kind_of(mode: int) -> str:
         return "a socket"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
+    if stat.S_ISLNK(mode):
+        return "a link"
     return "not a regular file"
 
 
@@ -136,12 +138,70 @@ def set_aside(path: str | os.PathLike[str], suffix: str = ".unusable") -> Path:
         n += 1
 
 
+def real_folder(path: str | os.PathLike[str], *, create: bool = True) -> tuple[Path, Path | None]:
+    """``path`` as a real folder of its own, created when missing (with ``create``): a link
+    (even to a folder), a file or a special file standing there is set aside first (see
+    :func:`set_aside`), so nothing written into it lands elsewhere. Returns the folder and
+    where anything in its way went (None when nothing was)."""
+    folder = Path(path)
+    moved = None
+    try:
+        mode = os.lstat(folder).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISDIR(mode):
+        moved = set_aside(folder)
+    if not create:
+        return folder, moved
+    folder.parent.mkdir(parents=True, exist_ok=True)  # the results folder itself, as named
+    try:
+        os.mkdir(folder, 0o755)
+    except FileExistsError:
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):  # planted between the two steps
+            raise FileRefusedError(
+                f"'{folder}' keeps being replaced by something that is not a folder; "
+                "stop what replaces it and rerun"
+            ) from None
+    return folder, moved
+
+
+def append_only_file(path: str | os.PathLike[str]) -> int:
+    """A descriptor appending to the regular file at ``path`` (created when missing): a link
+    is never followed and a FIFO, device, socket or folder is refused, never opened for
+    writing (a :class:`FileRefusedError` naming it)."""
+    shown = Path(path)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(shown, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise FileRefusedError(
+                f"'{shown}' is a link; cogarch writes only to a file of its own there "
+                "(remove the link)"
+            ) from None
+        if exc.errno in (errno.ENXIO, errno.EISDIR):
+            raise FileRefusedError(
+                f"'{shown}' is not a regular file; remove it so a file can be written there"
+            ) from None
+        raise
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise FileRefusedError(
+            f"'{shown}' is {kind_of(info.st_mode)}, not a regular file; remove it so a file "
+            "can be written there"
+        )
+    return fd
+
+
 __all__ = [
     "MAX_FILE_BYTES",
     "MAX_STATE_BYTES",
     "FileRefusedError",
+    "append_only_file",
     "kind_of",
     "read_bytes",
     "read_json",
+    "real_folder",
     "set_aside",
 ]

@@ -10,13 +10,15 @@ from pathlib import Path
 from typing import Any
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
+    """``data`` as the file at ``path``, replaced in one step (a link standing there is
+    replaced, never written through)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o644)
@@ -25,6 +27,10 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
+    return atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def atomic_write_json(path: str | os.PathLike[str], data: Any, *, indent: int | None = 2) -> Path:

@@ -25,26 +25,62 @@ def is_file_path(path: str) -> bool:
     return bool(sep) and module.endswith(".py")
 
 
-def _import_file(file: str, where: str) -> ModuleType:
-    """The module a Python file defines, loaded once per file (under a name of its own)."""
-    path = Path(file).expanduser().resolve()
-    if not path.is_file():
-        raise UnknownNameError(f"'{where}' names the file '{path}', which does not exist")
-    digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
-    name = f"cogarch_file_{re.sub(r'[^0-9A-Za-z_]', '_', path.stem)}_{digest}"
+MAX_CODE_BYTES = 16 * 2**20
+"""The largest Python file loaded as a task, agent or other plug-in."""
+
+LOADED_FILES: dict[str, str] = {}
+"""The SHA-256 of the bytes last executed for each Python file loaded by path (by its real
+path): what ran, for a record of consent (``cogarch.experiments.task_trust``)."""
+
+
+def file_module_name(path: Path, digest: str) -> str:
+    """The module name a Python file's code of SHA-256 ``digest`` loads under."""
+    where = hashlib.sha256(str(path).encode()).hexdigest()[:12]
+    return f"cogarch_file_{re.sub(r'[^0-9A-Za-z_]', '_', path.stem)}_{where}_{digest[:12]}"
+
+
+def load_file_code(path: Path, code: bytes, where: str) -> ModuleType:
+    """The module the Python source ``code`` (read from ``path``, a real path) defines, run
+    once per file and content: exactly these bytes run, whatever the file holds by now."""
+    digest = hashlib.sha256(code).hexdigest()
+    name = file_module_name(path, digest)
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
+    if spec is None:
         raise UnknownNameError(f"'{where}': '{path}' cannot be loaded as a Python module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # before running it, as an import does (dataclasses need it)
     try:
-        spec.loader.exec_module(module)
+        exec(compile(code, str(path), "exec"), module.__dict__)
     except Exception as exc:
         del sys.modules[name]
         raise UnknownNameError(f"'{where}': loading '{path}' failed: {exc}") from exc
+    except KeyboardInterrupt:
+        del sys.modules[name]
+        raise
+    except BaseException as exc:  # sys.exit() or worse at import: an error, never an exit
+        del sys.modules[name]
+        raise UnknownNameError(
+            f"'{where}': loading '{path}' stopped with {type(exc).__name__}({exc}); "
+            "a task module must not exit or interrupt when imported"
+        ) from None
+    LOADED_FILES[str(path)] = digest
     return module
+
+
+def _import_file(file: str, where: str) -> ModuleType:
+    """The module a Python file defines (its bytes read once, as a regular file)."""
+    from cogarch.files import FileRefusedError, read_bytes
+
+    path = Path(file).expanduser().resolve()
+    if not path.is_file():
+        raise UnknownNameError(f"'{where}' names the file '{path}', which does not exist")
+    try:
+        code = read_bytes(path, max_bytes=MAX_CODE_BYTES)
+    except FileRefusedError as exc:
+        raise UnknownNameError(f"'{where}': {exc}") from None
+    return load_file_code(path, code, where)
 
 
 def import_object(path: str) -> object:
@@ -71,6 +107,13 @@ def import_object(path: str) -> object:
             raise UnknownNameError(
                 f"cannot import module '{module_name}' for '{path}': {exc}"
             ) from exc
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            raise UnknownNameError(
+                f"importing module '{module_name}' for '{path}' stopped with "
+                f"{type(exc).__name__}({exc}); a module must not exit when imported"
+            ) from None
     try:
         return getattr(module, attr)
     except AttributeError as exc:

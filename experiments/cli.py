@@ -256,6 +256,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # a file or folder the checks could not foresee (a race, a disk)
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except Exception:
+        raise
+    except BaseException as exc:  # sys.exit() or another stop in code the command ran
+        what = f"sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else type(exc).__name__
+        print(
+            f"error: code this command ran (a task's or a plug-in's) stopped it with {what}; "
+            "what it had finished is kept: fix that code and rerun the same command",
+            file=sys.stderr,
+        )
+        return 1
 
 
 if __name__ == "__main__":

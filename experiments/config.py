@@ -6,9 +6,18 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StrictInt,
+    Tag,
+    field_validator,
+    model_validator,
+)
 
 from cogarch.config import load_yaml_model
 from cogarch.errors import ConfigError
@@ -25,10 +34,54 @@ def _checked_name(value: str | None) -> str | None:
     return value
 
 
+class FrameworkAgent(BaseModel):
+    """An agent of another framework, built for each trial by a factory named by import path
+    (``{framework: agent-framework, factory: my_pkg.agents:build}``; see
+    ``cogarch.bridges.agent_framework.hosting``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    framework: Literal["agent-framework"] = Field(description="The agent's framework.")
+    factory: str = Field(
+        description="Import path of the function that builds the agent: "
+        "'package.module:function' or 'file.py:function'."
+    )
+
+    @field_validator("factory")
+    @classmethod
+    def _factory_path(cls, value: str) -> str:
+        module, sep, name = value.strip().rpartition(":")
+        if not sep or not module or not name.isidentifier():
+            raise ValueError(
+                f"the factory '{value}' is not an import path; write it as "
+                "'package.module:function' or 'file.py:function'"
+            )
+        return value.strip()
+
+    @property
+    def label(self) -> str:
+        """The factory function's name (an entry's default name)."""
+        return self.factory.rpartition(":")[2]
+
+
+def _agent_form(value: Any) -> str:
+    """Which form an entry's ``agent`` takes: a mapping is another framework's agent."""
+    return "framework" if isinstance(value, dict | FrameworkAgent) else "spec"
+
+
+AgentRef = Annotated[
+    Annotated[str, Tag("spec")] | Annotated[FrameworkAgent, Tag("framework")],
+    Discriminator(_agent_form),
+]
+
+
 class AgentEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    agent: str = Field(description="A ready-made agent name or a path to an agent spec YAML.")
+    agent: AgentRef = Field(
+        description="A ready-made agent name, a path to an agent spec YAML, or an agent of "
+        "another framework ({framework: agent-framework, factory: module:function})."
+    )
     name: str | None = Field(default=None, description="Name in results (default: agent).")
     provider: str | None = Field(default=None, description="Provider of its specialists.")
     params: dict[str, Any] = Field(default_factory=dict, description="Agent spec parameters.")
@@ -40,7 +93,9 @@ class AgentEntry(BaseModel):
 
     @field_validator("agent")
     @classmethod
-    def _agent_given(cls, value: str) -> str:
+    def _agent_given(cls, value: str | FrameworkAgent) -> str | FrameworkAgent:
+        if isinstance(value, FrameworkAgent):
+            return value
         if not value.strip():
             raise ValueError("the agent is empty; give a ready-made agent name or a spec path")
         if "\x00" in value:
@@ -49,12 +104,17 @@ class AgentEntry(BaseModel):
 
     @property
     def label(self) -> str:
+        if isinstance(self.agent, FrameworkAgent):
+            return self.name or self.agent.label
         return self.name or self.agent
 
 
 class TaskEntry(BaseModel):
     model_config = ConfigDict(extra="allow")
-    kind: str
+    kind: str = Field(
+        description="A registered task (see Task parameters), or your own: package.module:Class "
+        "or file.py:Class (relative to the config's folder). The task's own keys sit beside it."
+    )
 
     def params(self) -> dict[str, Any]:
         return dict(self.model_extra or {})
@@ -63,12 +123,14 @@ class TaskEntry(BaseModel):
 class RunConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str
-    task: TaskEntry
-    agents: list[AgentEntry] = Field(min_length=1)
-    trials: StrictInt = Field(default=5, ge=1, le=100_000)
-    seed: StrictInt = Field(default=1337, ge=0)
-    concurrency: StrictInt = Field(default=2, ge=1, le=512)
+    name: str = Field(description="The run's name; results go to runs/<name>/ by default.")
+    task: TaskEntry = Field(description="The task every agent plays, and its parameters.")
+    agents: list[AgentEntry] = Field(min_length=1, description="The agents to compare.")
+    trials: StrictInt = Field(default=5, ge=1, le=100_000, description="Trials per agent.")
+    seed: StrictInt = Field(
+        default=1337, ge=0, description='Trial i is seeded sha256(f"{seed}:{i}")[:8] & (2**63-1).'
+    )
+    concurrency: StrictInt = Field(default=2, ge=1, le=512, description="Trials in flight at once.")
     results_dir: Path | None = Field(default=None, description="Default: runs/<name>.")
     helper_provider: str | None = Field(
         default=None,
@@ -82,7 +144,11 @@ class RunConfig(BaseModel):
         "empty list: the agents built on a default baseline spec, see "
         "experiments.report.DEFAULT_BASELINES).",
     )
-    providers: dict[str, ProviderConfig] = Field(default_factory=dict)
+    providers: dict[str, ProviderConfig] = Field(
+        default_factory=dict,
+        description="Model sources by the name agents give as provider ('local', the embedded "
+        "model, is always defined).",
+    )
     execution: ExecutionConfig = Field(
         default_factory=ExecutionConfig,
         exclude=True,
@@ -138,23 +204,36 @@ class RunConfig(BaseModel):
 
 def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
     """The run config of a YAML file. A task named by a Python file's path
-    (``kind: my_task.py:MyTask``) is looked for relative to the config file's folder, and
-    recorded relative to the current directory (where the run's results go too)."""
+    (``kind: my_task.py:MyTask``), and an agent factory so named (``factory:
+    agents.py:build``), is looked for relative to the config file's folder, and recorded
+    relative to the current directory (where the run's results go too)."""
     config = load_yaml_model(RunConfig, path)
     kind = config.task.kind
-    if not is_file_path(kind):
-        return config
-    file, _, name = kind.rpartition(":")
+    if is_file_path(kind):
+        task = config.task.model_copy(update={"kind": _located(kind, path, "task.kind")})
+        config = config.model_copy(update={"task": task})
+    agents = []
+    for entry in config.agents:
+        if isinstance(entry.agent, FrameworkAgent) and is_file_path(entry.agent.factory):
+            factory = _located(entry.agent.factory, path, f"agent '{entry.label}'s factory")
+            framework = entry.agent.model_copy(update={"factory": factory})
+            entry = entry.model_copy(update={"agent": framework})
+        agents.append(entry)
+    return config.model_copy(update={"agents": agents})
+
+
+def _located(target: str, config: str | os.PathLike[str], where: str) -> str:
+    """``file.py:name`` with the file found relative to the config file's folder."""
+    file, _, name = target.rpartition(":")
     found = Path(file).expanduser()
     if not found.is_absolute():
-        found = Path(path).parent / found
+        found = Path(config).parent / found
     if not found.is_file():
         raise ConfigError(
-            f"task.kind names the file '{file}', which is not a file in the config's folder "
-            f"('{found}'); give the task file's path relative to the config file"
+            f"{where} names the file '{file}', which is not a file in the config's folder "
+            f"('{found}'); give the file's path relative to the config file"
         )
-    task = config.task.model_copy(update={"kind": f"{_shown(found)}:{name}"})
-    return config.model_copy(update={"task": task})
+    return f"{_shown(found)}:{name}"
 
 
 def _shown(path: Path) -> str:

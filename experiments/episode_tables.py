@@ -21,9 +21,9 @@ carries from game to game), so the intervals are narrower than they should be.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from statistics import fmean
 from typing import Any
 
 from cogarch.core.evaluation import Scalar
@@ -31,6 +31,7 @@ from cogarch.core.records import TrialRecord
 from cogarch.core.views import Table
 
 from .episode_data import AgentGames, GameRow, run_games
+from .spread import mean
 from .summary import wilson_interval
 
 PROVIDER = "provider"
@@ -102,7 +103,10 @@ def _success(games: Sequence[GameRow]) -> tuple[float | None, str]:
 
 
 def _mean(values: Sequence[float]) -> float | None:
-    return round(fmean(values), 2) if values else None
+    if not values:
+        return None
+    found = mean(values)
+    return round(found, 2) if math.isfinite(found) else found
 
 
 def comparison_table(family: str, agents: Sequence[AgentGames], by: str) -> Table:

@@ -21,7 +21,10 @@ class ExecutionConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    backend: Literal["local", "ray"] = "local"
+    backend: Literal["local", "ray"] = Field(
+        default="local",
+        description="local: asyncio tasks in this process; ray: Ray tasks on a cluster.",
+    )
     address: str | None = Field(
         default=None,
         description="ray: the cluster to join (auto, ray://host:10001 or host:port); null "

@@ -19,6 +19,7 @@ object API on an Agg canvas (no display, no global pyplot state), and returns th
 from __future__ import annotations
 
 import functools
+import io
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -32,6 +33,10 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 from scipy.stats import t as student_t
 
+from cogarch.files import real_folder
+from cogarch.io import atomic_write_bytes
+
+from . import spread
 from .tidy import TidyRow
 
 OUTCOME_STYLE: dict[str, tuple[str, str]] = {
@@ -69,9 +74,10 @@ def _figure(width: float, height: float) -> Figure:
 
 def _save(figure: Figure, path: str | Path) -> Path:
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(target, format="png", dpi=_DPI)
-    return target
+    real_folder(target.parent)  # a link planted there is set aside, never written through
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=_DPI)
+    return atomic_write_bytes(target, buffer.getvalue())
 
 
 def agents_in(rows: Iterable[TidyRow]) -> list[str]:
@@ -173,11 +179,10 @@ def mean_band(
         if not values:
             continue
         k = len(values)
-        mean = sum(values) / k
+        mean = spread.mean(values)
         half = 0.0
         if k > 1:
-            sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (k - 1))
-            half = float(student_t.ppf(0.975, k - 1)) * sd / math.sqrt(k)
+            half = float(student_t.ppf(0.975, k - 1)) * spread.sd(values) / math.sqrt(k)
         turns.append(i + 1)
         means.append(mean)
         lows.append(mean - half)

@@ -29,6 +29,7 @@ from typing import Any
 from cogarch.core.records import Scoring
 from cogarch.core.views import Table
 from cogarch.errors import ConfigError
+from cogarch.files import real_folder
 from cogarch.io import atomic_write_text
 
 from . import figures
@@ -353,6 +354,8 @@ def build_report(
             f"no trial files under '{run_dir}' (expected AGENT/trial_NNNN.json); run "
             "'cogarch run CONFIG' first or point at its results directory"
         )
+    if out_dir is None and (run_dir / "report").is_symlink():  # planted: set aside
+        real_folder(run_dir / "report", create=False)
     out = folder_to_write(
         out_dir if out_dir is not None else run_dir / "report", "the report folder"
     )

@@ -12,16 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from pydantic_core import PydanticSerializationError
 
 from cogarch.core.records import SCHEMA_VERSION, RecordTypes, TrialError, TrialRecord
 from cogarch.errors import CogarchError
-from cogarch.files import FileRefusedError, read_json
-from cogarch.io import atomic_write_json, atomic_write_text
+from cogarch.files import FileRefusedError, read_json, real_folder
+from cogarch.io import atomic_write_text
 
 from .migrate import migrate_v1
 from .names import safe_name
 from .task_types import record_types
+from .trial_fit import FittedTrial, check_numbers, fit_trial
 
 
 class CorruptTrialError(CogarchError):
@@ -56,21 +56,43 @@ def keep_aside(path: Path) -> Path:
         return target
 
 
-def write_trial(results_dir: str | os.PathLike[str], result: TrialRecord) -> Path:
-    path = trial_path(results_dir, result.agent, result.trial)
-    try:
-        text = result.model_dump_json(indent=2)
-    except PydanticSerializationError:  # a lone surrogate in some text: written escaped
-        return atomic_write_json(path, result.model_dump(mode="json"))
-    return atomic_write_text(path, text + "\n")
+def agent_folder(results_dir: str | os.PathLike[str], agent: str) -> Path | None:
+    """Make the folder of ``agent``'s trial files a real folder of the results (a link or
+    file in its place is set aside, so no trial file is read or written elsewhere); returns
+    where what stood there went, if anything did."""
+    return real_folder(trial_path(results_dir, agent, 0).parent)[1]
 
 
-def load_record(data: Any, *, within: Path | None = None) -> TrialRecord:
+def write_fitted(
+    results_dir: str | os.PathLike[str], result: TrialRecord, types: RecordTypes | None = None
+) -> FittedTrial:
+    """Write ``result``'s trial file as its readers will accept it (see ``trial_fit``: a
+    record they would refuse is written as a failed trial saying why), into a real folder
+    of the results; returns what was written and the record read back from it."""
+    fitted = fit_trial(result, types, lambda data, found: load_record(data, types=found))
+    agent_folder(results_dir, result.agent)
+    atomic_write_text(trial_path(results_dir, result.agent, result.trial), fitted.text)
+    return fitted
+
+
+def write_trial(
+    results_dir: str | os.PathLike[str], result: TrialRecord, types: RecordTypes | None = None
+) -> Path:
+    """Write ``result``'s trial file (see :func:`write_fitted`) and return its path."""
+    write_fitted(results_dir, result, types)
+    return trial_path(results_dir, result.agent, result.trial)
+
+
+def load_record(
+    data: Any, *, within: Path | None = None, types: RecordTypes | None = None
+) -> TrialRecord:
     """A trial file's content as a current record, whatever its schema version, its parts
-    read into its task's classes when the task loads here (see ``task_types``; never from
-    a file inside ``within``), else kept as generic data."""
+    read into ``types`` when given (a run reading its own files back), else into its task's
+    classes when the task loads here (see ``task_types``; never from a file inside
+    ``within``), else kept as generic data."""
     if not isinstance(data, dict):
         raise ValueError("the file holds no JSON object")
+    check_numbers(data)
     version = data.get("schema_version")
     loader = _LOADERS.get(version) if isinstance(version, int) else None
     if loader is None:
@@ -79,7 +101,7 @@ def load_record(data: Any, *, within: Path | None = None) -> TrialRecord:
             f"schema_version {version!r} is not one this version of cogarch reads ({known}); "
             "upgrade cogarch to read newer files"
         )
-    return loader(data, record_types(data, within=within))
+    return loader(data, types if types is not None else record_types(data, within=within))
 
 
 _LOADERS: dict[int, Callable[[dict[str, Any], RecordTypes | None], TrialRecord]] = {
@@ -89,17 +111,21 @@ _LOADERS: dict[int, Callable[[dict[str, Any], RecordTypes | None], TrialRecord]]
 
 
 def read_trial(
-    path: str | os.PathLike[str], *, within: str | os.PathLike[str] | None = None
+    path: str | os.PathLike[str],
+    *,
+    within: str | os.PathLike[str] | None = None,
+    types: RecordTypes | None = None,
 ) -> TrialRecord:
     """The trial in the file at ``path``, read as :func:`cogarch.files.read_json` does (with
-    ``within``, the results folder a link may not leave)."""
+    ``within``, the results folder a link may not leave), its parts into ``types`` when
+    given (the run's own task's classes, for a run reading its own files)."""
     file = Path(path)
     try:
         data = read_json(file, within=within)
     except FileRefusedError as exc:
         raise CorruptTrialError(f"trial file {exc}") from None
     try:
-        return load_record(data, within=file.parent.parent)
+        return load_record(data, within=file.parent.parent, types=types)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -109,6 +135,13 @@ def read_trial(
     except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
         shown = str(exc)[:200]
         raise CorruptTrialError(f"trial file '{file}' is not a valid trial ({shown})") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # the task's own classes, reading it, failed or stopped
+        raise CorruptTrialError(
+            f"trial file '{file}' could not be read with its task's classes "
+            f"({type(exc).__name__}: {str(exc)[:200]})"
+        ) from None
 
 
 def iter_trials(
@@ -128,11 +161,13 @@ __all__ = [
     "CorruptTrialError",
     "TrialError",
     "TrialRecord",
+    "agent_folder",
     "iter_trials",
     "keep_aside",
     "load_record",
     "read_trial",
     "safe_name",
     "trial_path",
+    "write_fitted",
     "write_trial",
 ]

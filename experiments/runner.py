@@ -16,23 +16,33 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from cogarch import tracing
-from cogarch.core.backend import ExecutionBackend, TrialHandle, TrialSpec
+from cogarch.core.backend import ExecutionBackend, TrialCancelledError, TrialHandle, TrialSpec
 from cogarch.core.records import Scoring, TrialRecord
-from cogarch.core.task import JointContext, Task
+from cogarch.core.task import JointContext, Task, is_untrusted_stop
 from cogarch.core.views import Table
 from cogarch.errors import ConfigError
+from cogarch.files import real_folder
 from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
 from .backends import backend_factory
 from .config import AgentEntry, RunConfig
+from .interrupts import RunInterrupts
 from .report_tables import task_tables
-from .results import CorruptTrialError, keep_aside, read_trial, trial_path, write_trial
+from .results import (
+    CorruptTrialError,
+    agent_folder,
+    keep_aside,
+    read_trial,
+    trial_path,
+    write_fitted,
+)
 from .resultsdir import RunLock, disk_problem
 from .summary import AgentRow, format_table, run_scoring, summarize, text_table
 from .task_metrics import metric_tables
 from .task_trust import trust
 from .tidy import row_from_trial
+from .trial_fit import FittedTrial
 from .usage_table import USAGE_NOTE, usage_table
 from .worker import RunSetup, TrialWorker
 
@@ -52,6 +62,8 @@ class RunReport:
     corrupt: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     """Why each trial this run played failed: ``agent #N: Type: message``."""
+    warnings: list[str] = field(default_factory=list)
+    """What the run changed or could not keep as given (printed on stderr as it happened)."""
     rows: list[AgentRow] = field(default_factory=list)
     scoring: Scoring = field(default_factory=Scoring)
     """How the run's task tables its outcomes."""
@@ -133,6 +145,8 @@ class Runner:
         self._backend = backend or backend_factory(config.execution)
         self.records: dict[tuple[str, int], TrialRecord] = {}
         """The run's records by (agent, trial): the complete ones found, and those played."""
+        self._report: RunReport | None = None
+        """The report of the run going on (its warnings), once it started."""
 
     def metadata(self) -> dict[str, Any]:
         return self.setup.metadata()
@@ -141,12 +155,23 @@ class Runner:
         """The trials to run: those without a complete file of this run (resume). The
         complete ones found are kept (``self.records``), so no file is read twice."""
         jobs: list[tuple[AgentEntry, int]] = []
+        for place in (".trial_state",):
+            if (moved := real_folder(self.results_dir / place, create=False)[1]) is not None:
+                self._warn(report, f"'{place}' in the results was not a folder; kept as {moved}")
         for entry in self.config.agents:
+            if (moved := agent_folder(self.results_dir, entry.label)) is not None:
+                self._warn(
+                    report,
+                    f"the folder of agent '{entry.label}' was a link or not a folder; kept as "
+                    f"'{moved.name}' (its trials are played again)",
+                )
             for i in range(self.config.trials):
                 path = trial_path(self.results_dir, entry.label, i)
                 if path.exists():
                     try:
-                        found = read_trial(path, within=self.results_dir)
+                        found = read_trial(
+                            path, within=self.results_dir, types=self.setup.record_types
+                        )
                         self._check_belongs(found, entry, i, path)
                         if found.status == "complete":
                             self.records[(entry.label, i)] = found
@@ -158,6 +183,12 @@ class Runner:
                         sys.stderr.write(f"warning: {exc}; kept as '{kept.name}', to be rerun\n")
                 jobs.append((entry, i))
         return jobs
+
+    @staticmethod
+    def _warn(report: RunReport | None, text: str) -> None:
+        if report is not None:
+            report.warnings.append(text)
+        sys.stderr.write(f"warning: {text}\n")
 
     def spec(self, entry: AgentEntry, index: int) -> TrialSpec:
         return TrialSpec(
@@ -201,7 +232,7 @@ class Runner:
             tracing.shutdown()
 
     async def _run(self, on_result: Callable[[TrialRecord], None] | None) -> RunReport:
-        report = RunReport(self.results_dir)
+        report = self._report = RunReport(self.results_dir)
         self.records = {}
         atomic_write_json(self.results_dir / "run.json", self.metadata())
         jobs = self._pending(report)
@@ -210,9 +241,12 @@ class Runner:
         backend = self._backend(worker, self.config.concurrency)
         handles = [backend.submit(self.spec(e, i)) for e, i in jobs]
 
-        async def collect(entry: AgentEntry, index: int, record: TrialRecord) -> None:
+        async def collect(entry: AgentEntry, index: int, played: TrialRecord) -> None:
             # serialised and synced in a worker thread: the trials still running go on
-            await asyncio.to_thread(write_trial, self.results_dir, record)
+            fitted = await asyncio.to_thread(self._write, played)
+            for text in fitted.warnings:
+                self._warn(report, text)
+            record = fitted.record  # as every reader of the file will read it
             self.records[(entry.label, index)] = record
             report.ran += 1
             report.failed += record.status == "failed"
@@ -224,10 +258,21 @@ class Runner:
                 on_result(record)
 
         async def one(job: tuple[AgentEntry, int], handle: TrialHandle) -> None:
-            await collect(*job, await handle.record())
+            try:
+                played = await handle.record()
+            except TrialCancelledError:  # stopped by Ctrl-C: played again on resume
+                return
+            await collect(*job, played)
+
+        def stop_trials() -> None:
+            for handle in handles:
+                handle.cancel()
 
         try:
-            await asyncio.gather(*(one(j, h) for j, h in zip(jobs, handles, strict=True)))
+            with RunInterrupts(stop_trials) as interrupts:
+                await asyncio.gather(*(one(j, h) for j, h in zip(jobs, handles, strict=True)))
+            if interrupts.requested:  # the finished trials are written: stop here
+                raise KeyboardInterrupt
             await self.judge_jointly()
         finally:
             await backend.aclose()
@@ -266,11 +311,43 @@ class Runner:
                 "cogarch.trial.index": index,
             }
             with tracing.span("joint judging", attributes) if judges else tracing.NO_SPAN:
-                for record in await self.task.judge_jointly(groups[index], context):
-                    await asyncio.to_thread(write_trial, self.results_dir, record)
-                    self.records[(record.agent, record.trial)] = record
+                for record in await self._judged(groups[index], context, self._report):
+                    fitted = await asyncio.to_thread(self._write, record)
+                    for text in fitted.warnings:
+                        self._warn(self._report, text)
+                    self.records[(record.agent, record.trial)] = fitted.record
                     written += 1
         return written
+
+    async def _judged(
+        self, group: list[TrialRecord], context: JointContext, report: RunReport | None
+    ) -> list[TrialRecord]:
+        """The records the task's joint pass over ``group`` changed: only records of the
+        group's own trials; a pass that fails, stops or returns anything else changes none
+        and is reported (its task's own code)."""
+        own = {(r.agent, r.trial) for r in group}
+        try:
+            changed = await self.task.judge_jointly(group, context)
+            if not isinstance(changed, list | tuple) or not all(
+                isinstance(r, TrialRecord) and (r.agent, r.trial) in own for r in changed
+            ):
+                raise TypeError(
+                    "judge_jointly must return a list of the group's own trial records, not "
+                    f"{changed!r:.100}"
+                )
+            return list(changed)
+        except BaseException as exc:
+            if not is_untrusted_stop(exc):
+                raise
+            text = (
+                f"the task's joint judging of trial #{group[0].trial} failed "
+                f"({type(exc).__name__}: {str(exc)[:200]}); its trials stay as played"
+            )
+            self._warn(report, text)
+            return []
+
+    def _write(self, record: TrialRecord) -> FittedTrial:
+        return write_fitted(self.results_dir, record, self.setup.record_types)
 
     def _check_belongs(self, found: TrialRecord, entry: AgentEntry, index: int, path: Path) -> None:
         expected = (entry.label, index, self.config.task.kind, trial_seed(self.config.seed, index))

@@ -86,7 +86,8 @@ def format_table(rows: Sequence[AgentRow], scoring: Scoring | None = None) -> st
     such as constraint retention)."""
     rated = scoring is not None and scoring.classifies and scoring.success is not None
     if scoring is not None and scoring.classifies:
-        columns = list(scoring.classes)
+        columns = list(scoring.classes)  # and any outcome outside them, as the report does
+        columns += sorted({o for row in rows for o in row.outcomes if o not in columns})
     else:
         columns = sorted({o for row in rows for o in row.outcomes})
     header = ["agent", "trials", "done", "failed", *columns]

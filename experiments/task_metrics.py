@@ -15,11 +15,12 @@ all its complete trials, agents as rows, as the TME paper's tables do.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
-from statistics import fmean, stdev
 
 from cogarch.core.views import Table
 
+from .spread import mean, sd
 from .tidy import TidyRow
 
 _USAGE: tuple[tuple[str, Callable[[TidyRow], float | None]], ...] = (
@@ -38,7 +39,9 @@ def _metric(name: str) -> Callable[[TidyRow], float | None]:
 
 
 def _number(value: float) -> str:
-    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+    if not math.isfinite(value):
+        return str(value)
+    return f"{value:.0f}" if 100 <= abs(value) < 1e15 else f"{value:.3g}"
 
 
 def _cell(values: list[float]) -> str:
@@ -46,7 +49,7 @@ def _cell(values: list[float]) -> str:
         return "-"
     if len(values) == 1:
         return _number(values[0])
-    return f"{_number(fmean(values))} ± {_number(stdev(values))}"
+    return f"{_number(mean(values))} ± {_number(sd(values))}"
 
 
 def _table(title: str, rows: list[TidyRow]) -> Table:
@@ -72,7 +75,7 @@ def _totals(rows: list[TidyRow], totals: Sequence[str]) -> Table:
     body = []
     for agent in agents:
         mine = [r for r in rows if r.agent == agent]
-        sums = [sum(r.metrics.get(name, 0.0) for r in mine) for name in totals]
+        sums = [len(mine) * mean([r.metrics.get(name, 0.0) for r in mine]) for name in totals]
         body.append([agent, str(len(mine)), *(_number(v) for v in sums)])
     return Table("totals over all trials", ["agent", "trials", *totals], body)
 

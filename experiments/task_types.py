@@ -5,15 +5,17 @@ registry, an import path, or a Python file's path) and, for a file, where the ru
 from (``metadata.task_source``, absolute). Readers load the task class from there to read
 the record's parts into the task's own classes and to show the task's own tables. A task
 that cannot be loaded here leaves its records as generic data, which every report and page
-can still show. Code that is not a registered task is loaded only when this user has run it
-here (``task_trust``), and a file that lies inside the results being read never is: a run
-folder cannot bring code to be run.
+can still show. Code that is not a registered task is loaded only when it is, byte for byte,
+code this user has run here (``task_trust``), and a file that lies inside the results being
+read never is, whatever ``sys.path`` holds (``task_code``): a run folder cannot bring code to
+be run.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,8 @@ from cogarch.core.task import Task
 from cogarch.registry import is_file_path
 
 from ..tasks.registry import TASKS
-from .task_trust import trusted
+from .task_code import CodeFile, code_of, load_checked
+from .task_trust import needs_trust, trusted_code
 
 
 def task_source(kind: str) -> str | None:
@@ -36,27 +39,46 @@ def task_source(kind: str) -> str | None:
 
 
 @functools.cache
-def _load(source: str) -> type[Task] | None:
+def _registered(name: str) -> type[Task] | None:
     try:
-        return TASKS.get(source)
+        return TASKS.get(name)
     except Exception:  # a task that cannot be loaded here: its records stay generic data
         return None
+
+
+_LOADED: dict[tuple[str, str, str], type[Task] | None] = {}
+"""Task classes loaded from checked code, by source, file and hash (None: it failed)."""
+
+
+def _load_checked(source: str, found: CodeFile, within: Path | None) -> type[Task] | None:
+    key = (source, str(found.path), found.sha256)
+    if key not in _LOADED:
+        try:
+            _LOADED[key] = load_checked(source, found, within)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # its own code: its records stay generic data
+            sys.stderr.write(
+                f"warning: task '{source}' could not be loaded ({type(exc).__name__}: "
+                f"{str(exc)[:200]}); its trials are shown as generic data\n"
+            )
+            _LOADED[key] = None
+    return _LOADED[key]
 
 
 def task_class(
     task: str, source: str | None = None, *, within: Path | None = None
 ) -> type[Task] | None:
     """The task class of a record that names ``task`` (loaded from ``source`` when given);
-    None when it cannot be loaded here, when it is code this user has not run here, or when
-    its file lies in the folder ``within``."""
+    None when it cannot be loaded here, when it is not code this user ran here byte for
+    byte, or when its file lies in the folder ``within``."""
     where = source or task
-    if not trusted(where):
+    if not needs_trust(where):
+        return _registered(where)
+    found = code_of(where, within=within)
+    if found is None or not trusted_code(where, found):
         return None
-    if is_file_path(where):
-        file = Path(where.rpartition(":")[0]).expanduser().resolve()
-        if within is not None and file.is_relative_to(Path(within).resolve()):
-            return None
-    return _load(where)
+    return _load_checked(where, found, within)
 
 
 def _names(data: Mapping[str, Any]) -> tuple[str, str | None]:
@@ -69,7 +91,14 @@ def record_types(data: Mapping[str, Any], *, within: Path | None = None) -> Reco
     """The classes the record ``data`` (a trial file's JSON) is read into, or None (generic)."""
     task, source = _names(data)
     cls = task_class(task, source, within=within)
-    return cls.record_types() if cls is not None else None
+    if cls is None:
+        return None
+    try:
+        return cls.record_types()
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # the task's own code: its records stay generic data
+        return None
 
 
 def task_of(

@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import platform
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -19,15 +21,17 @@ from typing import Any
 
 from cogarch.config import validate_mapping
 from cogarch.core.backend import TrialSpec
-from cogarch.core.records import RecordTypes, TrialMetadata, TrialRecord
-from cogarch.core.task import Task, TrialContext
-from cogarch.errors import ConfigError
+from cogarch.core.host import AgentHost
+from cogarch.core.records import RecordTypes, TrialError, TrialMetadata, TrialOutput, TrialRecord
+from cogarch.core.task import Task, TrialContext, checked_output, is_untrusted_stop
+from cogarch.core.usage import TrialUsage
+from cogarch.errors import CogarchError, ConfigError
+from cogarch.files import real_folder
 from cogarch.models.metering import Meter
 from cogarch.models.providers import LocalServerSource, ProviderConfig, Providers
 from cogarch.models.slots import trial_affinity
 
 from ..tasks.registry import TASKS
-from ..workspace.agent import Agent
 from ..workspace.spec import (
     AgentSpec,
     build_agent,
@@ -35,8 +39,10 @@ from ..workspace.spec import (
     load_agent_spec,
     providers_named,
 )
-from .config import RunConfig
+from .config import FrameworkAgent, RunConfig
 from .fakes import run_fakes
+from .frameworks import FrameworkAgentSpec, framework_builder
+from .interrupts import task_raised, trial_code
 from .names import safe_name
 from .task_types import task_source as source_of
 
@@ -65,6 +71,19 @@ def check_provider(providers: Providers, name: str) -> None:
         )
 
 
+@contextmanager
+def task_setup(kind: str) -> Iterator[None]:
+    """Setting up the task ``kind`` (its own code): anything it raises is a config error."""
+    try:
+        yield
+    except (CogarchError, KeyboardInterrupt):
+        raise
+    except BaseException as exc:
+        raise ConfigError(
+            f"task '{kind}' could not be set up: {type(exc).__name__}: {str(exc)[:300]}"
+        ) from None
+
+
 class RunSetup:
     """A run config's providers, task and agent specs, built and checked once.
 
@@ -87,39 +106,58 @@ class RunSetup:
         self.config_json = config.model_dump(mode="json")
         self.digest = config.digest()
         self.task_source = task_source or source_of(config.task.kind)
-        task_cls = TASKS.get(self.task_source or config.task.kind)
-        self.task: Task = task_cls(
-            validate_mapping(task_cls.Params, config.task.params(), where="task")
-        )
-        self.record_types: RecordTypes = task_cls.record_types()
         fakes = run_fakes()
-        for name, fn in task_cls.fakes.items():
-            fakes.register(name, fn)
+        with task_setup(config.task.kind):
+            task_cls = TASKS.get(self.task_source or config.task.kind)
+            self.task: Task = task_cls(
+                validate_mapping(task_cls.Params, config.task.params(), where="task")
+            )
+            self.record_types: RecordTypes = task_cls.record_types()
+            for name, fn in dict(task_cls.fakes).items():
+                fakes.register(name, fn)
+            self.needs_helper: bool = bool(self.task.needs_helper)
+            self.helper_role: str | None = self.task.helper_role
         cache = (cache_dir or config.output_dir() / ".cache") if config.cache else None
         self.providers = Providers(
             config.providers, cache_dir=cache, fakes=fakes, local_server=local_server
         )
-        self.specs: dict[str, AgentSpec] = {}
+        self.specs: dict[str, AgentSpec | FrameworkAgent] = {}
         self.entries = {entry.label: entry for entry in config.agents}
+        framework_entries = []
         for entry in config.agents:
+            if isinstance(entry.agent, FrameworkAgent):
+                self.specs[entry.label] = FrameworkAgentSpec.of(entry)
+                framework_entries.append(entry)
+                if entry.provider is not None:
+                    self.providers.config(entry.provider)
+                continue
             spec = load_agent_spec(entry.agent, entry.params)
             provider = entry.provider or spec.provider
             if provider is not None:
                 self.providers.config(provider)  # unknown names fail before any trial runs
             check_agent_spec(spec, provider=provider)
             self.specs[entry.label] = spec
-        if self.task.needs_helper and config.helper_provider is None:
+        if self.needs_helper and config.helper_provider is None:
             raise ConfigError(
                 f"the {config.task.kind} task judges its trials with a helper model, and the "
                 "run config names none; set 'helper_provider: NAME' to a provider (the "
                 "agent's own provider is never used as its judge)"
             )
         used: set[str | None] = {
-            p for k, s in self.specs.items() for p in providers_named(s, self.provider_of(k))
+            p
+            for k, s in self.specs.items()
+            for p in (
+                providers_named(s, self.provider_of(k))
+                if isinstance(s, AgentSpec)
+                else {self.provider_of(k)}
+            )
         }
         used.add(config.helper_provider)
         for name in sorted(p for p in used if p):
             check_provider(self.providers, name)
+        self.framework_agents = {e.label: framework_builder(e) for e in framework_entries}
+        for builder in self.framework_agents.values():  # refused before any trial runs
+            builder.check(self.providers.for_trial(0))
         self._metadata: dict[str, Any] = {
             "config": self.config_json,
             "config_hash": self.digest,
@@ -130,19 +168,22 @@ class RunSetup:
         self._trial_metadata = {label: self._agent_metadata(label) for label in self.specs}
 
     def provider_of(self, label: str) -> str | None:
-        return self.entries[label].provider or self.specs[label].provider
+        spec = self.specs[label]
+        return self.entries[label].provider or (
+            spec.provider if isinstance(spec, AgentSpec) else None
+        )
 
     def helper_provider(self, agent_provider: str | None) -> str | None:
         """The provider of the task's own calls: the run's helper provider; tasks that do not
         judge the agent (candidate top-up in the SCT) may use the agent's provider instead."""
-        if self.task.needs_helper:
+        if self.needs_helper:
             return self.config.helper_provider
         return self.config.helper_provider or agent_provider
 
     def own_helper_warning(self) -> str | None:
         """A warning when the task's helper model is the model under test of some agent (the
         helper defaults to each agent's own provider), else None."""
-        role = self.task.helper_role
+        role = self.helper_role
         own = [
             label
             for label in self.specs
@@ -183,6 +224,15 @@ class RunSetup:
             **self._metadata, **self._trial_metadata[label], started_at=started.isoformat()
         )
 
+    def _state_dir(self, spec: TrialSpec) -> Path:
+        """The trial's own folder for what it keeps to go on after an interruption (not made
+        here); a link or file planted in its place is set aside, never written through."""
+        folder = self.config.output_dir() / ".trial_state"
+        found = folder / f"{self.digest[:12]}-{safe_name(spec.agent)}-{spec.index}"
+        real_folder(folder, create=False)
+        real_folder(found, create=False)
+        return found
+
     async def play(self, spec: TrialSpec) -> TrialRecord:
         """Play one trial; an exception in the task is recorded as a failed trial."""
         if spec.agent not in self.specs:
@@ -194,7 +244,9 @@ class RunSetup:
         models = self.providers.for_trial(spec.seed)
         agent_spec = self.specs[spec.agent]
 
-        def make_agent() -> Agent:
+        def make_agent() -> AgentHost:
+            if isinstance(agent_spec, FrameworkAgent):
+                return self.framework_agents[spec.agent].host(models, spec.seed)
             return build_agent(
                 agent_spec, models, name=spec.agent, provider=provider, seed=spec.seed
             )
@@ -206,9 +258,7 @@ class RunSetup:
             agent_factory=make_agent,
             models=models,
             helper_provider=self.helper_provider(provider),
-            state_dir=self.config.output_dir()
-            / ".trial_state"
-            / f"{self.digest[:12]}-{safe_name(spec.agent)}-{spec.index}",
+            state_dir=self._state_dir(spec),
             agent_provider=provider,
             peers=tuple(self.specs),
             meter=Meter(),
@@ -216,18 +266,28 @@ class RunSetup:
         meta = self.trial_metadata(spec.agent, datetime.now(UTC))
         clock = time.perf_counter()
         with trial_affinity():
-            output = await self.task.play(ctx)
+            try:  # the task's own code: whatever it raises or returns is a failed trial
+                with trial_code():
+                    played = await self.task.play(ctx)
+                output = checked_output(played, type(self.task), "play")
+            except BaseException as exc:
+                if not (is_untrusted_stop(exc) or task_raised(exc)):
+                    raise
+                output = TrialOutput(error=TrialError.of(exc))
         meta.duration_s = round(time.perf_counter() - clock, 3)
-        return TrialRecord.of(
-            output,
-            metadata=meta,
-            scoring=self.task.scoring,
-            run=self.config.name,
-            agent=spec.agent,
-            task=self.config.task.kind,
-            trial=spec.index,
-            seed=spec.seed,
-        )
+        header = {
+            "run": self.config.name,
+            "agent": spec.agent,
+            "task": self.config.task.kind,
+            "trial": spec.index,
+            "seed": spec.seed,
+        }
+        try:
+            return TrialRecord.of(output, metadata=meta, scoring=self.task.scoring, **header)
+        except Exception as exc:  # an output of another shape (built without validation)
+            usage = output.usage if isinstance(output.usage, TrialUsage) else TrialUsage()
+            failed = TrialOutput(usage=usage, error=TrialError.of(exc))
+            return TrialRecord.of(failed, metadata=meta, scoring=self.task.scoring, **header)
 
 
 class TrialWorker:

@@ -1,5 +1,6 @@
-"""The custom-task example, used as a user would: copied into a folder of its own, run, reported
-and shown with the command line, with no file outside the example changed."""
+"""The examples, used as a user would: the custom task copied into a folder of its own, run,
+reported and shown with the command line, with no file outside the example changed; the
+Agent Framework examples run as their docstrings say."""
 
 from __future__ import annotations
 
@@ -108,3 +109,35 @@ def test_without_its_task_file_the_run_still_reports_as_generic_data(
     record = read_trial(next(foreign.glob("wild/trial_*.json")))
     assert type(record.payload).__name__ == "GenericPayload"
     assert record.payload.model_dump()["kind"] == "guess"
+
+
+def test_the_agent_framework_memory_example_remembers_per_session() -> None:
+    pytest.importorskip("agent_framework")
+    done = subprocess.run(
+        [sys.executable, str(REPO / "examples" / "maf_memory.py")],
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "asked: From memory: My cat is called Tomasz.",
+        "reloaded: From memory: I water the plants on Sundays.",
+        "fresh session: I have no memory of that.",
+        "memory kept: 5 turns",
+    ]
+
+
+def test_the_agent_framework_sct_example_runs_from_its_folder(tmp_path: Path) -> None:
+    pytest.importorskip("agent_framework")
+    shutil.copytree(REPO / "examples", tmp_path / "examples")
+    done = cogarch(tmp_path, "run", "examples/maf_sct.yaml", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "6 trials run, 0 already complete, 0 failed" in done.stdout
+    outcomes = {}
+    for path in sorted((tmp_path / "runs" / "maf_sct").glob("*/trial_*.json")):
+        record = read_trial(path)
+        outcomes.setdefault(record.agent, set()).add(record.evaluation.outcome)
+    assert outcomes == {"honest_maf": {"self_consistent"}, "leaky_maf": {"leakage"}}

@@ -27,7 +27,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cogarch.memory",),
     ("cogarch.workspace",),
     ("cogarch.tasks",),
+    ("cogarch.bridges",),
     ("cogarch.experiments",),
+    ("cogarch.bridges.inspect",),
 )
 """Bottom to top; a module belongs to the layer of its longest matching prefix."""
 

@@ -18,7 +18,8 @@ from cogarch.core.host import EpisodeReport, Observation, ReplyReport, Retrieved
 from cogarch.core.memory import EpisodeEnd, MemoryModule
 from cogarch.core.model import ChatModel
 from cogarch.core.records import WalkStep
-from cogarch.errors import CogarchError, ConfigError
+from cogarch.core.state import StateError, state_object, state_part, state_value
+from cogarch.errors import CogarchError
 from cogarch.models.metering import Meter
 from cogarch.tokens import count_tokens
 
@@ -290,27 +291,61 @@ class Agent:
 
     def load_state(self, state: Mapping[str, Any]) -> None:
         """Go on from a state :meth:`save_state` returned, into an agent built from the same
-        spec (its memory modules of the same names)."""
+        spec (its memory modules of the same names). All or nothing: a state that is not an
+        agent's, does not fit this agent or has a malformed part raises ``StateError`` naming
+        the part, and the agent is left as it was."""
+        owner = f"agent '{self.name}'"
+        state = state_object(state, owner)
         kind = state.get("type")
         if kind not in (STATE_TYPE, _LEGACY_STATE_TYPE) or state.get("version") != STATE_VERSION:
-            raise ConfigError(
+            raise StateError(
                 f"agent '{self.name}' was given a state that is not a {STATE_TYPE} state of "
                 f"version {STATE_VERSION}; pass what Agent.save_state (or an adapter's "
                 "WorkspaceChatAgent.save_state) returned"
             )
-        saved, have = sorted(state["memory"]), sorted(self.memory)
-        if state["agent"] != self.name or saved != have:
-            raise ConfigError(
-                f"the state of agent '{state['agent']}' (memory: {', '.join(saved) or 'none'}) "
-                f"does not fit agent '{self.name}' (memory: {', '.join(have) or 'none'}); load "
-                "it into an agent built from the same spec"
+        memory = state_value(state, "memory", dict, owner)
+        saved, have = sorted(memory), sorted(self.memory)
+        if state.get("agent") != self.name or saved != have:
+            raise StateError(
+                f"the state of agent '{state.get('agent')}' (memory: "
+                f"{', '.join(map(str, saved)) or 'none'}) does not fit agent '{self.name}' "
+                f"(memory: {', '.join(have) or 'none'}); load it into an agent built from the "
+                "same spec"
             )
-        for name, module in self.memory.items():
-            module.load_state(state["memory"][name])
-        self.workspace = Workspace.from_state(state["workspace"])
-        self.trace = Trace.from_state(state["trace"])
-        self.state_sizes = CowList(state["state_sizes"])
-        self.memory_footprints = CowList(state.get("memory_footprints", []))
+        with state_part(owner, "workspace"):
+            workspace = Workspace.from_state(state_value(state, "workspace", dict, owner))
+        with state_part(owner, "trace"):
+            trace = Trace.from_state(state_value(state, "trace", dict, owner))
+        sizes = _counts(state_value(state, "state_sizes", list, owner), "state_sizes", owner)
+        footprints = state.get("memory_footprints", [])
+        state_value({"memory_footprints": footprints}, "memory_footprints", list, owner)
+        _counts([f for f in footprints if f is not None], "memory_footprints", owner)
+        self._load_memory(memory)
+        self.workspace, self.trace = workspace, trace
+        self.state_sizes, self.memory_footprints = CowList(sizes), CowList(footprints)
+
+    def _load_memory(self, memory: Mapping[str, Any]) -> None:
+        """Load every module's state, or none: a module that refuses its state puts back
+        those loaded before it."""
+        loaded: list[tuple[MemoryModule, dict[str, Any]]] = []
+        try:
+            for name, module in self.memory.items():
+                before = module.save_state()
+                try:
+                    module.load_state(memory[name])
+                except StateError as exc:
+                    raise StateError(
+                        f"agent '{self.name}', memory module '{name}': {exc}"
+                    ) from None
+                except CogarchError as exc:  # a module's own refusal, as a state error
+                    raise StateError(
+                        f"agent '{self.name}', memory module '{name}': {exc}"
+                    ) from None
+                loaded.append((module, before))
+        except BaseException:
+            for module, before in reversed(loaded):
+                module.load_state(before)
+            raise
 
     def fork(self) -> Agent:
         """An independent branch: nothing mutable is shared with the original."""
@@ -343,3 +378,9 @@ class Agent:
     def diff(self, other: Agent) -> list[str]:
         """What differs between this agent and ``other``: nodes, edges, conditions, params."""
         return diff(describe(self), describe(other))
+
+
+def _counts(values: list[Any], part: str, owner: str) -> list[int]:
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise StateError(f"the {owner} state's '{part}' holds values that are not counts")
+    return values

@@ -18,6 +18,8 @@ from cogarch.core import specialist as core
 from cogarch.core.memory import MemoryModule
 
 from .graph import NodeRouting, TransitionGraph
+from .layout import Layout, layered, to_svg
+from .layout_png import render_png
 
 
 class Composed(Protocol):
@@ -140,47 +142,47 @@ def _diff_named(section: str, a: Mapping[str, Any], b: Mapping[str, Any], out: l
                 out.append(f"{section}.{name}.{field}: {left!r} -> {right!r}")
 
 
-def draw(agent: Composed, path: str | os.PathLike[str], *, dpi: int = 120) -> Path:
-    """A PNG picture of the transition graph: entry and responder marked, conditions on edges."""
-    import networkx as nx
-    from matplotlib.figure import Figure
+def layout_of(agent: Composed) -> Layout:
+    """The agent's transition graph laid out in layers (see ``cogarch.workspace.layout``)."""
+    return layout_from_description(describe(agent))
 
-    graph = agent.graph.graph
-    layout = nx.spring_layout(graph, seed=0) if len(graph) > 2 else nx.circular_layout(graph)
-    figure = Figure(figsize=(max(6.0, 1.3 * len(graph)), max(4.5, 1.0 * len(graph))))
-    axes = figure.subplots()
-    axes.set_axis_off()
-    axes.set_title(f"agent {agent.name} (step budget: {agent.graph.step_budget or 'none'})")
-    colours = [
-        "#8fd18f"
-        if n == agent.graph.entry
-        else "#f5b971"
-        if n == agent.graph.responder
-        else "#b7c9f2"
-        for n in graph.nodes
-    ]
-    labels = {n: f"{n}\n({agent.specialists[n].kind})" for n in graph.nodes}
-    nx.draw_networkx_nodes(graph, layout, ax=axes, node_color=colours, node_size=2200)
-    nx.draw_networkx_labels(graph, layout, labels=labels, ax=axes, font_size=8)
-    nx.draw_networkx_edges(
-        graph,
-        layout,
-        ax=axes,
-        arrows=True,
-        arrowsize=16,
-        node_size=2200,
-        connectionstyle="arc3,rad=0.08",
+
+def layout_from_description(desc: Mapping[str, Any]) -> Layout:
+    """The layered layout of a description (``describe`` or ``spec.describe_spec``)."""
+    budget = desc["step_budget"] if desc["step_budget"] is not None else "none"
+    return layered(
+        list(desc["nodes"]),
+        [(e["source"], e["target"], e["when"]) for e in desc["edges"]],
+        desc["entry"],
+        desc["responder"],
+        kinds={name: node.get("kind", "") for name, node in desc["nodes"].items()},
+        defaults={n: r["default"] for n, r in desc["routing"].items() if r.get("default")},
+        title=f"agent {desc['name']} (step budget: {budget})",
     )
-    conditions = {
-        (a, b): f"when {when}" if when else "default"
-        for a, b, when in graph.edges(data="when")
-        if when or agent.graph.routing.get(a, NodeRouting()).default == b
-    }
-    nx.draw_networkx_edge_labels(graph, layout, edge_labels=conditions, ax=axes, font_size=7)
+
+
+def draw(agent: Composed, path: str | os.PathLike[str], *, dpi: int = 120) -> Path:
+    """The transition graph as a picture: SVG when ``path`` ends in ``.svg``, else PNG.
+
+    Both show the same layered layout as the viewer and the docs: the entry on top, loops in
+    lanes at the right, each node's name and kind inside its box, conditions on the edges.
+    """
+    layout = layout_of(agent)
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(target, format="png", dpi=dpi)
+    if target.suffix.lower() == ".svg":
+        target.write_text(to_svg(layout), encoding="utf-8")
+    else:
+        render_png(layout, target, dpi=dpi)
     return target
 
 
-__all__ = ["Composed", "describe", "diff", "draw", "format_description"]
+__all__ = [
+    "Composed",
+    "describe",
+    "diff",
+    "draw",
+    "format_description",
+    "layout_from_description",
+    "layout_of",
+]

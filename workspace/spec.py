@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,21 +117,37 @@ def load_agent_spec(
             f"{', '.join(sorted(unknown))}; its parameters: {', '.join(sorted(declared)) or 'none'}"
         )
     values = {**declared, **dict(params or {})}
-    raw = {k: (v if k == "params" else _substitute(v, values, path)) for k, v in raw.items()}
-    raw["params"] = values
+    optional = {k for k, v in declared.items() if v is None and values[k] is None}
+    """Parameters declared without a default and not given: a setting that is only such a
+    parameter is left out, so the module's own default holds (and the spec stays as it was
+    before the parameter existed)."""
+    raw = {
+        k: (v if k == "params" else _substitute(v, values, path, optional)) for k, v in raw.items()
+    }
+    raw["params"] = {k: v for k, v in values.items() if k not in optional}
     return validate_mapping(AgentSpec, raw, source=str(path))
 
 
 _PARAM = re.compile(r"\$\{(\w+)\}")
 
 
-def _substitute(value: Any, values: Mapping[str, Any], path: Path) -> Any:
+def _substitute(
+    value: Any,
+    values: Mapping[str, Any],
+    path: Path,
+    optional: AbstractSet[str] = frozenset(),
+) -> Any:
     """Replace ``${name}`` in every string; a string that is only ``${name}`` takes the value
-    with its type (so booleans and numbers stay what they are)."""
+    with its type (so booleans and numbers stay what they are); a mapping's entry that is only
+    ``${name}`` of an ``optional`` parameter (declared null, not given) is left out."""
     if isinstance(value, dict):
-        return {k: _substitute(v, values, path) for k, v in value.items()}
+        return {
+            k: _substitute(v, values, path, optional)
+            for k, v in value.items()
+            if not (isinstance(v, str) and (m := _PARAM.fullmatch(v)) and m.group(1) in optional)
+        }
     if isinstance(value, list):
-        return [_substitute(v, values, path) for v in value]
+        return [_substitute(v, values, path, optional) for v in value]
     if not isinstance(value, str):
         return value
     for name in _PARAM.findall(value):

@@ -150,7 +150,13 @@ class Workspace:
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> Workspace:
-        """The workspace ``save_state()`` described."""
+        """The workspace ``save_state()`` described; ``TypeError`` (or ``KeyError``) for one
+        that is malformed."""
+        for key, kinds in _SHAPES.items():
+            if (key in data and not isinstance(data[key], kinds)) or isinstance(
+                data.get(key), bool
+            ):
+                raise TypeError(f"the workspace's '{key}' is a {type(data[key]).__name__}")
         return cls(
             dialogue=CowList(Message(**m) for m in data["dialogue"]),
             current_input=data["current_input"],
@@ -173,6 +179,27 @@ class Workspace:
             must_reply=data.get("must_reply", False),
         )
 
+
+_SHAPES: dict[str, type | tuple[type, ...]] = {
+    "dialogue": list,
+    "current_input": str,
+    "turn": int,
+    "broadcasts": dict,
+    "private": dict,
+    "reply": (str, type(None)),
+    "thought": (str, type(None)),
+    "visits": dict,
+    "turns": list,
+    "reasoning": dict,
+    "focus_count": int,
+    "ingested": dict,
+    "ingest_failures": list,
+    "episode": int,
+    "memory_tokens": (int, type(None)),
+    "actions": list,
+    "focus_log": list,
+}
+"""What each saved part of a workspace is."""
 
 _GROWING_LISTS = ("dialogue", "turns", "ingest_failures", "actions", "focus_log")
 

@@ -84,11 +84,14 @@ class Evaluation(BaseModel):
 
     def numeric_values(self) -> dict[str, float]:
         """The numeric values of :meth:`scalar_values` (booleans and strings left out)."""
-        return {
-            k: float(v)
-            for k, v in self.scalar_values().items()
-            if isinstance(v, int | float) and not isinstance(v, bool)
-        }
+        found: dict[str, float] = {}
+        for k, v in self.scalar_values().items():
+            if isinstance(v, int | float) and not isinstance(v, bool):
+                try:
+                    found[k] = float(v)
+                except OverflowError:  # a whole number beyond the float range: not tabled
+                    continue
+        return found
 
     @model_serializer(mode="wrap")
     def _flat(self, handler: Any) -> dict[str, Any]:

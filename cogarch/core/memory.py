@@ -32,16 +32,17 @@ Heavy work (an embedding model, a search over a large store) goes off the event 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Self
 
-from cogarch.errors import ConfigError, ModelCallError
+from cogarch.errors import ModelCallError
 from cogarch.tokens import count_tokens
 
 from .cow import fork_fields
 from .model import ChatModel
+from .state import StateError, state_object
 
 ModelSource = Callable[[str], ChatModel]
 """Gives the model client of a provider name; modules pass it on to the model layer."""
@@ -204,15 +205,30 @@ class MemoryModule(ABC):
 
     @abstractmethod
     def load_state(self, state: dict[str, Any]) -> None:
-        """Replace this module's state by one ``save_state`` exported (same kind and params)."""
+        """Replace this module's state by one ``save_state`` exported (same kind and params).
 
-    def check_state_kind(self, state: Mapping[str, Any]) -> None:
-        """Refuse a state ``save_state`` of another kind of module exported."""
-        if state.get("kind") != self.kind:
-            raise ConfigError(
-                f"cannot load a '{state.get('kind')}' state into a '{self.kind}' module; "
+        Every module validates the whole state first and then swaps it in
+        (``cogarch.core.state``): a state of another kind or with a malformed part raises
+        :class:`~cogarch.core.state.StateError` naming the part and leaves the module as it
+        was, and the module's own limits apply to what it loads."""
+
+    kindless_states: ClassVar[bool] = False
+    """Whether states saved without a ``kind`` (by earlier versions) are read, their shape
+    alone telling them from another module's."""
+
+    def check_state_kind(self, state: Any) -> dict[str, Any]:
+        """``state`` when it is a JSON object that ``save_state`` of this kind of module
+        exported; else a :class:`~cogarch.core.state.StateError`."""
+        state = dict(state_object(state, f"'{self.kind}' memory"))
+        kind = state.get("kind")
+        if kind is None and self.kindless_states:
+            return state
+        if kind != self.kind:
+            raise StateError(
+                f"cannot load a '{kind}' state into a '{self.kind}' module; "
                 f"load it into a {self.kind} module"
             )
+        return state
 
 
 __all__ = ["EpisodeEnd", "MemoryContext", "MemoryItem", "MemoryModule", "ModelSource", "TurnRecord"]

@@ -162,8 +162,17 @@ class TrialError(_Record):
     @classmethod
     def of(cls, exc: BaseException) -> TrialError:
         """The error ``exc`` (being handled) as a record, with its traceback."""
-        text = "".join(traceback.format_exception(exc))
-        return cls(type=type(exc).__name__, message=str(exc), traceback=text)
+        try:
+            message = str(exc)
+        except Exception:  # an error of the task's own whose text cannot be made
+            message = f"<{type(exc).__name__} whose message cannot be shown>"
+        try:
+            text = "".join(traceback.format_exception(exc))
+        except Exception:
+            text = ""
+        if isinstance(exc, SystemExit):
+            message = f"the task's code called sys.exit({exc.code!r}); a trial must not exit"
+        return cls(type=type(exc).__name__, message=message, traceback=text)
 
 
 @dataclass(frozen=True)

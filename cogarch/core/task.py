@@ -12,6 +12,7 @@ reports and the viewer read a task's records through these declarations.
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
@@ -73,6 +74,28 @@ class JointContext:
 
     models: Callable[[str], Any]
     helper_provider: str | None
+
+
+def is_untrusted_stop(exc: BaseException) -> bool:
+    """Whether ``exc``, leaving a task's code, is the task's own doing to record as a failed
+    trial (``sys.exit()``, a ``BaseException`` of its own, a ``CancelledError`` no one asked
+    for) rather than the run being stopped (Ctrl-C, the run cancelling its trials)."""
+    if isinstance(exc, KeyboardInterrupt):
+        return False
+    if isinstance(exc, asyncio.CancelledError):
+        current = asyncio.current_task()
+        return current is not None and current.cancelling() == 0
+    return True
+
+
+def checked_output(output: object, task: type, hook: str) -> TrialOutput:
+    """``output`` when it is a :class:`TrialOutput`, else a ``TypeError`` naming the task."""
+    if not isinstance(output, TrialOutput):
+        raise TypeError(
+            f"{task.__name__}.{hook} returned {type(output).__name__} ({output!r:.100}), not "
+            "a TrialOutput; return TrialOutput(turns=..., evaluation=..., payload=...)"
+        )
+    return output
 
 
 class Task(ABC):
@@ -154,8 +177,12 @@ class Task(ABC):
         output, error = TrialOutput(), None
         try:
             with ctx.meter.active() if ctx.meter is not None else nullcontext():
-                output = await self.run_trial(ctx)
+                output = checked_output(await self.run_trial(ctx), type(self), "run_trial")
         except Exception as exc:  # a failed trial is recorded and the run goes on
+            error = TrialError.of(exc)
+        except BaseException as exc:  # sys.exit() and the like in task code: a failed trial
+            if not is_untrusted_stop(exc):
+                raise
             error = TrialError.of(exc)
         walk = output.walk or (ctx.agent.walk() if ctx.agent is not None else [])
         usage = ctx.meter.usage() if ctx.meter is not None else TrialUsage()
@@ -172,4 +199,4 @@ class Task(ABC):
         return []
 
 
-__all__ = ["JointContext", "Task", "TrialContext"]
+__all__ = ["JointContext", "Task", "TrialContext", "checked_output", "is_untrusted_stop"]

@@ -38,7 +38,7 @@ def cell_text(value: Cell) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+        return f"{value:.0f}" if 100 <= abs(value) < 1e15 else f"{value:.3g}"
     return str(value)
 
 

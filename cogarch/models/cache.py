@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from cogarch.files import FileRefusedError, read_json, set_aside
+from cogarch.files import FileRefusedError, read_json, real_folder, set_aside
 from cogarch.io import atomic_write_json
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,11 @@ class ResponseCache:
         data = value.model_dump(mode="json")
         for _ in range(2):
             try:
+                real_folder(path.parent)  # never written through a link planted there
                 atomic_write_json(path, data, indent=None)
+                return
+            except FileRefusedError as exc:
+                log.warning("response cache: not saving %s (%s)", path, exc)
                 return
             except OSError as exc:
                 if not self._clear_way(path):

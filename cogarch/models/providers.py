@@ -60,7 +60,11 @@ class ProviderConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["openai", "local", "fake"] = "openai"
+    kind: Literal["openai", "local", "fake"] = Field(
+        default="openai",
+        description="openai: any OpenAI-compatible endpoint; local: the embedded llama.cpp "
+        "model; fake: a scripted model named by fake.",
+    )
     model: str | None = Field(default=None, description="Model name sent to the endpoint.")
     base_url: str | None = Field(default=None, description="OpenAI-compatible base URL (…/v1).")
     base_url_env: str | None = Field(
@@ -79,8 +83,12 @@ class ProviderConfig(BaseModel):
     api_key_env: str | None = Field(
         default=None, description="Environment variable that holds the API key (never the key)."
     )
-    temperature: float | None = Field(default=0.3, ge=0, le=2, allow_inf_nan=False)
-    max_tokens: StrictInt | None = Field(default=2048, ge=1, le=1_000_000)
+    temperature: float | None = Field(
+        default=0.3, ge=0, le=2, allow_inf_nan=False, description="Sampling temperature."
+    )
+    max_tokens: StrictInt | None = Field(
+        default=2048, ge=1, le=1_000_000, description="Most tokens a reply may take."
+    )
     timeout: float = Field(
         default=300.0,
         gt=0,
@@ -88,14 +96,27 @@ class ProviderConfig(BaseModel):
         allow_inf_nan=False,
         description=f"Seconds per request (at most {MAX_TIMEOUT_S:.0f}).",
     )
-    extra_body: dict[str, Any] = Field(default_factory=dict)
-    reasoning: ReasoningMode = "auto"
-    model_info: dict[str, Any] | None = None
-    retry: RetryPolicy = Field(default_factory=RetryPolicy)
+    extra_body: dict[str, Any] = Field(
+        default_factory=dict, description="Extra fields sent in every request body."
+    )
+    reasoning: ReasoningMode = Field(
+        default="auto",
+        description="Where reasoning arrives: field (reasoning_content), think_tags "
+        "(<think>...</think> in the content), auto (either) or none.",
+    )
+    model_info: dict[str, Any] | None = Field(
+        default=None, description="AutoGen capability flags, for a model it does not know."
+    )
+    retry: RetryPolicy = Field(
+        default_factory=RetryPolicy,
+        description="Backoff on 429, 5xx, timeouts and dropped connections.",
+    )
     gguf_path: Path | None = Field(default=None, description="local: a GGUF file to serve.")
     n_ctx: int = Field(default=8192, ge=512, description="local: context for ALL slots together.")
     n_parallel: int = Field(default=2, ge=1, le=16, description="local: parallel slots.")
-    n_threads: int | None = Field(default=None, ge=1)
+    n_threads: int | None = Field(
+        default=None, ge=1, description="local: CPU threads for llama.cpp (default: its own)."
+    )
     speculative: Speculative = Field(
         default="none",
         description="local: llama.cpp's draftless speculative decoding (ngram_simple, "

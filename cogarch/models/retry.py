@@ -22,9 +22,23 @@ class RetryPolicy(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    max_attempts: StrictInt = Field(default=4, ge=1, le=20)
-    base_delay_s: float = Field(default=0.5, ge=0, le=MAX_DELAY_S, allow_inf_nan=False)
-    max_delay_s: float = Field(default=20.0, ge=0, le=MAX_DELAY_S, allow_inf_nan=False)
+    max_attempts: StrictInt = Field(
+        default=4, ge=1, le=20, description="Attempts in all, the first included."
+    )
+    base_delay_s: float = Field(
+        default=0.5,
+        ge=0,
+        le=MAX_DELAY_S,
+        allow_inf_nan=False,
+        description="Delay before the first retry, doubled each time.",
+    )
+    max_delay_s: float = Field(
+        default=20.0,
+        ge=0,
+        le=MAX_DELAY_S,
+        allow_inf_nan=False,
+        description="Longest delay between attempts.",
+    )
 
     def delay(self, attempt: int, rng: random.Random) -> float:
         return rng.uniform(0, min(self.max_delay_s, self.base_delay_s * 2**attempt))

@@ -9,6 +9,7 @@ and span ids as hex strings. A run that resumes appends to the same file.
 from __future__ import annotations
 
 import base64
+import errno
 import json
 import logging
 import math
@@ -24,6 +25,8 @@ from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 from opentelemetry.sdk.util.instrumentation import InstrumentationScope
 from opentelemetry.trace import SpanContext
+
+from cogarch.files import FileRefusedError, append_only_file
 
 HAS_IS_REMOTE = 0x100
 IS_REMOTE = 0x200
@@ -158,7 +161,8 @@ def _value(value: Any) -> dict[str, Any]:
 
 
 class OtlpJsonFileExporter(SpanExporter):
-    """Appends one OTLP/JSON export request per line to ``path``.
+    """Appends one OTLP/JSON export request per line to the regular file ``path`` (never
+    through a link, never into a FIFO or device).
 
     A line is written with a single append, so lines already in the file are never changed; a
     write that fails (a full disk) drops that batch, keeps the error in ``error``, and the run
@@ -187,7 +191,10 @@ class OtlpJsonFileExporter(SpanExporter):
         return SpanExportResult.SUCCESS
 
     def _append(self, line: bytes) -> None:
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            fd = append_only_file(self.path)  # never through a link, never into a FIFO
+        except FileRefusedError as exc:
+            raise OSError(errno.EPERM, str(exc)) from None
         try:
             view = memoryview(line)
             while view:

@@ -5,6 +5,8 @@ exporter (the SDK's in-memory one in tests)."""
 from __future__ import annotations
 
 import os
+import stat
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,6 +21,7 @@ from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapProp
 
 from cogarch import __version__
 from cogarch.errors import ConfigError
+from cogarch.files import kind_of, set_aside
 from cogarch.tracing import ERROR_TYPE, Attributes, Span, SpanKind, TraceMode, tracing_with
 
 from .content import content_capture_from_env
@@ -152,7 +155,18 @@ def start_tracing(mode: TraceMode, results_dir: Path) -> Tracing:
     """The tracing of a run: to the OTLP endpoint of the environment, or to
     ``results_dir/traces.jsonl``."""
     if mode == "file":
-        return Tracing.to(OtlpJsonFileExporter(results_dir / TRACES_FILE))
+        path = results_dir / TRACES_FILE
+        try:
+            mode_found = os.lstat(path).st_mode
+        except FileNotFoundError:
+            mode_found = None
+        if mode_found is not None and not stat.S_ISREG(mode_found):
+            kept = set_aside(path)
+            sys.stderr.write(
+                f"warning: '{path}' was {kind_of(mode_found)}, not a file of the run's own; "
+                f"set aside as '{kept.name}', spans go to a new '{TRACES_FILE}'\n"
+            )
+        return Tracing.to(OtlpJsonFileExporter(path))
     return Tracing.to(otlp_exporter())
 
 

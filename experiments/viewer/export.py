@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from cogarch.errors import ConfigError
+from cogarch.files import real_folder
 from cogarch.io import atomic_write_text
 
 from ..paths import folder_to_write
@@ -62,7 +63,8 @@ def export_static(index: TrialIndex, out: str | os.PathLike[str]) -> Path:
     rows = index.rows()
     context = run_page_context(index, Query(per_page=max(1, len(rows))))
     context.update(trial_href=lambda row: quote(export_name(row)), page_href=lambda n: "#")
-    (root / "trials").mkdir(parents=True, exist_ok=True)
+    for inner in ("trials", "static"):  # links planted there are set aside, never followed
+        real_folder(root / inner)
     atomic_write_text(
         root / MARKER, "written by cogarch view --export; a later export may replace this folder\n"
     )

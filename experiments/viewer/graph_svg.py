@@ -1,7 +1,7 @@
 """The agent's transition graph laid out for drawing, with one turn's walk marked on it.
 
-Nodes are placed in columns by their distance from the entry; an edge that goes back to an
-earlier or the same column is drawn as an arc. The template draws the result as SVG.
+The layout is ``cogarch.workspace.layout``'s (entry on top, loops in lanes beside the nodes),
+the same picture ``agent.draw()`` and the docs show; the template embeds the SVG.
 """
 
 from __future__ import annotations
@@ -10,11 +10,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
-
 from cogarch.core.records import TransitionCount, WalkStep
-
-COLUMN, ROW, PAD, NODE_W, NODE_H = 150, 56, 12, 116, 30
+from cogarch.workspace.layout import layered, to_svg
 
 
 @dataclass(frozen=True)
@@ -42,8 +39,8 @@ class Drawing:
     height: int
     nodes: list[NodeBox]
     edges: list[EdgeLine]
-    node_w: int = NODE_W
-    node_h: int = NODE_H
+    svg: str
+    """The picture: an SVG element whose texts are escaped."""
 
 
 @dataclass(frozen=True)
@@ -88,52 +85,21 @@ def shape_of(
 
 
 def draw(shape: Shape, visited_steps: Iterable[WalkStep]) -> Drawing:
+    """The graph in the layered layout ``agent.draw()`` and the docs use, this turn's walk
+    marked on it."""
     steps = list(visited_steps)
     taken = {(s.source, s.node) for s in steps}
     seen_nodes = {s.node for s in steps}
-    graph = nx.DiGraph()
-    graph.add_nodes_from(shape.nodes)
-    graph.add_edges_from((a, b) for a, b, _ in shape.edges)
-    depth: dict[str, int] = dict(nx.single_source_shortest_path_length(graph, shape.entry))
-    last = max(depth.values(), default=0)
-    for node in shape.nodes:
-        if node not in depth:
-            last += 1
-            depth[node] = last
-    columns: dict[int, list[str]] = {}
-    for node in shape.nodes:
-        columns.setdefault(depth[node], []).append(node)
-    pos: dict[str, tuple[int, int]] = {}
-    for col, names in columns.items():
-        for row, name in enumerate(names):
-            pos[name] = (PAD + col * COLUMN, PAD + 18 + row * ROW)
+    layout = layered(shape.nodes, shape.edges, shape.entry, shape.responder)
     boxes = [
-        NodeBox(
-            name,
-            *pos[name],
-            visited=name in seen_nodes,
-            role="entry" if name == shape.entry else "responder" if name == shape.responder else "",
-        )
-        for name in shape.nodes
+        NodeBox(n.name, round(n.x), round(n.y), n.name in seen_nodes, n.role) for n in layout.nodes
     ]
     lines = [
-        EdgeLine(a, b, _path(pos[a], pos[b]), when, (a, b) in taken) for a, b, when in shape.edges
+        EdgeLine(e.source, e.target, e.path, e.when, (e.source, e.target) in taken)
+        for e in layout.edges
     ]
-    width = PAD * 2 + max(x for x, _ in pos.values()) + NODE_W
-    height = PAD * 2 + max(y for _, y in pos.values()) + NODE_H + 30
-    return Drawing(width, height, boxes, lines)
-
-
-def _path(a: tuple[int, int], b: tuple[int, int]) -> str:
-    (ax, ay), (bx, by) = a, b
-    if bx > ax:
-        x1, y1, x2, y2 = ax + NODE_W, ay + NODE_H // 2, bx, by + NODE_H // 2
-        mid = (x1 + x2) // 2
-        return f"M{x1},{y1} C{mid},{y1} {mid},{y2} {x2},{y2}"
-    x1, x2 = ax + NODE_W // 2, bx + NODE_W // 2
-    y1, y2 = ay + NODE_H, by + NODE_H
-    drop = max(y1, y2) + 26
-    return f"M{x1},{y1} C{x1},{drop} {x2},{drop} {x2 + 6},{y2 + 2}"
+    svg = to_svg(layout, visited_nodes=seen_nodes, visited_edges=taken)
+    return Drawing(round(layout.width), round(layout.height), boxes, lines, svg)
 
 
 __all__ = ["Drawing", "EdgeLine", "NodeBox", "Shape", "draw", "shape_of"]

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
+from cogarch.core.state import StateError, state_part, state_value
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
@@ -367,16 +368,53 @@ class CompressorMemory(MemoryModule):
     def save_state(self) -> dict[str, Any]:
         """Plain JSON: the committed state, the audit log, sizes and the stored artifacts."""
         return {
+            "kind": self.kind,
             "ccs": self.ccs.model_dump(mode="json"),
             "commits": [c.model_dump(mode="json") for c in self.commits],
             "state_sizes": list(self.state_sizes),
             "artifacts": [a.model_dump(mode="json") for a in self.store.artifacts()],
         }
 
+    kindless_states: ClassVar[bool] = True
+
     def load_state(self, state: dict[str, Any]) -> None:
-        self.ccs = CCS.model_validate(state["ccs"])
-        self.commits = CowList(CommitRecord.model_validate(c) for c in state.get("commits", []))
-        self.state_sizes = CowList(int(s) for s in state.get("state_sizes", []))
-        self.store = ARTIFACT_BACKENDS.get(self.params.backend)()
-        for item in state.get("artifacts", []):
-            self.store.add(Artifact.model_validate(item))
+        """Go on from a saved state, read whole (a new artifact store included) before
+        anything changes."""
+        state = self.check_state_kind(state)
+        owner = "ccs"
+        with state_part(owner, "ccs"):
+            ccs = CCS.model_validate(state_value(state, "ccs", dict, owner))
+        with state_part(owner, "commits"):
+            commits = [
+                CommitRecord.model_validate(c)
+                for c in state_value({"commits": state.get("commits", [])}, "commits", list, owner)
+            ]
+        sizes = state_value(
+            {"state_sizes": state.get("state_sizes", [])}, "state_sizes", list, owner
+        )
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in sizes):
+            raise StateError("the ccs state's 'state_sizes' holds values that are not counts")
+        with state_part(owner, "artifacts"):
+            artifacts = [
+                Artifact.model_validate(a)
+                for a in state_value(
+                    {"artifacts": state.get("artifacts", [])}, "artifacts", list, owner
+                )
+            ]
+        store = ARTIFACT_BACKENDS.get(self.params.backend)()
+        try:
+            with state_part(owner, "artifacts"):
+                for artifact in artifacts:
+                    store.add(artifact)
+        except BaseException:
+            _drop(store)
+            raise
+        self.ccs, self.commits, self.state_sizes = ccs, CowList(commits), CowList(sizes)
+        self.store = store
+
+
+def _drop(store: Any) -> None:
+    """Let go of an artifact store that was not used (one that holds resources)."""
+    drop = getattr(store, "drop", None)
+    if callable(drop):
+        drop()

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from cogarch.config import validate_mapping
 from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule
+from cogarch.core.state import state_items, state_part, state_value
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
@@ -378,16 +379,26 @@ class ConceptualMemory(MemoryModule):
         }
 
     def load_state(self, state: dict[str, Any]) -> None:
-        self.check_state_kind(state)
-        params = self.Params.model_validate(state["params"])
+        """Go on from a saved state, checked whole before anything changes."""
+        state = self.check_state_kind(state)
+        owner = "conceptual"
+        with state_part(owner, "params"):
+            params = self.Params.model_validate(state_value(state, "params", dict, owner))
+        provider = state.get("provider")
+        if provider is not None:
+            state_value(state, "provider", str, owner)
+        concepts = state_items(state, "concepts", Concept, owner)
+        with state_part(owner, "games"):
+            games = [
+                ConceptGame.model_validate(g) for g in state_value(state, "games", list, owner)
+            ]
+        beliefs = state_items(state, "beliefs", Belief, owner)
+        notes = state_items(state, "notes", Note, owner)
         if params.embedder != self.params.embedder:
             self._embedder = None
-        self.params = params
-        self.provider = state.get("provider")
-        self.concepts = CowList(Concept.model_validate(c) for c in state["concepts"])
-        self.games = CowList(ConceptGame.model_validate(g) for g in state["games"])
-        self.beliefs = [Belief.model_validate(b) for b in state["beliefs"]]
-        self.notes = [Note.model_validate(n) for n in state["notes"]]
+        self.params, self.provider = params, provider
+        self.concepts, self.games = CowList(concepts), CowList(games)
+        self.beliefs, self.notes = beliefs, notes
 
 
 __all__ = ["CONCEPT_PROMPT", "ConceptDraft", "ConceptDrafts", "ConceptualMemory"]

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogarch.config import validate_mapping
 from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule, TurnRecord
+from cogarch.core.state import state_items, state_part, state_value
 from cogarch.tokens import count_tokens
 
 from ..budget import truncate_to_budget
@@ -334,15 +335,26 @@ class EpisodicMemory(MemoryModule):
         }
 
     def load_state(self, state: dict[str, Any]) -> None:
-        self.check_state_kind(state)
-        params = self.Params.model_validate(state["params"])
+        """Go on from a saved state, checked whole before anything changes."""
+        state = self.check_state_kind(state)
+        owner = "episodic"
+        with state_part(owner, "params"):
+            params = self.Params.model_validate(state_value(state, "params", dict, owner))
+        with state_part(owner, "archive"):
+            archive = [
+                Episode.model_validate(e) for e in state_value(state, "archive", list, owner)
+            ]
+        with state_part(owner, "games"):
+            games = [
+                EpisodicGame.model_validate(g) for g in state_value(state, "games", list, owner)
+            ]
+        beliefs = state_items(state, "beliefs", Belief, owner)
+        actions = state_items(state, "actions", StepAction, owner)
         if params.embedder != self.params.embedder:
             self._embedder = None
         self.params = params
-        self.archive = CowList(Episode.model_validate(e) for e in state["archive"])
-        self.games = CowList(EpisodicGame.model_validate(g) for g in state["games"])
-        self.beliefs = [Belief.model_validate(b) for b in state["beliefs"]]
-        self.actions = [StepAction.model_validate(a) for a in state["actions"]]
+        self.archive, self.games = CowList(archive), CowList(games)
+        self.beliefs, self.actions = beliefs, actions
 
 
 __all__ = ["EpisodicMemory"]

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.cow import CowDict
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule
+from cogarch.core.state import state_part, state_value
 from cogarch.errors import ConfigError
 from cogarch.models.messages import system, user
 
@@ -114,15 +115,49 @@ class ReflexionMemory(MemoryModule):
 
     def save_state(self) -> dict[str, Any]:
         return {
+            "kind": self.kind,
             "provider": self.provider,
             "reflections": [dict(r) for r in self.reflections],
             "activity": {str(e): _copy(a) for e, a in self.activity.items()},
         }
 
+    kindless_states: ClassVar[bool] = True
+
     def load_state(self, state: dict[str, Any]) -> None:
-        self.provider = state.get("provider")
-        self.reflections = [dict(r) for r in state.get("reflections", [])]
-        self.activity = CowDict((int(e), _copy(a)) for e, a in state.get("activity", {}).items())
+        """Go on from a saved state, checked whole before anything changes: only the latest
+        ``max_reflections`` lessons are kept, as the module keeps them."""
+        state = self.check_state_kind(state)
+        provider = state_value(state, "provider", (str, type(None)), "reflexion")
+        with state_part("reflexion", "reflections"):
+            reflections = [
+                _Reflection.model_validate(r).model_dump()
+                for r in state_value(state, "reflections", list, "reflexion")
+            ]
+        with state_part("reflexion", "activity"):
+            activity = {
+                int(e): _Activity.model_validate(a).model_dump()
+                for e, a in state_value(state, "activity", dict, "reflexion").items()
+            }
+        self.provider = provider
+        self.reflections = reflections[-self.params.max_reflections :]
+        self.activity = CowDict(activity)
+
+
+class _Reflection(BaseModel):
+    """A lesson as saved: the episode it came from, the task and the lesson's text."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    episode: int
+    task: str
+    text: str = Field(min_length=1, pattern=r"\S")
+
+
+class _Activity(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    carried: list[int]
+    reflection: str | None
 
 
 def _copy(activity: dict[str, Any]) -> dict[str, Any]:

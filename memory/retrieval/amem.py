@@ -29,6 +29,8 @@ from cogarch.models.messages import user
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
 from .prompts import AMEM_EVOLVE, AMEM_NOTE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
+from .search import hit_fields
+from .staging import Staging
 from .vector_store import Hit
 
 
@@ -187,7 +189,7 @@ class AMemMemory(RetrievalModule):
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         hits = await self.store.aquery(query, self.params.top_k)
         items = [
-            MemoryItem(h.id, h.metadata["content"], round(h.similarity, 6), h.metadata)
+            MemoryItem(h.id, h.metadata["content"], round(h.similarity, 6), hit_fields(h))
             for h in hits
         ]
         if self.params.include_links:
@@ -220,9 +222,8 @@ class AMemMemory(RetrievalModule):
     def _save_own_state(self) -> dict[str, Any]:
         return {"store": self.store.save_state(), "next_id": self.next_id}
 
-    def _load_own_state(self, data: Mapping[str, Any]) -> None:
-        self.store = self.restored_store(self.store, "notes", data.get("store", {}))
-        self.next_id = int(data.get("next_id", 1))
+    def _load_own_state(self, staging: Staging) -> dict[str, Any]:
+        return {"store": staging.store("store", "notes"), "next_id": staging.integer("next_id", 1)}
 
 
 def _clean(values: list[str]) -> list[str]:

@@ -21,6 +21,7 @@ from cogarch.config import validate_mapping
 from cogarch.core.cow import fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.core.model import ChatModel
+from cogarch.core.state import StateError, state_part, state_value
 from cogarch.errors import ConfigError
 from cogarch.models.messages import LLMMessage
 from cogarch.models.structured import structured
@@ -29,6 +30,7 @@ from ..budget import truncate_to_budget
 from .chroma_store import ChromaVectorStore
 from .embeddings import Embedder, embed_off_loop, get_embedder
 from .params import RetrievalParams, Role
+from .staging import Staging
 from .vector_store import VectorStore
 
 Clock = Callable[[], datetime]
@@ -149,21 +151,11 @@ class RetrievalModule(MemoryModule):
         return result.value
 
     def new_store(self, name: str) -> Store:
-        prefix = f"{self.kind}-{name}"
-        if self.params.store == "chroma":
-            return ChromaVectorStore(self._embedder, path=self.params.persist_dir, prefix=prefix)
-        return VectorStore(self._embedder, prefix=prefix)
+        return self._store_maker(self.params, self._embedder)(name)
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Embed ``texts`` in one batch, off the event loop (see ``embed_off_loop``)."""
         return await embed_off_loop(self._embedder, list(texts))
-
-    def restored_store(self, old: Store, name: str, state: Mapping[str, Any]) -> Store:
-        """A fresh store (current embedder) holding ``state``, replacing ``old``."""
-        old.drop()
-        store = self.new_store(name)
-        store.load_state(state)
-        return store
 
     def count(self, stat: str, n: int = 1) -> None:
         self.stats[stat] = self.stats.get(stat, 0) + n
@@ -290,19 +282,76 @@ class RetrievalModule(MemoryModule):
         }
 
     def load_state(self, state: Mapping[str, Any]) -> None:
-        self.check_state_kind(state)
-        params = self.Params.model_validate(state["params"])
-        if params.embedder != self.params.embedder:
-            self._embedder = get_embedder(params.embedder)
-        self.params = params
-        self.provider = state.get("provider")
-        self.messages = tuple(LoggedMessage.model_validate(m) for m in state.get("messages", []))
+        """Go on from a saved state, read whole into new values (new stores included) before
+        any of them replaces the module's own: a malformed part raises ``StateError`` naming
+        it, and the module is left as it was."""
+        state = self.check_state_kind(state)
+        owner = f"'{self.kind}' memory"
+        with state_part(owner, "params"):
+            params = self.Params.model_validate(state_value(state, "params", dict, owner))
+        provider = state.get("provider")
+        if provider is not None:
+            state_value(state, "provider", str, owner)
+        with state_part(owner, "messages"):
+            messages = tuple(
+                LoggedMessage.model_validate(m)
+                for m in state_value(
+                    {"messages": state.get("messages", [])}, "messages", list, owner
+                )
+            )
         last = state.get("last_turn")
-        self.last_turn = None if last is None else int(last)
-        self.last_time = state.get("last_time")
-        self.last_retrieved = tuple(MemoryItem(**item) for item in state.get("last_retrieved", []))
-        self.stats = dict(state.get("stats", {}))
-        self._load_own_state(state.get("data", {}))
+        last_turn = None if last is None else int(state_value(state, "last_turn", int, owner))
+        last_time = state.get("last_time")
+        if last_time is not None:
+            with state_part(owner, "last_time"):
+                datetime.fromisoformat(state_value(state, "last_time", str, owner))
+        with state_part(owner, "last_retrieved"):
+            retrieved = tuple(
+                _item(item)
+                for item in state_value(
+                    {"last_retrieved": state.get("last_retrieved", [])},
+                    "last_retrieved",
+                    list,
+                    owner,
+                )
+            )
+        stats = state_value({"stats": state.get("stats", {})}, "stats", dict, owner)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in stats.values()):
+            raise StateError(f"the {owner} state's 'stats' holds values that are not counts")
+        embedder = (
+            self._embedder
+            if params.embedder == self.params.embedder
+            else get_embedder(params.embedder)
+        )
+        staging = Staging(
+            owner, state_value(state, "data", dict, owner), self._store_maker(params, embedder)
+        )
+        try:
+            with state_part(owner, "data"):
+                own = self._load_own_state(staging)
+        except BaseException:
+            staging.drop()
+            raise
+        for name, value in own.items():  # the state is good: swap it in
+            replaced = getattr(self, name, None)
+            if isinstance(replaced, VectorStore | ChromaVectorStore) and replaced is not value:
+                replaced.drop()
+            setattr(self, name, value)
+        self.params, self._embedder, self.provider = params, embedder, provider
+        self.messages = messages[-params.window :]  # the module's own window
+        self.last_turn, self.last_time = last_turn, last_time
+        self.last_retrieved, self.stats = retrieved, dict(stats)
+
+    def _store_maker(self, params: RetrievalParams, embedder: Embedder) -> Callable[[str], Store]:
+        def make(name: str) -> Store:
+            prefix = f"{self.kind}-{name}"
+            if params.store == "chroma":
+                return ChromaVectorStore(
+                    embedder, path=params.persist_dir, prefix=prefix, search=params.search
+                )
+            return VectorStore(embedder, prefix=prefix, search=params.search)
+
+        return make
 
     # ------------------------------------------------------------------ algorithm
 
@@ -324,7 +373,10 @@ class RetrievalModule(MemoryModule):
     def _save_own_state(self) -> dict[str, Any]: ...
 
     @abstractmethod
-    def _load_own_state(self, data: Mapping[str, Any]) -> None: ...
+    def _load_own_state(self, staging: Staging) -> dict[str, Any]:
+        """The module's own attributes read from its part of a state (``staging.data``),
+        by name: new values only (stores from ``staging.store``), nothing of ``self``
+        changed; ``load_state`` sets them once the whole state has been read."""
 
 
 def clip(text: str, limit: int | None) -> str:
@@ -344,3 +396,14 @@ __all__ = [
     "Role",
     "clip",
 ]
+
+
+def _item(saved: Any) -> MemoryItem:
+    """A retrieved entry as saved (``asdict`` of a :class:`MemoryItem`)."""
+    if not isinstance(saved, Mapping) or set(saved) != {"id", "text", "score", "fields"}:
+        raise ValueError("a retrieved entry has id, text, score and fields")
+    if not isinstance(saved["id"], str) or not isinstance(saved["text"], str):
+        raise TypeError("a retrieved entry's id and text are texts")
+    if not isinstance(saved["fields"], Mapping):
+        raise TypeError("a retrieved entry's fields are an object")
+    return MemoryItem(saved["id"], saved["text"], float(saved["score"]), dict(saved["fields"]))

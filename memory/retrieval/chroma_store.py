@@ -14,6 +14,9 @@ writes while another store still reads its collection first copies the entries i
 of its own (the others never see the write); a store that holds its collection alone writes
 in place. An in-memory collection is deleted once no store holds it; one on disk stays until
 every store holding it calls ``drop``.
+
+With a lexical or hybrid ``search`` the store keeps a BM25 index beside the collection, as the
+in-process store does (see ``vector_store``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 
 from .chroma_collection import Collection, decode, drop_collection, encode
 from .embeddings import Embedder, embed_off_loop
+from .lexical import LexicalIndex
 from .records import (
     REVISIONS,
     Hit,
@@ -37,6 +41,7 @@ from .records import (
     safe_prefix,
 )
 from .rows import vector_block
+from .search import DENSE, SearchParams, asearch, search
 
 _TIE_SLACK = 16
 _TIE_DIGITS = 6
@@ -55,8 +60,12 @@ class ChromaVectorStore:
         *,
         path: str | os.PathLike[str] | None = None,
         prefix: str = "cogarch",
+        search: SearchParams = DENSE,
     ) -> None:
         self.embedder = embedder
+        self.search = search
+        self.lexical = None if search.mode == "dense" else LexicalIndex()
+        """The BM25 index of a lexical or hybrid store (see ``search``); None for dense."""
         self.path = None if path is None else os.fspath(path)
         self.prefix = safe_prefix(prefix)
         self._next_seq = 1
@@ -137,6 +146,8 @@ class ChromaVectorStore:
                 for seq, i, t, m, v in zip(seqs, ids, texts, metas, vectors, strict=True)
             ]
         )
+        if self.lexical is not None:
+            self.lexical.add(ids, texts)
 
     async def aadd(
         self,
@@ -177,6 +188,8 @@ class ChromaVectorStore:
                 encoded.append(new)
             args["metadatas"] = encoded
         self._own().update(**args)
+        if texts is not None and self.lexical is not None:
+            self.lexical.update(ids, [str(t) for t in texts])
 
     async def aupdate(
         self,
@@ -192,9 +205,13 @@ class ChromaVectorStore:
         ids = list(ids)
         if ids and self._col.chroma.get(ids=ids, include=[])["ids"]:
             self._own().delete(ids=ids)
+            if self.lexical is not None:
+                self.lexical.delete(ids)
 
     def clear(self) -> None:
         self.revision = next(REVISIONS)
+        if self.lexical is not None:
+            self.lexical = LexicalIndex()
         if self._col.holders > 1:
             self._release()
             self._hold(Collection(self.embedder, self.path, self.prefix))
@@ -223,15 +240,81 @@ class ChromaVectorStore:
             self._col.chroma.get(ids=[entry_id], include=[])["ids"]
         )
 
-    def query(self, text: str, k: int, *, where: Mapping[str, Any] | None = None) -> list[Hit]:
-        """The ``k`` entries most similar to ``text``, most similar first."""
-        return self.query_vector(self.embed([text])[0], k, where=where)
+    def query(
+        self,
+        text: str,
+        k: int,
+        *,
+        where: Mapping[str, Any] | None = None,
+        vector: Sequence[float] | None = None,
+    ) -> list[Hit]:
+        """The ``k`` best entries for ``text`` by the store's ``search`` (dense: the most
+        similar first); ``vector`` is the query's embedding when the caller has it."""
+        if self.lexical is not None:
+            return search(self, self.search, text, k, where=where, vector=vector)
+        return self.query_vector(
+            self.embed([text])[0] if vector is None else vector, k, where=where
+        )
 
     async def aquery(
-        self, text: str, k: int, *, where: Mapping[str, Any] | None = None
+        self,
+        text: str,
+        k: int,
+        *,
+        where: Mapping[str, Any] | None = None,
+        vector: Sequence[float] | None = None,
     ) -> list[Hit]:
-        [vector] = await self.aembed([text])
+        if self.lexical is not None:
+            return await asearch(self, self.search, text, k, where=where, vector=vector)
+        if vector is None:
+            [vector] = await self.aembed([text])
         return await self.aquery_vector(vector, k, where=where)
+
+    def dense_ranked(
+        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
+    ) -> list[tuple[str, float]]:
+        """``(id, cosine similarity)`` of the ``k`` entries most similar to ``vector``, most
+        similar first (ties in chromadb's order), without reading their texts or metadata."""
+        n = min(k, self.count())
+        if n <= 0:
+            return []
+        result = self._col.chroma.query(
+            query_embeddings=[list(vector)],
+            n_results=n,
+            where=dict(where) if where else None,
+            include=["distances"],
+        )
+        return [
+            (i, 1.0 - float(d))
+            for i, d in zip(result["ids"][0], result["distances"][0], strict=True)
+        ]
+
+    async def adense_ranked(
+        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
+    ) -> list[tuple[str, float]]:
+        return await asyncio.to_thread(self.dense_ranked, vector, k, where=where)
+
+    def dense_scores(self, vector: Sequence[float], ids: Sequence[str]) -> dict[str, float]:
+        """The cosine similarity of ``vector`` with each of ``ids`` (those in the store)."""
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        result = self._col.chroma.query(
+            query_embeddings=[list(vector)], ids=ids, n_results=len(ids), include=["distances"]
+        )
+        found = {
+            i: 1.0 - float(d) for i, d in zip(result["ids"][0], result["distances"][0], strict=True)
+        }
+        missed = [i for i in ids if i not in found]  # should the index leave any out
+        if missed:
+            import numpy as np
+
+            query = np.asarray(vector, dtype=np.float64)
+            for record in self.get(missed, embeddings=True):
+                row = np.asarray(record.embedding, dtype=np.float64)
+                norm = float(np.linalg.norm(row) * np.linalg.norm(query))
+                found[record.id] = float(row @ query) / norm if norm > 0 else 0.0
+        return found
 
     async def aquery_vector(
         self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
@@ -300,6 +383,8 @@ class ChromaVectorStore:
         """A store reading the same collection, in O(1) (copy-on-write, see the module)."""
         twin = ChromaVectorStore.__new__(ChromaVectorStore)
         twin.embedder, twin.path, twin.prefix = self.embedder, self.path, self.prefix
+        twin.search = self.search
+        twin.lexical = None if self.lexical is None else self.lexical.fork()
         twin._next_seq, twin.revision = self._next_seq, self.revision
         twin._hold(self._col)
         return twin
@@ -314,19 +399,31 @@ class ChromaVectorStore:
         """Every entry, and the vectors as one base64 block of float32 rows (JSON values), as
         the in-process store saves them (either kind loads the other's state)."""
         records = self.all(embeddings=True)
-        return {
+        state = {
             "embedder": self.embedder.name,
             "records": [{"id": r.id, "text": r.text, "metadata": r.metadata} for r in records],
             "vectors": vector_block([r.embedding or [] for r in records]),
         }
+        if self.lexical is not None:
+            state["lexical"] = self.lexical.save_state()
+        return state
 
     def load_state(self, state: Mapping[str, Any]) -> None:
         """Replace the contents with exported entries (from either kind of store)."""
-        from .vector_store import VectorStore
+        from .vector_store import StoreStateError, VectorStore, restored_lexical
 
         staged = VectorStore(self.embedder)
         staged.load_state(state)  # checks the embedder, decodes or recomputes the vectors
         records = staged.all(embeddings=True)
+        try:
+            lexical = restored_lexical(
+                self.search, state, [{"id": r.id, "text": r.text} for r in records]
+            )
+        except VectorStoreError as exc:
+            raise StoreStateError(
+                f"the vector store state's 'lexical' is malformed ({exc})"
+            ) from None
+        self.lexical = None  # the staged index replaces it once the entries are in
         self.clear()
         self._next_seq = 1
         self.add(
@@ -335,6 +432,7 @@ class ChromaVectorStore:
             [r.metadata for r in records],
             embeddings=[r.embedding or [] for r in records],
         )
+        self.lexical = lexical
 
 
 __all__ = ["ChromaVectorStore"]

@@ -39,6 +39,8 @@ from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
 from .embeddings import cosine
 from .prompts import LIGHTMEM_EXTRACT, LIGHTMEM_UPDATE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
+from .search import hit_fields
+from .staging import Staging
 from .vector_store import Record
 
 _TRAILING: Final = ",.;:!?"
@@ -285,7 +287,7 @@ class LightMemMemory(RetrievalModule):
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         return [
-            MemoryItem(h.id, h.text, round(h.similarity, 6), dict(h.metadata))
+            MemoryItem(h.id, h.text, round(h.similarity, 6), hit_fields(h))
             for h in await self.store.aquery(query, self.params.top_k)
         ]
 
@@ -318,14 +320,15 @@ class LightMemMemory(RetrievalModule):
             "last_vector": self.last_vector,
         }
 
-    def _load_own_state(self, data: Mapping[str, Any]) -> None:
-        self.store = self.restored_store(self.store, "facts", data.get("store", {}))
-        self.next_id = int(data.get("next_id", 1))
-        self.buffer = [BufferedMessage.model_validate(m) for m in data.get("buffer", [])]
-        self.segment = int(data.get("segment", 0))
-        self.boundaries = CowList(int(b) for b in data.get("boundaries", []))
-        vector = data.get("last_vector")
-        self.last_vector = None if vector is None else [float(x) for x in vector]
+    def _load_own_state(self, staging: Staging) -> dict[str, Any]:
+        return {
+            "store": staging.store("store", "facts"),
+            "next_id": staging.integer("next_id", 1),
+            "buffer": staging.items("buffer", BufferedMessage),
+            "segment": staging.integer("segment", 0),
+            "boundaries": CowList(staging.integers("boundaries")),
+            "last_vector": staging.floats("last_vector"),
+        }
 
 
 def _segments_text(messages: list[BufferedMessage]) -> str:

@@ -20,7 +20,7 @@ import json
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch.core.cow import CowList
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
@@ -35,6 +35,8 @@ from .prompts import (
     render_template,
 )
 from .provenance import SOURCE_KEY, ids_of, sources, union_ids
+from .search import hit_fields
+from .staging import Staging
 
 Event = Literal["ADD", "UPDATE", "DELETE", "NONE"]
 
@@ -217,7 +219,7 @@ class Mem0Memory(RetrievalModule):
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         return [
-            MemoryItem(hit.id, hit.text, round(hit.similarity, 6), dict(hit.metadata))
+            MemoryItem(hit.id, hit.text, round(hit.similarity, 6), hit_fields(hit))
             for hit in await self.store.aquery(query, self.params.top_k)
         ]
 
@@ -243,10 +245,24 @@ class Mem0Memory(RetrievalModule):
             "events": list(self.events),
         }
 
-    def _load_own_state(self, data: Mapping[str, Any]) -> None:
-        self.store = self.restored_store(self.store, "facts", data.get("store", {}))
-        self.next_id = int(data.get("next_id", 1))
-        self.events = CowList(data.get("events", []))
+    def _load_own_state(self, staging: Staging) -> dict[str, Any]:
+        return {
+            "store": staging.store("store", "facts"),
+            "next_id": staging.integer("next_id", 1),
+            "events": CowList(e.model_dump() for e in staging.items("events", _LoggedEvent)),
+        }
+
+
+class _LoggedEvent(BaseModel):
+    """One change to the facts, as the module logs it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    turn: int
+    event: Event
+    id: str
+    text: str | None
+    old: str | None
 
 
 def _line(text: str, fields: Mapping[str, Any]) -> str:

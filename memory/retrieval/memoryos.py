@@ -42,6 +42,9 @@ from .prompts import (
     render_template,
 )
 from .provenance import SOURCE_KEY, ids_of
+from .search import DETAIL_KEY, hit_fields, passes
+from .staging import Staging
+from .vector_store import Hit
 
 
 class MemoryOSParams(RetrievalParams):
@@ -231,30 +234,34 @@ class MemoryOSMemory(RetrievalModule):
         items: list[MemoryItem] = []
         sessions = [
             hit.id
-            for hit in await self.session_store.aquery_vector(vector, self.params.top_sessions)
-            if hit.similarity >= self.params.session_threshold
+            for hit in await self.session_store.aquery(
+                query, self.params.top_sessions, vector=vector
+            )
+            if passes(hit, self.params.session_threshold)
         ]
         if sessions:
             where = {"session": {"$in": sessions}}
-            hits = await self.page_store.aquery_vector(vector, self.params.top_k, where=where)
+            hits = await self.page_store.aquery(
+                query, self.params.top_k, where=where, vector=vector
+            )
             stamp = self.now().isoformat()
             for hit in hits:
-                if hit.similarity < self.params.page_threshold or hit.id not in self.pages:
+                if not passes(hit, self.params.page_threshold) or hit.id not in self.pages:
                     continue
                 page = self.pages[hit.id]
                 items.append(
-                    MemoryItem(page.id, hit.text, round(hit.similarity, 6), _page_fields(page))
+                    MemoryItem(page.id, hit.text, round(hit.similarity, 6), _page_fields(page, hit))
                 )
             for session_id in dict.fromkeys(str(item.fields["session"]) for item in items):
                 visited = self.sessions.mutable(session_id)
                 visited.visits += 1
                 visited.last_visit = stamp
         for kind in ("user", "assistant"):
-            found = await self.knowledge_store.aquery_vector(
-                vector, self.params.knowledge_k, where={"kind": kind}
+            found = await self.knowledge_store.aquery(
+                query, self.params.knowledge_k, where={"kind": kind}, vector=vector
             )
             for hit in found:
-                fields = {**hit.metadata, "tier": "knowledge"}
+                fields = {**hit_fields(hit), "tier": "knowledge"}
                 items.append(MemoryItem(hit.id, hit.text, round(hit.similarity, 6), fields))
         return items
 
@@ -323,22 +330,20 @@ class MemoryOSMemory(RetrievalModule):
             "knowledge_store": self.knowledge_store.save_state(),
         }
 
-    def _load_own_state(self, data: Mapping[str, Any]) -> None:
-        self.short_term = [MemoryPage.model_validate(p) for p in data.get("short_term", [])]
-        self.pages = CowDict((p["id"], MemoryPage.model_validate(p)) for p in data.get("pages", []))
-        self.sessions = CowDict(
-            (s["id"], Session.model_validate(s)) for s in data.get("sessions", [])
-        )
-        self.last_filed = data.get("last_filed")
-        self.profile = str(data.get("profile", "None"))
-        self.counters = {"page": 0, "session": 0, "knowledge": 0, **data.get("counters", {})}
-        self.page_store = self.restored_store(self.page_store, "pages", data.get("page_store", {}))
-        self.session_store = self.restored_store(
-            self.session_store, "sessions", data.get("session_store", {})
-        )
-        self.knowledge_store = self.restored_store(
-            self.knowledge_store, "knowledge", data.get("knowledge_store", {})
-        )
+    def _load_own_state(self, staging: Staging) -> dict[str, Any]:
+        pages = staging.items("pages", MemoryPage)
+        sessions = staging.items("sessions", Session)
+        return {
+            "short_term": staging.items("short_term", MemoryPage),
+            "pages": CowDict((p.id, p) for p in pages),
+            "sessions": CowDict((s.id, s) for s in sessions),
+            "last_filed": staging.text("last_filed", None),
+            "profile": staging.text("profile", "None"),
+            "counters": staging.counters("counters", {"page": 0, "session": 0, "knowledge": 0}),
+            "page_store": staging.store("page_store", "pages"),
+            "session_store": staging.store("session_store", "sessions"),
+            "knowledge_store": staging.store("knowledge_store", "knowledge"),
+        }
 
 
 def jaccard(a: list[str], b: list[str]) -> float:
@@ -357,8 +362,10 @@ def _exchange(page: MemoryPage) -> str:
     return f"User: {page.user}\nAssistant: {page.assistant}"
 
 
-def _page_fields(page: MemoryPage) -> dict[str, Any]:
+def _page_fields(page: MemoryPage, hit: Hit | None = None) -> dict[str, Any]:
+    search = {} if hit is None or hit.detail is None else {DETAIL_KEY: hit.detail.as_fields()}
     return {
+        **search,
         "tier": "mid" if page.session else "short",
         "user": page.user,
         "assistant": page.assistant,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal, Self
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .embeddings import EmbedderName
+from .search import DENSE, SearchParams
 
 Role = Literal["user", "assistant"]
 
@@ -48,12 +49,25 @@ class RetrievalParams(BaseModel):
         description="Keep the chromadb collections on disk under this directory (default: in "
         "memory); needs store 'chroma'.",
     )
+    search: SearchParams = Field(
+        default=DENSE,
+        exclude_if=lambda value: value == DENSE,
+        description="How a query finds records: 'dense' (embedding similarity, the default), "
+        "'lexical' (BM25) or 'hybrid' (both fused), or a mapping with 'mode' and the fusion "
+        "settings (see docs/guides/retrieval.md). Searches a module makes while it writes "
+        "(finding a new fact's neighbours) stay dense.",
+    )
     clock: Literal["turn", "wall"] = Field(
         default="turn",
         description="Timestamps of undated turns: 'turn' derives them from turn numbers "
         "(reproducible, so model calls stay cacheable), 'wall' uses the current local time as "
         "the reference code did. A dated turn (a benchmark's session date) keeps its own time.",
     )
+
+    @field_validator("search", mode="before")
+    @classmethod
+    def _search_by_name(cls, value: Any) -> Any:
+        return {"mode": value} if isinstance(value, str) else value
 
     @field_validator("ingest_roles")
     @classmethod

@@ -4,7 +4,8 @@ extracting modules on long conversations): raw messages in, the top k raw messag
 Writing: every ingested message is stored as it was said, one record each, in the module's
 own vector store, keeping its turn, role, time and source ids; nothing is summarised,
 extracted or merged, and no model is called. Reading: the ``top_k`` records most similar to
-the query (the user's current input), best first, rendered as ``[t3.user] text`` lines (with
+the query (the user's current input; with ``search: lexical`` or ``hybrid``, the best by BM25
+or by both fused, see ``search``), best first, rendered as ``[t3.user] text`` lines (with
 ``tags`` off, ``- text``) for the ``{memories}`` placeholder. The ACC paper keeps retrieval at
 the top 5 artifacts per turn to limit drift, hence ``top_k = 5``.
 
@@ -24,6 +25,8 @@ from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
 from .provenance import SOURCE_KEY
+from .search import hit_fields
+from .staging import Staging
 
 
 class RawTurnParams(RetrievalParams):
@@ -74,7 +77,7 @@ class RawTurnMemory(RetrievalModule):
         if not query.strip() or not len(self.store):
             return []
         return [
-            MemoryItem(h.id, h.text, round(h.similarity, 6), dict(h.metadata))
+            MemoryItem(h.id, h.text, round(h.similarity, 6), hit_fields(h))
             for h in await self.store.aquery(query, self.params.top_k)
         ]
 
@@ -97,9 +100,8 @@ class RawTurnMemory(RetrievalModule):
     def _save_own_state(self) -> dict[str, Any]:
         return {"store": self.store.save_state(), "next_id": self.next_id}
 
-    def _load_own_state(self, data: Mapping[str, Any]) -> None:
-        self.store = self.restored_store(self.store, "turns", data.get("store", {}))
-        self.next_id = int(data.get("next_id", 1))
+    def _load_own_state(self, staging: Staging) -> dict[str, Any]:
+        return {"store": staging.store("store", "turns"), "next_id": staging.integer("next_id", 1)}
 
 
 __all__ = ["RawTurnMemory", "RawTurnParams"]

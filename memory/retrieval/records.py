@@ -12,8 +12,8 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, NamedTuple
 
 from cogarch.errors import CogarchError
 
@@ -35,13 +35,50 @@ class Record:
     embedding: list[float] | None = None
 
 
-class Hit(NamedTuple):
-    """A query result; unpacks as ``(id, text, metadata, similarity)``."""
+SearchMode = Literal["dense", "lexical", "hybrid"]
 
+
+@dataclass(frozen=True)
+class SearchDetail:
+    """Why a record came back: its rank and score by each search, and the fused score."""
+
+    mode: SearchMode
+    score: float
+    dense_rank: int | None = None
+    dense_score: float | None = None
+    lexical_rank: int | None = None
+    lexical_score: float | None = None
+
+    def as_fields(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class _HitFields(NamedTuple):
     id: str
     text: str
     metadata: dict[str, Any]
     similarity: float
+
+
+class Hit(_HitFields):
+    """A query result; unpacks as ``(id, text, metadata, similarity)``. ``similarity`` is
+    the score hits are ranked by (cosine similarity, BM25 or fused); ``detail`` (not part of
+    the tuple) says how a lexical or hybrid search found it, None for a dense search."""
+
+    detail: SearchDetail | None = None
+
+    def __new__(
+        cls,
+        id: str,
+        text: str,
+        metadata: dict[str, Any],
+        similarity: float,
+        detail: SearchDetail | None = None,
+    ) -> Hit:
+        hit = super().__new__(cls, id, text, metadata, similarity)
+        if detail is not None:
+            hit.detail = detail
+        return hit
 
 
 def safe_prefix(prefix: str) -> str:
@@ -117,6 +154,8 @@ __all__ = [
     "REVISIONS",
     "Hit",
     "Record",
+    "SearchDetail",
+    "SearchMode",
     "VectorStoreError",
     "checked_add",
     "checked_update",

@@ -309,17 +309,25 @@ class TaskGraph:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TaskGraph:
+        """The graph ``to_dict`` described; ``ValueError`` or ``TypeError`` for one that is
+        malformed (a node naming a parent or dependency the graph lacks, say)."""
         graph = cls()
-        for item in data.get("nodes", []):
+        nodes, events = data.get("nodes", []), data.get("events", [])
+        if not isinstance(nodes, list) or not isinstance(events, list):
+            raise TypeError("a task graph's nodes and events are lists")
+        for item in nodes:
             node = TaskNode.model_validate(item)
             graph._g.add_node(node.slot, node=node)
         for key in list(graph._g.nodes):
             node = graph._g.nodes[key]["node"]
+            for other in [node.parent, *node.dependencies] if node.parent else node.dependencies:
+                if other not in graph._g or "node" not in graph._g.nodes[other]:
+                    raise ValueError(f"slot '{key}' names the slot '{other}', which it lacks")
             if node.parent:
                 graph._g.add_edge(node.parent, key, kind="parent")
             for dep in node.dependencies:
                 graph._g.add_edge(dep, key, kind="depends")
-        graph.events = CowList(GraphEvent.model_validate(e) for e in data.get("events", []))
+        graph.events = CowList(GraphEvent.model_validate(e) for e in events)
         return graph
 
     # -- internals ----------------------------------------------------------------------

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
+from cogarch.core.state import state_part, state_value
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
@@ -393,13 +394,25 @@ class TaskMemory(MemoryModule):
 
     def save_state(self) -> dict[str, Any]:
         return {
+            "kind": self.kind,
             "graph": self.graph.to_dict(),
             "reports": [r.model_dump(mode="json") for r in self.reports],
         }
 
+    kindless_states: ClassVar[bool] = True
+
     def load_state(self, state: dict[str, Any]) -> None:
-        self.graph = TaskGraph.from_dict(state["graph"])
-        self.reports = CowList(TurnReport.model_validate(r) for r in state.get("reports", []))
+        """Go on from a saved state, checked whole before anything changes."""
+        state = self.check_state_kind(state)
+        owner = "task_graph"
+        with state_part(owner, "graph"):
+            graph = TaskGraph.from_dict(state_value(state, "graph", dict, owner))
+        with state_part(owner, "reports"):
+            reports = [
+                TurnReport.model_validate(r)
+                for r in state_value({"reports": state.get("reports", [])}, "reports", list, owner)
+            ]
+        self.graph, self.reports = graph, CowList(reports)
 
     def fork(self) -> Self:
         """An independent copy in O(1): the graph and the reports are copy-on-write."""

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from cogarch.core.cow import CowList
 from cogarch.core.memory import MemoryModule
+from cogarch.core.state import state_part, state_value
 
 from ..budget import truncate_to_budget
 from .document import INITIAL_MEMORY
@@ -88,13 +89,33 @@ class WorkingMemory(MemoryModule):
     def save_state(self) -> dict[str, Any]:
         """Plain JSON: the strategy, the text and the log of applied edits."""
         return {
+            "kind": self.kind,
             "strategy": self.strategy,
             "text": self.text,
             "edits": copy.deepcopy(list(self.edits)),
         }
 
+    kindless_states: ClassVar[bool] = True
+
     def load_state(self, state: dict[str, Any]) -> None:
-        restored = self.Params(strategy=state["strategy"])
-        self.strategy = restored.strategy
-        self.text = str(state["text"])
-        self.edits = CowList(copy.deepcopy(list(state.get("edits", []))))
+        """Go on from a saved state, checked whole before anything changes."""
+        state = self.check_state_kind(state)
+        owner = "working_memory"
+        with state_part(owner, "strategy"):
+            strategy = self.Params(strategy=state_value(state, "strategy", str, owner)).strategy
+        text = state_value(state, "text", str, owner)
+        with state_part(owner, "edits"):
+            edits = [
+                _Edit.model_validate(e).model_dump()
+                for e in state_value({"edits": state.get("edits", [])}, "edits", list, owner)
+            ]
+        self.strategy, self.text, self.edits = strategy, text, CowList(edits)
+
+
+class _Edit(BaseModel):
+    """An applied edit as logged: the tool and what it did."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    tool: str
+    meta: dict[str, Any]

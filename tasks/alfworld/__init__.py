@@ -2,8 +2,9 @@
 curriculum by one agent whose memory carries from game to game.
 
 Games are generated from what the ``alfworld`` wheel ships (or read from the official
-download), checked by the planner in a child process and cached; the engine itself is only
-imported when a game is made or played (``pip install 'cogarch[alfworld]'``).
+download), checked by the planner in a child process and cached, and played in engine processes
+of their own (``remote.py``); the engine itself is only imported in those child processes and
+where a game is made (``pip install 'cogarch[alfworld]'``).
 """
 
 from importlib import import_module
@@ -12,6 +13,7 @@ from typing import Any
 _WHERE = {
     "read_action": "actions",
     "GameCache": "cache",
+    "GameFileError": "gamefile",
     "PLAYERS": "fakes",
     "SPLITS": "games",
     "Game": "games",
@@ -21,7 +23,9 @@ _WHERE = {
     "GameSpec": "generator",
     "InfeasibleGameError": "generator",
     "write_problem": "generator",
+    "PlanTimeoutError": "planner",
     "UnsolvableGameError": "planner",
+    "EngineFailure": "remote",
     "evaluate": "evaluate",
     "AlfworldEvaluation": "records",
     "AlfworldPayload": "records",

@@ -1,10 +1,13 @@
 """Generated games kept on disk, one JSON file per (room, task type, seed, generator version).
 
 The cache lives under the user cache directory (``$COGARCH_CACHE_DIR``, else
-``~/.cache/cogarch``) in ``alfworld/``. Entries are written atomically; one that cannot be
-read, or that does not describe the game it is filed under, is set aside as
-``<name>.corrupt`` (then ``.corrupt.1``...) and the game is generated again. A problem the
-planner proved unsolvable is remembered too, so it is not planned again.
+``~/.cache/cogarch``) in ``alfworld/``. Entries are written atomically and read as untrusted
+input (``cogarch.files``: a regular file, at most ``MAX_ENTRY_BYTES``, a FIFO or a device never
+blocking; call :meth:`GameCache.get` off the event loop). One that cannot be read, or that does
+not describe the game it is filed under (``games.py`` also checks that it holds the very
+problem the generator writes for that game), is set aside as ``<name>.corrupt`` (then
+``.corrupt.1``...) and the game is generated again. A problem the planner proved unsolvable is
+remembered too, so it is not planned again.
 """
 
 from __future__ import annotations
@@ -12,14 +15,19 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from cogarch.io import atomic_write_text, loads_json
+from cogarch.errors import ConfigError
+from cogarch.files import FileRefusedError, read_json, set_aside
+from cogarch.io import atomic_write_text
 from cogarch.models.weights import model_cache_dir
 
 from .generator import GENERATOR_VERSION, GameSpec
+
+MAX_ENTRY_BYTES: Final = 16 * 2**20
+"""The largest cache entry read (an entry is tens of KB)."""
 
 
 class CachedGame(BaseModel):
@@ -61,41 +69,52 @@ class GameCache:
     def path(self, spec: GameSpec) -> Path:
         return self.root / f"{spec.key}.json"
 
+    def check(self) -> None:
+        """Refuse a cache folder that cannot be one (a file, or under a file)."""
+        for folder in (self.root, *self.root.parents):
+            if os.path.lexists(folder):
+                if not folder.is_dir():
+                    raise ConfigError(
+                        f"the ALFWorld game cache '{self.root}' cannot be a folder: "
+                        f"'{folder}' is not one; set task.cache_dir (or $COGARCH_CACHE_DIR) "
+                        "to a folder"
+                    )
+                return
+
     def get(self, spec: GameSpec) -> CachedGame | None:
-        """The cached entry, or None when there is none (a damaged one is set aside)."""
+        """The cached entry, or None when there is none (a damaged one is set aside).
+        Blocking: call it off the event loop."""
         path = self.path(spec)
-        try:
-            text = path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except IsADirectoryError:
-            self._set_aside(path, "it is a folder")
-            return None
-        except OSError as exc:
-            _warn(f"cannot read the cached game {path} ({exc}); generating it again")
+        if not os.path.lexists(path):
             return None
         try:
-            entry = CachedGame.model_validate(loads_json(text))
-        except (ValueError, ValidationError) as exc:
-            self._set_aside(path, f"it is not a cached game ({str(exc).splitlines()[0]})")
+            entry = CachedGame.model_validate(read_json(path, max_bytes=MAX_ENTRY_BYTES))
+        except FileRefusedError as exc:
+            self.set_aside(spec, f"it cannot be read ({exc})")
+            return None
+        except ValidationError as exc:
+            self.set_aside(spec, f"it is not a cached game ({str(exc).splitlines()[0]})")
             return None
         if not entry.matches(spec) or (entry.status == "solvable" and not entry.walkthrough):
-            self._set_aside(path, "it describes another game or lacks its plan")
+            self.set_aside(spec, "it describes another game or lacks its plan")
             return None
         return entry
 
-    def put(self, entry: CachedGame) -> Path:
+    def put(self, entry: CachedGame) -> Path | None:
+        """Write ``entry``; a cache that cannot be written is warned about (the game is
+        still played, and made again next time)."""
         spec = GameSpec(entry.room, entry.task_type, entry.seed)
-        return atomic_write_text(self.path(spec), entry.model_dump_json(indent=1) + "\n")
-
-    def _set_aside(self, path: Path, why: str) -> None:
-        target = path.with_name(path.name + ".corrupt")
-        n = 0
-        while target.exists():
-            n += 1
-            target = path.with_name(f"{path.name}.corrupt.{n}")
         try:
-            path.replace(target)
+            return atomic_write_text(self.path(spec), entry.model_dump_json(indent=1) + "\n")
+        except OSError as exc:
+            _warn(f"cannot cache the game {spec.key} under {self.root} ({exc})")
+            return None
+
+    def set_aside(self, spec: GameSpec, why: str) -> None:
+        """Move the entry of ``spec`` out of the way, saying why, so the game is made again."""
+        path = self.path(spec)
+        try:
+            target = set_aside(path, ".corrupt")
         except OSError as exc:
             _warn(f"the cached game {path} is damaged ({why}) and cannot be moved: {exc}")
             return
@@ -106,4 +125,4 @@ def _warn(text: str) -> None:
     sys.stderr.write(f"warning: {text}\n")
 
 
-__all__ = ["CachedGame", "GameCache", "default_cache_dir"]
+__all__ = ["MAX_ENTRY_BYTES", "CachedGame", "GameCache", "default_cache_dir"]

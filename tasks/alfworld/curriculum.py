@@ -11,7 +11,9 @@ same seed and settings always give the same games.
 
 from __future__ import annotations
 
+import asyncio
 import random
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -22,7 +24,7 @@ from .cache import GameCache
 from .games import Game, Split, generated_game, generated_games
 from .generator import GameSpec, InfeasibleGameError, feasible
 from .official import OfficialGame, load_official, official_games
-from .planner import UnsolvableGameError
+from .planner import PlanTimeoutError, UnsolvableGameError
 from .wheel import room, rules
 
 SEED_SPAN: Final = 1_000_000
@@ -73,6 +75,7 @@ def check(settings: Settings) -> None:
         for part in settings.parts:
             official_games(settings.official, part.split)
         return
+    GameCache(settings.cache_dir).check()
     for part in settings.parts:
         if not hosts(part.split, settings):
             raise ConfigError(
@@ -96,22 +99,17 @@ async def build(seed: int, settings: Settings) -> list[Game]:
         start = rng.randrange(len(types))
         order = [types[(start + k) % len(types)] for k in range(part.games)]
         draws = [_draw(rng, part.split, t, rooms[t]) for t in order]
-        made = [
-            g if isinstance(g, Game) else None
-            for g in await generated_games(
-                draws, part.split, cache, timeout_s=settings.plan_timeout_s
-            )
-        ]
-        for task_type, game in zip(order, made, strict=True):
-            tries = 1
+        made = await generated_games(draws, part.split, cache, timeout_s=settings.plan_timeout_s)
+        for task_type, outcome in zip(order, made, strict=True):
+            tries, timeouts = 1, int(isinstance(outcome, PlanTimeoutError))
+            game = outcome if isinstance(outcome, Game) else None
             while game is None or (game.room, game.goal) in seen:
                 if tries >= MAX_DRAWS:
-                    raise ConfigError(
-                        f"could not draw a new solvable {task_type} game of the {part.split} "
-                        f"split in {MAX_DRAWS} tries; allow more rooms"
-                    )
+                    raise ConfigError(_no_game(task_type, part.split, timeouts, settings))
                 spec = _draw(rng, part.split, task_type, rooms[task_type])
-                game = await _make(spec, part.split, cache, settings)
+                outcome = await _make(spec, part.split, cache, settings)
+                timeouts += isinstance(outcome, PlanTimeoutError)
+                game = outcome if isinstance(outcome, Game) else None
                 tries += 1
             seen.add((game.room, game.goal))
             games.append(game)
@@ -127,20 +125,36 @@ def _draw(rng: random.Random, split: Split, task_type: str, rooms: list[int]) ->
     )
 
 
-async def _make(spec: GameSpec, split: Split, cache: GameCache, settings: Settings) -> Game | None:
+def _no_game(task_type: str, split: Split, timeouts: int, settings: Settings) -> str:
+    """Why no game could be drawn: the planner's time when it ran out on some, else rooms."""
+    if timeouts:
+        return (
+            f"could not draw a solvable {task_type} game of the {split} split in {MAX_DRAWS} "
+            f"tries: the planner ran out of time on {timeouts} of them (plan_timeout_s = "
+            f"{settings.plan_timeout_s:g} s); raise task.plan_timeout_s (planning takes "
+            "2-46 s on big kitchens)"
+        )
+    return (
+        f"could not draw a new solvable {task_type} game of the {split} split in {MAX_DRAWS} "
+        "tries; allow more rooms"
+    )
+
+
+async def _make(
+    spec: GameSpec, split: Split, cache: GameCache, settings: Settings
+) -> Game | UnsolvableGameError | InfeasibleGameError:
     try:
         return await generated_game(spec, split, cache, timeout_s=settings.plan_timeout_s)
-    except (UnsolvableGameError, InfeasibleGameError):
-        return None
+    except (UnsolvableGameError, InfeasibleGameError) as exc:
+        return exc
 
 
 async def _official(rng: random.Random, root: str, settings: Settings) -> list[Game]:
     games: list[Game] = []
     seen: set[tuple[int | None, str]] = set()
     for part in settings.parts:
-        pool: Sequence[OfficialGame] = [
-            g for g in official_games(root, part.split) if g.task_type in settings.task_types
-        ]
+        found = await asyncio.to_thread(official_games, root, part.split)
+        pool: Sequence[OfficialGame] = [g for g in found if g.task_type in settings.task_types]
         if len(pool) < part.games:
             raise ConfigError(
                 f"the {part.split} split has {len(pool)} official games of the chosen task "
@@ -152,7 +166,8 @@ async def _official(rng: random.Random, root: str, settings: Settings) -> list[G
                 break
             try:
                 game = await load_official(entry, timeout_s=settings.plan_timeout_s)
-            except (ConfigError, UnsolvableGameError):
+            except (ConfigError, UnsolvableGameError) as exc:
+                sys.stderr.write(f"warning: skipping an official game: {exc}\n")
                 continue
             if (game.room, game.goal) in seen:
                 continue

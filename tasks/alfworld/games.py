@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -12,10 +11,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from cogarch.errors import ConfigError
-
 from .cache import CachedGame, GameCache
 from .engine import game_data
+from .gamefile import read_game_file
 from .generator import GENERATOR_VERSION, GameSpec, InfeasibleGameError, Problem, write_problem
 from .planner import (
     DEFAULT_TIMEOUT_S,
@@ -60,13 +58,11 @@ class Game(BaseModel):
         return GameSpec(self.room or 0, self.task_type, self.seed or 0).key
 
     def data(self) -> dict[str, Any]:
-        """The game as the engine loads it."""
+        """The game as the engine loads it (an official game's file is read and checked
+        again: blocking, call it off the event loop)."""
         if self.path is None:
             return game_data(self.pddl_problem, self.goal, list(self.walkthrough))
-        try:
-            data = json.loads(Path(self.path).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ConfigError(f"cannot read the ALFWorld game {self.path}: {exc}") from exc
+        data = read_game_file(self.path)  # read afresh: checked again
         return {**data, "walkthrough": list(self.walkthrough)}
 
 
@@ -130,14 +126,22 @@ async def _cached_or_made(
     failed: dict[GameSpec, UnsolvableGameError | InfeasibleGameError] = {}
     problems: dict[GameSpec, Problem] = {}
     for spec in specs:
-        entry = cache.get(spec)
-        if entry is not None:
-            entries[spec] = entry
-            continue
         try:
-            problems[spec] = write_problem(spec)
+            problem = write_problem(spec)
         except InfeasibleGameError as exc:
             failed[spec] = exc
+            continue
+        entry = await asyncio.to_thread(cache.get, spec)
+        if entry is not None and (entry.pddl_problem, entry.goal) != (problem.pddl, problem.goal):
+            # what is played must be what the generator writes (and the planner checked)
+            await asyncio.to_thread(
+                cache.set_aside, spec, "it holds another problem than the generator writes"
+            )
+            entry = None
+        if entry is not None:
+            entries[spec] = entry
+        else:
+            problems[spec] = problem
     for spec, outcome in zip(
         problems, await _plan(list(problems.values()), timeout_s), strict=True
     ):
@@ -146,11 +150,12 @@ async def _cached_or_made(
             entries[spec] = _entry(
                 spec, problem.goal, problem.pddl, "solvable", outcome.walkthrough, outcome.seconds
             )
-            cache.put(entries[spec])
+            await asyncio.to_thread(cache.put, entries[spec])
             continue
         failed[spec] = outcome
         if "is not solvable" in str(outcome):
-            cache.put(_entry(spec, problem.goal, problem.pddl, "unsolvable", reason=str(outcome)))
+            unsolvable = _entry(spec, problem.goal, problem.pddl, "unsolvable", reason=str(outcome))
+            await asyncio.to_thread(cache.put, unsolvable)
     made: dict[GameSpec, Game | UnsolvableGameError | InfeasibleGameError] = dict(failed)
     for spec, entry in entries.items():
         if entry.status == "unsolvable":

@@ -4,20 +4,24 @@ The layout is ``<root>/json_2.1.1/<split>/<task>/<trial>/game.tw-pddl`` beside
 ``traj_data.json`` (``<root>`` is what ALFWorld calls ``$ALFWORLD_DATA``; pointing at
 ``json_2.1.1`` itself works too). ALFWorld's splits map to ours: ``train`` -> ``train``,
 ``valid_seen`` -> ``id``, ``valid_unseen`` -> ``ood``. As ALFWorld does, games with movable
-receptacles or sliced objects are left out, and so are games marked unsolvable. A game without
-a stored walkthrough gets the planner's (checked in a child process) when it is played.
+receptacles or sliced objects are left out, and so are games marked unsolvable. Every file is
+read as untrusted input (``gamefile.py``: regular files, bounded, off the event loop) and a
+game is checked before it is played: a file that is not a game is refused naming it, and a game
+without a stored walkthrough gets the planner's (checked in a child process).
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from cogarch.errors import ConfigError
+from cogarch.files import FileRefusedError, read_json
 
+from .gamefile import MAX_GAME_BYTES, read_game_file
 from .games import Game, Split
 from .planner import DEFAULT_TIMEOUT_S, solve
 from .wheel import TASK_TYPES
@@ -69,22 +73,20 @@ def official_games(root: str, split: Split) -> tuple[OfficialGame, ...]:
 
 def _room(traj: Path, task_dir: str) -> int | None:
     try:
-        scene = json.loads(traj.read_text(encoding="utf-8"))["scene"]["floor_plan"]
+        scene = read_json(traj, max_bytes=MAX_GAME_BYTES)["scene"]["floor_plan"]
         found = _ROOM.search(str(scene))
         if found:
             return int(found.group(1))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (FileRefusedError, KeyError, TypeError):
         pass
     tail = task_dir.rsplit("-", 1)[-1]
     return int(tail) if tail.isdigit() else None
 
 
 async def load_official(entry: OfficialGame, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> Game:
-    """The game of an official file; refused when it is marked unsolvable."""
-    try:
-        data = json.loads(entry.path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"cannot read the ALFWorld game {entry.path}: {exc}") from exc
+    """The game of an official file; refused (:class:`GameFileError`, a ``ConfigError``
+    naming the file) when it cannot be read, is not a game or is marked unsolvable."""
+    data = await asyncio.to_thread(read_game_file, entry.path)
     if data.get("solvable") is False:
         raise ConfigError(f"the ALFWorld game {entry.path} is marked unsolvable")
     goal = _GOAL.search(str(data.get("grammar", "")))

@@ -92,6 +92,7 @@ def _header(game: GameResult, max_steps: int) -> list[str]:
         f"cost: {game.model_calls} model calls, {game.prompt_tokens} prompt and "
         f"{game.completion_tokens} completion tokens, {game.seconds} s",
         *([f"first observation: {' '.join(first.split())}"] if first else []),
+        *([f"the engine failed, so the game counts as lost: {game.error}"] if game.error else []),
     ]
 
 

@@ -1,13 +1,14 @@
 """Is a game solvable? The planner answers in a process of its own.
 
 A malformed problem (a duplicate object, an unknown type) makes fast-downward print an error
-and end the whole process it runs in, so every check runs in a child Python process
-(``python -m cogarch.tasks.alfworld.planner``): for each game it is given, in turn, it loads
+and end the whole process it runs in, so every check runs in an isolated child Python process
+(``child.py``: neither the working directory nor ``PYTHON*`` variables reach its import
+path): for each game it is given, in turn, it loads
 the game, asks the planner for a plan, plays the plan through the engine and reports the plan
 only when it wins. A game whose child dies, hangs past the timeout or reports no winning plan
-gets :class:`UnsolvableGameError`; the games after it go to a new child, and the calling
-process carries on. A problem the engine raises on (an impossible goal the
-translator folds away, say) is reported as not solvable.
+gets :class:`UnsolvableGameError` (:class:`PlanTimeoutError` when it ran out of time); the
+games after it go to a new child, and the calling process carries on. A problem the engine
+raises on (an impossible goal the translator folds away, say) is reported as not solvable.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Final
 
 from cogarch.errors import CogarchError
+
+from .child import child_command
 
 RESULT_MARK: Final = "COGARCH-PLAN "
 DEFAULT_TIMEOUT_S: Final = 600.0
@@ -29,6 +31,11 @@ DEFAULT_TIMEOUT_S: Final = 600.0
 
 class UnsolvableGameError(CogarchError):
     """The planner found no winning plan for a game, or its process failed on the problem."""
+
+
+class PlanTimeoutError(UnsolvableGameError):
+    """The planner ran out of time on a game (``plan_timeout_s``): the game may well be
+    solvable."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +98,7 @@ async def solve_many(
     outcomes: dict[int, Outcome] = {}
     pending = list(range(len(requests)))
     while pending:
-        found, failure = await _run_child([requests[i] for i in pending], timeout_s)
+        found, failure, timed_out = await _run_child([requests[i] for i in pending], timeout_s)
         for position, i in enumerate(pending):
             if position in found:
                 outcomes[i] = found[position]
@@ -99,29 +106,27 @@ async def solve_many(
         if not missing:
             break
         culprit = requests[missing[0]].label
-        outcomes[missing[0]] = UnsolvableGameError(failure.format(label=culprit))
+        error = PlanTimeoutError if timed_out else UnsolvableGameError
+        outcomes[missing[0]] = error(failure.format(label=culprit))
         pending = missing[1:]
     return [outcomes[i] for i in range(len(requests))]
 
 
 async def _run_child(
     batch: Sequence[PlanRequest], timeout_s: float
-) -> tuple[dict[int, Outcome], str]:
-    """Run one child on ``batch``: the outcomes it reported by position, and what to say of
-    the game it was on if it stopped early."""
+) -> tuple[dict[int, Outcome], str, bool]:
+    """Run one child on ``batch``: the outcomes it reported by position, what to say of the
+    game it was on if it stopped early, and whether it stopped for lack of time."""
     found: dict[int, Outcome] = {}
     noise: list[str] = []
     request = json.dumps([r.data() for r in batch]).encode()
     async with _slots():
         loop = asyncio.get_running_loop()
         child = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "cogarch.tasks.alfworld.planner",
+            *child_command("cogarch.tasks.alfworld.planner"),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
-            env=_child_env(),
             limit=2**24,
         )
         assert child.stdin is not None and child.stdout is not None  # both are pipes
@@ -144,24 +149,24 @@ async def _run_child(
         except TimeoutError:
             child.kill()
             await child.wait()
-            return found, f"the planner found no plan for {{label}} within {timeout_s:.0f} s"
+            return (
+                found,
+                f"the planner found no plan for {{label}} within plan_timeout_s = {timeout_s:g} s",
+                True,
+            )
+        except BaseException:  # cancelled: the child must not outlive its caller
+            if child.returncode is None:
+                child.kill()
+            raise
         code = await child.wait()
     tail = " | ".join(n for n in noise[-3:] if n.strip()) or "no output"
-    return found, f"the planner's process ended (exit {code}) on {{label}}: {tail}"
+    return found, f"the planner's process ended (exit {code}) on {{label}}: {tail}", False
 
 
 def _outcome(result: dict[str, Any], label: str, seconds: float) -> Outcome:
     if result.get("walkthrough"):
         return Solution([str(a) for a in result["walkthrough"]], seconds)
     return UnsolvableGameError(f"{label} is not solvable: {result.get('reason')}")
-
-
-def _child_env() -> dict[str, str]:
-    """This environment, with the folder this cogarch is imported from first on the child's
-    path, so the child runs the same code whatever its working directory."""
-    here = Path(str(sys.modules["cogarch"].__file__)).resolve().parent.parent
-    paths = [str(here), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(dict.fromkeys(paths))}
 
 
 def _check(request: dict[str, Any]) -> dict[str, Any]:
@@ -209,6 +214,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_S",
     "Outcome",
     "PlanRequest",
+    "PlanTimeoutError",
     "Solution",
     "UnsolvableGameError",
     "solve",

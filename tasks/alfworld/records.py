@@ -82,6 +82,9 @@ class GameResult(_Record):
     out)."""
     focus: list[dict[str, Any]] = Field(default_factory=list)
     """The focus loop's activations during the game, in order, as the agent reported them."""
+    error: str | None = None
+    """Why the engine could not load or play the game (naming its file), which then counts
+    as lost; None for a game played to its end."""
 
     @property
     def tokens(self) -> int:

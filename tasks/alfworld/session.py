@@ -3,8 +3,9 @@
 The engine is ALFWorld's (textworld's PDDL environment with ALFWorld's names). An action is
 inadmissible when it is not among the admissible commands or the game answers "Nothing
 happens."; it still takes a step, as in ALFWorld (and the engine, which would answer it with
-"Nothing happens." and change nothing, is not asked). Engine calls run in a worker thread so the
-event loop (and other trials' model calls) go on meanwhile.
+"Nothing happens." and change nothing, is not asked). The engine runs in a process of its own
+(``remote.py``), called from a worker thread so the event loop (and other trials' model calls)
+go on meanwhile; a game the engine cannot load or play raises :class:`EngineFailure` naming it.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from typing import Any, Final
 from cogarch.core.affordances import normalize_action
 from cogarch.errors import CogarchError
 
-from .engine import close_engine, engine_lock, open_engine, translating
 from .games import Game
+from .remote import EngineFailure, RemoteEngine
 
 DEFAULT_MAX_STEPS: Final = 50
 """ALFWorld's step limit per game."""
@@ -75,9 +76,20 @@ class GameSession:
 
     def _reset(self) -> Any:
         if self._env is None:
-            self._env = open_engine(self.game.data(), memoise=self.memoise)
-        with translating():
-            return self._env.reset()
+            try:
+                data = self.game.data()
+            except CogarchError as exc:
+                raise EngineFailure(f"the game {self.game.name} cannot be read: {exc}") from None
+            env = self._env = RemoteEngine(label=self.game.name)  # close() can stop the load
+            try:
+                env.load(data, memoise=self.memoise)
+            except EngineFailure:
+                self._env = None  # the next reset tries again, in a new engine process
+                raise
+            if self._env is not env:  # closed while it loaded
+                env.close()
+                raise EngineFailure(f"the game {self.game.name} was closed while it loaded")
+        return self._env.reset()
 
     async def step(self, action: str) -> StepResult:
         if self._env is None:
@@ -113,13 +125,19 @@ class GameSession:
     def close(self) -> None:
         """Release the engine (its copy of the planner's library); the session is over."""
         if self._env is not None:
-            close_engine(self._env)
+            self._env.close()
             self._env = None
 
     def _step(self, command: str) -> Any:
-        with engine_lock():
-            state, _, _ = self._env.step(command)
+        state, _, _ = self._env.step(command)
         return state
 
 
-__all__ = ["DEFAULT_MAX_STEPS", "NOTHING_HAPPENS", "GameSession", "SessionError", "StepResult"]
+__all__ = [
+    "DEFAULT_MAX_STEPS",
+    "NOTHING_HAPPENS",
+    "EngineFailure",
+    "GameSession",
+    "SessionError",
+    "StepResult",
+]

@@ -13,6 +13,7 @@ page (``page``) shows each game.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -36,7 +37,7 @@ from .curriculum import Part, Settings
 from .evaluate import evaluate
 from .games import Game, Split
 from .records import AlfworldEvaluation, AlfworldPayload, GameResult, GameStep
-from .session import DEFAULT_MAX_STEPS, GameSession
+from .session import DEFAULT_MAX_STEPS, EngineFailure, GameSession
 from .wheel import TASK_TYPES, all_rooms
 
 
@@ -179,9 +180,13 @@ class _Curriculum:
         session = GameSession(game, max_steps=self.max_steps)
         meter, start = Meter(), time.perf_counter()
         steps: list[GameStep] = []
+        error: str | None = None
         with meter.active():
             try:
                 await self._steps(index, game, session, steps)
+            except EngineFailure as exc:  # this game fails, the curriculum goes on
+                error = str(exc)
+                sys.stderr.write(f"warning: {error}\n")
             finally:
                 session.close()
             ended = await self.agent.end_episode(
@@ -221,6 +226,7 @@ class _Curriculum:
             transcript=steps,
             memory_activity=reported["memory"],
             focus=reported["focus"],
+            error=error,
         )
 
     async def _steps(

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from cogarch.core.host import ReplyReport
+from cogarch.memory.retrieval.search import DETAIL_KEY
 from cogarch.models.messages import user
 from cogarch.models.metering import Meter
 from cogarch.models.model import Model
@@ -66,6 +67,23 @@ def chosen_option(reply: str, options: dict[str, str]) -> str:
     return reply.strip()
 
 
+def search_details(report: ReplyReport) -> list[dict[str, Any]] | None:
+    """How each retrieved entry was found (rank and score by each search), in rank order;
+    None when no entry carries such details (a dense search)."""
+    found = report.retrieved or ()
+    if not any(DETAIL_KEY in r.item.fields for r in found):
+        return None
+    return [
+        {
+            "module": r.module,
+            "id": r.item.id,
+            "source_ids": list(r.source_ids),
+            **(r.item.fields.get(DETAIL_KEY) or {"score": r.item.score}),
+        }
+        for r in found
+    ]
+
+
 def retrieved_ids(report: ReplyReport) -> list[list[str]] | None:
     """Source ids of each entry the agent's memory retrieved for its reply, in rank order
     (None: none of its modules retrieves)."""
@@ -104,6 +122,7 @@ async def ask(
         f1=round(float(score(prediction, qa)), 6),
         evidence=[str(e) for e in qa.get("evidence", [])],
         retrieved_ids=list(dict.fromkeys(flat)),
+        search=search_details(report),
         recall=recall,
         prompt_tokens=int(meter.summary()["prompt_tokens"]),
         memory_tokens=carried,
@@ -120,4 +139,12 @@ async def judge(model: Model, answer: LocomoAnswer, seed: int) -> bool:
     return result.value.label == "CORRECT"
 
 
-__all__ = ["QA_PROMPT", "ask", "chosen_option", "judge", "question_prompt", "retrieved_ids"]
+__all__ = [
+    "QA_PROMPT",
+    "ask",
+    "chosen_option",
+    "judge",
+    "question_prompt",
+    "retrieved_ids",
+    "search_details",
+]

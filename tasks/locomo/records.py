@@ -3,7 +3,7 @@ host it needs."""
 
 from __future__ import annotations
 
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -44,6 +44,10 @@ class LocomoAnswer(BaseModel):
     evidence: list[str] = Field(default_factory=list)
     retrieved_ids: list[str] = Field(default_factory=list)
     """Dialog ids of the retrieved entries, in rank order (empty without retrieval memory)."""
+    search: list[dict[str, Any]] | None = Field(default=None, exclude_if=lambda v: v is None)
+    """How each retrieved entry was found, in rank order, for a lexical or hybrid search: its
+    module, id, dialog ids, score, and rank and score by the dense and the lexical search
+    (see ``cogarch.memory.retrieval.search``); left out of the file for a dense search."""
     recall: dict[str, float] | None = None
     """Evidence recall of the top 1, 5 and 10 retrieved entries (keys ``"1"``, ``"5"``,
     ``"10"``); None when the agent retrieves nothing."""

@@ -36,6 +36,8 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, ValidationError
 
+from cogarch.core.state import StateError
+from cogarch.errors import CogarchError
 from cogarch.files import MAX_STATE_BYTES, FileRefusedError, read_bytes, set_aside
 from cogarch.io import atomic_write_json, loads_json
 from cogarch.models.types import Usage
@@ -154,10 +156,16 @@ class TrialState:
         return progress
 
     def _load(self, agent: LocomoHost, state: dict[str, Any]) -> bool:
+        """Load the snapshot into ``agent``; one it refuses is set aside (a composed agent
+        refuses a damaged state whole, ``StateError``, and stays as built; any other agent
+        is put back as it was)."""
         fresh = agent.save_state()
         try:
             agent.load_state(state)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        except StateError:
+            self._set_aside(SNAPSHOT)
+            return False
+        except (CogarchError, KeyError, TypeError, ValueError, AttributeError, IndexError):
             agent.load_state(fresh)
             self._set_aside(SNAPSHOT)
             return False

@@ -292,11 +292,12 @@ async def test_the_chromadb_backend_can_hold_the_artifacts() -> None:
 
 def test_the_acc_spec_and_the_module_state_the_same_defaults() -> None:
     """One default artifact store (and gate, recall and threshold) whether the module is built
-    directly or through the ``acc`` agent spec; the README names the same store."""
+    directly or through the ``acc`` agent spec; the memory concepts page names the same store."""
     [built] = build_agent(load_agent_spec("acc"), lambda name: fake([])).memory.values()
     assert isinstance(built, CompressorMemory)
     defaults = CompressorMemory.Params()
     assert built.params == defaults
     assert defaults.backend == "hash" and isinstance(built.store, HashListBackend)
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    assert f"`{defaults.backend}`, the default in the\nspec and the module alike" in readme
+    page = Path(__file__).resolve().parents[2] / "docs" / "concepts" / "memory.md"
+    text = page.read_text(encoding="utf-8")
+    assert f"`{defaults.backend}`, the default in the\nspec and the module alike" in text

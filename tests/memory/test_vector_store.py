@@ -4,17 +4,20 @@ that never share a write in any order, state, and the off-loop variants."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import gc
 import threading
 from pathlib import Path
 from typing import Any
 
 import chromadb
+import numpy as np
 import pytest
 from chromadb.config import Settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cogarch.core.state import StateError
 from cogarch.memory.retrieval import vector_store as vs
 from cogarch.memory.retrieval.chroma_store import ChromaVectorStore
 from cogarch.memory.retrieval.embeddings import HashEmbedder, cosine
@@ -372,3 +375,39 @@ def test_a_persistent_store_lives_under_its_directory(tmp_path: Path) -> None:
     store.drop()
     branch.drop()
     assert {c.name for c in client.list_collections()} == set()
+
+
+@pytest.mark.parametrize("kind", ["memory", "chroma"])
+@pytest.mark.parametrize(
+    "damage",
+    ["nan", "inf", "one nan", "records not a list", "record without text", "id twice", "block"],
+)
+def test_a_damaged_state_is_refused_and_the_store_left_as_it_was(kind: str, damage: str) -> None:
+    source = filled("memory").save_state()
+    store = filled(kind)
+    before = [(r.id, r.text) for r in store.all()]
+    hits = [h.id for h in store.query("a cat sleeping", 3)]
+    bad: dict[str, Any] = {**source, "records": [dict(r) for r in source["records"]]}
+    values = np.frombuffer(base64.b64decode(source["vectors"]["base64"]), dtype="<f4").copy()
+    if damage in ("nan", "inf", "one nan"):
+        if damage == "one nan":
+            values[3] = np.nan
+        else:
+            values[:] = np.nan if damage == "nan" else np.inf
+        bad["vectors"] = {
+            **source["vectors"],
+            "base64": base64.b64encode(values.tobytes()).decode(),
+        }
+    elif damage == "records not a list":
+        bad["records"] = {"a": 1}
+    elif damage == "record without text":
+        del bad["records"][1]["text"]
+    elif damage == "id twice":
+        bad["records"][1]["id"] = bad["records"][0]["id"]
+    else:
+        bad["vectors"] = "not a block"
+    with pytest.raises(StateError, match=r"records|vectors") as caught:
+        store.load_state(bad)
+    assert isinstance(caught.value, VectorStoreError)  # what callers of stores catch
+    assert [(r.id, r.text) for r in store.all()] == before
+    assert [h.id for h in store.query("a cat sleeping", 3)] == hits

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from cogarch.core.state import StateError
 from cogarch.errors import ConfigError
 from cogarch.models import FunctionModel, Model
 from cogarch.workspace import build_agent, load_agent_spec
@@ -80,3 +81,68 @@ async def test_a_state_loads_only_into_an_agent_of_the_same_spec() -> None:
         await vanilla.load_state(state)
     with pytest.raises(ConfigError, match=r"pass what Agent\.save_state \(or an adapter's"):
         await vanilla.load_state({"workspace": {}})
+
+
+def episodex(**params: Any) -> Any:
+    model = Model(FunctionModel(FakeLLM(reply="look")), provider="fake", model="fake", fake=True)
+    spec = load_agent_spec("episodex", {"embedder": "hash", **params})
+    return build_agent(spec, lambda name: model, provider="fake", seed=3)
+
+
+async def test_a_state_failing_part_way_leaves_the_agent_as_it_was() -> None:
+    agent = episodex()
+    state = json.loads(json.dumps(agent.save_state()))
+    before = json.dumps(state, sort_keys=True)
+    assert list(state["memory"]) == ["episodic", "conceptual"]  # loaded in this order
+    good = json.loads(json.dumps(episodex(max_episodes=7).save_state()))
+    assert good["memory"]["episodic"] != state["memory"]["episodic"]
+    # the first module's state is good, the second one's is not: nothing may be loaded
+    broken = copy.deepcopy(good)
+    broken["memory"]["conceptual"]["concepts"] = [{"not": "a concept"}]
+    with pytest.raises(StateError, match=r"memory module 'conceptual'.*'concepts'"):
+        agent.load_state(broken)
+    assert json.dumps(agent.save_state(), sort_keys=True) == before
+
+
+@pytest.mark.parametrize(
+    ("part", "value"),
+    [
+        ("workspace", [1]),
+        ("workspace", {"dialogue": "x"}),
+        ("trace", {"transitions": [{"nope": 1}], "steps": []}),
+        ("trace", None),
+        ("state_sizes", ["a"]),
+        ("memory_footprints", "x"),
+        ("memory", [1]),
+        ("memory", {"episodic": {"kind": "reflexion"}, "conceptual": {}}),
+    ],
+)
+async def test_a_malformed_agent_state_is_refused_naming_the_part(part: str, value: Any) -> None:
+    agent = episodex()
+    state = json.loads(json.dumps(agent.save_state()))
+    before = json.dumps(state, sort_keys=True)
+    if part == "workspace" and isinstance(value, dict):
+        value = {**state["workspace"], **value}
+    with pytest.raises(StateError, match=part if part != "memory" else "memory"):
+        agent.load_state({**state, part: value})
+    assert json.dumps(agent.save_state(), sort_keys=True) == before
+    for junk in (None, [], "state"):
+        with pytest.raises(StateError):
+            agent.load_state(junk)  # type: ignore[arg-type]
+
+
+async def test_a_reflexion_agent_refuses_another_kind_s_state_and_keeps_its_lessons() -> None:
+    llm = FakeLLM(reply="Plan: open the fridge.")
+    model = Model(FunctionModel(llm), provider="fake", model="fake", fake=True)
+    spec = load_agent_spec("alfworld_reflexion", {})
+    agent = build_agent(spec, lambda name: model, provider="fake", seed=3)
+    module = agent.memory["reflexion"]
+    lessons = [{"episode": i, "task": "t", "text": f"lesson {i}"} for i in range(9)]
+    module.load_state({**module.save_state(), "reflections": lessons})
+    limit = module.params.max_reflections  # type: ignore[attr-defined]
+    assert len(module.save_state()["reflections"]) == limit
+    state = agent.save_state()
+    state["memory"]["reflexion"] = episodex().memory["episodic"].save_state()
+    with pytest.raises(StateError, match="cannot load a 'episodic' state into a 'reflexion'"):
+        agent.load_state(state)
+    assert "lesson 8" in module.render()

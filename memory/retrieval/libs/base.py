@@ -22,12 +22,14 @@ from typing import Any, ClassVar, Self, TypeVar
 from pydantic import Field, ValidationError
 
 from cogarch.core.memory import MemoryContext, MemoryItem
+from cogarch.core.state import StateError
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.proxy import ProxySession, get_proxy
 
 from ..base import LoggedMessage, RetrievalModule
 from ..embeddings import get_embedder
 from ..params import RetrievalParams
+from ..staging import Staging
 from .offline import Library
 
 R = TypeVar("R")
@@ -158,13 +160,13 @@ class LibraryModule(RetrievalModule):
     def _save_own_state(self) -> dict[str, Any]:
         return {}
 
-    def _load_own_state(self, data: Mapping[str, Any]) -> None:  # replaced by load_state
-        raise NotImplementedError
+    def _load_own_state(self, staging: Staging) -> dict[str, Any]:
+        raise NotImplementedError("a library module's state is read by its own load_state")
 
     def load_state(self, state: Mapping[str, Any]) -> None:
         """Validate the whole state and build the library instance holding it, then swap it
-        in; a bad state leaves the module as it was."""
-        self.check_state_kind(state)
+        in; a bad state raises ``StateError`` and leaves the module as it was."""
+        state = self.check_state_kind(state)
         try:
             params = self.Params.model_validate(state["params"])
             messages = tuple(LoggedMessage.model_validate(m) for m in state.get("messages", []))
@@ -173,11 +175,11 @@ class LibraryModule(RetrievalModule):
             last_turn = None if last is None else int(last)
             stats = {str(k): int(v) for k, v in dict(state.get("stats", {})).items()}
         except (KeyError, TypeError, ValueError, ValidationError) as exc:
-            raise ConfigError(f"cannot load this '{self.kind}' state: {exc}") from exc
+            raise StateError(f"cannot load this '{self.kind}' state: {exc}") from exc
         data = state.get("data")
         if not isinstance(data, Mapping) or data.get("library") != self.library.distribution:
             found = data.get("library") if isinstance(data, Mapping) else None
-            raise ConfigError(
+            raise StateError(
                 f"cannot load this '{self.kind}' state: it holds no {self.library.distribution} "
                 f"store (found {found!r}); load a state a '{self.kind}' module saved"
             )
@@ -185,7 +187,7 @@ class LibraryModule(RetrievalModule):
         try:
             lib = self._restore(data, session)
         except (KeyError, TypeError, ValueError, ValidationError) as exc:
-            raise ConfigError(f"cannot load this '{self.kind}' state: {exc}") from exc
+            raise StateError(f"cannot load this '{self.kind}' state: {exc}") from exc
         if params.embedder != self.params.embedder:
             self._embedder = get_embedder(params.embedder)
         self.params = params  # type: ignore[assignment]

@@ -72,7 +72,7 @@ SCRIPT = textwrap.dedent(
 def test_no_socket_leaves_the_loopback_address(tmp_path: Path) -> None:
     kinds = [kind for kind, library in LIBRARIES.items() if library.version() is not None]
     if not kinds:
-        pytest.skip("no memory library is installed (see docs/guides/memory_libraries.md)")
+        pytest.skip("no memory library is installed (see docs/guides/library-baselines.md)")
     env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(tmp_path)}
     for name in ("MEM0_TELEMETRY", "MEM0_DIR", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
         env.pop(name, None)  # the modules must set what they need themselves

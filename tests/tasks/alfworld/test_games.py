@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -15,6 +17,7 @@ from cogarch.errors import ConfigError
 from cogarch.tasks.alfworld import games as games_mod
 from cogarch.tasks.alfworld.cache import GameCache
 from cogarch.tasks.alfworld.engine import game_data
+from cogarch.tasks.alfworld.gamefile import GameFileError
 from cogarch.tasks.alfworld.games import generated_game
 from cogarch.tasks.alfworld.generator import (
     GameSpec,
@@ -22,6 +25,7 @@ from cogarch.tasks.alfworld.generator import (
     feasible,
     write_problem,
 )
+from cogarch.tasks.alfworld.official import load_official, official_games
 from cogarch.tasks.alfworld.planner import (
     PlanRequest,
     Solution,
@@ -188,3 +192,94 @@ async def test_trials_that_need_the_same_game_at_once_plan_it_once(
     made = await asyncio.gather(*(generated_game(LOOK, "ood", cache) for _ in range(3)))
     assert planned == [LOOK.key] and made[0] == made[1] == made[2]
     assert games_mod._MAKING == {}
+
+
+def doubled(pddl: str) -> str:
+    return pddl.replace("(:objects", "(:objects\n    agent1 - agent", 1)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["empty problem", "duplicate object", "fifo", "link to /dev/zero", "not an object"],
+)
+async def test_a_cache_entry_that_cannot_be_played_is_set_aside_and_made_again(
+    tmp_path: Path, game_cache: Path, damage: str
+) -> None:
+    made = await generated_game(LOOK, "ood", GameCache(game_cache))
+    cache = GameCache(tmp_path)
+    path = cache.path(LOOK)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    entry = json.loads(GameCache(game_cache).path(LOOK).read_text())
+    if damage == "fifo":
+        os.mkfifo(path)
+    elif damage == "link to /dev/zero":
+        path.symlink_to("/dev/zero")
+    elif damage == "not an object":
+        path.write_text("[1, 2]")
+    else:
+        problem = "" if damage == "empty problem" else doubled(entry["pddl_problem"])
+        path.write_text(json.dumps({**entry, "pddl_problem": problem}))
+    again = await asyncio.wait_for(generated_game(LOOK, "ood", cache), 300)
+    assert again == made
+    assert os.path.lexists(path.with_name(path.name + ".corrupt"))
+    assert cache.get(LOOK) is not None  # made again and cached
+
+
+async def test_official_games_that_are_not_games_are_skipped_naming_their_file(
+    tmp_path: Path, game_cache: Path
+) -> None:
+    game = await generated_game(LOOK, "ood", GameCache(game_cache))
+    good = {**game.data(), "solvable": True}
+    split = tmp_path / "valid_unseen"
+    bad: dict[str, Any] = {
+        "list": [good],
+        "noproblem": {k: v for k, v in good.items() if k != "pddl_problem"},
+        "emptyproblem": {**good, "pddl_problem": " "},
+        "fifo": None,
+        "zero": None,
+    }
+    for n, name in enumerate([*bad, "good"]):
+        trial = split / f"look_at_obj_in_light-{name}-None-DeskLamp-{LOOK.room + n}" / "t0"
+        trial.mkdir(parents=True)
+        path = trial / "game.tw-pddl"
+        if name == "fifo":
+            os.mkfifo(path)
+            os.mkfifo(trial / "traj_data.json")
+        elif name == "zero":
+            path.symlink_to("/dev/zero")
+        else:
+            path.write_text(json.dumps(bad.get(name, good)))
+    for entry in official_games(str(tmp_path), "ood"):
+        if "-good-" in str(entry.path):
+            continue
+        with pytest.raises(GameFileError, match=re.escape(str(entry.path))):
+            await asyncio.wait_for(load_official(entry), 60)
+    params = {"curriculum": [{"split": "ood", "games": 1}], "official": str(tmp_path)}
+    out = await asyncio.wait_for(
+        build_task("alfworld", params).run_trial(trial_context(player_model("oracle"))), 300
+    )
+    (played,) = out.payload.model_dump()["games"]
+    assert "-good-" in played["game"] and played["won"]
+
+
+async def test_a_planner_out_of_time_is_blamed_on_the_timeout_not_the_rooms(
+    tmp_path: Path,
+) -> None:
+    params = {
+        "curriculum": [{"split": "ood", "games": 1}],
+        "rooms": [LOOK.room],
+        "task_types": [LOOK.task_type],
+        "cache_dir": str(tmp_path),
+        "plan_timeout_s": 0.001,
+    }
+    task = build_task("alfworld", params)
+    with pytest.raises(ConfigError, match=r"plan_timeout_s = 0\.001 s.*raise task\.plan_timeout_s"):
+        await task.run_trial(trial_context(player_model("oracle")))
+    assert not list(tmp_path.glob("*.json"))  # a timeout is not remembered as unsolvable
+
+
+def test_a_cache_dir_that_is_a_file_is_a_config_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    for where in ("file", "file/below"):
+        with pytest.raises(ConfigError, match="cache_dir"):
+            build_task("alfworld", {"cache_dir": str(tmp_path / where)})

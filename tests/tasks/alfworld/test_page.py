@@ -148,3 +148,14 @@ def test_reported_values_show_inline_when_short_and_fold_when_big() -> None:
     many, nested = cells["many"], cells["nested"]
     assert isinstance(many, Fold) and many.summary == "40 entries"
     assert isinstance(nested, Fold) and '"members": 3' in nested.text
+
+
+def test_a_game_the_engine_failed_on_says_why_in_its_header() -> None:
+    failed = game(0, "train", PICK, False, 0, error="the engine failed on the game g0 (load)")
+    record = RECORDS[0].model_copy(
+        update={"payload": AlfworldPayload(max_steps=10, games=[failed]), "turns": []}
+    )
+    header = AlfworldTask.trial_sections(record)[1].lines
+    assert header[-1] == (
+        "the engine failed, so the game counts as lost: the engine failed on the game g0 (load)"
+    )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.tasks.alfworld import engine, speedup
+from cogarch.tasks.alfworld import speedup
 from cogarch.tasks.alfworld.cache import GameCache
 from cogarch.tasks.alfworld.games import Game, generated_game
 from cogarch.tasks.alfworld.generator import GameSpec
@@ -78,13 +78,3 @@ async def test_memoised_parses_give_the_same_game_as_the_stock_engine(game: Game
     finally:
         speedup.install_parse_cache()
     assert await trace(memoise=True) == stock
-
-
-async def test_games_played_one_after_another_reuse_one_engine_library(game: Game) -> None:
-    before = len(engine._SPARE)
-    for _ in range(4):
-        session = GameSession(game)
-        await session.reset()
-        assert not (await session.step(game.walkthrough[0])).inadmissible
-        session.close()
-    assert len(engine._SPARE) == max(before, 1)

@@ -3,12 +3,14 @@ categories, repeated or dangling ids, and trial-state files that cannot be used.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from pydantic import ValidationError
 
@@ -115,11 +117,26 @@ def spoil_answer(lines: list[dict[str, Any]]) -> None:
     next(line for line in lines if "answer" in line)["value"] = {"f1": "high"}
 
 
+def _vectors(data: dict[str, Any]) -> dict[str, Any]:
+    block: dict[str, Any] = data["agent"]["memory"]["turns"]["data"]["store"]["vectors"]
+    return block
+
+
+def spoil_vectors(data: dict[str, Any]) -> None:
+    _vectors(data)["base64"] = _vectors(data)["base64"][:40]
+
+
+def spoil_vectors_nan(data: dict[str, Any]) -> None:
+    block = _vectors(data)
+    size = len(base64.b64decode(block["base64"])) // 4
+    block["base64"] = base64.b64encode(np.full(size, np.nan, dtype="<f4").tobytes()).decode()
+
+
 def state_file(tmp_path: Path, name: str) -> Path:
     return tmp_path / "state" / name
 
 
-@pytest.mark.parametrize("spoil", [spoil_agent, spoil_counts])
+@pytest.mark.parametrize("spoil", [spoil_agent, spoil_counts, spoil_vectors, spoil_vectors_nan])
 async def test_a_damaged_snapshot_is_set_aside_and_its_sessions_ingested_again(
     tmp_path: Path, spoil: Any
 ) -> None:

@@ -1,0 +1,99 @@
+"""Ctrl-C during a run: finished trials are kept, a trial blocking the event loop is stopped.
+
+asyncio's own handling of Ctrl-C cancels the whole run, and only when the event loop gets
+control back: a task whose code blocks the loop (a long computation, a blocking call) holds
+the first Ctrl-C until it is done, and then every trial in flight, finished or not, is lost.
+While a run goes on, :class:`RunInterrupts` handles Ctrl-C instead: the first one stops the
+trials in flight (the trial whose code is running at that moment at once, by a cancellation
+raised inside it) and lets the records already played be written; the run then ends as
+interrupted, and the same command resumes. A second Ctrl-C stops at once. A
+``KeyboardInterrupt`` a task raises itself (no Ctrl-C pressed) fails its trial like any other
+error of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from types import FrameType, TracebackType
+
+_IN_TRIAL: ContextVar[bool] = ContextVar("cogarch_in_trial", default=False)
+_ACTIVE: list[RunInterrupts] = []
+"""The handlers in force (runs going on in this process's main thread)."""
+
+
+def task_raised(exc: BaseException) -> bool:
+    """Whether the ``KeyboardInterrupt`` ``exc`` leaving a trial's code is the task's own
+    doing: a run's handler is in force and no Ctrl-C was pressed (a first Ctrl-C never
+    raises it, only a second one does)."""
+    return (
+        isinstance(exc, KeyboardInterrupt)
+        and bool(_ACTIVE)
+        and not any(h.requested for h in _ACTIVE)
+    )
+
+
+@contextmanager
+def trial_code() -> Iterator[None]:
+    """Mark the code run inside as a trial's (a Ctrl-C arriving there stops that trial)."""
+    token = _IN_TRIAL.set(True)
+    try:
+        yield
+    finally:
+        _IN_TRIAL.reset(token)
+
+
+class RunInterrupts:
+    """Ctrl-C handling while a run's trials are played (a context manager used inside the
+    event loop's thread); ``stop_trials`` is called (in the loop) on the first Ctrl-C."""
+
+    def __init__(self, stop_trials: Callable[[], None]) -> None:
+        self.stop_trials = stop_trials
+        self.requested = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._previous: object = None
+        self._installed = False
+
+    def __enter__(self) -> RunInterrupts:
+        self._loop = asyncio.get_running_loop()
+        try:
+            self._previous = signal.signal(signal.SIGINT, self._on_sigint)
+            self._installed = True
+            _ACTIVE.append(self)
+        except ValueError:  # not the main thread: Ctrl-C is someone else's to handle
+            self._installed = False
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, self._previous)  # type: ignore[arg-type]
+            self._installed = False
+            _ACTIVE.remove(self)
+
+    def _on_sigint(self, signum: int, frame: FrameType | None) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        sys.stderr.write(
+            "\ninterrupted: stopping the trials in flight, keeping those finished "
+            "(Ctrl-C again to stop at once)\n"
+        )
+        assert self._loop is not None
+        self._loop.call_soon_threadsafe(self.stop_trials)
+        if _IN_TRIAL.get():  # a trial's code holds the event loop: stop that trial now
+            task = asyncio.current_task(self._loop)
+            if task is not None:
+                task.cancel()
+                raise asyncio.CancelledError
+
+
+__all__ = ["RunInterrupts", "task_raised", "trial_code"]

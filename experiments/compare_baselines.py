@@ -126,15 +126,17 @@ def fuzzy_overlap(a: Sequence[str], b: Sequence[str]) -> float:
 
 
 def stored_texts(module: MemoryModule) -> list[str]:
-    """The texts of every memory ``module`` stores."""
-    listing = getattr(module, "memories", None)
-    if callable(listing):
-        return [m.text for m in listing()]
-    return [
-        line[2:].strip()
-        for line in module.private_text().splitlines()
-        if line.startswith("- ") and line[2:].strip()
-    ]
+    """The texts of every memory ``module`` stores: its entries (``memories()``), notes
+    (``notes()``), or pages and knowledge (cogarch's ``memoryos``: ``Q: ... A: ...`` as
+    ``memoryos_lib`` writes its pages)."""
+    for name in ("memories", "notes"):
+        listing = getattr(module, name, None)
+        if callable(listing):
+            return [m.text for m in listing()]
+    pages = [*getattr(module, "short_term", []), *getattr(module, "pages", {}).values()]
+    store = getattr(module, "knowledge_store", None)
+    knowledge = [r.text for r in store.all()] if store is not None else []
+    return [f"Q: {p.user} A: {p.assistant}" for p in pages] + knowledge
 
 
 def _tokens(meter: Meter) -> int:

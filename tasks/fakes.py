@@ -3,14 +3,19 @@
 Each task keeps its own table: the Hangman hosts (``hangman.hosts.HOSTS``) and the Diagnosis
 patients (``diagnosis.patients.PATIENTS``), one per SCT outcome class, the LoCoMo reader and
 the ALFWorld players (``alfworld.fakes.PLAYERS``: oracle, random, hallucinating, silent); here
-they are named ``<task>.<kind>``. The runner and the CLI hand this table, with the agents' own
-fakes (``cogarch.workspace.fakes``), to ``Providers``; the model layer itself knows no task.
+they are named ``<task>.<kind>``. Each is also registered as ``libs.<task>.<kind>``: the same
+fake, except that the calls of the real memory libraries (``mem0_lib``, ``memoryos_lib``,
+``amem_lib``) get answers in the shape those libraries parse
+(``cogarch.memory.retrieval.libs.fakes``). The runner and the CLI hand this table, with the
+agents' own fakes (``cogarch.workspace.fakes``), to ``Providers``; the model layer itself knows
+no task.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from cogarch.memory.retrieval.libs.fakes import with_library_memory
 from cogarch.models.fakes import PairsFn
 from cogarch.models.providers import FakeTable, no_fakes
 
@@ -33,6 +38,7 @@ def task_fakes() -> FakeTable:
     for task, fakes in TASK_FAKES.items():
         for kind, fn in fakes.items():
             table.register(f"{task}.{kind}", fn)
+            table.register(f"libs.{task}.{kind}", with_library_memory(fn))
     return table
 
 

@@ -48,7 +48,7 @@ def test_a_hangman_dialogue_is_the_same_for_everyone() -> None:
 
 @pytest.mark.skipif(
     MEM0.version() is None or MEMORYOS.version() is None,
-    reason=f"the mem0_lib and memoryos_lib extras are not installed ({MEM0.install}; "
+    reason=f"the mem0-lib and memoryos-lib extras are not installed ({MEM0.install}; "
     f"{MEMORYOS.install})",
 )
 @pytest.mark.parametrize("pair", ["mem0", "memoryos"])

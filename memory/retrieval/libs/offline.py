@@ -50,7 +50,7 @@ MEM0 = Library(
     "mem0",
     "mem0ai",
     ("1.0",),
-    "pip install -e '.[mem0_lib]'",
+    "pip install -e '.[mem0-lib]'",
     why="2.x runs Mem0's later ADD-only algorithm and, offline, tries to download a spaCy "
     "model on first use",
 )
@@ -58,9 +58,9 @@ MEMORYOS = Library(
     "memoryos",
     "memoryos-pro",
     ("0.1.0",),
-    "pip install -e '.[memoryos_lib]' && pip install --no-deps 'memoryos-pro==0.1.0'",
+    "pip install -e '.[memoryos-lib]' && pip install --no-deps 'memoryos-pro==0.1.0'",
 )
-AMEM = Library("agentic_memory", "a-mem", ("0.2.6",), "pip install -e '.[amem_lib]'")
+AMEM = Library("agentic_memory", "a-mem", ("0.2.6",), "pip install -e '.[amem-lib]'")
 
 
 LIBRARIES: dict[str, Library] = {"mem0_lib": MEM0, "memoryos_lib": MEMORYOS, "amem_lib": AMEM}

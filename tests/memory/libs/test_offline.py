@@ -31,7 +31,7 @@ def test_a_missing_library_names_its_install_command(monkeypatch: pytest.MonkeyP
 def test_a_refused_version_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Library, "version", lambda self: "2.2.1")
     assert missing("mem0_lib") == (
-        "mem0ai is 2.2.1, unsupported; install it with `pip install -e '.[mem0_lib]'`"
+        "mem0ai is 2.2.1, unsupported; install it with `pip install -e '.[mem0-lib]'`"
     )
     with pytest.raises(ConfigError, match="tries to download a spaCy model"):
         check_memory("mem0_lib", {})

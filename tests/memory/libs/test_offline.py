@@ -21,7 +21,7 @@ def test_a_missing_library_names_its_install_command(monkeypatch: pytest.MonkeyP
         f"memoryos-pro is not installed; install it with `{MEMORYOS.install}`"
     )
     with pytest.raises(
-        ConfigError, match=r"needs the mem0ai library.*pip install -e '\.\[mem0_lib\]'"
+        ConfigError, match=r"needs the mem0ai library.*pip install -e '\.\[mem0-lib\]'"
     ):
         check_memory("mem0_lib", {})
     with pytest.raises(ConfigError, match=re.escape("--no-deps 'memoryos-pro==0.1.0'")):

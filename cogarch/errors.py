@@ -11,6 +11,11 @@ class ConfigError(CogarchError, ValueError):
     """A configuration or argument is wrong; the message names it and says how to fix it."""
 
 
+class MissingDataError(ConfigError):
+    """A data file the config names, which its user supplies (a benchmark's download), is not
+    there; the message says where to get it."""
+
+
 class UnknownNameError(ConfigError, KeyError):
     """A short name was looked up in a registry that does not hold it."""
 

@@ -7,6 +7,7 @@ import asyncio
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cogarch.errors import CogarchError, ConfigError
@@ -62,6 +63,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         fields = {**config.model_dump(), "execution": execution, **updates}
         config = validate_mapping(RunConfig, fields, source="the command-line overrides")
+    if args.dry_run:
+        from .dry_run import dry_run
+
+        print(dry_run(config, args.estimate_from or ()).text())
+        return 0
     runner = Runner(config, progress=not args.quiet, trace=args.trace)
     report = asyncio.run(runner.run())
     print(
@@ -184,6 +190,20 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run an experiment config (resumes where it stopped)")
     run.add_argument("config", help="a run config YAML, e.g. experiments/hangman_sct_fakes.yaml")
     run.add_argument("--trials", type=int, help="override the number of trials")
+    run.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="check the config and print the plan (trials, games, agents, providers, the "
+        "expected cost per trial where an earlier run tells it); no model is called",
+    )
+    run.add_argument(
+        "--estimate-from",
+        action="append",
+        type=Path,
+        metavar="RUN_DIR",
+        help="with --dry-run: a run folder whose trial files give the expected cost "
+        "(repeatable; the config's own folder and runs/* are looked at too)",
+    )
     run.add_argument("--results-dir", help="override where trial files go")
     run.add_argument("--concurrency", type=int, help="override the number of trials at once")
     run.add_argument(

@@ -29,6 +29,16 @@ class FocusRun(BaseModel):
 
     reason: str = "chosen"
     next_admissible: bool | None = None
+    next_valid: bool | None = None
+    """Whether the next proposal was an action; None in files of earlier versions, whose
+    ``next_admissible`` said it."""
+    next_action: str | None = None
+    ended_by_budget: bool = False
+
+    @property
+    def recovered(self) -> bool | None:
+        """Whether the next proposal was an action (None: none came)."""
+        return self.next_valid if self.next_valid is not None else self.next_admissible
 
 
 class GameRow(BaseModel):
@@ -45,6 +55,8 @@ class GameRow(BaseModel):
     """By memory module name, what the module did for the game (None: not recorded)."""
     focus: list[FocusRun] | None = None
     """The focus-loop activations during the game (None: not recorded)."""
+    budget_ended_steps: list[int] | None = None
+    """The steps whose turn the agent's step budget ended (None: not recorded)."""
 
 
 _GAMES = TypeAdapter(list[GameRow])
@@ -61,6 +73,8 @@ class AgentGames:
     """The spec's parameters as run (defaults included)."""
     provider: str | None
     trials: int = 0
+    model: str | None = None
+    """The model its provider served (from the provider's recorded settings)."""
     games: list[GameRow] = field(default_factory=list)
 
 
@@ -113,7 +127,10 @@ def run_games(records: Sequence[TrialRecord]) -> RunGames:
         family, params = _spec(record)
         agent = found.get(record.agent)
         if agent is None:
+            settings = record.metadata.provider_settings or {}
+            model = settings.get("model") or settings.get("fake") or settings.get("kind")
             agent = AgentGames(record.agent, family, params, record.metadata.provider)
+            agent.model = str(model) if model else None
             found[record.agent] = agent
         elif (family, _key(params)) != (agent.family, _key(agent.params)):
             problems.append(

@@ -31,12 +31,21 @@ from cogarch.core.records import TrialRecord
 from cogarch.core.views import Table
 
 from .episode_data import AgentGames, GameRow, run_games
+from .episodex_paper import paper_columns
 from .spread import mean
 from .summary import wilson_interval
 
 PROVIDER = "provider"
 """The comparison among agents of one spec that differ in their provider (their model)."""
-FOCUS_REASONS = ("empty", "off_task", "inadmissible", "chosen")
+FOCUS_REASONS = (
+    "empty",
+    "refusal",
+    "several",
+    "off_task",
+    "unknown_name",
+    "inadmissible",
+    "chosen",
+)
 
 NOTE = (
     "Games are pooled over each agent's complete trials; success % is won games over games "
@@ -53,9 +62,25 @@ MEMORY_NOTE = (
     "abstraction that gave nothing usable)."
 )
 FOCUS_NOTE = (
-    "Focus loop: activations by cause (an empty, off-task or inadmissible action held back, "
-    "or the router's own choice); recovered when the next proposed action was admissible, "
-    "failed when it was again not an action, pending when the turn or game ended first."
+    "Focus loop: activations by cause, the Episodex paper's two forms of hallucination held "
+    "back (no action: empty, refusal, several commands; outside the task space: off_task, not "
+    "a command of the game, or unknown_name, naming nothing in it) or the router's own choice "
+    "(inadmissible: what earlier versions held back, a well-formed command not admissible; "
+    "such commands are now sent and answered by the game). Recovered when the next proposal "
+    "was an action, failed when it was again none, pending when the turn or game ended "
+    "first; budget-ended: activations whose turn the agent's step budget ended."
+)
+PAPER_NOTE = (
+    "paper columns: the Episodex paper's figure for the same setting (its abstract, section "
+    "6.2 and Table 1, on ALFWorld's out-of-distribution games with the model named), beside "
+    "the run's; the run's own games, model and parameters are in the rows, so read the two "
+    "together only where they match. The paper says 139 test games; ALFWorld's valid_unseen "
+    "split has 134."
+)
+CUT_NOTE = (
+    "games cut: games in which a cap on the past episodes in context (episode_tokens, "
+    "context_tokens, belief_chars) left out or shortened beliefs of a drawn episode; by "
+    "default every drawn episode is shown in full."
 )
 MISSING_NOTE = (
     "The trial files keep no per-game record of what memory did or of the focus loop (the "
@@ -130,6 +155,14 @@ def comparison_table(family: str, agents: Sequence[AgentGames], by: str) -> Tabl
         row += [_success([g for g in a.games if g.split == s])[0] for s in splits]
         row.append(_mean(won))
         rows.append(row)
+    paper = paper_columns(
+        family, by, [_value(a, by) for a in ordered], [a.model or a.provider for a in ordered]
+    )
+    if paper is not None:
+        extra, figures = paper
+        header += extra
+        for row, figure in zip(rows, figures, strict=True):
+            row += figure
     return Table(f"{family}: by {by}", header, rows)
 
 
@@ -149,6 +182,7 @@ def memory_table(agents: Sequence[AgentGames]) -> Table | None:
             retrieved = [len(s.get("retrieved") or []) for s in seen]
             stored = [len(s.get("stored") or []) for s in seen]
             clusters = [len(s["clusters"]) for s in seen if isinstance(s.get("clusters"), list)]
+            cut = sum(bool(s.get("cut")) for s in seen)
             rows.append(
                 [
                     a.agent,
@@ -160,12 +194,13 @@ def memory_table(agents: Sequence[AgentGames]) -> Table | None:
                     sum(n > 0 for n in stored),
                     _mean(clusters),
                     sum(bool(s.get("error")) for s in seen),
+                    cut,
                 ]
             )
     if not rows:
         return None
     header = ["agent", "module", "games", "retrieved per game", "games retrieving", "stored"]
-    header += ["games storing", "clusters per game", "failed updates"]
+    header += ["games storing", "clusters per game", "failed updates", "games cut"]
     return Table("memory per game", header, rows)
 
 
@@ -177,18 +212,22 @@ def focus_table(agents: Sequence[AgentGames]) -> Table | None:
         if not games:
             continue
         runs = [f for game in games for f in game]
-        recovered = sum(f.next_admissible is True for f in runs)
-        failed = sum(f.next_admissible is False for f in runs)
+        recovered = sum(f.recovered is True for f in runs)
+        failed = sum(f.recovered is False for f in runs)
         judged = recovered + failed
         row: list[Scalar] = [a.agent, len(games), len(runs)]
         row += [sum(f.reason == r for f in runs) for r in FOCUS_REASONS]
         row += [recovered, failed, len(runs) - judged]
         row.append(round(100 * recovered / judged, 1) if judged else None)
+        row.append(sum(f.ended_by_budget for f in runs))
+        ended = [len(g.budget_ended_steps) for g in a.games if g.budget_ended_steps is not None]
+        row.append(sum(ended) if ended else None)
         rows.append(row)
     if not rows:
         return None
     header = ["agent", "games", "activations", *FOCUS_REASONS, "recovered", "failed"]
-    return Table("focus loop", [*header, "pending", "recovered %"], rows)
+    header += ["pending", "recovered %", "budget-ended", "turns ended by budget"]
+    return Table("focus loop", header, rows)
 
 
 def episode_tables(records: Sequence[TrialRecord]) -> EpisodeTables:
@@ -211,6 +250,11 @@ def episode_tables(records: Sequence[TrialRecord]) -> EpisodeTables:
         out.notes.append(MEMORY_NOTE)
     if "focus loop" in titles:
         out.notes.append(FOCUS_NOTE)
+    if any(any(str(h).startswith("paper") for h in t.header) for t in out.tables):
+        out.notes.append(PAPER_NOTE)
+    memory = next((t for t in extra if t.title == "memory per game"), None)
+    if memory is not None and any(row[-1] for row in memory.rows):
+        out.notes.append(CUT_NOTE)
     if not extra:
         out.notes.append(MISSING_NOTE)
     return out

@@ -34,6 +34,7 @@ from cogarch.io import atomic_write_text
 
 from . import figures
 from .episode_tables import episode_tables
+from .episodex_paper import embedded_note, episodex_deviations
 from .paper_settings import embedded_model_note, paper_deviations
 from .paths import folder_to_write
 from .reading import check_reading, outcome_of, short_trials_note, stratum, success_of
@@ -272,11 +273,11 @@ def _content(
             f"trials per agent: {config.get('trials')}, seed: {config.get('seed')}, "
             f"config hash: {str(meta.get('config_hash', '-'))[:12]}"
         )
-        deviations = paper_deviations(config)
+        deviations = paper_deviations(config) + episodex_deviations(config)
         if deviations:
             facts.append(f"differs from the paper's settings: {'; '.join(deviations)}")
     notes = []
-    if config and (caution := embedded_model_note(config)) is not None:
+    if config and (caution := embedded_model_note(config) or embedded_note(config)):
         notes.append(caution)
     rated = any(r.self_consistent is not None for r in rows)
     episodes = episode_tables(table.records)

@@ -85,6 +85,51 @@ def task_setup(kind: str) -> Iterator[None]:
         ) from None
 
 
+def resolve_agents(
+    config: RunConfig,
+    providers: Providers,
+    needs_helper: bool = False,
+    *,
+    plans: dict[str, AgentPlan] | None = None,
+) -> dict[str, AgentSpec | FrameworkAgentSpec]:
+    """Every agent's spec by name, loaded and checked, with every provider it names (and the
+    helper) checked, as a run does before any trial (a framework agent's factory is checked
+    by its builder, see ``RunSetup``). ``plans``, when given, receives each spec agent's plan
+    (what its check made, built from for every trial)."""
+    specs: dict[str, AgentSpec | FrameworkAgentSpec] = {}
+    for entry in config.agents:
+        if isinstance(entry.agent, FrameworkAgent):
+            specs[entry.label] = FrameworkAgentSpec.of(entry)
+            if entry.provider is not None:
+                providers.config(entry.provider)
+            continue
+        spec = load_agent_spec(entry.agent, entry.params)
+        provider = entry.provider or spec.provider
+        if provider is not None:
+            providers.config(provider)  # unknown names fail before any trial runs
+        plan = check_agent_spec(spec, provider=provider)
+        if plans is not None:
+            plans[entry.label] = plan
+        specs[entry.label] = spec
+    if needs_helper and config.helper_provider is None:
+        raise ConfigError(
+            f"the {config.task.kind} task judges its trials with a helper model, and the "
+            "run config names none; set 'helper_provider: NAME' to a provider (the "
+            "agent's own provider is never used as its judge)"
+        )
+    by_label = {entry.label: entry for entry in config.agents}
+    used: set[str | None] = set()
+    for label, one in specs.items():
+        if isinstance(one, AgentSpec):
+            used |= providers_named(one, by_label[label].provider or one.provider)
+        else:
+            used.add(by_label[label].provider)
+    used.add(config.helper_provider)
+    for name in sorted(p for p in used if p):
+        check_provider(providers, name)
+    return specs
+
+
 class RunSetup:
     """A run config's providers, task and agent specs, built and checked once.
 
@@ -93,6 +138,8 @@ class RunSetup:
     (see ``task_types.task_source``; a worker elsewhere is given the driver's). ``cache_dir``
     moves the response cache away from ``results_dir/.cache`` (a cluster worker keeps its own
     on its node); ``local_server`` says where ``local`` providers find their embedded server.
+    ``probe_frameworks`` builds one agent of each framework entry to refuse an agent whose
+    state cannot be copied before any trial; a dry run, which builds no model, leaves it off.
     """
 
     def __init__(
@@ -102,6 +149,7 @@ class RunSetup:
         task_source: str | None = None,
         cache_dir: Path | None = None,
         local_server: LocalServerSource | None = None,
+        probe_frameworks: bool = True,
     ) -> None:
         self.config = config
         self.config_json = config.model_dump(mode="json")
@@ -123,45 +171,20 @@ class RunSetup:
         self.providers = Providers(
             config.providers, cache_dir=cache, fakes=fakes, local_server=local_server
         )
-        self.specs: dict[str, AgentSpec | FrameworkAgent] = {}
+        self.entries = {entry.label: entry for entry in config.agents}
         self.plans: dict[str, AgentPlan] = {}
         """Each spec agent checked once, built from for every trial."""
-        self.entries = {entry.label: entry for entry in config.agents}
-        framework_entries = []
-        for entry in config.agents:
-            if isinstance(entry.agent, FrameworkAgent):
-                self.specs[entry.label] = FrameworkAgentSpec.of(entry)
-                framework_entries.append(entry)
-                if entry.provider is not None:
-                    self.providers.config(entry.provider)
-                continue
-            spec = load_agent_spec(entry.agent, entry.params)
-            provider = entry.provider or spec.provider
-            if provider is not None:
-                self.providers.config(provider)  # unknown names fail before any trial runs
-            self.plans[entry.label] = check_agent_spec(spec, provider=provider)
-            self.specs[entry.label] = spec
-        if self.needs_helper and config.helper_provider is None:
-            raise ConfigError(
-                f"the {config.task.kind} task judges its trials with a helper model, and the "
-                "run config names none; set 'helper_provider: NAME' to a provider (the "
-                "agent's own provider is never used as its judge)"
-            )
-        used: set[str | None] = {
-            p
-            for k, s in self.specs.items()
-            for p in (
-                providers_named(s, self.provider_of(k))
-                if isinstance(s, AgentSpec)
-                else {self.provider_of(k)}
-            )
+        self.specs = resolve_agents(
+            config, self.providers, self.task.needs_helper, plans=self.plans
+        )
+        self.framework_agents = {
+            e.label: framework_builder(e)
+            for e in config.agents
+            if isinstance(e.agent, FrameworkAgent)
         }
-        used.add(config.helper_provider)
-        for name in sorted(p for p in used if p):
-            check_provider(self.providers, name)
-        self.framework_agents = {e.label: framework_builder(e) for e in framework_entries}
         for builder in self.framework_agents.values():  # refused before any trial runs
-            builder.check(self.providers.for_trial(0))
+            if probe_frameworks:
+                builder.check(self.providers.for_trial(0))
         self._metadata: dict[str, Any] = {
             "config": self.config_json,
             "config_hash": self.digest,

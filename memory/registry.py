@@ -14,6 +14,11 @@ MEMORY_MODULES.register("mem0", "cogarch.memory.retrieval.mem0:Mem0Memory")
 MEMORY_MODULES.register("amem", "cogarch.memory.retrieval.amem:AMemMemory")
 MEMORY_MODULES.register("lightmem", "cogarch.memory.retrieval.lightmem:LightMemMemory")
 MEMORY_MODULES.register("memoryos", "cogarch.memory.retrieval.memoryos:MemoryOSMemory")
+MEMORY_MODULES.register("mem0_lib", "cogarch.memory.retrieval.libs.mem0_lib:Mem0LibMemory")
+MEMORY_MODULES.register(
+    "memoryos_lib", "cogarch.memory.retrieval.libs.memoryos_lib:MemoryOSLibMemory"
+)
+MEMORY_MODULES.register("amem_lib", "cogarch.memory.retrieval.libs.amem_lib:AMemLibMemory")
 MEMORY_MODULES.register("raw_turns", "cogarch.memory.retrieval.raw_turns:RawTurnMemory")
 MEMORY_MODULES.register("ccs", "cogarch.memory.compressed.module:CompressorMemory")
 MEMORY_MODULES.register("task_graph", "cogarch.memory.task_graph.module:TaskMemory")

@@ -1,12 +1,11 @@
 """Actions an agent proposes in an environment, the ones it holds back, and its focus loop.
 
 An agent that acts (a motor node) reads one action out of its model's text with
-:func:`read_action` and judges it against the admissible actions of the turn's input
-(:mod:`cogarch.workspace.affordances`). A proposal is a *hallucination* when it is empty, is
-not one command (several lines, or more words than any command has: text outside the task),
-or is not among the admissible actions the input lists. Every proposal is kept on the
-workspace as an :class:`ActionAttempt`; every run of a focus node as a
-:class:`FocusActivation`, which later learns whether the next proposal was admissible.
+:func:`read_action`; :mod:`cogarch.workspace.commands` judges it against the game's task space
+(the Episodex paper's two forms of hallucination: no action, or output outside the task
+space). A well-formed command that is merely not admissible is an action: the environment
+answers it. Every proposal is kept on the workspace as an :class:`ActionAttempt`; every run of
+a focus node as a :class:`FocusActivation`, which later learns what the agent did next.
 :func:`focus_summary` counts them per episode, for a task's per-game record.
 """
 
@@ -20,10 +19,20 @@ from cogarch.core.affordances import ActionInput, normalize_action
 
 from .sanitize import public_text
 
-Problem = Literal["empty", "off_task", "inadmissible"]
-"""Why a proposal is not an action: none given, not one command, not admissible."""
+Problem = Literal["empty", "refusal", "several", "off_task", "unknown_name", "inadmissible"]
+"""Why a proposal is not an action. No action: ``empty`` (nothing, or silence), ``refusal``
+(the model declines to act), ``several`` (more than one command where one is required).
+Outside the task space: ``off_task`` (not a command of the game's grammar), ``unknown_name``
+(a command naming no object or receptacle of this game). ``inadmissible`` is what earlier
+versions held back (a command not among the admissible ones); it is read from their trial
+files, never given now."""
 
-FocusReason = Literal["empty", "off_task", "inadmissible", "chosen"]
+NO_ACTION: tuple[Problem, ...] = ("empty", "refusal", "several")
+OUTSIDE_TASK: tuple[Problem, ...] = ("off_task", "unknown_name")
+
+FocusReason = Literal[
+    "empty", "refusal", "several", "off_task", "unknown_name", "inadmissible", "chosen"
+]
 """What started a focus loop: a held-back proposal's problem, or the router's own choice."""
 
 MAX_ACTION_WORDS = 12
@@ -48,6 +57,8 @@ class ActionAttempt:
     """Whether the input's admissible actions include it; None when the input lists none."""
     sent: str | None
     """The action that became the turn's reply, or None when the proposal was held back."""
+    forced: bool = False
+    """The step budget was spent: the motor had to act now, and this proposal ended the turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +73,15 @@ class FocusActivation:
     next_action: str | None = None
     """The next action proposed after it (None until there is one)."""
     next_admissible: bool | None = None
-    """Whether that next proposal was a valid action (admissible where the input lists the
-    admissible actions); None until there is one."""
+    """Whether that next proposal was admissible (None until there is one, or when the input
+    lists no admissible actions). Earlier versions set it to whether it was a valid action."""
+    next_valid: bool | None = None
+    """Whether that next proposal was an action (no hallucination; an inadmissible command
+    is one); None until there is one."""
+    next_sent: str | None = None
+    """The action sent after it (None while the next proposal was held back again)."""
+    ended_by_budget: bool = False
+    """The turn's step budget ran out before the agent recovered: the motor had to act."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +90,9 @@ class FocusSummary:
 
     activations: int
     recovered: int
-    """Activations whose next proposed action was admissible."""
+    """Activations whose next proposal was an action (admissible or not)."""
     failed: int
-    """Activations whose next proposed action was again not an action."""
+    """Activations whose next proposal was again not an action."""
     pending: int
     """Activations not followed by any proposal (the turn or the trial ended first)."""
 
@@ -107,13 +125,27 @@ def read_action(text: str, allowed: ActionInput) -> str:
     return whole
 
 
+def marked_actions(text: str) -> list[str]:
+    """Every ``ACTION: [...]`` marker's action in the text, in order (blank ones left out)."""
+    found = (_tidy(bracketed or rest) for bracketed, rest in _MARKER.findall(public_text(text)))
+    return [a for a in found if a]
+
+
 def _tidy(text: str) -> str:
     lines = [line.strip().strip(_WRAP).rstrip(".").strip(_WRAP) for line in text.splitlines()]
     return "\n".join(" ".join(line.split()) for line in lines if line)
 
 
+def _valid(activation: FocusActivation) -> bool | None:
+    if activation.next_valid is not None or activation.next_action is None:
+        return activation.next_valid
+    return activation.next_admissible  # a record of an earlier version
+
+
 def judge_action(action: str, allowed: ActionInput) -> tuple[Problem | None, bool | None]:
-    """What is wrong with ``action`` (None when nothing), and whether it is admissible."""
+    """What is wrong with ``action`` (None when nothing), and whether it is admissible, by the
+    strict rule of earlier versions (a command not admissible is ``inadmissible``); a motor
+    judges with :func:`cogarch.workspace.commands.judge_reply`."""
     admissible = allowed.allows(action)
     if not action.strip():
         return "empty", admissible
@@ -135,14 +167,16 @@ def focus_summary(log: list[FocusActivation], episode: int | None = None) -> Foc
     chosen = [f for f in log if episode is None or f.episode == episode]
     return FocusSummary(
         activations=len(chosen),
-        recovered=sum(f.next_admissible is True for f in chosen),
-        failed=sum(f.next_admissible is False for f in chosen),
-        pending=sum(f.next_admissible is None for f in chosen),
+        recovered=sum(_valid(f) is True for f in chosen),
+        failed=sum(_valid(f) is False for f in chosen),
+        pending=sum(_valid(f) is None for f in chosen),
     )
 
 
 __all__ = [
     "MAX_ACTION_WORDS",
+    "NO_ACTION",
+    "OUTSIDE_TASK",
     "ActionAttempt",
     "FocusActivation",
     "FocusReason",
@@ -150,6 +184,7 @@ __all__ = [
     "Problem",
     "focus_summary",
     "judge_action",
+    "marked_actions",
     "one_line",
     "read_action",
 ]

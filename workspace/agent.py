@@ -98,6 +98,7 @@ class Agent:
                 if ws.reply is None:
                     # the responder ends the turn, and may not hold its reply back now
                     ws.must_reply = True
+                    ws.budget_ends.append((ws.episode, ws.turn))
                     self.trace.add(Transition(ws.turn, steps, node, self.graph.responder, "budget"))
                     steps += 1
                     node = self.graph.responder
@@ -148,10 +149,11 @@ class Agent:
             if found is not None:
                 activity[name] = found
         focus = [asdict(f) for f in self.workspace.focus_log if f.episode == end.episode]
+        cut = [turn for episode, turn in self.workspace.budget_ends if episode == end.episode]
         self.workspace.dialogue = CowList()
         self.workspace.episode = end.episode + 1
         self.workspace.resume_from = None
-        return EpisodeReport(memory=activity, focus=focus)
+        return EpisodeReport(memory=activity, focus=focus, budget_turns=cut)
 
     async def _finish_without_choices(
         self, node: str, ws: Workspace, ctx: StepContext, steps: int

@@ -75,6 +75,8 @@ class Workspace:
     """The node that ended the previous turn while its episode goes on: the next input answers
     what it did, so the next turn's walk resumes from it (None at the start of an episode and
     after a turn taken in without a reply)."""
+    budget_ends: CowList[tuple[int, int]] = field(default_factory=CowList)
+    """(episode, turn) of every turn the step budget ended (the responder made to reply)."""
     must_reply: bool = False
     """Set when the step budget is spent and the responder runs to end the turn: a responder
     that may hold its reply back (a motor whose action is not admissible) must reply now."""
@@ -176,6 +178,7 @@ class Workspace:
             actions=CowList(ActionAttempt(**a) for a in data.get("actions", [])),
             focus_log=CowList(FocusActivation(**f) for f in data.get("focus_log", [])),
             resume_from=data.get("resume_from"),
+            budget_ends=CowList(tuple(b) for b in data.get("budget_ends", [])),
             must_reply=data.get("must_reply", False),
         )
 
@@ -198,10 +201,18 @@ _SHAPES: dict[str, type | tuple[type, ...]] = {
     "memory_tokens": (int, type(None)),
     "actions": list,
     "focus_log": list,
+    "budget_ends": list,
 }
 """What each saved part of a workspace is."""
 
-_GROWING_LISTS = ("dialogue", "turns", "ingest_failures", "actions", "focus_log")
+_GROWING_LISTS = (
+    "dialogue",
+    "turns",
+    "ingest_failures",
+    "actions",
+    "focus_log",
+    "budget_ends",
+)
 
 
 def _plain(value: Any) -> Any:

@@ -8,10 +8,13 @@ Both sides use this module, so the form is defined once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 HEADER = "Admissible actions:"
+REMAINING = re.compile(r"^Actions remaining: (\d+) of (\d+)\.?$")
+"""The line giving the environment's action limit and the actions left under it."""
 
 
 @dataclass(frozen=True)
@@ -21,6 +24,10 @@ class ActionInput:
     observation: str
     actions: tuple[str, ...] | None
     """The admissible actions, in the order given; None when the input lists none."""
+    remaining: int | None = None
+    """The actions left before the environment's limit (None: the input does not say)."""
+    limit: int | None = None
+    """The environment's action limit (None: the input does not say)."""
 
     def allows(self, action: str) -> bool | None:
         """Whether ``action`` is admissible (case and spacing aside); None when unknown."""
@@ -35,10 +42,20 @@ def normalize_action(action: str) -> str:
     return " ".join(action.lower().split())
 
 
-def format_input(observation: str, actions: Sequence[str]) -> str:
-    """The observation followed by the admissible actions, one per line."""
+def format_input(
+    observation: str,
+    actions: Sequence[str],
+    *,
+    remaining: int | None = None,
+    limit: int | None = None,
+) -> str:
+    """The observation followed by the admissible actions, one per line; with ``remaining``
+    and ``limit``, a line between them gives the actions left under the limit."""
     listed = "\n".join(f"- {a}" for a in actions)
-    return f"{observation.rstrip()}\n\n{HEADER}\n{listed}"
+    left = ""
+    if remaining is not None and limit is not None:
+        left = f"Actions remaining: {remaining} of {limit}.\n\n"
+    return f"{observation.rstrip()}\n\n{left}{HEADER}\n{listed}"
 
 
 def split_input(text: str) -> ActionInput:
@@ -50,7 +67,12 @@ def split_input(text: str) -> ActionInput:
         else:
             return ActionInput(text, None)
     actions = tuple(line[2:].strip() for line in tail.splitlines() if line.startswith("- "))
-    return ActionInput(head.rstrip(), actions)
+    head = head.rstrip()
+    before, _, last = head.rpartition("\n\n")
+    left = REMAINING.match(last.strip())
+    if left is None:
+        return ActionInput(head, actions)
+    return ActionInput(before.rstrip(), actions, int(left.group(1)), int(left.group(2)))
 
 
-__all__ = ["HEADER", "ActionInput", "format_input", "normalize_action", "split_input"]
+__all__ = ["HEADER", "REMAINING", "ActionInput", "format_input", "normalize_action", "split_input"]

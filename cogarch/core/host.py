@@ -56,8 +56,11 @@ class EpisodeReport:
     """By memory module name, what the module did for the episode (see
     ``MemoryModule.episode_activity``); modules that keep no such record are left out."""
     focus: list[dict[str, Any]] = field(default_factory=list)
-    """The focus-loop activations during the episode, in order: why each fired and whether
-    the next action was admissible."""
+    """The focus-loop activations during the episode, in order: why each fired and what the
+    agent did next."""
+    budget_turns: list[int] = field(default_factory=list)
+    """The turns of the episode that the agent's step budget ended (its responder made to
+    reply before its walk was done), in order."""
 
 
 @dataclass(frozen=True)

@@ -127,6 +127,20 @@ class Task(ABC):
     def __init__(self, params: BaseModel) -> None:
         self.params = params
 
+    def plan(self) -> list[str]:
+        """What one trial plays, as lines for a dry run (``cogarch run --dry-run``); by
+        default the task's parameters."""
+        return [f"{k}: {v}" for k, v in self.params.model_dump(mode="json").items()]
+
+    def episodes_per_trial(self) -> int | None:
+        """The episodes (games) one trial plays, when it plays several; None by default."""
+        return None
+
+    def actions_per_episode(self) -> int | None:
+        """The most actions an episode allows, for a task with a step limit; None by
+        default."""
+        return None
+
     @classmethod
     def record_types(cls) -> RecordTypes:
         """The classes this task's records are read into."""

@@ -15,12 +15,22 @@ With ``enabled`` off nothing is learned or retrieved (the paper's comparison wit
 conceptual memory). ``games`` logs, per game, the clusters formed, the concepts retrieved and
 the concepts stored, by id; ``episode_activity`` gives one game's log as JSON data for the
 task's record of the game.
+
+The paper says both that "concepts are learned dynamically during each episode after the
+belief state is updated in response to environmental feedback" (section 3) and that "after
+each task, symbolic abstractions are clustered from successful belief sequences" (section
+5.3). ``learn_from: won`` (the default) reads them together: what is learned during a game
+(every belief state, every lesson the learning node records) is gathered as it comes, and
+becomes concepts only if the game is won, abstracted from that successful belief sequence
+after it ends. ``learn_from: every`` takes the first sentence alone: a lost game's recorded
+lessons are kept as concepts too (each as it was written, with no model call), while a won
+game is abstracted as before.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -94,9 +104,16 @@ class ConceptualMemory(MemoryModule):
             default="minilm", description="Concept embeddings for k-means ('hash' in tests)."
         )
         max_concepts: int = Field(default=5, ge=1, le=20, description="Concepts per won game.")
+        learn_from: Literal["won", "every"] = Field(
+            default="won",
+            description="won: concepts only from won games' belief sequences (the paper's "
+            "section 5.3); every: a lost game's recorded lessons are kept as concepts too.",
+        )
         attempts: int = Field(default=2, ge=1, le=6, description="Tries of the abstraction.")
-        belief_chars: int = Field(
-            default=300, ge=20, description="Cut each belief shown to the abstraction."
+        belief_chars: int | None = Field(
+            default=None,
+            ge=20,
+            description="Cut each belief shown to the abstraction (None: in full).",
         )
         max_tokens: int = Field(default=512, ge=16, description="The abstraction's answer.")
         n_init: int = Field(default=10, ge=1, le=100, description="k-means restarts.")
@@ -266,6 +283,8 @@ class ConceptualMemory(MemoryModule):
                 game.error = str(exc)
             else:
                 game.stored = self._store(drafts, end.episode, label)
+        elif self.params.enabled and self.params.learn_from == "every" and self.notes:
+            game.stored = self._keep_lessons(end.episode, label)
         game.ended = True
         self.beliefs, self.notes = [], []
 
@@ -313,6 +332,24 @@ class ConceptualMemory(MemoryModule):
             stored.append(concept.id)
             if len(stored) == self.params.max_concepts:
                 break
+        return stored
+
+    def _keep_lessons(self, episode: int, label: str) -> list[str]:
+        """The game's recorded lessons kept as concepts as they were written."""
+        stored = []
+        for note in self.notes[-self.params.max_concepts :]:
+            text = " ".join(note.text.split())
+            if not text:
+                continue
+            concept = Concept(
+                id=f"c{len(self.concepts)}",
+                text=text,
+                episode=episode,
+                label=label,
+                steps=(note.step,),
+            )
+            self.concepts.append(concept)
+            stored.append(concept.id)
         return stored
 
     def episode_activity(self, episode: int) -> dict[str, Any] | None:

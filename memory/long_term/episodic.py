@@ -4,8 +4,10 @@ Episodex's episodic memory. During a game, the conscious node writes a belief st
 observation (``write_belief``) and the motor's actions are taken in as the game's turns
 (``ingest``); when the task ends the game (``end_episode``) the whole sequence is archived as
 one :class:`Episode` with the game's goal and outcome. When the next game begins
-(``begin_episode``), ``max_episodes`` archived episodes are drawn and put in context
-(``render``):
+(``begin_episode``), ``max_episodes`` archived episodes are drawn and put in context, each in
+full (``render``: every belief, with the action after it), as the paper injects them; a cap is
+there only when asked for (``episode_tokens`` per episode, ``context_tokens`` for all of them,
+``belief_chars`` per belief), and what it cut is logged with the game (``EpisodicGame.cut``):
 
 - ``random`` (the paper's choice): a uniform sample without replacement, drawn with a
   generator seeded by the trial's seed and the game's index, shown oldest first;
@@ -32,7 +34,6 @@ from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryMod
 from cogarch.core.state import state_items, state_part, state_value
 from cogarch.tokens import count_tokens
 
-from ..budget import truncate_to_budget
 from ..retrieval.base import clip
 from ..retrieval.embeddings import Embedder, EmbedderName, cosine, get_embedder
 from .records import EMPTY, Belief, Episode, EpisodeOrderError, EpisodicGame, StepAction
@@ -58,7 +59,21 @@ class EpisodicMemory(MemoryModule):
             default="minilm", description="Goal embeddings for 'similar' ('hash' in tests)."
         )
         belief_chars: int | None = Field(
-            default=300, ge=20, description="Cut each belief shown in context to this length."
+            default=None,
+            ge=20,
+            description="Cut each belief shown in context to this length (None: in full).",
+        )
+        episode_tokens: int | None = Field(
+            default=None,
+            ge=1,
+            description="Cap each past episode shown at this many tokens: its header, then "
+            "its latest beliefs that fit (None: in full).",
+        )
+        context_tokens: int | None = Field(
+            default=None,
+            ge=1,
+            description="Cap all past episodes shown at this many tokens, shared equally "
+            "(None: in full).",
         )
         beliefs_shown: int | None = Field(
             default=None, ge=1, description="Show only the last n beliefs of a past episode."
@@ -270,16 +285,37 @@ class EpisodicMemory(MemoryModule):
             "beliefs": list(game.beliefs),
             "stored": [game.stored] if game.stored is not None else [],
             "won": game.won,
+            "cut": {k: list(v) for k, v in game.cut.items()},
         }
 
     def render(self, budget_tokens: int | None = None) -> str:
-        """The past episodes in context, each given an equal share of ``budget_tokens`` (its
-        header always shown, then as many of its latest beliefs as fit)."""
+        """The past episodes in context, each in full unless a cap applies: ``budget_tokens``
+        (else ``context_tokens``) shared equally among them, and ``episode_tokens`` each (its
+        header always shown, then as many of its latest beliefs as fit). What a cap left out
+        or shortened is logged with the game in progress (``EpisodicGame.cut``)."""
         episodes = self.drawn()
         if not episodes:
             return EMPTY
-        share = None if budget_tokens is None else max(1, budget_tokens // len(episodes))
-        return "\n\n".join(self._episode_text(e, share) for e in episodes)
+        total = budget_tokens if budget_tokens is not None else self.params.context_tokens
+        shares = [self.params.episode_tokens]
+        if total is not None:
+            shares.append(max(1, total // len(episodes)))
+        share = min((s for s in shares if s is not None), default=None)
+        texts = []
+        for episode in episodes:
+            text, cut = self._episode_cut(episode, share)
+            texts.append(text)
+            if cut:
+                self._log_cut(episode.id, cut)
+        return "\n\n".join(texts)
+
+    def _log_cut(self, episode_id: str, steps: list[int]) -> None:
+        game = self.game
+        if game is None:
+            return
+        known = set(game.cut.get(episode_id, []))
+        if not known.issuperset(steps):
+            game.cut[episode_id] = sorted(known.union(steps))
 
     def private_text(self) -> str:
         """The current belief state, with the game, step and task it belongs to."""
@@ -297,24 +333,42 @@ class EpisodicMemory(MemoryModule):
     def _episode_text(self, episode: Episode, budget_tokens: int | None = None) -> str:
         """The episode's header, then its beliefs (and the action after each step); within
         ``budget_tokens`` the header stays and the latest beliefs that fit follow it."""
+        return self._episode_cut(episode, budget_tokens)[0]
+
+    def _episode_cut(
+        self, episode: Episode, budget_tokens: int | None = None
+    ) -> tuple[str, list[int]]:
+        """The episode's text, and the steps of the beliefs left out or shortened in it."""
         outcome = {True: "won", False: "lost", None: "ended"}[episode.won]
         header = f"Episode {episode.id} ({outcome}, {episode.steps} steps). Goal: {episode.label}"
         lines: list[str] = []
         beliefs = list(episode.beliefs)
         if self.params.beliefs_shown is not None:
             beliefs = beliefs[-self.params.beliefs_shown :]
+        cut = [b.step for b in episode.beliefs[: len(episode.beliefs) - len(beliefs)]]
         acted = {a.step: a.action for a in episode.actions}
+        full: list[str] = []
         for i, belief in enumerate(beliefs):
-            line = f"- step {belief.step}: {clip(belief.text, self.params.belief_chars)}"
+            shown = clip(belief.text, self.params.belief_chars)
+            if shown != belief.text:
+                cut.append(belief.step)
+            line = f"- step {belief.step}: {shown}"
             last_at_step = i + 1 == len(beliefs) or beliefs[i + 1].step != belief.step
             if last_at_step and belief.step in acted:
                 line += f" -> action: {acted[belief.step]}"
-            lines.append(line)
+            full.append(line)
+        lines = full
         if budget_tokens is not None:
             room = budget_tokens - count_tokens(header) - 1
-            kept = truncate_to_budget("\n".join(reversed(lines)), max(room, 0))
-            lines = list(reversed(kept.splitlines())) if room > 0 else []
-        return "\n".join([header, *lines])
+            kept: list[str] = []
+            for line in reversed(full):
+                room -= count_tokens(line) + 1
+                if room < 0:
+                    break
+                kept.append(line)
+            lines = kept[::-1]
+            cut += [b.step for b in beliefs[: len(beliefs) - len(lines)]]
+        return "\n".join([header, *lines]), sorted(set(cut))
 
     def fork(self) -> Self:
         """O(1) in the episodes kept: the archive and past games are shared (never edited),

@@ -80,6 +80,10 @@ class EpisodicGame(BaseModel):
     stored: str | None = None
     """Id of the episode archived when it ended (None while it runs)."""
     won: bool | None = None
+    cut: dict[str, list[int]] = Field(default_factory=dict)
+    """By drawn episode id, the steps of its beliefs left out of context or shortened to fit
+    a cap (``belief_chars``, ``episode_tokens``, ``context_tokens``); empty when every drawn
+    episode was shown in full."""
 
 
 class Concept(_Record):

@@ -101,6 +101,12 @@ def _load_minilm() -> Any:
     return model
 
 
+def minilm_model() -> Any:
+    """The process's shared sentence-transformers MiniLM model (loaded on first use), for a
+    library that embeds with a model object of its own."""
+    return _MINILM.get()
+
+
 class MiniLMEmbedder:
     """sentence-transformers all-MiniLM-L6-v2 on the CPU, 384 dimensions, normalised.
 
@@ -217,4 +223,5 @@ __all__ = [
     "embed_off_loop",
     "get_embedder",
     "hash_embedding",
+    "minilm_model",
 ]

@@ -9,7 +9,9 @@ memory that was not shown: an operation naming an unknown id is ignored and coun
 rendered as ``- fact @ timestamp`` lines for the ``{memories}`` placeholder.
 
 Ingests: the user's and the assistant's messages (``ingest_roles``), as the Hangman paper's
-Mem0 agent does (it hands Mem0 its last m public messages of both roles).
+Mem0 agent does (it hands Mem0 its last m public messages of both roles). Facts come from the
+user's messages only (``facts_from``), the assistant's being their context: mem0ai 1.0.x, called
+with a user id, extracts them so (the library itself runs as ``mem0_lib``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .prompts import (
     MEM0_EXTRACT,
     MEM0_EXTRACT_INPUT,
     MEM0_UPDATE,
+    MEM0_USER_FACTS,
     render_template,
 )
 from .provenance import SOURCE_KEY, ids_of, sources, union_ids
@@ -80,6 +83,12 @@ class Mem0Params(RetrievalParams):
     search_k: int = Field(
         default=5, ge=1, description="Nearest existing memories fetched for each new fact."
     )
+    facts_from: Literal["user", "all"] = Field(
+        default="user",
+        description="Whose messages facts come from. 'user': the user's only (the assistant's "
+        "are context), as mem0ai 1.0.x extracts them for a user id, which is how the Hangman "
+        "paper's wrapper calls it; 'all': every message in the window.",
+    )
 
 
 class Mem0Memory(RetrievalModule):
@@ -105,7 +114,7 @@ class Mem0Memory(RetrievalModule):
         extracted = await self.ask(
             ctx,
             [
-                system(render_template(MEM0_EXTRACT, today=today)),
+                system(self.extraction_prompt(today)),
                 user(render_template(MEM0_EXTRACT_INPUT, conversation=self.window_text())),
             ],
             FactList,
@@ -131,6 +140,15 @@ class Mem0Memory(RetrievalModule):
         fresh = sorted(t for t in written if t and t not in vectors)
         vectors.update(zip(fresh, await self.store.aembed(fresh), strict=True))
         self.apply(plan, shown, turn.index, ids_of(self.messages), vectors=vectors)
+
+    def extraction_prompt(self, today: str) -> str:
+        """The fact extraction call's system prompt (with the user-only rule when facts come
+        from the user's messages alone)."""
+        prompt = render_template(MEM0_EXTRACT, today=today)
+        if self.params.facts_from == "user":
+            head, sep, tail = prompt.rpartition("\n\nReturn ONLY JSON")
+            prompt = f"{head}\n\n{MEM0_USER_FACTS}{sep}{tail}"
+        return prompt
 
     def apply(
         self,

@@ -147,6 +147,11 @@ greetings and small talk. When nothing is worth keeping, return an empty list.
 
 Return ONLY JSON of this shape: {"facts": ["first fact", "second fact"]}"""
 
+MEM0_USER_FACTS: Final = """Take facts only from the user's messages. The assistant's messages \
+show what the user was answering, but nothing the assistant said is a fact to keep."""
+"""Added to ``MEM0_EXTRACT`` when facts come from the user only, as mem0ai 1.0.x extracts them
+for a user id (its extraction prompt forbids facts from the assistant's messages)."""
+
 MEM0_EXTRACT_INPUT: Final = "Messages:\n{conversation}"
 
 MEM0_UPDATE: Final = """You keep a memory of facts up to date. Compare the new facts with the \
@@ -322,6 +327,7 @@ __all__ = [
     "MEM0_EXTRACT_INPUT",
     "MEM0_RESPONDER",
     "MEM0_UPDATE",
+    "MEM0_USER_FACTS",
     "MEMORYOS_KNOWLEDGE",
     "MEMORYOS_PAGE",
     "MEMORYOS_PROFILE",

@@ -1,9 +1,15 @@
 """Which games a trial plays, in order: drawn from the trial's seed, made before play starts.
 
-Each part of a curriculum names a split and a number of games. ``train`` draws ALFRED's seen
-rooms with seeds from ``[0, SEED_SPAN)``; ``id`` the same rooms with held-out seeds from
-``[SEED_SPAN, 2 * SEED_SPAN)``; ``ood`` the unseen rooms. Task types take turns within a part
-(from a seeded starting point), each game in a room drawn among those that can host its type.
+Each part of a curriculum names a split and a number of games. ``ood`` is played in ALFWorld's
+out-of-distribution rooms: the four scenes of its ``valid_unseen`` split (its
+``eval_out_of_distribution`` games), FloorPlan 10, 219, 308 and 424 (``UNSEEN_ROOMS``).
+``train`` draws ALFRED's seen rooms (``TRAIN_SCENE_NUMBERS``) without those four, with seeds
+from ``[0, SEED_SPAN)``; ``id`` the same rooms with held-out seeds from
+``[SEED_SPAN, 2 * SEED_SPAN)``. With ``task_mix: uniform`` task types take turns within a part
+(from a seeded starting point); with ``task_mix: alfworld`` a part holds each type in
+``valid_unseen``'s proportions (``ALFWORLD_MIX``: 24, 17, 18, 31, 23 and 21 of its 134 games;
+largest remainders for other sizes, among the types the part's rooms can host), in a seeded
+order. Each game is played in a room drawn among those that can host its type.
 A game the planner cannot solve is drawn again, and so is one whose room and goal an earlier
 game of the trial already had (two games that start alike would be indistinguishable). The
 same seed and settings always give the same games.
@@ -16,7 +22,7 @@ import random
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 from cogarch.errors import ConfigError
 
@@ -28,6 +34,19 @@ from .planner import PlanTimeoutError, UnsolvableGameError
 from .wheel import room, rules
 
 SEED_SPAN: Final = 1_000_000
+UNSEEN_ROOMS: Final = (10, 219, 308, 424)
+"""ALFWorld's out-of-distribution rooms: the scenes of its valid_unseen split (ALFRED's four
+unseen validation scenes). ALFRED's generation constants put them among the training rooms."""
+ALFWORLD_MIX: Final = {
+    "pick_and_place_simple": 24,
+    "pick_two_obj_and_place": 17,
+    "look_at_obj_in_light": 18,
+    "pick_clean_then_place_in_recep": 31,
+    "pick_heat_then_place_in_recep": 23,
+    "pick_cool_then_place_in_recep": 21,
+}
+"""The task types of ALFWorld's valid_unseen split (134 games)."""
+TaskMix = Literal["uniform", "alfworld"]
 MAX_DRAWS: Final = 20
 """Draws per game before the curriculum gives up (unsolvable or repeated games)."""
 
@@ -44,6 +63,7 @@ class Settings:
 
     parts: tuple[Part, ...]
     task_types: tuple[str, ...]
+    task_mix: TaskMix = "uniform"
     rooms: tuple[int, ...] | None = None
     max_receptacles: int | None = None
     official: str | None = None
@@ -53,8 +73,9 @@ class Settings:
 
 def split_rooms(split: Split, settings: Settings) -> list[int]:
     """The rooms a split draws from, narrowed by the settings."""
-    r = rules()
-    pool = r.unseen_rooms if split == "ood" else r.seen_rooms
+    pool = (
+        UNSEEN_ROOMS if split == "ood" else [n for n in rules().seen_rooms if n not in UNSEEN_ROOMS]
+    )
     chosen = [n for n in pool if settings.rooms is None or n in settings.rooms]
     if settings.max_receptacles is not None:
         chosen = [n for n in chosen if len(room(n).receptacles) <= settings.max_receptacles]
@@ -78,10 +99,18 @@ def check(settings: Settings) -> None:
     GameCache(settings.cache_dir).check()
     for part in settings.parts:
         if not hosts(part.split, settings):
+            hint = ""
+            if part.split == "ood":
+                sizes = ", ".join(f"{n} ({len(room(n).receptacles)})" for n in UNSEEN_ROOMS)
+                hint = (
+                    f"; the ood split is ALFWorld's four unseen rooms, FloorPlan {sizes} "
+                    "receptacles, so max_receptacles must be at least "
+                    f"{min(len(room(n).receptacles) for n in UNSEEN_ROOMS)}"
+                )
             raise ConfigError(
                 f"no room of the {part.split} split can host the task types "
                 f"{', '.join(settings.task_types)} under these settings (rooms, "
-                "max_receptacles); allow more rooms or other task types"
+                f"max_receptacles); allow more rooms or other task types{hint}"
             )
 
 
@@ -96,8 +125,7 @@ async def build(seed: int, settings: Settings) -> list[Game]:
     for part in settings.parts:
         rooms = hosts(part.split, settings)
         types = sorted(rooms, key=settings.task_types.index)
-        start = rng.randrange(len(types))
-        order = [types[(start + k) % len(types)] for k in range(part.games)]
+        order = task_order(rng, types, part.games, settings.task_mix)
         draws = [_draw(rng, part.split, t, rooms[t]) for t in order]
         made = await generated_games(draws, part.split, cache, timeout_s=settings.plan_timeout_s)
         for task_type, outcome in zip(order, made, strict=True):
@@ -114,6 +142,35 @@ async def build(seed: int, settings: Settings) -> list[Game]:
             seen.add((game.room, game.goal))
             games.append(game)
     return games
+
+
+def mix_counts(types: Sequence[str], games: int) -> dict[str, int]:
+    """How many of ``games`` each of ``types`` gets in ALFWorld's valid_unseen proportions
+    (largest remainders; ties to the type listed first in ``ALFWORLD_MIX``)."""
+    weights = {t: ALFWORLD_MIX.get(t, 0) for t in types}
+    total = sum(weights.values())
+    if total == 0:
+        raise ConfigError(f"none of the task types {list(types)} is in ALFWorld's mix")
+    exact = {t: games * w / total for t, w in weights.items()}
+    counts = {t: int(x) for t, x in exact.items()}
+    rank = list(ALFWORLD_MIX)
+    left = sorted(types, key=lambda t: (-(exact[t] - counts[t]), rank.index(t)))
+    for t in left[: games - sum(counts.values())]:
+        counts[t] += 1
+    return counts
+
+
+def task_order(
+    rng: random.Random, types: Sequence[str], games: int, mix: TaskMix = "uniform"
+) -> list[str]:
+    """The task types of a part's ``games``, in playing order."""
+    if mix == "alfworld":
+        counts = mix_counts(types, games)
+        order = [t for t in types for _ in range(counts[t])]
+        rng.shuffle(order)
+        return order
+    start = rng.randrange(len(types))
+    return [types[(start + k) % len(types)] for k in range(games)]
 
 
 def _draw(rng: random.Random, split: Split, task_type: str, rooms: list[int]) -> GameSpec:
@@ -182,4 +239,18 @@ async def _official(rng: random.Random, root: str, settings: Settings) -> list[G
     return games
 
 
-__all__ = ["MAX_DRAWS", "SEED_SPAN", "Part", "Settings", "build", "check", "hosts", "split_rooms"]
+__all__ = [
+    "ALFWORLD_MIX",
+    "MAX_DRAWS",
+    "SEED_SPAN",
+    "UNSEEN_ROOMS",
+    "Part",
+    "Settings",
+    "TaskMix",
+    "build",
+    "check",
+    "hosts",
+    "mix_counts",
+    "split_rooms",
+    "task_order",
+]

@@ -81,7 +81,12 @@ class GameResult(_Record):
     when the game ended (``EpisodeReport.memory``; modules that keep no such record are left
     out)."""
     focus: list[dict[str, Any]] = Field(default_factory=list)
-    """The focus loop's activations during the game, in order, as the agent reported them."""
+    """The focus loop's activations during the game, in order, as the agent reported them:
+    each with its reason, the action proposed and sent after it, and whether the agent's step
+    budget ended its turn."""
+    budget_ended_steps: list[int] = Field(default_factory=list)
+    """The steps whose turn the agent's own step budget ended (its responder made to act
+    before its walk was done; empty for an agent without a budget)."""
     error: str | None = None
     """Why the engine could not load or play the game (naming its file), which then counts
     as lost; None for a game played to its end."""

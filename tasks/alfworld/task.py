@@ -1,14 +1,17 @@
 """ALFWorld as a runnable task: one trial is a curriculum of games played by the same agent.
 
-Each turn the agent gets the game's observation (the first one states the goal) followed by
-the admissible actions (``cogarch.core.affordances``); its reply is read as one command
-(``actions.read_action``). A game ends when it is won or after ``max_steps`` turns; the task
-then tells the agent how it went (``end_episode``), so memory that learns across games takes
-it in and the next game starts a fresh dialogue, and records what the agent reports of the
-game. Memory is carried from game to game within a trial, never across trials: every trial
-builds a new agent. The task measures rather than classifies: a trial is a curriculum, not
-one outcome, so its evaluation holds rates, its report tables (``tables``) break them down and its
-page (``page``) shows each game.
+Each turn the agent gets the game's observation (the first one states the goal), the actions
+it has left under the step limit ("Actions remaining: 47 of 50.", unless ``announce_limit`` is
+off) and the admissible actions (``cogarch.core.affordances``); its reply is read as one
+command (``actions.read_action``) and sent to the game whatever it is: one the game does not
+admit is answered "Nothing happens." and costs the step, as in ALFWorld. A game ends when it
+is won or after ``max_steps`` turns; the task then tells the agent how it went
+(``end_episode``), so memory that learns across games takes it in and the next game starts a
+fresh dialogue, and records what the agent reports of the game. Memory is carried from game
+to game within a trial, never across trials: every trial builds a new agent. The task
+measures rather than classifies: a trial is a curriculum, not one outcome, so its evaluation
+holds rates, its report tables (``tables``) break them down and its page (``page``) shows
+each game.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from cogarch.models.metering import Meter
 
 from . import book, curriculum, page, tables
 from .actions import read_action
-from .curriculum import Part, Settings
+from .curriculum import Part, Settings, TaskMix
 from .evaluate import evaluate
 from .fakes import PLAYERS
 from .games import Game, Split
@@ -77,6 +80,15 @@ class AlfworldParams(BaseModel):
     max_steps: int = Field(
         default=DEFAULT_MAX_STEPS, ge=1, le=1000, description="Agent turns per game."
     )
+    announce_limit: bool = Field(
+        default=True,
+        description="Tell the agent each turn how many of its max_steps actions remain.",
+    )
+    task_mix: TaskMix = Field(
+        default="uniform",
+        description="How task types are drawn: uniform (they take turns) or alfworld "
+        "(ALFWorld's valid_unseen proportions).",
+    )
     official: str | None = Field(
         default=None,
         description="Play the official games under this folder (alfworld-download's "
@@ -107,6 +119,7 @@ class AlfworldParams(BaseModel):
         return Settings(
             parts=tuple(Part(p.split, p.games) for p in self.curriculum),
             task_types=tuple(TASK_TYPES if self.task_types == "all" else self.task_types),
+            task_mix=self.task_mix,
             rooms=tuple(self.rooms) if self.rooms is not None else None,
             max_receptacles=self.max_receptacles,
             official=self.official,
@@ -149,10 +162,45 @@ class AlfworldTask(Task):
         self.settings = p.settings()
         curriculum.check(self.settings)
 
+    def plan(self) -> list[str]:
+        p, settings = self.params, self.settings
+        games = sum(part.games for part in p.curriculum)
+        parts = ", then ".join(f"{part.games} {part.split}" for part in p.curriculum)
+        lines = [f"games per trial: {games} ({parts}), at most {p.max_steps} actions each"]
+        if p.official is not None:
+            lines.append(f"official ALFWorld games from {p.official}")
+        else:
+            for split in dict.fromkeys(part.split for part in p.curriculum):
+                rooms = curriculum.hosts(split, settings)
+                held = sorted({n for ns in rooms.values() for n in ns})
+                shown = ", ".join(map(str, held[:12])) + (", ..." if len(held) > 12 else "")
+                lines.append(f"{split} rooms ({len(held)}): {shown}")
+        types = ", ".join(settings.task_types)
+        lines.append(f"task types ({p.task_mix} mix): {types}")
+        if p.task_mix == "alfworld" and p.official is None:
+            for part in p.curriculum:
+                counts = curriculum.mix_counts(
+                    list(curriculum.hosts(part.split, settings)), part.games
+                )
+                shown = ", ".join(f"{t} {n}" for t, n in counts.items() if n)
+                lines.append(f"{part.split} part of {part.games}: {shown}")
+        lines.append(
+            "the agent is told its actions remaining"
+            if p.announce_limit
+            else "the agent is not told its actions remaining"
+        )
+        return lines
+
+    def episodes_per_trial(self) -> int | None:
+        return sum(part.games for part in self.params.curriculum)
+
+    def actions_per_episode(self) -> int | None:
+        return self.params.max_steps
+
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         agent: AlfworldHost = ctx.make_agent()
         games = await curriculum.build(ctx.seed, self.settings)
-        play = _Curriculum(agent, ctx.seed, self.params.max_steps)
+        play = _Curriculum(agent, ctx.seed, self.params.max_steps, self.params.announce_limit)
         results = [await play.game(i, game) for i, game in enumerate(games)]
         payload = AlfworldPayload(max_steps=self.params.max_steps, games=results)
         return TrialOutput(turns=play.turns, evaluation=evaluate(payload), payload=payload)
@@ -174,8 +222,11 @@ class _Curriculum:
     """One trial's games played in turn by one agent: the public turns of all of them, and
     the agent's private state, recorded on a turn when it changed."""
 
-    def __init__(self, agent: AlfworldHost, seed: int, max_steps: int) -> None:
+    def __init__(
+        self, agent: AlfworldHost, seed: int, max_steps: int, announce_limit: bool = True
+    ) -> None:
         self.agent, self.seed, self.max_steps = agent, seed, max_steps
+        self.announce_limit = announce_limit
         self.turns: list[Turn] = []
         self._state, self._spent = "", 0
 
@@ -231,6 +282,7 @@ class _Curriculum:
             memory_activity=reported["memory"],
             focus=reported["focus"],
             error=error,
+            budget_ended_steps=_steps_of(reported.get("budget_turns") or [], steps),
         )
 
     async def _steps(
@@ -239,7 +291,11 @@ class _Curriculum:
         book.write(self.seed, await session.reset(), game.walkthrough)
         while not session.done:
             shown, allowed = session.observation, session.admissible
-            text = format_input(shown, allowed)
+            left = self.max_steps - session.steps
+            if self.announce_limit:
+                text = format_input(shown, allowed, remaining=left, limit=self.max_steps)
+            else:
+                text = format_input(shown, allowed)
             reply = await self.agent.respond(text)
             result = await session.step(read_action(reply, allowed))
             turn = self._turn(text, reply, index, session.steps)
@@ -282,6 +338,12 @@ class _Curriculum:
         )
         self.turns.append(turn)
         return turn
+
+
+def _steps_of(turns: list[int], steps: list[GameStep]) -> list[int]:
+    """The game's steps taken on the agent's ``turns``."""
+    wanted = set(turns)
+    return [s.step for s in steps if s.turn in wanted]
 
 
 def _trajectory(steps: list[GameStep]) -> str:

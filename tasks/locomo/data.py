@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from cogarch.errors import ConfigError
+from cogarch.errors import ConfigError, MissingDataError
 from cogarch.files import MAX_STATE_BYTES, FileRefusedError, read_json
 
 _SESSION = re.compile(r"session_(\d+)")
@@ -28,6 +28,10 @@ SESSION_DATE = "%I:%M %p on %d %B, %Y"
 
 class LocomoDataError(ConfigError):
     """A LoCoMo file that cannot be read, or a selection it cannot satisfy."""
+
+
+class LocomoDataMissingError(LocomoDataError, MissingDataError):
+    """The LoCoMo file the config names does not exist (it is downloaded by the user)."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +141,7 @@ def load_locomo(path: str | Path) -> list[Conversation]:
     that repeats a sample id)."""
     path = Path(path).expanduser()
     if not os.path.lexists(path):
-        raise LocomoDataError(
+        raise LocomoDataMissingError(
             f"LoCoMo data file {path} does not exist; download data/locomo10.json from "
             "https://github.com/snap-research/LoCoMo and give its path as the task's 'data'"
         )
@@ -218,6 +222,7 @@ __all__ = [
     "Conversation",
     "DialogTurn",
     "LocomoDataError",
+    "LocomoDataMissingError",
     "id_problems",
     "load_locomo",
     "select_conversations",

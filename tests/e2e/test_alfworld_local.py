@@ -28,7 +28,7 @@ async def test_a_short_curriculum_runs_on_the_embedded_model(tmp_path: Path) -> 
             "task": {
                 "kind": "alfworld",
                 "curriculum": [{"split": "train", "games": 1}, {"split": "ood", "games": 1}],
-                "max_receptacles": 7,
+                "max_receptacles": 12,
                 "max_steps": 2,
                 "cache_dir": str(tmp_path / "games"),
             },

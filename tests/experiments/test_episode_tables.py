@@ -11,9 +11,11 @@ from typing import Any
 from cogarch.core.records import TrialRecord
 from cogarch.core.views import Table
 from cogarch.experiments.episode_tables import (
+    CUT_NOTE,
     FOCUS_NOTE,
     MEMORY_NOTE,
     MISSING_NOTE,
+    PAPER_NOTE,
     episode_tables,
 )
 from cogarch.experiments.report import build_report
@@ -108,7 +110,12 @@ def test_the_papers_two_comparisons_come_from_the_agents_parameters() -> None:
         "success % ood",
         "success % train",
         "actions per won game",
+        "paper (Table 1: 20 games, GPT-4o) success %",
+        "paper actions per won game",
     ]
+    # the paper's figures beside the run's, for the values it reports
+    assert column(episodes, "paper (Table 1: 20 games, GPT-4o) success %") == [95.0] * 4
+    assert column(episodes, "paper actions per won game") == [16.47, 11.47, 16.47, 11.47]
     # the conceptual setting held, then the retrieved episodes in order: pairs side by side
     assert column(episodes, "agent") == ["ep0_off", "ep5_off", "ep0_on", "ep5_on"]
     assert column(episodes, "max_episodes") == [0, 5, 0, 5]
@@ -125,6 +132,9 @@ def test_the_papers_two_comparisons_come_from_the_agents_parameters() -> None:
     conceptual = named(report.tables, "episodex: by conceptual")
     assert column(conceptual, "agent") == ["ep0_off", "ep0_on", "ep5_off", "ep5_on"]
     assert column(conceptual, "conceptual") == [False, True, False, True]
+    paper = "paper (section 6.2: 10 games, GPT-4o) success %"
+    assert column(conceptual, paper) == [50.0, 81.82, 50.0, 81.82]
+    assert PAPER_NOTE in report.notes
     assert report.notes[0].startswith("Games are pooled over each agent's complete trials")
     assert MISSING_NOTE in report.notes  # no per-game memory or focus in these files
 
@@ -140,6 +150,24 @@ def test_agents_of_one_spec_on_different_models_are_compared_by_provider() -> No
     assert table.title == "episodex: by provider"
     assert column(table, "provider") == ["gpt-4o", "local"]
     assert column(table, "actions per won game") == [12.0, None]
+    headline = "paper (abstract, section 6: 134 games, GPT-4o / DeepSeek-V3) success %"
+    assert column(table, headline) == [87.5, None]
+
+
+def test_a_comparison_the_paper_does_not_make_gets_no_paper_column() -> None:
+    records = [
+        trial("a", 0, [game(True, 5)], params={"max_episodes": 2}),
+        trial("b", 0, [game(True, 5)], params={"max_episodes": 3}),
+        trial("c", 0, [game(True, 5)], spec="other", params={"max_episodes": 0}),
+        trial("d", 0, [game(True, 5)], spec="other", params={"max_episodes": 5}),
+    ]
+    report = episode_tables(records)
+    assert [t.title for t in report.tables] == [
+        "episodex: by max_episodes",
+        "other: by max_episodes",
+    ]
+    assert all(not str(h).startswith("paper") for t in report.tables for h in t.header)
+    assert PAPER_NOTE not in report.notes
 
 
 def memory_of(retrieved: list[str], stored: list[str], k: int) -> dict[str, dict[str, Any]]:
@@ -178,12 +206,20 @@ def test_memory_per_game_counts_what_each_module_retrieved_stored_and_formed() -
         "games storing",
         "clusters per game",
         "failed updates",
+        "games cut",
     ]
     assert [list(row) for row in table.rows] == [
-        ["episodex", "episodic", 3, 1.0, 2, 3, 3, None, 0],
-        ["episodex", "conceptual", 3, 0.67, 2, 3, 2, 0.67, 0],
+        ["episodex", "episodic", 3, 1.0, 2, 3, 3, None, 0, 0],
+        ["episodex", "conceptual", 3, 0.67, 2, 3, 2, 0.67, 0, 0],
     ]
     assert MEMORY_NOTE in report.notes and MISSING_NOTE not in report.notes
+    assert CUT_NOTE not in report.notes
+
+    cut = memory_of(["ep0"], [], 1)
+    cut["episodic"]["cut"] = {"ep0": [0, 1]}
+    capped = episode_tables([trial("episodex", 0, [game(True, 5, memory=cut)])])
+    assert column(named(capped.tables, "memory per game"), "games cut") == [1, 0]
+    assert CUT_NOTE in capped.notes
 
     failed = episode_tables([trial("episodex", 0, [game(True, 5, memory=memory_of([], [], 0))])])
     assert column(named(failed.tables, "memory per game"), "failed updates") == [0, 1]
@@ -208,19 +244,45 @@ def test_the_focus_loop_counts_activations_by_cause_and_their_recoveries() -> No
         "games",
         "activations",
         "empty",
+        "refusal",
+        "several",
         "off_task",
+        "unknown_name",
         "inadmissible",
         "chosen",
         "recovered",
         "failed",
         "pending",
         "recovered %",
+        "budget-ended",
+        "turns ended by budget",
     ]
+    # records of an earlier version (inadmissible commands held back) still count
     assert [list(row) for row in table.rows] == [
-        ["episodex", 3, 4, 1, 0, 2, 1, 2, 1, 1, 66.7],
-        ["steady", 1, 0, 0, 0, 0, 0, 0, 0, 0, None],
+        ["episodex", 3, 4, 1, 0, 0, 0, 0, 2, 1, 2, 1, 1, 66.7, 0, None],
+        ["steady", 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None, 0, None],
     ]
     assert FOCUS_NOTE in report.notes
+
+
+def test_the_focus_loop_reads_what_followed_each_activation_and_the_budget() -> None:
+    def run(reason: str, valid: bool, admissible: bool, budget: bool) -> dict[str, Any]:
+        return {"episode": 0, "turn": 3, "reason": reason, "attempt": 1,
+                "next_action": "open box 1", "next_admissible": admissible,
+                "next_valid": valid, "next_sent": "open box 1" if valid else None,
+                "ended_by_budget": budget}  # fmt: skip
+
+    focus = [run("empty", False, False, True), run("off_task", True, False, True)]
+    focus.append(run("unknown_name", True, True, False))
+    played = {**game(False, 9, focus=focus), "budget_ended_steps": [3]}
+    report = episode_tables([trial("episodex", 0, [played])])
+    table = named(report.tables, "focus loop")
+    (row,) = table.rows
+    got = dict(zip(table.header, row, strict=True))
+    assert (got["empty"], got["off_task"], got["unknown_name"]) == (1, 1, 1)
+    # an inadmissible command after an activation is an action: recovered
+    assert (got["recovered"], got["failed"], got["pending"]) == (2, 1, 0)
+    assert (got["budget-ended"], got["turns ended by budget"]) == (2, 1)
 
 
 def test_runs_without_games_and_unreadable_trials_give_nothing_or_a_note() -> None:

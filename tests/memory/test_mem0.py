@@ -229,3 +229,13 @@ async def test_the_agent_spec_feeds_retrieved_memories_to_the_responder() -> Non
     memory = agent.memory["mem0"]
     assert isinstance(memory, Mem0Memory)
     assert len(memory.memories()) == 1
+
+
+def test_facts_come_from_the_users_messages_unless_told_otherwise() -> None:
+    from cogarch.memory.retrieval.prompts import MEM0_USER_FACTS
+
+    user_only = Mem0Memory({"embedder": "hash"}).extraction_prompt("2025-01-06")
+    everyone = Mem0Memory({"embedder": "hash", "facts_from": "all"}).extraction_prompt("2025-01-06")
+    assert MEM0_USER_FACTS in user_only and MEM0_USER_FACTS not in everyone
+    assert user_only.endswith('{"facts": ["first fact", "second fact"]}')
+    assert everyone == user_only.replace(f"\n\n{MEM0_USER_FACTS}", "")

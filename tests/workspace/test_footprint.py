@@ -15,6 +15,8 @@ from cogarch.workspace.spec import AgentSpec
 from tests.workspace import providers
 from tests.workspace.memory_fakes import MemoryBrain
 
+from .libraries import skip_without_its_libraries
+
 TURNS = [
     "Plan a trip to Lisbon from Denver.",
     "Actually make it Porto.",
@@ -47,6 +49,7 @@ async def footprints(name: str, longer: bool) -> tuple[list[int | None], list[An
 
 @pytest.mark.parametrize("name", sorted(ready_made_agents()))
 async def test_a_longer_system_prompt_leaves_the_footprint_unchanged(name: str) -> None:
+    skip_without_its_libraries(name)
     plain, plain_prompts = await footprints(name, longer=False)
     longer, longer_prompts = await footprints(name, longer=True)
     assert None not in plain

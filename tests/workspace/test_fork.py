@@ -14,6 +14,8 @@ from cogarch.workspace.registry import ready_made_agents
 from tests.workspace import Brain, make_agent, providers
 from tests.workspace.memory_fakes import MemoryBrain
 
+from .libraries import skip_without_its_libraries
+
 BRANCH_EDITS: dict[str, tuple[str, dict[str, Any]]] = {
     "overwrite": ("overwrite_memory", {"new_memory": "## 1. Goals and Plans\n- branch only\n"}),
     "append_delete": ("delete_from_memory", {"section_title": "Active Notes", "lines": ["note 1"]}),
@@ -171,6 +173,7 @@ def full_state(agent: Agent) -> dict[str, Any]:
 async def test_no_write_after_a_fork_shows_in_another_branch_in_any_order(
     name: str, order: tuple[str, ...]
 ) -> None:
+    skip_without_its_libraries(name)
     declared = load_agent_spec(name).params
     params = {"embedder": "hash"} if "embedder" in declared else None
     found, _ = providers(MemoryBrain())

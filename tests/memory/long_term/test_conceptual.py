@@ -72,6 +72,26 @@ async def test_concepts_are_learned_only_from_won_games() -> None:
     assert {c.episode for c in module.concepts} == {0, 3}
 
 
+async def test_with_learn_from_every_a_lost_games_lessons_are_kept_as_concepts() -> None:
+    fake = llm()
+    module = memory(learn_from="every")
+    for episode, won in enumerate([True, False, None]):
+        await play_game(module, episode, won, fake)
+    assert [g.stored for g in module.games] == [["c0", "c1", "c2"], ["c3"], ["c4"]]
+    assert len(fake.of("ConceptDrafts")) == 1  # the lessons are kept with no model call
+    kept = module.concepts[3]
+    assert (kept.text, kept.episode, kept.label, kept.steps) == (
+        "lesson about mug sofa",
+        1,
+        "mug sofa",
+        (1,),
+    )
+    off = memory(learn_from="every", enabled=False)
+    await play_game(off, 0, False, fake)
+    assert off.concepts == []
+    assert memory().params.learn_from == "won"  # the paper's section 5.3, by default
+
+
 async def test_each_concept_keeps_its_game_goal_and_steps() -> None:
     module = memory()
     await play_game(module, 0, True, llm())

@@ -84,6 +84,7 @@ async def test_a_games_activity_names_what_it_drew_wrote_and_stored_as_json() ->
         "beliefs": ["ep2.b0", "ep2.b1"],
         "stored": ["ep2"],
         "won": True,
+        "cut": {},
     }
     assert len(activity["retrieved"]) == 2
     first = module.episode_activity(0)
@@ -142,6 +143,42 @@ async def test_the_drawn_episodes_are_rendered_within_a_shared_budget() -> None:
     assert "belief 1 of game 0" in latest and "belief 0 of game 0" not in latest
     assert "belief 1 of game 1" in latest
     assert memory().render() == "(none)"
+    # what the caps cut is logged with the game: the beliefs of each episode left out
+    assert module.games[-1].cut == {"ep0": [0, 1], "ep1": [0, 1]}
+    assert module.episode_activity(2)["cut"] == {"ep0": [0, 1], "ep1": [0, 1]}  # type: ignore[index]
+
+
+async def test_past_episodes_are_shown_in_full_by_default_and_nothing_is_cut() -> None:
+    module = memory(max_episodes=20)
+    long = "the apple is not on the table; " * 40  # about 1,200 characters per belief
+    for episode in range(20):
+        module.begin_episode(episode, GOALS[episode % len(GOALS)], 1 + 3 * episode, ctx())
+        for i in range(3):
+            module.write_belief(f"belief {i} of game {episode}: {long}", 1 + 3 * episode + i)
+        await module.end_episode(EpisodeEnd(episode, episode % 2 == 0, steps=3), ctx())
+    module.begin_episode(20, "put some pen on desk", 100, ctx())
+    text = module.render()
+    assert len(module.drawn()) == 20
+    for episode in range(20):
+        for i in range(3):
+            assert f"- step {i}: belief {i} of game {episode}: {long.strip()}" in text
+    assert module.games[-1].cut == {}
+
+
+async def test_an_explicit_cap_per_episode_or_in_total_cuts_and_says_what() -> None:
+    each = await played(memory(max_episodes=2, episode_tokens=20), 2)
+    each.begin_episode(2, "put some pen on desk", 5, ctx())
+    assert "- step" not in each.render()
+    assert each.games[-1].cut == {"ep0": [0, 1], "ep1": [0, 1]}
+    total = await played(memory(max_episodes=2, context_tokens=100), 2)
+    total.begin_episode(2, "put some pen on desk", 5, ctx())
+    shown = total.render()
+    assert "belief 1 of game 0" in shown and "belief 0 of game 0" not in shown
+    assert total.games[-1].cut == {"ep0": [0], "ep1": [0]}
+    clipped = await played(memory(max_episodes=1, belief_chars=20), 1)
+    clipped.begin_episode(1, "put some pen on desk", 5, ctx())
+    assert "belief 0 of game 0 a..." in clipped.render()
+    assert clipped.games[-1].cut == {"ep0": [0, 1]}
 
 
 async def test_the_private_text_is_the_current_belief_state() -> None:

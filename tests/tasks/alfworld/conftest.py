@@ -23,10 +23,12 @@ ENGINE = ("alfworld", "textworld", "fast_downward")
 
 SMALL_SEEN = [316, 214]
 """Seen rooms of 6-7 receptacles, one with a desk lamp: every type but heat and cool."""
-SMALL_UNSEEN = [202, 304]
+SMALL_UNSEEN = [424, 308]
+"""ALFWorld's two smallest unseen rooms (12 and 14 receptacles; 308 has a desk lamp)."""
 SEEN_KITCHEN = 14
 """The smallest seen kitchen (13 receptacles): heat and cool need a microwave and a fridge."""
-UNSEEN_KITCHEN = 4
+UNSEEN_KITCHEN = 10
+"""ALFWorld's one unseen kitchen (19 receptacles)."""
 
 
 @pytest.fixture(scope="session")

@@ -166,7 +166,7 @@ async def test_official_games_in_alfworld_downloads_layout_play_instead(
     assert played["source"] == "official" and played["won"] is True
     assert played["room"] == LOOK.room and played["goal"] == game.goal
     assert played["game"].endswith(
-        "look_at_obj_in_light-Book-None-DeskLamp-304/trial_T0/game.tw-pddl"
+        f"look_at_obj_in_light-Book-None-DeskLamp-{LOOK.room}/trial_T0/game.tw-pddl"
     )
 
     with pytest.raises(ConfigError, match="no valid_seen folder"):

@@ -26,10 +26,11 @@ class Scripted:
     scripts: dict[str, list[str | None]] = field(default_factory=dict)
     slip: float = 0.0
     detours: float = 0.0
+    blunder: float = 0.0
     calls: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.brain = episodex_brain(slip=self.slip, detours=self.detours)
+        self.brain = episodex_brain(slip=self.slip, detours=self.detours, blunder=self.blunder)
 
     def __call__(self, messages: Sequence[LLMMessage], info: CallInfo) -> str:
         role = "router" if info.caller == "router" else info.role or info.caller

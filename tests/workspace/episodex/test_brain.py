@@ -8,7 +8,7 @@ from cogarch.models import ProviderConfig, Providers
 from cogarch.workspace import build_agent, load_agent_spec
 from cogarch.workspace.actions import focus_summary
 from tests.workspace.episodex import Scripted, episodex
-from tests.workspace.episodex.house import apple_house, mug_house, play, sink_house
+from tests.workspace.episodex.house import apple_house, mug_house, play, play_game, sink_house
 
 
 async def test_the_shipped_brains_play_the_agent_by_name() -> None:
@@ -51,6 +51,16 @@ async def test_a_slipping_brain_is_caught_by_the_focus_loop_every_time() -> None
     assert summary.activations == houses[0].steps  # one slip per action, each held back
     assert summary.recovered == summary.activations  # right after a replay it never slips
     assert houses[0].won
+
+
+async def test_a_blundering_brain_sends_inadmissible_commands_that_cost_steps() -> None:
+    agent = episodex(Scripted(blunder=1.0))
+    house = apple_house(max_steps=4)
+    replies = await play_game(agent, house)
+    assert all(r.startswith("open ") for r in replies) and house.steps == 4
+    assert house.log == replies and not house.won  # each answered "Nothing happens."
+    assert agent.workspace.focus_log == []  # an inadmissible command is no hallucination
+    assert all(a.admissible is False and a.problem is None for a in agent.workspace.actions)
 
 
 async def test_the_brain_answers_the_same_prompt_the_same_way() -> None:

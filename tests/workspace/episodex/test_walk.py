@@ -82,7 +82,14 @@ async def test_every_turn_ends_in_one_action_along_allowed_transitions_only() ->
 
 @pytest.mark.parametrize(
     ("hallucination", "reason"),
-    [("", "empty"), ("fly to the moon", "inadmissible"), ("I think\nit is done", "off_task")],
+    [
+        ("", "empty"),
+        ("fly to the moon", "off_task"),
+        ("I think\nit is done", "off_task"),
+        ("go to spaceship 1", "unknown_name"),
+        ("I cannot do this, the task is impossible.", "refusal"),
+        ("ACTION: [go to shelf 1]\nACTION: [go to box 1]", "several"),
+    ],
 )
 async def test_a_hallucinated_action_is_held_back_and_the_agent_acts_again(
     hallucination: str, reason: str
@@ -94,11 +101,12 @@ async def test_a_hallucinated_action_is_held_back_and_the_agent_acts_again(
 
     assert reply in house.admissible()
     first, second = agent.workspace.actions
-    assert (first.proposed, first.problem, first.sent) == (hallucination, reason, None)
+    assert (first.problem, first.sent) == (reason, None)
     assert (second.problem, second.sent) == (None, reply)
     (activation,) = agent.workspace.focus_log
     assert (activation.reason, activation.attempt) == (reason, 0)
     assert (activation.next_action, activation.next_admissible) == (reply, True)
+    assert (activation.next_valid, activation.next_sent) == (True, reply)
     walk = [s.node for s in agent.trace.steps]
     assert walk == [
         "external_perception",
@@ -120,7 +128,6 @@ async def test_a_hallucinated_action_is_held_back_and_the_agent_acts_again(
     assert "[focus] Refocus on the task and the environment." in replay
     assert "Your task: put some apple on box" in replay
     assert "The last valid observation: You are in the middle of a room." in replay
-    assert "not in the list of admissible actions" in replay or reason != "inadmissible"
     # the conscious node took in the feedback as a new belief, but not the replay
     assert [b.turn for b in agent.memory["episodic"].beliefs] == [1, 1]  # type: ignore[attr-defined]
 
@@ -132,9 +139,9 @@ async def test_the_focus_loop_repeats_until_an_action_is_admissible() -> None:
     reply = await agent.respond(house.prompt(house.start()))
     assert reply in house.admissible()
     log = agent.workspace.focus_log
-    assert [(f.reason, f.next_admissible) for f in log] == [
-        ("empty", False),
-        ("inadmissible", True),
+    assert [(f.reason, f.next_valid, f.next_sent) for f in log] == [
+        ("empty", False, None),
+        ("off_task", True, reply),
     ]
     assert focus_summary(log, episode=0) == focus_summary(log)
     summary = focus_summary(log)
@@ -147,11 +154,19 @@ async def test_when_the_budget_is_spent_the_motor_still_acts_once() -> None:
     agent = episodex(brain)
     house = apple_house()
     reply = await agent.respond(house.prompt(house.start()))
-    assert reply == "fly"  # an inadmissible command goes to the environment as it is
+    assert reply == "fly"  # text outside the task goes to the environment as it is
     cut = [t for t in agent.trace.transitions if t.how == "budget"]
     assert len(cut) == 1 and cut[0].target == "motor"
     assert [a.sent for a in agent.workspace.actions].count("fly") == 1
-    assert agent.workspace.actions[-1].problem == "inadmissible"
+    last = agent.workspace.actions[-1]
+    assert (last.problem, last.forced) == ("off_task", True)
+    assert not any(a.forced for a in agent.workspace.actions[:-1])
+    # the turn's activations say the budget ended it; the agent reports the turn per game
+    assert agent.workspace.focus_log and all(f.ended_by_budget for f in agent.workspace.focus_log)
+    assert list(agent.workspace.budget_ends) == [(0, 1)]
+    report = await agent.end_episode(EpisodeEnd(0, False, label=house.task, steps=1))
+    assert report.budget_turns == [1]
+    assert all(f["ended_by_budget"] for f in report.focus)
 
     agent = episodex(Scripted({"motor": [""] * 10}))
     house = apple_house()
@@ -164,7 +179,7 @@ async def test_with_focus_off_hallucinated_actions_go_to_the_environment() -> No
     assert await agent.respond(house.prompt(house.start())) == "fly to the moon"
     assert await agent.respond(house.prompt(house.act("fly to the moon"))) == "look"
     assert agent.workspace.focus_log == []
-    assert [a.problem for a in agent.workspace.actions] == ["inadmissible", "empty"]
+    assert [a.problem for a in agent.workspace.actions] == ["off_task", "empty"]
     assert all(t.target != "focus" for t in agent.trace.transitions)
 
 

@@ -11,9 +11,10 @@ branches behave like independent agents.
   explore a place not yet visited, preferring places that the past episodes or concepts in
   context mention with the goal's object.
 - As the motor it plays the planner's action when admissible (else its own pick), except that
-  now and then (``slip``, seeded) it hallucinates: it answers nothing, text outside the task,
-  or an inadmissible action, so the focus loop is exercised; right after a focus replay it
-  never slips.
+  now and then (``slip``, seeded) it hallucinates: it answers nothing or text outside the
+  task, so the focus loop is exercised; right after a focus replay it never slips. Now and
+  then too (``blunder``) it names a well-formed command the game does not admit (opening a
+  place it is not at), which is sent and costs the step.
 - As the conscious node it writes a belief state naming the step, the task and the latest
   observation; as idea and learning it writes a line about the goal.
 - As the router it mostly chooses planning, sometimes (``detours``) memory recall, an idea
@@ -168,9 +169,10 @@ class _Game:
         return max(self.admissible, key=lambda a: self.score(a, rng))
 
 
-def episodex_brain(slip: float = 0.1, detours: float = 0.25) -> PairsFn:
-    """A brain that hallucinates with probability ``slip`` as motor and leaves the autopilot
-    loop with probability ``detours`` as router (both seeded by the prompt)."""
+def episodex_brain(slip: float = 0.1, detours: float = 0.25, blunder: float = 0.05) -> PairsFn:
+    """A brain that hallucinates with probability ``slip`` as motor, blunders (a well-formed
+    inadmissible command) with probability ``blunder``, and leaves the autopilot loop with
+    probability ``detours`` as router (all seeded by the prompt)."""
 
     def brain(pairs: Sequence[tuple[str, str]], seed: int, call: CallInfo) -> str:
         text = pairs[-1][1] if pairs else ""
@@ -185,7 +187,7 @@ def episodex_brain(slip: float = 0.1, detours: float = 0.25) -> PairsFn:
         if call.role == "action_planner":
             return f"ACTION: [{game.best(rng)}]"
         if call.role == "motor":
-            return _act(game, rng, slip)
+            return _act(game, rng, slip, blunder)
         if call.role == "idea":
             return f"Idea: {game.best(rng)} looks like the way forward."
         if call.role == "learning":
@@ -196,9 +198,12 @@ def episodex_brain(slip: float = 0.1, detours: float = 0.25) -> PairsFn:
     return brain
 
 
-def _act(game: _Game, rng: random.Random, slip: float) -> str:
+def _act(game: _Game, rng: random.Random, slip: float, blunder: float = 0.0) -> str:
     if game.note("focus") is None and rng.random() < slip:
         return rng.choice(HALLUCINATIONS)
+    elsewhere = [a[len("go to ") :] for a in game.admissible if a.startswith("go to ")]
+    if elsewhere and rng.random() < blunder:
+        return f"open {rng.choice(elsewhere)}"  # not admissible: it is not there
     plan = game.note("planning")
     allowed = ActionInput("", tuple(game.admissible))
     if plan is not None:
@@ -252,7 +257,7 @@ def _concepts(text: str) -> list[dict[str, object]]:
 
 BRAINS: Mapping[str, PairsFn] = {
     "brain": episodex_brain(),
-    "steady": episodex_brain(slip=0.0, detours=0.0),
+    "steady": episodex_brain(slip=0.0, detours=0.0, blunder=0.0),
 }
 """The shipped brains: ``brain`` slips and detours now and then, ``steady`` never does."""
 

@@ -1,11 +1,13 @@
 """Focus: replays the last valid observation and the task, instead of acting.
 
 Episodex's self-correction loop (conscious -> focus -> internal perception 2 -> conscious). It
-runs when the motor held back a hallucinated action (the transition graph takes it on the
-``action_rejected`` condition) or when the conscious node chooses it; it calls no model. The
-last valid observation is the turn's input, what the environment last said: a held-back action
-never reached the environment. Each run is logged in ``Workspace.focus_log`` with what started
-it; the motor's next proposal fills in whether the agent then proposed an admissible action.
+runs when the motor held back a hallucination (no action, or output outside the task space:
+the transition graph takes it on the ``action_rejected`` condition) or when the conscious node
+chooses it; it calls no model. The last valid observation is the turn's input, what the
+environment last said: a held-back proposal never reached the environment. Each run is logged
+in ``Workspace.focus_log`` with what started it; the motor's next proposal fills in what the
+agent did next (an action or again none, and what was sent), and whether the step budget ended
+the turn first.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ class ReplayFocus(BaseSpecialist):
         ]
         if current.actions is not None:
             lines.append(f"Admissible actions: {'; '.join(current.actions) or '(none)'}")
-        lines.append("The next action must be exactly one of the admissible actions.")
+        lines.append("The next output must be exactly one action of this environment.")
         ws.broadcasts[self.name] = "\n".join(lines)
 
 

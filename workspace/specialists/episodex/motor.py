@@ -1,19 +1,23 @@
 """The motor: the one specialist that acts. Its action is the turn's reply.
 
 It asks its model for the action to take now, given the plan and the admissible actions, and
-reads one action out of the answer (:func:`cogarch.workspace.actions.read_action`). A valid
-action is sent: it becomes the reply, and the game's episodic memory takes it in. A
-hallucination (no action, text outside the task, an action the input does not allow) is held
-back when ``hold_back`` is on (the focus loop's setting): no reply is written, and the walk
-goes on to external perception, which reports it, so the conscious node can refocus and the
-agent plan and act again. When the step budget is spent (``Workspace.must_reply``), or with
-``hold_back`` off, the motor acts anyway: an inadmissible command is sent as proposed (the
-environment answers it), while no action or text outside the task is replaced by
-``idle_action`` (or, where the input does not allow it, its first admissible action). So
-every turn ends in exactly one action.
+reads one action out of the answer, judged against the game's task space
+(:func:`cogarch.workspace.commands.judge_reply`). Every action is sent, admissible or not: it
+becomes the reply (the environment answers an inadmissible command, in ALFWorld with "Nothing
+happens.", and the step counts), and the game's episodic memory takes it in. A hallucination,
+in the Episodex paper's two forms (no action: empty, a refusal, several commands; or output
+outside the task space: not a command of the game's grammar, or naming nothing of this game),
+is held back when ``hold_back`` is on (the focus loop's setting): no reply is written, and the
+walk goes on to external perception, which reports it, so the conscious node can refocus and
+the agent plan and act again. When the step budget is spent (``Workspace.must_reply``), or
+with ``hold_back`` off, the motor acts anyway: a command outside the task space is sent as
+proposed (the environment answers it), several commands send the first, and no action or a
+refusal is replaced by ``idle_action`` (or, where the input does not allow it, its first
+admissible action). So every turn ends in exactly one action; one the budget forced is marked
+(``ActionAttempt.forced``), with the focus activations it ended.
 
 Every proposal is kept in ``Workspace.actions``; a proposal after focus activations tells them
-whether the agent recovered (``FocusActivation.next_admissible``).
+what the agent did next (``FocusActivation.next_valid``, ``next_sent``).
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from cogarch.core.cow import CowList
 from cogarch.core.memory import TurnRecord
 from cogarch.models.messages import LLMMessage, system, user
 
-from ...actions import ActionAttempt, Problem, judge_action, one_line, read_action
+from ...actions import ActionAttempt, FocusActivation, Problem, one_line
+from ...commands import AUTO, grammar_for, judge_reply, names_in
 from ...prompts import resolve_prompt
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
@@ -45,6 +50,11 @@ class Motor(BaseSpecialist):
         prompt: str = Field(default="episodex_motor", description="A prompt name or text.")
         hold_back: bool = Field(
             default=True, description="Hold a hallucinated action back (the focus loop) or send it."
+        )
+        grammar: str | None = Field(
+            default=AUTO,
+            description="The game's command grammar by name (household: ALFWorld's); auto: "
+            "the one that covers the admissible actions; None: only the form of a command.",
         )
         idle_action: str = Field(
             default="look", min_length=1, description="Sent when an action must go and none came."
@@ -66,12 +76,17 @@ class Motor(BaseSpecialist):
         completion = await self.model(ctx).complete(
             messages, caller=self.name, seed=ctx.seed, max_tokens=p.max_tokens
         )
-        proposed = read_action(completion.content, current)
-        problem, admissible = judge_action(proposed, current)
+        grammar = grammar_for(current, p.grammar)
+        seen = [m.content for m in ws.dialogue if m.role == "user"] + [ws.current_input]
+        verdict = judge_reply(completion.content, current, grammar, names_in(seen))
+        proposed, problem = verdict.action, verdict.problem
         sent: str | None = proposed
         if problem is not None:
             sent = self._forced(proposed, problem, current) if self._must_act(ws) else None
-        self._record(ws, ActionAttempt(ws.episode, ws.turn, proposed, problem, admissible, sent))
+        attempt = ActionAttempt(
+            ws.episode, ws.turn, proposed, problem, verdict.admissible, sent, ws.must_reply
+        )
+        self._record(ws, attempt)
         if sent is None:
             ws.broadcasts[self.name] = f'Held back "{one_line(proposed, 80)}": {problem}.'
             return
@@ -86,8 +101,10 @@ class Motor(BaseSpecialist):
         return ws.must_reply or not self.params.hold_back
 
     def _forced(self, proposed: str, problem: Problem, current: ActionInput) -> str:
-        if problem == "inadmissible":
-            return one_line(proposed)
+        if problem in ("off_task", "unknown_name", "several", "inadmissible"):
+            sent = one_line(proposed)
+            if sent:
+                return sent
         idle = self.params.idle_action
         if current.actions and current.allows(idle) is False:
             return current.actions[0]
@@ -96,13 +113,25 @@ class Motor(BaseSpecialist):
     @staticmethod
     def _record(ws: Workspace, attempt: ActionAttempt) -> None:
         ws.actions.append(attempt)
-        valid = attempt.problem is None
-        ws.focus_log = CowList(
-            dataclasses.replace(f, next_action=attempt.proposed, next_admissible=valid)
-            if f.next_admissible is None and f.episode == attempt.episode
-            else f
-            for f in ws.focus_log
+        ws.focus_log = CowList(_followed(f, attempt) for f in ws.focus_log)
+
+
+def _followed(activation: FocusActivation, attempt: ActionAttempt) -> FocusActivation:
+    """The activation, told of the proposal that followed it (if it was waiting for one) and
+    of the budget ending its turn."""
+    if activation.episode != attempt.episode:
+        return activation
+    if activation.next_action is None and activation.next_valid is None:
+        activation = dataclasses.replace(
+            activation,
+            next_action=attempt.proposed,
+            next_admissible=attempt.admissible,
+            next_valid=attempt.problem is None,
+            next_sent=attempt.sent,
         )
+    if attempt.forced and activation.turn == attempt.turn:
+        activation = dataclasses.replace(activation, ended_by_budget=True)
+    return activation
 
 
 __all__ = ["Motor"]

@@ -3,10 +3,10 @@ conscious node. Neither calls a model.
 
 External perception is the turn's entry. The environment's observation is the turn's input, so
 on arrival it notes the new observation; when it is visited again in the same turn, the motor
-has held back an action that was not one (empty, outside the task or not admissible), and it
-perceives that as the environment would answer it (Episodex's ALFWorld runs answered an
-inadmissible action with "... is not in the list of admissible actions for the current
-timestep"), without the action having reached the environment.
+has held back a hallucination (no action: empty, a refusal, several commands; or output
+outside the task space), and it perceives that, without anything having reached the
+environment. (An inadmissible command is an action: it reaches the environment, whose answer
+is the next turn's observation.)
 
 Internal perception relays what an internal specialist (focus, memory recall, the recording of
 a lesson) produced into the conscious stream: it broadcasts one line naming what was
@@ -26,6 +26,16 @@ from ...conditions import action_rejected
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
 
+_NOTES = {
+    "empty": "No action was given, so nothing was done.",
+    "refusal": '"{}" declines to act; nothing was done. One action is required.',
+    "several": "Several actions were given where one is required; nothing was done.",
+    "off_task": '"{}" is not a command of this environment; nothing was done.',
+    "unknown_name": '"{}" names nothing in this environment; nothing was done.',
+    "inadmissible": '"{}" is not in the list of admissible actions; nothing was done.',
+}
+"""What external perception reports of a held-back proposal, by its problem."""
+
 
 class ExternalPerception(BaseSpecialist):
     kind: ClassVar[str] = "external_perception"
@@ -36,15 +46,9 @@ class ExternalPerception(BaseSpecialist):
         current = split_input(ws.current_input)
         if action_rejected(ws):
             attempt = ws.actions[-1]
-            if attempt.problem == "empty":
-                note = "No action was given, so nothing was done."
-            elif attempt.problem == "off_task":
-                note = f'"{clip(attempt.proposed, 80)}" is not an action here; nothing was done.'
-            else:
-                note = (
-                    f'The action "{attempt.proposed}" is not in the list of admissible actions '
-                    "for the current timestep; nothing was done."
-                )
+            note = _NOTES.get(attempt.problem or "", _NOTES["off_task"]).format(
+                clip(attempt.proposed, 80)
+            )
             ws.broadcasts[self.name] = note
             return
         listed = current.actions

@@ -1,5 +1,10 @@
-"""What an Episodex specialist is shown: the task, the belief state, memory, the game so far,
-the current observation with its admissible actions, and what this turn has brought.
+"""What an Episodex specialist is shown: the task, the step with the action limit and the
+actions remaining (when the input gives them), the belief state, memory, the game so far, the
+current observation with its admissible actions, and what this turn has brought.
+
+Past episodes are shown in full by default, as the paper puts them in context; a cap is the
+episodic memory's (``episode_tokens``, ``context_tokens``) or, for one specialist,
+``memory_budget``.
 
 In a turn-based task the environment's observation is the user message (with the admissible
 actions appended in the form of :mod:`cogarch.workspace.affordances`) and the agent's reply is
@@ -48,7 +53,10 @@ class SituationParams(BaseModel):
         default=200, ge=20, description="Cut each earlier observation shown to this length."
     )
     memory_budget: int | None = Field(
-        default=1200, ge=1, description="Tokens of past episodes shown (shared among them)."
+        default=None,
+        ge=1,
+        description="Cap the past episodes shown at this many tokens, shared among them "
+        "(None: the episodic memory's own caps, in full by default).",
     )
 
 
@@ -67,9 +75,19 @@ class Situation:
     concepts: str | None
     notes: tuple[tuple[str, str], ...]
     """(node, text) of this turn's broadcasts, in order."""
+    remaining: int | None = None
+    """Actions left before the environment's limit (None: the input does not say)."""
+    limit: int | None = None
+    """The environment's action limit (None: the input does not say)."""
 
     def text(self, *, memory: bool = True) -> str:
-        parts = [f"Task: {self.task}", f"Step: {self.step} (actions taken in this game)"]
+        step = f"Step: {self.step} (actions taken in this game)"
+        if self.remaining is not None and self.limit is not None:
+            step += (
+                f"\nAction limit: {self.limit} actions per game; actions remaining: "
+                f"{self.remaining}"
+            )
+        parts = [f"Task: {self.task}", step]
         parts.append(f"Belief state: {self.belief or '(none yet)'}")
         if memory and self.episodes is not None:
             parts.append(f"Past episodes:\n{self.episodes}")
@@ -126,6 +144,8 @@ def situation(ws: Workspace, ctx: StepContext, params: SituationParams, user: st
         episodes=episodic.render(params.memory_budget) if episodic.params.max_episodes else None,
         concepts=conceptual.render() if conceptual and conceptual.params.enabled else None,
         notes=notes,
+        remaining=current.remaining,
+        limit=current.limit,
     )
 
 

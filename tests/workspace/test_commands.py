@@ -1,0 +1,104 @@
+"""A reply judged against a game's task space: an action (admissible or not), no action, or
+output outside the task space (the Episodex paper's two forms of hallucination)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cogarch.core.affordances import ActionInput, format_input, split_input
+from cogarch.errors import UnknownNameError
+from cogarch.workspace.commands import HOUSEHOLD, grammar_for, judge_reply, names_in
+
+FIRST = (
+    "You are in the middle of a room. Looking quickly around you, you see a cabinet 1, a desk 1."
+)
+ALLOWED = split_input(format_input(FIRST, ["go to cabinet 1", "go to desk 1", "inventory", "look"]))
+NAMES = names_in([FIRST])
+
+
+def judge(reply: str) -> tuple[str, str | None, bool | None]:
+    verdict = judge_reply(reply, ALLOWED, grammar_for(ALLOWED, "auto"), NAMES)
+    return verdict.action, verdict.problem, verdict.admissible
+
+
+@pytest.mark.parametrize(
+    ("reply", "action", "admissible"),
+    [
+        ("go to desk 1", "go to desk 1", True),
+        ("ACTION: [go to desk 1]", "go to desk 1", True),
+        ("The desk is closest.\nACTION: [go to desk 1]", "go to desk 1", True),
+        ("open cabinet 1", "open cabinet 1", False),  # well formed: the game answers it
+        ("take mug 1 from desk 1", "take mug 1 from desk 1", False),  # mug 1 not seen yet
+        ("put mug 1 in/on cabinet 1", "put mug 1 in/on cabinet 1", False),
+        ("I will look at the desk first.\nexamine desk 1", "examine desk 1", False),
+        ("Go to Desk 1.", "Go to Desk 1", True),
+    ],
+)
+def test_a_command_of_the_game_is_an_action_admissible_or_not(
+    reply: str, action: str, admissible: bool
+) -> None:
+    assert judge(reply) == (action, None, admissible)
+
+
+@pytest.mark.parametrize(
+    ("reply", "problem"),
+    [
+        ("", "empty"),
+        ("  \n ", "empty"),
+        ("<think>the desk</think>", "empty"),
+        ("ACTION: []", "empty"),
+        ("I cannot complete this task.", "refusal"),
+        ("Sorry, there is no valid action.", "refusal"),
+        ("go to desk 1, then open cabinet 1", "several"),
+        ("ACTION: [go to desk 1]\nACTION: [open cabinet 1]", "several"),
+        ("go to desk 1\nopen cabinet 1", "several"),
+        ("fly to the moon", "off_task"),
+        ("[Omega State Engaged] The cognitive singularity prepares to manifest", "off_task"),
+        ("The task cannot\nbe understood", "refusal"),
+        ("go to spaceship 1", "unknown_name"),
+        ("take unicorn 2 from cloud 9", "unknown_name"),
+    ],
+)
+def test_no_action_or_output_outside_the_task_space_is_a_hallucination(
+    reply: str, problem: str
+) -> None:
+    assert judge(reply)[1] == problem
+
+
+def test_the_grammar_is_chosen_by_the_admissible_actions_or_by_name() -> None:
+    assert grammar_for(ALLOWED, "auto") is HOUSEHOLD
+    assert grammar_for(ALLOWED, "household") is HOUSEHOLD
+    assert grammar_for(ALLOWED, None) is None
+    other = split_input(format_input("A chess board.", ["e2e4", "d2d4"]))
+    assert grammar_for(other, "auto") is None  # no grammar covers them: the form only
+    assert grammar_for(ActionInput("no list", None), "auto") is None
+    with pytest.raises(UnknownNameError, match="command grammar"):
+        grammar_for(ALLOWED, "chess")
+
+
+def test_without_a_grammar_only_the_form_of_a_command_is_judged() -> None:
+    free = ActionInput("Shall we play?", None)
+    assert judge_reply("open the door", free).problem is None
+    assert judge_reply("", free).problem == "empty"
+    assert judge_reply("one\ntwo", free).problem == "off_task"
+    assert judge_reply("word " * 20, free).problem == "off_task"
+    assert judge_reply("ACTION: [open door]\nACTION: [go north]", free).problem == "several"
+    assert judge_reply("Thinking.\nACTION: [open door]", free).action == "open door"
+
+
+def test_names_are_read_from_every_text_of_the_game() -> None:
+    assert names_in(["you see a cabinet 12, a desklamp 1", "On it: a butterknife 2."]) == {
+        "cabinet 12",
+        "desklamp 1",
+        "butterknife 2",
+    }
+
+
+@given(st.text())
+def test_any_reply_gives_one_verdict(reply: str) -> None:
+    action, problem, admissible = judge(reply)
+    if problem is None:
+        assert action and "\n" not in action.strip()
+    assert admissible is not None

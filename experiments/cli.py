@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 def _providers(config: str | None) -> Providers:
     from cogarch.models.providers import Providers, load_providers_yaml
 
+    from .config import located_kinds
     from .fakes import run_fakes
 
     if config is None:
@@ -32,7 +33,8 @@ def _providers(config: str | None) -> Providers:
             f"'providers' in '{config}' must be a mapping of provider names to settings, "
             f"not a {type(section).__name__}"
         )
-    return Providers(load_providers_yaml(section or {}), fakes=run_fakes())
+    located = located_kinds(section or {}, config)
+    return Providers(load_providers_yaml(located), fakes=run_fakes())
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -100,10 +102,8 @@ def cmd_models(args: argparse.Namespace) -> int:
     providers = _providers(args.config)
     failures = 0
     for name in providers.names():
-        cfg = providers.config(name)
-        where = cfg.base_url or ("embedded llama.cpp" if cfg.kind == "local" else cfg.kind)
-        served = cfg.model or cfg.fake or "qwen2.5-coder-1.5b-q4_k_m"
-        line = f"{name:<20} {cfg.kind:<7} {served} ({where})"
+        provider = providers.provider(name)
+        line = f"{name:<20} {provider.config.kind:<7} {provider.served} ({provider.where})"
         if args.no_check:
             print(line)
             continue

@@ -19,9 +19,9 @@ from pydantic import (
     model_validator,
 )
 
-from cogarch.config import load_yaml_model
+from cogarch.config import read_yaml, validate_mapping
 from cogarch.errors import ConfigError
-from cogarch.models.providers import ProviderConfig
+from cogarch.models.providers import ProviderEntry
 from cogarch.registry import is_file_path
 
 from .execution import ExecutionConfig
@@ -144,10 +144,10 @@ class RunConfig(BaseModel):
         "empty list: the agents built on a default baseline spec, see "
         "experiments.report.DEFAULT_BASELINES).",
     )
-    providers: dict[str, ProviderConfig] = Field(
+    providers: dict[str, ProviderEntry] = Field(
         default_factory=dict,
         description="Model sources by the name agents give as provider ('local', the embedded "
-        "model, is always defined).",
+        "model, is always defined); each validated by its kind's own config model.",
     )
     execution: ExecutionConfig = Field(
         default_factory=ExecutionConfig,
@@ -206,8 +206,15 @@ def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
     """The run config of a YAML file. A task named by a Python file's path
     (``kind: my_task.py:MyTask``), and an agent factory so named (``factory:
     agents.py:build``), is looked for relative to the config file's folder, and recorded
-    relative to the current directory (where the run's results go too)."""
-    config = load_yaml_model(RunConfig, path)
+    relative to the current directory (where the run's results go too); so is a provider
+    kind so named (``kind: my_provider.py:MyProvider``), before its entry is validated."""
+    data = read_yaml(path)
+    if not isinstance(data, dict):
+        raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
+    providers = data.get("providers")
+    if isinstance(providers, dict):
+        data = {**data, "providers": located_kinds(providers, path)}
+    config = validate_mapping(RunConfig, data, source=str(path))
     kind = config.task.kind
     if is_file_path(kind):
         task = config.task.model_copy(update={"kind": _located(kind, path, "task.kind")})
@@ -220,6 +227,18 @@ def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
             entry = entry.model_copy(update={"agent": framework})
         agents.append(entry)
     return config.model_copy(update={"agents": agents})
+
+
+def located_kinds(providers: dict[Any, Any], config: str | os.PathLike[str]) -> dict[Any, Any]:
+    """The ``providers:`` section with each kind named by a file's path found relative to the
+    config file's folder."""
+    located = {}
+    for name, entry in providers.items():
+        kind = entry.get("kind") if isinstance(entry, dict) else None
+        if isinstance(kind, str) and is_file_path(kind):
+            entry = {**entry, "kind": _located(kind, config, f"providers.{name}.kind")}
+        located[name] = entry
+    return located
 
 
 def _located(target: str, config: str | os.PathLike[str], where: str) -> str:

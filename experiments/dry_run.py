@@ -25,9 +25,10 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from cogarch.config import validate_mapping
+from cogarch.construction import prepare
 from cogarch.core.task import Task
 from cogarch.errors import ConfigError, MissingDataError
+from cogarch.models.provider import ProviderSettings
 from cogarch.models.providers import ProviderConfig, Providers
 from cogarch.tasks.registry import TASKS
 from cogarch.workspace.spec import AgentSpec, describe_spec, providers_named
@@ -67,7 +68,10 @@ class DryRunPlan:
         return "\n".join(self.lines)
 
 
-def _provider_line(name: str, cfg: ProviderConfig) -> str:
+def _provider_line(name: str, cfg: ProviderSettings, providers: Providers) -> str:
+    if not isinstance(cfg, ProviderConfig):  # a provider kind of the user's own
+        provider = providers.provider(name)
+        return f"{name}: {cfg.kind}, {provider.served} ({provider.where}); not contacted"
     if cfg.kind == "fake":
         return f"{name}: fake '{cfg.fake}' (no model)"
     if cfg.kind == "local":
@@ -239,8 +243,8 @@ def _resolve(config: RunConfig) -> _Resolved:
     try:
         setup = RunSetup(config, probe_frameworks=False)
     except MissingDataError as exc:
-        task_cls = TASKS.get(task_source(config.task.kind) or config.task.kind)
-        validate_mapping(task_cls.Params, config.task.params(), where="task")
+        kind = task_source(config.task.kind) or config.task.kind
+        task_cls = prepare(TASKS, kind, config.task.params(), where="task").cls
         fakes = run_fakes()
         for name, fn in task_cls.fakes.items():
             fakes.register(name, fn)
@@ -311,7 +315,8 @@ def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan
         used.add(config.helper_provider)
     out.append("providers:")
     for name in sorted(used):
-        out.append(f"  {_provider_line(name, resolved.providers.config(name))}")
+        cfg = resolved.providers.config(name)
+        out.append(f"  {_provider_line(name, cfg, resolved.providers)}")
     names = {
         label: spec.name if isinstance(spec, AgentSpec) else f"{spec.framework}:{spec.factory}"
         for label, spec in resolved.specs.items()

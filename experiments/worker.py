@@ -19,7 +19,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from cogarch.config import validate_mapping
+from cogarch.construction import prepare
 from cogarch.core.backend import TrialSpec
 from cogarch.core.host import AgentHost
 from cogarch.core.records import RecordTypes, TrialError, TrialMetadata, TrialOutput, TrialRecord
@@ -28,11 +28,12 @@ from cogarch.core.usage import TrialUsage
 from cogarch.errors import CogarchError, ConfigError
 from cogarch.files import real_folder
 from cogarch.models.metering import Meter
-from cogarch.models.providers import LocalServerSource, ProviderConfig, Providers
+from cogarch.models.providers import LocalServerSource, Providers
 from cogarch.models.slots import trial_affinity
 
 from ..tasks.registry import TASKS
 from ..workspace.spec import (
+    AgentPlan,
     AgentSpec,
     build_agent,
     check_agent_spec,
@@ -63,11 +64,11 @@ def package_versions() -> dict[str, str]:
 def check_provider(providers: Providers, name: str) -> None:
     """Catch before any trial runs what would otherwise fail every trial."""
     providers.check(name)
-    cfg: ProviderConfig = providers.config(name)
-    if cfg.api_key_env and not os.environ.get(cfg.api_key_env):
+    key_env = getattr(providers.config(name), "api_key_env", None)
+    if key_env and not os.environ.get(key_env):
         raise ConfigError(
-            f"provider '{name}' reads its API key from ${cfg.api_key_env}, which is not set; "
-            f"export {cfg.api_key_env}=... before running"
+            f"provider '{name}' reads its API key from ${key_env}, which is not set; "
+            f"export {key_env}=... before running"
         )
 
 
@@ -85,11 +86,16 @@ def task_setup(kind: str) -> Iterator[None]:
 
 
 def resolve_agents(
-    config: RunConfig, providers: Providers, needs_helper: bool = False
+    config: RunConfig,
+    providers: Providers,
+    needs_helper: bool = False,
+    *,
+    plans: dict[str, AgentPlan] | None = None,
 ) -> dict[str, AgentSpec | FrameworkAgentSpec]:
     """Every agent's spec by name, loaded and checked, with every provider it names (and the
     helper) checked, as a run does before any trial (a framework agent's factory is checked
-    by its builder, see ``RunSetup``)."""
+    by its builder, see ``RunSetup``). ``plans``, when given, receives each spec agent's plan
+    (what its check made, built from for every trial)."""
     specs: dict[str, AgentSpec | FrameworkAgentSpec] = {}
     for entry in config.agents:
         if isinstance(entry.agent, FrameworkAgent):
@@ -101,7 +107,9 @@ def resolve_agents(
         provider = entry.provider or spec.provider
         if provider is not None:
             providers.config(provider)  # unknown names fail before any trial runs
-        check_agent_spec(spec, provider=provider)
+        plan = check_agent_spec(spec, provider=provider)
+        if plans is not None:
+            plans[entry.label] = plan
         specs[entry.label] = spec
     if needs_helper and config.helper_provider is None:
         raise ConfigError(
@@ -149,10 +157,11 @@ class RunSetup:
         self.task_source = task_source or source_of(config.task.kind)
         fakes = run_fakes()
         with task_setup(config.task.kind):
-            task_cls = TASKS.get(self.task_source or config.task.kind)
-            self.task: Task = task_cls(
-                validate_mapping(task_cls.Params, config.task.params(), where="task")
+            recipe = prepare(
+                TASKS, self.task_source or config.task.kind, config.task.params(), where="task"
             )
+            task_cls = recipe.cls
+            self.task: Task = recipe.build()
             self.record_types: RecordTypes = task_cls.record_types()
             for name, fn in dict(task_cls.fakes).items():
                 fakes.register(name, fn)
@@ -163,7 +172,11 @@ class RunSetup:
             config.providers, cache_dir=cache, fakes=fakes, local_server=local_server
         )
         self.entries = {entry.label: entry for entry in config.agents}
-        self.specs = resolve_agents(config, self.providers, self.task.needs_helper)
+        self.plans: dict[str, AgentPlan] = {}
+        """Each spec agent checked once, built from for every trial."""
+        self.specs = resolve_agents(
+            config, self.providers, self.task.needs_helper, plans=self.plans
+        )
         self.framework_agents = {
             e.label: framework_builder(e)
             for e in config.agents
@@ -256,14 +269,12 @@ class RunSetup:
             )
         provider = self.provider_of(spec.agent)
         models = self.providers.for_trial(spec.seed)
-        agent_spec = self.specs[spec.agent]
+        plan = self.plans.get(spec.agent)
 
         def make_agent() -> AgentHost:
-            if isinstance(agent_spec, FrameworkAgent):
+            if plan is None:
                 return self.framework_agents[spec.agent].host(models, spec.seed)
-            return build_agent(
-                agent_spec, models, name=spec.agent, provider=provider, seed=spec.seed
-            )
+            return build_agent(plan, models, name=spec.agent, seed=spec.seed)
 
         ctx = TrialContext(
             agent_name=spec.agent,

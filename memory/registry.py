@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogarch.config import validate_mapping
+from cogarch.construction import Recipe, prepare
 from cogarch.core.memory import MemoryModule
 from cogarch.registry import Registry
 
@@ -27,17 +27,16 @@ MEMORY_MODULES.register("conceptual", "cogarch.memory.long_term.conceptual:Conce
 MEMORY_MODULES.register("reflexion", "cogarch.memory.reflexion.module:ReflexionMemory")
 
 
+def memory_recipe(kind: str, params: dict[str, Any], *, where: str = "") -> Recipe[MemoryModule]:
+    """A memory module's class and validated parameters (``cogarch.construction.prepare``);
+    a module without a ``Params`` model ignores parameters, as it always has."""
+    return prepare(MEMORY_MODULES, kind, params, where=where, unused="ignore")
+
+
 def check_memory(kind: str, params: dict[str, Any], *, where: str = "") -> None:
     """Check a memory module's kind and parameters as data, building nothing."""
-    cls = MEMORY_MODULES.get(kind)
-    param_model = getattr(cls, "Params", None)
-    if param_model is not None:
-        cls.check_params(validate_mapping(param_model, params, where=where))
+    memory_recipe(kind, params, where=where)
 
 
 def build_memory(kind: str, params: dict[str, Any], *, where: str = "") -> MemoryModule:
-    cls = MEMORY_MODULES.get(kind)
-    param_model = getattr(cls, "Params", None)
-    if param_model is None:
-        return cls()
-    return cls(validate_mapping(param_model, params, where=where))  # type: ignore[call-arg]
+    return memory_recipe(kind, params, where=where).build()

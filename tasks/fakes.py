@@ -1,14 +1,14 @@
-"""The scripted fakes by short name, for ``kind: fake`` providers (``fake: hangman.honest``).
+"""The built-in tasks' scripted fakes, for ``kind: fake`` providers (``fake: hangman.honest``).
 
-Each task keeps its own table: the Hangman hosts (``hangman.hosts.HOSTS``) and the Diagnosis
-patients (``diagnosis.patients.PATIENTS``), one per SCT outcome class, the LoCoMo reader and
-the ALFWorld players (``alfworld.fakes.PLAYERS``: oracle, random, hallucinating, silent); here
-they are named ``<task>.<kind>``. Each is also registered as ``libs.<task>.<kind>``: the same
-fake, except that the calls of the real memory libraries (``mem0_lib``, ``memoryos_lib``,
-``amem_lib``) get answers in the shape those libraries parse
-(``cogarch.memory.retrieval.libs.fakes``). The runner and the CLI hand this table, with the
-agents' own fakes (``cogarch.workspace.fakes``), to ``Providers``; the model layer itself knows
-no task.
+Each task declares its fakes on its class (``Task.fakes``), as a task written outside the
+framework does: the Hangman hosts and Diagnosis patients (one per SCT outcome class), the
+LoCoMo reader and the ALFWorld players (oracle, random, hallucinating, silent), each named
+``<task>.<kind>``. This gathers every registered built-in task's into one table; the runner
+and the CLI hand it, with the agents' own fakes (``cogarch.workspace.fakes``), to
+``Providers``. Each is also registered as ``libs.<task>.<kind>``: the same fake, except
+that the calls of the real memory libraries (``mem0_lib``, ``memoryos_lib``, ``amem_lib``)
+get answers in the shape those libraries parse (``cogarch.memory.retrieval.libs.fakes``).
+The model layer itself knows no task.
 """
 
 from __future__ import annotations
@@ -19,27 +19,25 @@ from cogarch.memory.retrieval.libs.fakes import with_library_memory
 from cogarch.models.fakes import PairsFn
 from cogarch.models.providers import FakeTable, no_fakes
 
-from .alfworld.fakes import PLAYERS
-from .diagnosis.patients import PATIENTS
-from .hangman.hosts import HOSTS
-from .locomo.reader import READERS
+from .registry import TASKS
 
-TASK_FAKES: Mapping[str, Mapping[str, PairsFn]] = {
-    "hangman": HOSTS,
-    "diagnosis": PATIENTS,
-    "locomo": READERS,
-    "alfworld": PLAYERS,
-}
+
+def declared_fakes() -> dict[str, PairsFn]:
+    """Every built-in task's fakes, by the name its class declares (``hangman.honest``...)."""
+    found: dict[str, PairsFn] = {}
+    for kind in TASKS.names():
+        fakes: Mapping[str, PairsFn] = TASKS.get(kind).fakes
+        found.update(fakes)
+    return found
 
 
 def task_fakes() -> FakeTable:
-    """Every task's fakes as ``<task>.<kind>``."""
+    """Every built-in task's fakes as ``<task>.<kind>``."""
     table = no_fakes()
-    for task, fakes in TASK_FAKES.items():
-        for kind, fn in fakes.items():
-            table.register(f"{task}.{kind}", fn)
-            table.register(f"libs.{task}.{kind}", with_library_memory(fn))
+    for name, fn in declared_fakes().items():
+        table.register(name, fn)
+        table.register(f"libs.{name}", with_library_memory(fn))
     return table
 
 
-__all__ = ["TASK_FAKES", "task_fakes"]
+__all__ = ["declared_fakes", "task_fakes"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogarch.config import validate_mapping
+from cogarch.construction import prepare
 from cogarch.core.task import Task
 from cogarch.registry import Registry
 
@@ -18,5 +18,4 @@ TASKS.register("alfworld", "cogarch.tasks.alfworld.task:AlfworldTask")
 
 
 def build_task(kind: str, params: dict[str, Any]) -> Task:
-    cls = TASKS.get(kind)
-    return cls(validate_mapping(cls.Params, params, where="task"))
+    return prepare(TASKS, kind, params, where="task").build()

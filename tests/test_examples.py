@@ -111,6 +111,55 @@ def test_without_its_task_file_the_run_still_reports_as_generic_data(
     assert record.payload.model_dump()["kind"] == "guess"
 
 
+@pytest.fixture(scope="module")
+def provider_clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding only the examples, the custom provider's config run once."""
+    root = tmp_path_factory.mktemp("provider_clone")
+    shutil.copytree(REPO / "examples", root / "examples")
+    done = cogarch(root, "run", "examples/custom_provider.yaml", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "8 trials run, 0 already complete, 0 failed" in done.stdout
+    return root
+
+
+def test_the_custom_provider_answers_every_call_and_is_recorded(provider_clone: Path) -> None:
+    files = sorted((provider_clone / "runs" / "custom_provider").glob("*/trial_*.json"))
+    assert len(files) == 8
+    for path in files:
+        record = read_trial(path)
+        settings = record.metadata.provider_settings
+        assert settings is not None
+        assert settings["kind"] == "examples/custom_provider.py:FunctionProvider"
+        assert settings["function"] == record.agent  # the kind's own config field, recorded
+        assert {call.model for call in record.usage.calls} == {f"function:{record.agent}"}
+        if record.agent == "halving":  # halving finds any number of 1..100 within 7 guesses
+            assert record.evaluation.outcome == "solved"
+    again = cogarch(provider_clone, "run", "examples/custom_provider.yaml", "--quiet")
+    assert again.returncode == 0 and "0 trials run, 8 already complete" in again.stdout
+
+
+def test_the_custom_provider_run_reports_and_views(provider_clone: Path) -> None:
+    done = cogarch(provider_clone, "report", "runs/custom_provider")
+    assert done.returncode == 0, done.stderr
+    md = (provider_clone / "runs" / "custom_provider" / "report" / "report.md").read_text("utf-8")
+    assert "| halving |" in md and "| counting |" in md
+    done = cogarch(provider_clone, "view", "runs/custom_provider", "--export", "site")
+    assert done.returncode == 0, done.stderr
+    page = (provider_clone / "site" / "trials" / "0__halving__0.html").read_text("utf-8")
+    assert "The number was" in page and "I guess 50." in page
+
+
+def test_a_bad_entry_of_the_custom_provider_is_refused_by_its_own_config(
+    provider_clone: Path,
+) -> None:
+    config = provider_clone / "examples" / "bad_provider.yaml"
+    text = (provider_clone / "examples" / "custom_provider.yaml").read_text("utf-8")
+    config.write_text(text.replace("function: counting", "function: shouting"), "utf-8")
+    done = cogarch(provider_clone, "run", "examples/bad_provider.yaml", "--quiet")
+    assert done.returncode != 0
+    assert "providers.counting.function" in done.stderr and "unknown function" in done.stderr
+
+
 def test_the_agent_framework_memory_example_remembers_per_session() -> None:
     pytest.importorskip("agent_framework")
     done = subprocess.run(

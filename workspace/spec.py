@@ -13,10 +13,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch.config import read_yaml, shown, validate_mapping
+from cogarch.construction import Recipe, prepare
+from cogarch.core.memory import MemoryModule
 from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError, UnknownNameError
 
-from ..memory.registry import build_memory, check_memory
+from ..memory.registry import memory_recipe
 from .agent import Agent
 from .graph import Edge, NodeRouting, TransitionGraph
 from .registry import SPECIALISTS, ready_made_agents
@@ -184,38 +186,39 @@ def _no_models(name: str) -> ChatModel:
 
 
 @dataclass(frozen=True)
-class _Parts:
-    """A spec's parts, each validated, ready to be instantiated."""
+class AgentPlan:
+    """A spec checked once, its parts validated and ready to be instantiated: what
+    :func:`check_agent_spec` returns and :func:`build_agent` builds an agent from, as often
+    as a run has trials, without checking the spec again."""
 
+    spec: AgentSpec
+    provider: str | None
+    """The provider that replaced the spec's default (None: the spec's own)."""
     memory_params: dict[str, dict[str, Any]]
-    specialists: dict[str, tuple[type[BaseSpecialist], str | None, Any]]
-    """By node: the class, its provider and its validated params."""
+    memory: dict[str, Recipe[MemoryModule]]
+    specialists: dict[str, tuple[Recipe[BaseSpecialist], str | None]]
+    """By node: the specialist's class and validated params, and its provider."""
     graph: TransitionGraph
 
 
-def _parts(spec: AgentSpec, provider: str | None) -> _Parts:
+def check_agent_spec(spec: AgentSpec, *, provider: str | None = None) -> AgentPlan:
+    """Check ``spec`` as data, building nothing: every memory module's and specialist's kind
+    and parameters, the memory they name, the routing and the transition graph. Raises the
+    error ``build_agent`` would raise; returns the plan ``build_agent`` builds agents from."""
     default_provider = provider or spec.provider
     memory_params = {
         key: {**c.params(), **({"provider": c.provider} if c.provider else {})}
         for key, c in spec.memory.items()
     }
-    for key, c in spec.memory.items():
-        check_memory(c.kind, memory_params[key], where=f"memory.{key}")
-    specialists: dict[str, tuple[type[BaseSpecialist], str | None, Any]] = {}
+    memory = {
+        key: memory_recipe(c.kind, memory_params[key], where=f"memory.{key}")
+        for key, c in spec.memory.items()
+    }
+    specialists: dict[str, tuple[Recipe[BaseSpecialist], str | None]] = {}
     for key, c in spec.specialists.items():
-        cls = SPECIALISTS.get(c.kind)
-        param_model = getattr(cls, "Params", None)
-        params = (
-            validate_mapping(param_model, c.params(), where=f"specialists.{key}")
-            if param_model is not None
-            else None
-        )
-        if param_model is None and c.params():
-            raise ConfigError(
-                f"specialists.{key}: a '{c.kind}' takes no parameters (got {', '.join(c.params())})"
-            )
-        specialists[key] = (cls, c.provider or default_provider, params)
-        named = getattr(params, "memory", None)
+        recipe = prepare(SPECIALISTS, c.kind, c.params(), where=f"specialists.{key}")
+        specialists[key] = (recipe, c.provider or default_provider)
+        named = getattr(recipe.params, "memory", None)
         if isinstance(named, str) and named not in spec.memory:
             raise ConfigError(
                 f"specialists.{key}.memory: the agent declares no memory '{named}' (declared: "
@@ -244,40 +247,33 @@ def _parts(spec: AgentSpec, provider: str | None) -> _Parts:
         step_budget=spec.step_budget,
         routing=routing,
     )
-    return _Parts(memory_params, specialists, graph)
-
-
-def check_agent_spec(spec: AgentSpec, *, provider: str | None = None) -> None:
-    """Check ``spec`` as data, as ``build_agent`` would, building nothing: every memory
-    module's and specialist's kind and parameters, the memory they name, the routing and the
-    transition graph. Raises the error ``build_agent`` would raise."""
-    _parts(spec, provider)
+    return AgentPlan(spec, provider, memory_params, memory, specialists, graph)
 
 
 def build_agent(
-    spec: AgentSpec,
+    spec: AgentSpec | AgentPlan,
     models: Callable[[str], ChatModel],
     *,
     name: str | None = None,
     provider: str | None = None,
     seed: int | None = None,
 ) -> Agent:
-    """Instantiate a spec. ``provider`` replaces the spec's default provider."""
-    parts = _parts(spec, provider)
-    memory = {
-        key: build_memory(c.kind, parts.memory_params[key], where=f"memory.{key}")
-        for key, c in spec.memory.items()
-    }
-    specialists = {
-        key: cls(key, node_provider, params)
-        for key, (cls, node_provider, params) in parts.specialists.items()
-    }
+    """Instantiate a spec, or a plan :func:`check_agent_spec` made of one (checked once, built
+    as often as needed). ``provider`` replaces the spec's default provider."""
+    plan = spec if isinstance(spec, AgentPlan) else None
+    if plan is None or (provider is not None and provider != plan.provider):
+        plan = check_agent_spec(
+            spec.spec if isinstance(spec, AgentPlan) else spec, provider=provider
+        )
     return Agent(
-        name=name or spec.name,
-        graph=parts.graph,
-        specialists=specialists,
+        name=name or plan.spec.name,
+        graph=plan.graph,
+        specialists={
+            key: recipe.build(key, node_provider)
+            for key, (recipe, node_provider) in plan.specialists.items()
+        },
         models=models,
-        memory=memory,
+        memory={key: recipe.build() for key, recipe in plan.memory.items()},
         seed=seed,
-        memory_params=parts.memory_params,
+        memory_params=plan.memory_params,
     )

@@ -7,46 +7,16 @@ implementation over AutoGen clients: a user's own client, a cache, a router acro
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
+from .usage import CallRecord
 
-@dataclass(frozen=True, slots=True)
-class Usage:
-    """One metered model call.
-
-    A ``cached`` call was served from the on-disk response cache: no request was made now
-    (``attempts`` is 0), and its tokens, ``cached_prompt_tokens`` and ``latency_s`` are those
-    of the original call it replays, so a replayed trial reports what the original one did.
-    """
-
-    caller: str
-    provider: str
-    model: str
-    prompt_tokens: int = 0
-    """Prompt tokens sent (as the endpoint counted them)."""
-    completion_tokens: int = 0
-    reasoning_tokens: int = 0
-    latency_s: float = 0.0
-    cached: bool = False
-    attempts: int = 1
-    cached_prompt_tokens: int | None = None
-    """Prompt tokens the server served from its prompt (prefix) cache instead of evaluating
-    them: ``usage.prompt_tokens_details.cached_tokens``, else llama.cpp's ``timings.cache_n``;
-    None when the server reported neither (never a guessed 0)."""
-
-    @property
-    def evaluated_prompt_tokens(self) -> int | None:
-        """Prompt tokens the server evaluated (sent minus served from its cache, at least 0);
-        None when it did not report its cache."""
-        if self.cached_prompt_tokens is None:
-            return None
-        return max(0, self.prompt_tokens - self.cached_prompt_tokens)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+Usage = CallRecord
+"""One metered model call: the model layer's name for the per-call record (one definition,
+:class:`cogarch.core.usage.CallRecord`, which a trial file's ``usage.calls`` holds)."""
 
 
 @dataclass(frozen=True, slots=True)

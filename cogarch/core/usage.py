@@ -11,26 +11,42 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 
 class CallRecord(BaseModel):
-    """One metered model call.
+    """One metered model call: what the model layer records of each call (its ``Usage``) and
+    a trial file's ``usage.calls`` holds.
 
-    ``cached``: served from the on-disk response cache, no request made now (``attempts``
-    0); its tokens, ``cached_prompt_tokens`` and latency are those of the original call.
+    A ``cached`` call was served from the on-disk response cache: no request was made now
+    (``attempts`` is 0), and its tokens, ``cached_prompt_tokens`` and ``latency_s`` are those
+    of the original call it replays, so a replayed trial reports what the original one did.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", frozen=True)
 
     caller: str
     provider: str = ""
     model: str = ""
     prompt_tokens: int = 0
+    """Prompt tokens sent (as the endpoint counted them)."""
     completion_tokens: int = 0
     reasoning_tokens: int = 0
     latency_s: float = 0.0
     cached: bool = False
     attempts: int = 1
     cached_prompt_tokens: int | None = None
-    """Prompt tokens the server served from its prompt cache; None when it did not say (and in
-    files written before this was recorded)."""
+    """Prompt tokens the server served from its prompt (prefix) cache instead of evaluating
+    them: ``usage.prompt_tokens_details.cached_tokens``, else llama.cpp's ``timings.cache_n``;
+    None when the server reported neither (never a guessed 0), and in files written before
+    this was recorded."""
+
+    @property
+    def evaluated_prompt_tokens(self) -> int | None:
+        """Prompt tokens the server evaluated (sent minus served from its cache, at least 0);
+        None when it did not report its cache."""
+        if self.cached_prompt_tokens is None:
+            return None
+        return max(0, self.prompt_tokens - self.cached_prompt_tokens)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.model_dump()
 
 
 class MeteredCall(Protocol):

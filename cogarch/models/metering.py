@@ -6,7 +6,6 @@ mix their records.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -67,7 +66,7 @@ def replay(calls: Iterable[Mapping[str, Any]]) -> None:
     """Record calls an interrupted run made for work a rerun keeps (``Usage.to_dict`` each),
     as the response cache records its hits: ``cached``, no request made now (``attempts`` 0),
     with the original call's tokens and latency."""
-    names = {f.name for f in dataclasses.fields(Usage)}
+    names = set(Usage.model_fields)
     for call in calls:
         known = {k: v for k, v in call.items() if k in names}
         record(Usage(**{**known, "cached": True, "attempts": 0}))

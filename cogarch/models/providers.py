@@ -1,8 +1,10 @@
-"""Providers by name: each becomes a ``Model`` (an endpoint, the embedded model, or a fake).
+"""Providers by name: each becomes a ``Model`` through its kind (``cogarch.models.provider``).
 
-A ``fake`` provider names a scripted fake: an import path ``module:function``, or a short name
-in the table of fakes the caller hands to :class:`Providers` (the tasks keep theirs in
-``cogarch.tasks.fakes``; this layer knows no task).
+The built-in kinds are ``openai`` (an endpoint), ``local`` (the embedded model) and ``fake``;
+any other kind is an import path to a :class:`~cogarch.models.provider.Provider` class, whose
+own ``Config`` model validates the entry. A ``fake`` provider names a scripted fake: an import
+path ``module:function``, or a short name in the table of fakes the caller hands to
+:class:`Providers` (the tasks declare theirs on their classes; this layer knows no task).
 """
 
 from __future__ import annotations
@@ -10,19 +12,26 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from autogen_core.models import ChatCompletionClient, ModelInfo
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+from pydantic import (
+    Field,
+    SerializeAsAny,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 
 from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.models import prompt_cache
 from cogarch.models.cache import ResponseCache
-from cogarch.models.endpoints import EMBEDDED_ENDPOINT, replica_index
-from cogarch.models.fakes import PairsFn, pairs_model
+from cogarch.models.endpoints import replica_index
+from cogarch.models.fakes import PairsFn
 from cogarch.models.local import Speculative
-from cogarch.models.model import Model, ReasoningMode
-from cogarch.models.retry import RetryPolicy
+from cogarch.models.model import Model
+from cogarch.models.provider import Provider, ProviderContext, ProviderSettings
 from cogarch.registry import Registry, takes_positional
 
 if TYPE_CHECKING:
@@ -55,15 +64,15 @@ DEFAULT_MODEL_INFO: dict[str, Any] = {
 }
 
 
-class ProviderConfig(BaseModel):
-    """One model source. ``kind`` picks which of the field groups applies."""
-
-    model_config = ConfigDict(extra="forbid")
+class ProviderConfig(ProviderSettings):
+    """The config of the built-in kinds (``openai``, ``local``, ``fake``); ``kind`` picks which
+    of the field groups applies."""
 
     kind: Literal["openai", "local", "fake"] = Field(
         default="openai",
         description="openai: any OpenAI-compatible endpoint; local: the embedded llama.cpp "
-        "model; fake: a scripted model named by fake.",
+        "model; fake: a scripted model named by fake; or an import path to a provider class "
+        "of your own ('package.module:MyProvider', 'file.py:MyProvider').",
     )
     model: str | None = Field(default=None, description="Model name sent to the endpoint.")
     base_url: str | None = Field(default=None, description="OpenAI-compatible base URL (…/v1).")
@@ -75,19 +84,8 @@ class ProviderConfig(BaseModel):
         description="Several base URLs serving the same model, one per replica; each trial "
         "keeps to one of them, chosen by its seed.",
     )
-    max_in_flight: int | None = Field(
-        default=None,
-        ge=1,
-        description="At most this many requests open at once per endpoint, in each process.",
-    )
     api_key_env: str | None = Field(
         default=None, description="Environment variable that holds the API key (never the key)."
-    )
-    temperature: float | None = Field(
-        default=0.3, ge=0, le=2, allow_inf_nan=False, description="Sampling temperature."
-    )
-    max_tokens: StrictInt | None = Field(
-        default=2048, ge=1, le=1_000_000, description="Most tokens a reply may take."
     )
     timeout: float = Field(
         default=300.0,
@@ -96,20 +94,8 @@ class ProviderConfig(BaseModel):
         allow_inf_nan=False,
         description=f"Seconds per request (at most {MAX_TIMEOUT_S:.0f}).",
     )
-    extra_body: dict[str, Any] = Field(
-        default_factory=dict, description="Extra fields sent in every request body."
-    )
-    reasoning: ReasoningMode = Field(
-        default="auto",
-        description="Where reasoning arrives: field (reasoning_content), think_tags "
-        "(<think>...</think> in the content), auto (either) or none.",
-    )
     model_info: dict[str, Any] | None = Field(
         default=None, description="AutoGen capability flags, for a model it does not know."
-    )
-    retry: RetryPolicy = Field(
-        default_factory=RetryPolicy,
-        description="Backoff on 429, 5xx, timeouts and dropped connections.",
     )
     gguf_path: Path | None = Field(default=None, description="local: a GGUF file to serve.")
     n_ctx: int = Field(default=8192, ge=512, description="local: context for ALL slots together.")
@@ -165,7 +151,61 @@ class ProviderConfig(BaseModel):
         return list(self.base_urls) or [self.base_url]
 
 
-BUILTIN_PROVIDERS: dict[str, ProviderConfig] = {
+PROVIDER_KINDS: Registry[type[Provider]] = Registry("provider kind", base=Provider)
+"""Provider kinds by short name; a run config may also name one by import path."""
+PROVIDER_KINDS.register("openai", "cogarch.models.provider_kinds:OpenAIProvider")
+PROVIDER_KINDS.register("local", "cogarch.models.provider_kinds:LocalProvider")
+PROVIDER_KINDS.register("fake", "cogarch.models.provider_kinds:FakeProvider")
+
+
+def provider_settings(value: Any) -> ProviderSettings:
+    """A provider entry of a run config, validated by its kind's own ``Config`` model (the
+    built-in kinds' is :class:`ProviderConfig`; ``kind`` defaults to ``openai``)."""
+    if isinstance(value, ProviderSettings):
+        return value
+    kind = value.get("kind", "openai") if isinstance(value, Mapping) else "openai"
+    if not isinstance(kind, str) or kind in ("openai", "local", "fake"):
+        return ProviderConfig.model_validate(value)
+    try:
+        cls = PROVIDER_KINDS.get(kind)
+    except UnknownNameError as exc:
+        why = (
+            exc.args[0]
+            if ":" in kind
+            else (
+                "Input should be 'openai', 'local' or 'fake', or an import path to a provider "
+                "class ('package.module:MyProvider' or 'file.py:MyProvider')"
+            )
+        )
+        problem = PydanticCustomError("provider_kind", "{problem}", {"problem": why})
+        raise ValidationError.from_exception_data(
+            ProviderSettings.__name__,
+            [InitErrorDetails(type=problem, loc=("kind",), input=kind)],
+        ) from None
+    return cls.Config.model_validate(value)
+
+
+def _provider_entry(value: Any, handler: ValidatorFunctionWrapHandler) -> ProviderSettings:
+    return provider_settings(value)
+
+
+ProviderEntry = Annotated[SerializeAsAny[ProviderSettings], WrapValidator(_provider_entry)]
+"""A run config's provider entry: any kind's config, recorded with all its fields."""
+
+
+def provider_for(
+    name: str, cfg: ProviderSettings, context: ProviderContext | None = None
+) -> Provider:
+    """The provider ``name`` of kind ``cfg.kind``, its config validated by the kind's model."""
+    cls = PROVIDER_KINDS.get(cfg.kind)
+    if not isinstance(cfg, cls.Config):
+        from cogarch.config import validate_mapping
+
+        cfg = validate_mapping(cls.Config, cfg.model_dump(), where=f"providers.{name}")
+    return cls(name, cfg, context or ProviderContext())
+
+
+BUILTIN_PROVIDERS: dict[str, ProviderSettings] = {
     "local": ProviderConfig(kind="local", max_tokens=1024)
 }
 
@@ -178,22 +218,24 @@ class Providers:
 
     def __init__(
         self,
-        configs: Mapping[str, ProviderConfig] | None = None,
+        configs: Mapping[str, ProviderSettings] | None = None,
         *,
         cache_dir: str | os.PathLike[str] | None = None,
         fakes: FakeTable | None = None,
         local_server: LocalServerSource | None = None,
     ) -> None:
-        self.configs: dict[str, ProviderConfig] = {**BUILTIN_PROVIDERS, **dict(configs or {})}
+        self.configs: dict[str, ProviderSettings] = {**BUILTIN_PROVIDERS, **dict(configs or {})}
         self.cache = ResponseCache(cache_dir) if cache_dir is not None else None
         self.fakes = fakes if fakes is not None else no_fakes()
         self.local_server = local_server
+        self.context = ProviderContext(self.cache, self.fakes, local_server)
+        self._providers: dict[str, Provider] = {}
         self._models: dict[tuple[str, int], Model] = {}
 
     def names(self) -> list[str]:
         return sorted(self.configs)
 
-    def config(self, name: str) -> ProviderConfig:
+    def config(self, name: str) -> ProviderSettings:
         try:
             return self.configs[name]
         except KeyError:
@@ -202,16 +244,20 @@ class Providers:
                 "Define it under 'providers:' in the config."
             ) from None
 
+    def provider(self, name: str) -> Provider:
+        """Provider ``name`` (its kind instantiated with its config; no model built yet)."""
+        if name not in self._providers:
+            self._providers[name] = provider_for(name, self.config(name), self.context)
+        return self._providers[name]
+
     def get(self, name: str, seed: int | None = None) -> Model:
         """The model of provider ``name``; with several ``base_urls``, the replica ``seed``
         keeps to (the first one when no seed is given)."""
-        cfg = self.config(name)
-        replica = 0 if seed is None else replica_index(seed, len(cfg.endpoints()))
+        provider = self.provider(name)
+        replica = 0 if seed is None else replica_index(seed, provider.replicas())
         key = (name, replica)
         if key not in self._models:
-            self._models[key] = build_model(
-                name, cfg, self.cache, self.fakes, replica=replica, local_server=self.local_server
-            )
+            self._models[key] = provider.model(replica)
         return self._models[key]
 
     def for_trial(self, seed: int) -> Callable[[str], Model]:
@@ -220,9 +266,7 @@ class Providers:
 
     def check(self, name: str) -> None:
         """Fail now, naming the valid choices, if provider ``name`` could never be built."""
-        cfg = self.config(name)
-        if cfg.kind == "fake" and cfg.fake is not None:
-            self.fakes.get(cfg.fake)
+        self.provider(name).check()
 
     async def aclose(self) -> None:
         """Close every model built so far."""
@@ -237,7 +281,7 @@ class Providers:
 
 def build_model(
     name: str,
-    cfg: ProviderConfig,
+    cfg: ProviderSettings,
     cache: ResponseCache | None = None,
     fakes: FakeTable | None = None,
     *,
@@ -245,42 +289,10 @@ def build_model(
     local_server: LocalServerSource | None = None,
 ) -> Model:
     """The model of one provider; ``replica`` picks one of its ``base_urls``."""
-    common: dict[str, Any] = {
-        "provider": name,
-        "temperature": cfg.temperature,
-        "max_tokens": cfg.max_tokens,
-        "extra_body": cfg.extra_body,
-        "reasoning": cfg.reasoning,
-        "retry": cfg.retry,
-        "cache": cache,
-        "max_in_flight": cfg.max_in_flight,
-    }
-    if cfg.kind == "fake":
-        assert cfg.fake is not None
-        fn = (fakes if fakes is not None else no_fakes()).get(cfg.fake)
-        return Model(pairs_model(fn), model=f"fake:{cfg.fake}", fake=True, **common)
-    if cfg.kind == "local":
-        slots = cfg.n_parallel if cfg.slots is None else cfg.slots
-        return Model(
-            _local_factory(cfg, local_server),
-            model="local-gguf",
-            endpoint=EMBEDDED_ENDPOINT,
-            slots=slots,
-            slot_server=f"local:{cfg.gguf_path}:{cfg.n_ctx}:{cfg.n_parallel}:{cfg.n_threads}",
-            **common,
-        )
-    url = cfg.endpoints()[replica]
-    return Model(
-        _openai_factory(name, cfg, url),
-        model=cfg.model or "",
-        endpoint=url,
-        slots=cfg.slots,
-        slot_server=url or cfg.base_url_env,
-        **common,
-    )
+    return provider_for(name, cfg, ProviderContext(cache, fakes, local_server)).model(replica)
 
 
-def _openai_client(
+def openai_client(
     model: str, base_url: str | None, api_key: str, cfg: ProviderConfig
 ) -> ChatCompletionClient:
     from autogen_ext.models.openai import OpenAIChatCompletionClient
@@ -293,31 +305,6 @@ def _openai_client(
     if base_url:
         kwargs["base_url"] = base_url
     return OpenAIChatCompletionClient(model_info=info, **kwargs)
-
-
-def _openai_factory(
-    name: str, cfg: ProviderConfig, base_url: str | None
-) -> Callable[[], ChatCompletionClient]:
-    def factory() -> ChatCompletionClient:
-        api_key = "not-needed"
-        if cfg.api_key_env:
-            api_key = os.environ.get(cfg.api_key_env, "")
-            if not api_key:
-                raise ConfigError(
-                    f"provider '{name}' reads its API key from ${cfg.api_key_env}, which is not "
-                    f"set; export {cfg.api_key_env}=... before running"
-                )
-        url = base_url
-        if cfg.base_url_env:
-            url = os.environ.get(cfg.base_url_env, "")
-            if not url:
-                raise ConfigError(
-                    f"provider '{name}' reads its base URL from ${cfg.base_url_env}, which is "
-                    f"not set; export {cfg.base_url_env}=https://your-endpoint/v1 before running"
-                )
-        return _openai_client(cfg.model or "", url, api_key, cfg)
-
-    return factory
 
 
 def local_settings(cfg: ProviderConfig) -> LocalServerSettings:
@@ -347,19 +334,17 @@ def own_local_server(settings: LocalServerSettings) -> tuple[str, str]:
     return server.model_name, server.base_url
 
 
-def _local_factory(
-    cfg: ProviderConfig, source: LocalServerSource | None
-) -> Callable[[], ChatCompletionClient]:
-    def factory() -> ChatCompletionClient:
-        model_name, base_url = (source or own_local_server)(local_settings(cfg))
-        return _openai_client(model_name, base_url, "local", cfg)
+def load_providers_yaml(data: Mapping[str, Any]) -> dict[str, ProviderSettings]:
+    """The ``providers:`` section of a config, each entry validated by its kind's model."""
+    from cogarch.config import format_validation_error
 
-    return factory
-
-
-def load_providers_yaml(data: Mapping[str, Any]) -> dict[str, ProviderConfig]:
-    from cogarch.config import validate_mapping
-
-    return {
-        str(k): validate_mapping(ProviderConfig, v, where=f"providers.{k}") for k, v in data.items()
-    }
+    loaded: dict[str, ProviderSettings] = {}
+    for key, value in data.items():
+        try:
+            loaded[str(key)] = provider_settings(value)
+        except ValidationError as exc:
+            where = f"providers.{key}"
+            raise ConfigError(
+                f"invalid configuration:\n{format_validation_error(exc, where)}"
+            ) from None
+    return loaded

@@ -49,11 +49,13 @@ def providers_from(config: str | None) -> Providers:
     from cogarch.config import read_yaml
     from cogarch.models.providers import Providers, load_providers_yaml
 
+    from ..config import located_kinds
     from ..fakes import run_fakes
 
     data = read_yaml(config) if config else {}
     section = data.get("providers", data) if isinstance(data, dict) else {}
-    return Providers(load_providers_yaml(section or {}), fakes=run_fakes())
+    located = located_kinds(section or {}, config) if config else {}
+    return Providers(load_providers_yaml(located), fakes=run_fakes())
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from cogarch.models.providers import Providers
 from ...tasks.registry import build_task
 from ...tasks.sct import SCTEvaluation, SCTTask, fork_sct, score
 from ...workspace.agent import Agent
-from ...workspace.spec import build_agent, load_agent_spec
+from ...workspace.spec import build_agent, check_agent_spec, load_agent_spec
 from .trial_view import TrialView, TurnView, trial_view
 
 GAMES = {"hangman": "hangman_sct", "diagnosis": "diagnosis_sct"}
@@ -37,9 +37,8 @@ class PlaySession:
             raise ConfigError(f"game '{game}' is not a Self-Consistency Test")
         self.game_name, self.agent_name, self.provider = game, agent, provider
         self.task, self.seed = task, seed
-        self._build: Callable[[], Agent] = lambda: build_agent(
-            load_agent_spec(agent), providers.get, provider=provider, seed=seed
-        )
+        plan = check_agent_spec(load_agent_spec(agent), provider=provider)
+        self._build: Callable[[], Agent] = lambda: build_agent(plan, providers.get, seed=seed)
         self.reset()
 
     def reset(self) -> None:

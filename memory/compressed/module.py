@@ -33,13 +33,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.core.state import StateError, state_part, state_value
-from cogarch.errors import ConfigError, ModelCallError
+from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
 from cogarch.registry import Registry, takes_positional
 from cogarch.tokens import count_tokens
 
 from ..budget import truncate_to_budget
+from ..provider_param import ProviderFallback
 from ..retrieval.chroma_store import ChromaVectorStore
 from ..retrieval.embeddings import HASH_DIM, HashEmbedder, get_embedder
 from ..retrieval.vector_store import VectorStore
@@ -194,13 +195,9 @@ class CompressorMemory(MemoryModule):
 
     kind: ClassVar[str] = "ccs"
 
-    class Params(BaseModel):
+    class Params(ProviderFallback):
         model_config = ConfigDict(extra="forbid")
 
-        provider: str | None = Field(
-            default=None,
-            description="Provider of the compressor model; the calling specialist's when unset.",
-        )
         recall_k: int = Field(default=5, ge=0, le=20, description="Artifacts recalled per turn.")
         gate: str = Field(
             default="default", description="A name in memory.compressed.gate.GATES or a path."
@@ -264,12 +261,11 @@ class CompressorMemory(MemoryModule):
         self, signal: InteractionSignal, ctx: MemoryContext, *, provider: str | None = None
     ) -> CommitRecord:
         """Recall, qualify and commit CCS_t; the previous state is replaced, not merged."""
-        chosen = self.params.provider or provider
-        if chosen is None:
-            raise ConfigError(
-                "memory module 'ccs' needs a model: set 'provider' on the ccs memory module or "
-                "on the compressor specialist that drives it"
-            )
+        chosen = self.params.provider_or(
+            provider,
+            missing="memory module 'ccs' needs a model: set 'provider' on the ccs memory module "
+            "or on the compressor specialist that drives it",
+        )
         candidates = await self._off_loop(self.recall, signal.text())
         gate_ctx = GateContext(self.ccs, signal.user, self.params.gate_threshold)
         decisions = qualify(self._gate, candidates, gate_ctx)

@@ -38,11 +38,12 @@ from cogarch.config import validate_mapping
 from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule
 from cogarch.core.state import state_items, state_part, state_value
-from cogarch.errors import ConfigError, ModelCallError
+from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
 
 from ..budget import truncate_to_budget
+from ..provider_param import ProviderFallback
 from ..retrieval.base import clip
 from ..retrieval.embeddings import Embedder, EmbedderName, get_embedder
 from .clustering import consolidate
@@ -93,16 +94,11 @@ class ConceptualMemory(MemoryModule):
 
     kind: ClassVar[str] = "conceptual"
 
-    class Params(BaseModel):
+    class Params(ProviderFallback):
         model_config = ConfigDict(extra="forbid")
 
         enabled: bool = Field(
             default=True, description="Off: nothing is learned or retrieved (the ablation)."
-        )
-        provider: str | None = Field(
-            default=None,
-            description="Provider of the abstraction call; default: that of the specialist "
-            "that drives the module (the agent's).",
         )
         embedder: EmbedderName = Field(
             default="minilm", description="Concept embeddings for k-means ('hash' in tests)."
@@ -231,13 +227,12 @@ class ConceptualMemory(MemoryModule):
             )
 
     def _model_name(self) -> str:
-        name = self.params.provider or self.provider
-        if name is None:
-            raise ConfigError(
-                "memory module 'conceptual' has no provider for its abstraction call; set "
-                "'provider' in its params, or give the specialist that drives it (or the agent) "
-                "one, or turn it off with 'enabled: false'"
-            )
+        name = self.params.provider_or(
+            self.provider,
+            missing="memory module 'conceptual' has no provider for its abstraction call; set "
+            "'provider' in its params, or give the specialist that drives it (or the agent) "
+            "one, or turn it off with 'enabled: false'",
+        )
         return name
 
     # ------------------------------------------------------------------ the module interface

@@ -19,10 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogarch.core.cow import CowDict
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule
 from cogarch.core.state import state_part, state_value
-from cogarch.errors import ConfigError
 from cogarch.models.messages import system, user
 
 from ..budget import truncate_to_budget
+from ..provider_param import ProviderFallback
 
 REFLECT = (
     "You will be given the history of an earlier attempt at a task, in which you acted in an "
@@ -35,14 +35,9 @@ REFLECT = (
 HEADER = "Lessons from your earlier attempts:"
 
 
-class ReflexionParams(BaseModel):
+class ReflexionParams(ProviderFallback):
     model_config = ConfigDict(extra="forbid")
 
-    provider: str | None = Field(
-        default=None,
-        description="Provider for the reflections; default: the provider of the specialist "
-        "that drives the module (the agent's).",
-    )
     max_reflections: int = Field(
         default=3, ge=1, description="Reflections kept, latest first out (Reflexion keeps 3)."
     )
@@ -75,12 +70,12 @@ class ReflexionMemory(MemoryModule):
         self.activity[end.episode] = {"carried": carried, "reflection": None}
         if end.won is not False:
             return
-        name = self.params.provider or self.provider
-        if name is None:
-            raise ConfigError(
-                "memory module 'reflexion' has no provider for its reflections; set 'provider' "
-                "in its params, or drive it with a retrieval specialist (which lends its own)"
-            )
+        name = self.params.provider_or(
+            self.provider,
+            missing="memory module 'reflexion' has no provider for its reflections; set "
+            "'provider' in its params, or drive it with a retrieval specialist (which lends its "
+            "own)",
+        )
         trajectory = str(end.info.get("trajectory", ""))[-self.params.trajectory_chars :]
         attempt = f"Task: {end.label}\n\n{trajectory}".strip()
         completion = await ctx.model(name).complete(

@@ -135,12 +135,11 @@ class RetrievalModule(MemoryModule):
         return list(self.last_retrieved)
 
     def model(self, ctx: MemoryContext) -> ChatModel:
-        name = self.params.provider or self.provider
-        if name is None:
-            raise ConfigError(
-                f"memory module '{self.kind}' has no provider for its own model calls; set "
-                f"'provider' in its params, or give the retrieval specialist (or the agent) one"
-            )
+        name = self.params.provider_or(
+            self.provider,
+            missing=f"memory module '{self.kind}' has no provider for its own model calls; set "
+            "'provider' in its params, or give the retrieval specialist (or the agent) one",
+        )
         return ctx.model(name)
 
     async def ask(self, ctx: MemoryContext, messages: Sequence[LLMMessage], output: type[T]) -> T:

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from ..provider_param import ProviderFallback
 from .embeddings import EmbedderName
 from .search import DENSE, SearchParams
 
 Role = Literal["user", "assistant"]
 
 
-class RetrievalParams(BaseModel):
+class RetrievalParams(ProviderFallback):
     """Settings every retrieval baseline takes (the paper's m and k, and where it runs)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -29,11 +30,6 @@ class RetrievalParams(BaseModel):
         description="Which messages of a turn go into memory. Each baseline's default follows "
         "its reference agent (see the module's docstring); a baseline that ingests only the "
         "user's messages cannot keep a secret of the agent's.",
-    )
-    provider: str | None = Field(
-        default=None,
-        description="Provider for the module's own model calls; default: the provider of the "
-        "retrieval specialist that drives it (the agent's default provider).",
     )
     embedder: EmbedderName = Field(
         default="minilm", description="'minilm' (all-MiniLM-L6-v2, offline) or 'hash' (tests)."

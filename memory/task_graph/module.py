@@ -27,12 +27,13 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.core.state import state_part, state_value
-from cogarch.errors import ConfigError, ModelCallError
+from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
 from cogarch.tokens import count_tokens
 
 from ..budget import truncate_to_budget
+from ..provider_param import ProviderFallback
 from .graph import TaskGraph, slot_key
 from .nodes import CheckResult, TaskGraphError
 
@@ -134,13 +135,9 @@ class TaskMemory(MemoryModule):
 
     kind: ClassVar[str] = "task_graph"
 
-    class Params(BaseModel):
+    class Params(ProviderFallback):
         model_config = ConfigDict(extra="forbid")
 
-        provider: str | None = Field(
-            default=None,
-            description="Provider of the intent classifier; the calling specialist's when unset.",
-        )
         attempts: int = Field(default=3, ge=1, le=6)
         on_invalid: Literal["skip", "raise"] = Field(
             default="skip", description="When no valid classification comes back: skip or raise."
@@ -166,12 +163,11 @@ class TaskMemory(MemoryModule):
 
     # -- classification and application -------------------------------------------------
     async def classify(self, text: str, ctx: MemoryContext, *, provider: str | None = None) -> Trim:
-        chosen = self.params.provider or provider
-        if chosen is None:
-            raise ConfigError(
-                "memory module 'task_graph' needs a model: set 'provider' on the task_graph "
-                "memory module or on the task_tracker specialist that drives it"
-            )
+        chosen = self.params.provider_or(
+            provider,
+            missing="memory module 'task_graph' needs a model: set 'provider' on the task_graph "
+            "memory module or on the task_tracker specialist that drives it",
+        )
         listing = (
             self.graph.render(self.graph.nodes(), history=False) if len(self.graph) else "(empty)"
         )

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import ClassVar, Final, Literal, Protocol
 
@@ -32,12 +32,14 @@ from cogarch.core.records import Scoring, TrialOutput, TrialRecord, Turn
 from cogarch.core.task import Task, TrialContext
 from cogarch.core.views import Section, Table
 from cogarch.errors import ConfigError
+from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter
 
 from . import book, curriculum, page, tables
 from .actions import read_action
 from .curriculum import Part, Settings, TaskMix
 from .evaluate import evaluate
+from .fakes import PLAYERS
 from .games import Game, Split
 from .records import AlfworldEvaluation, AlfworldPayload, GameResult, GameStep
 from .session import DEFAULT_MAX_STEPS, EngineFailure, GameSession
@@ -139,6 +141,8 @@ class AlfworldTask(Task):
     """Household games on ALFWorld's engine (Shridhar et al., ICLR 2021), in a curriculum."""
 
     kind: ClassVar[str] = "alfworld"
+    fakes: ClassVar[Mapping[str, PairsFn]] = {f"alfworld.{k}": fn for k, fn in PLAYERS.items()}
+    """The scripted players: oracle, random, hallucinating, silent, as ``alfworld.<kind>``."""
     Params: ClassVar[type[BaseModel]] = AlfworldParams
     Payload = AlfworldPayload
     Evaluation = AlfworldEvaluation

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import Field
 
 from cogarch.core.player import Propose
+from cogarch.models.fakes import PairsFn
 
 from ..sct.engine import SCTParams, SCTTask
 from ..sct.game import SCTGame
@@ -22,6 +24,7 @@ from .matching import (
     mentions_condition,
     normalise,
 )
+from .patients import PATIENTS
 from .player import DiagnosisPlayer
 from .prompts import (
     REVEAL_REQUEST,
@@ -159,6 +162,8 @@ def diagnosis_game(seed: int, top_k: int, catalogue: Catalogue | None = None) ->
 
 class DiagnosisSCT(SCTTask):
     kind: ClassVar[str] = "diagnosis_sct"
+    fakes: ClassVar[Mapping[str, PairsFn]] = {f"diagnosis.{k}": fn for k, fn in PATIENTS.items()}
+    """The scripted patients, one per SCT outcome class, as ``diagnosis.<kind>``."""
     Params = DiagnosisParams
     params: DiagnosisParams
 

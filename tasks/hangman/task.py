@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import Field
 
 from cogarch.core.player import Propose
+from cogarch.models.fakes import PairsFn
 
 from ..sct.engine import SCTParams, SCTTask
 from ..sct.game import SCTGame
 from ..sct.parsing import mentions_word, parse_reveal_word
 from .boards import boards_match
 from .candidates import CandidateSet, build_candidates, parse_word_list
+from .hosts import HOSTS
 from .player import HangmanPlayer
 from .prompts import (
     REVEAL_PROMPT,
@@ -130,6 +133,8 @@ def hangman_game(seed: int, temperature: float) -> SCTGame:
 
 class HangmanSCT(SCTTask):
     kind: ClassVar[str] = "hangman_sct"
+    fakes: ClassVar[Mapping[str, PairsFn]] = {f"hangman.{k}": fn for k, fn in HOSTS.items()}
+    """The scripted hosts, one per SCT outcome class, as ``hangman.<kind>``."""
     Params = HangmanParams
     params: HangmanParams
 

@@ -10,7 +10,7 @@ comes (see ``trial_state``), so a rerun after an interruption goes on where it s
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any, ClassVar
 
@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from cogarch.core.records import Scoring, TrialOutput
 from cogarch.core.task import Task, TrialContext
+from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter, replay
 from cogarch.tokens import count_tokens
 
@@ -32,6 +33,7 @@ from .data import (
 )
 from .ingest import IngestCost, clock, ingest_turns, trim_history
 from .questions import RECALL_AT, ask, judge
+from .reader import READERS
 from .records import LocomoAnswer, LocomoEvaluation, LocomoHost, LocomoPayload
 from .scoring import CATEGORIES
 from .trial_state import TrialState
@@ -141,6 +143,8 @@ class LocomoTask(Task):
     """Long-term conversational memory on LoCoMo (Maharana et al., ACL 2024)."""
 
     kind: ClassVar[str] = "locomo"
+    fakes: ClassVar[Mapping[str, PairsFn]] = {f"locomo.{k}": fn for k, fn in READERS.items()}
+    """The scripted reader, as ``locomo.<kind>``."""
     Params: ClassVar[type[BaseModel]] = LocomoParams
     Payload = LocomoPayload
     Evaluation = LocomoEvaluation

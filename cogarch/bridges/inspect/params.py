@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.config import validate_mapping
+from cogarch.construction import prepare
 from cogarch.core.task import Task
 from cogarch.errors import ConfigError
 from cogarch.experiments.config import RunConfig
@@ -149,8 +150,8 @@ def read_params(
     else:
         raise ConfigError("-T cache= is true, false or a folder for cogarch's response cache")
     config = validate_mapping(RunConfig, data)
-    settings = validate_mapping(task_class.Params, config.task.params(), where="task")
-    if task_class(settings).needs_helper and helper is None:
+    task = prepare(TASKS, task_source(kind) or kind, config.task.params(), where="task").build()
+    if task.needs_helper and helper is None:
         raise ConfigError(
             f"the {kind} task judges its trials with a helper model of its own (never the "
             f"model under test); bind one to Inspect's '{HELPER_ROLE}' role: "

@@ -1,0 +1,119 @@
+"""The built-in provider kinds: ``openai`` (an OpenAI-compatible endpoint), ``local`` (the
+embedded llama.cpp server) and ``fake`` (a scripted fake). They share one config model,
+:class:`~cogarch.models.providers.ProviderConfig`, whose fields a run config has always
+written (so its recorded settings and digest stay what they were)."""
+
+from __future__ import annotations
+
+import os
+from typing import ClassVar
+
+from autogen_core.models import ChatCompletionClient
+
+from cogarch.errors import ConfigError
+from cogarch.models.endpoints import EMBEDDED_ENDPOINT
+from cogarch.models.fakes import pairs_model
+from cogarch.models.model import Model
+from cogarch.models.provider import Provider, ProviderSettings
+from cogarch.models.providers import (
+    ProviderConfig,
+    local_settings,
+    no_fakes,
+    openai_client,
+    own_local_server,
+)
+
+
+class _Builtin(Provider):
+    Config: ClassVar[type[ProviderSettings]] = ProviderConfig
+    config: ProviderConfig
+
+    @property
+    def served(self) -> str:
+        return self.config.model or self.config.fake or "qwen2.5-coder-1.5b-q4_k_m"
+
+    @property
+    def where(self) -> str:
+        return self.config.base_url or self.config.kind
+
+
+class OpenAIProvider(_Builtin):
+    """An OpenAI-compatible endpoint (``base_url``, or several ``base_urls``, one a replica)."""
+
+    def replicas(self) -> int:
+        return len(self.config.endpoints())
+
+    def client(self, replica: int) -> ChatCompletionClient:
+        cfg = self.config
+        api_key = "not-needed"
+        if cfg.api_key_env:
+            api_key = os.environ.get(cfg.api_key_env, "")
+            if not api_key:
+                raise ConfigError(
+                    f"provider '{self.name}' reads its API key from ${cfg.api_key_env}, which "
+                    f"is not set; export {cfg.api_key_env}=... before running"
+                )
+        url = cfg.endpoints()[replica]
+        if cfg.base_url_env:
+            url = os.environ.get(cfg.base_url_env, "")
+            if not url:
+                raise ConfigError(
+                    f"provider '{self.name}' reads its base URL from ${cfg.base_url_env}, which "
+                    f"is not set; export {cfg.base_url_env}=https://your-endpoint/v1 before running"
+                )
+        return openai_client(cfg.model or "", url, api_key, cfg)
+
+    def model(self, replica: int = 0) -> Model:
+        url = self.config.endpoints()[replica]
+        return Model(
+            lambda: self.client(replica),
+            model=self.config.model or "",
+            endpoint=url,
+            slots=self.config.slots,
+            slot_server=url or self.config.base_url_env,
+            **self.model_options(),
+        )
+
+
+class LocalProvider(_Builtin):
+    """The embedded llama.cpp server (the ``local`` extra), started on first use."""
+
+    @property
+    def where(self) -> str:
+        return EMBEDDED_ENDPOINT
+
+    def client(self, replica: int) -> ChatCompletionClient:
+        source = self.context.local_server or own_local_server
+        model_name, base_url = source(local_settings(self.config))
+        return openai_client(model_name, base_url, "local", self.config)
+
+    def model(self, replica: int = 0) -> Model:
+        cfg = self.config
+        return Model(
+            lambda: self.client(replica),
+            model="local-gguf",
+            endpoint=EMBEDDED_ENDPOINT,
+            slots=cfg.n_parallel if cfg.slots is None else cfg.slots,
+            slot_server=f"local:{cfg.gguf_path}:{cfg.n_ctx}:{cfg.n_parallel}:{cfg.n_threads}",
+            **self.model_options(),
+        )
+
+
+class FakeProvider(_Builtin):
+    """A scripted fake: a name in the run's table of fakes, or an import path to one."""
+
+    offline = True
+
+    def check(self) -> None:
+        assert self.config.fake is not None
+        (self.context.fakes or no_fakes()).get(self.config.fake)
+
+    def model(self, replica: int = 0) -> Model:
+        assert self.config.fake is not None
+        fn = (self.context.fakes or no_fakes()).get(self.config.fake)
+        return Model(
+            pairs_model(fn), model=f"fake:{self.config.fake}", fake=True, **self.model_options()
+        )
+
+
+__all__ = ["FakeProvider", "LocalProvider", "OpenAIProvider"]

@@ -30,7 +30,7 @@ from .chroma_collection import Collection, decode, drop_collection, encode
 from .embeddings import Embedder
 from .records import REVISIONS, Hit, Record
 from .search import DENSE, SearchParams
-from .store_base import BaseStore
+from .store_base import Added, BaseStore, Changed
 from .vector_store import VectorStore
 
 _TIE_SLACK = 16
@@ -95,32 +95,14 @@ class ChromaVectorStore(BaseStore):
     def _present(self, ids: list[str]) -> list[str]:
         return list(self._col.chroma.get(ids=ids, include=[])["ids"])
 
-    def _insert(
-        self,
-        ids: list[str],
-        texts: list[str],
-        metas: list[dict[str, Any]],
-        encoded: list[str],
-        vectors: Sequence[Sequence[float]],
-        first_seq: int,
-    ) -> None:
+    def _insert(self, new: Added) -> None:
         self._own()
-        seqs = range(first_seq, first_seq + len(ids))
-        self._put(
-            [
-                (seq, Record(i, t, m, list(v)))
-                for seq, i, t, m, v in zip(seqs, ids, texts, metas, vectors, strict=True)
-            ]
-        )
+        seqs = range(new.first_seq, new.first_seq + len(new.ids))
+        rows = zip(seqs, new.ids, new.texts, new.metas, new.vectors, strict=True)
+        self._put([(seq, Record(i, t, m, list(v))) for seq, i, t, m, v in rows])
 
-    def _replace(
-        self,
-        ids: list[str],
-        texts: Sequence[str] | None,
-        metadatas: Sequence[Mapping[str, Any]] | None,
-        encoded: list[str] | None,
-        vectors: Sequence[Sequence[float]] | None,
-    ) -> None:
+    def _replace(self, change: Changed) -> None:
+        ids, texts, metadatas, vectors = change.ids, change.texts, change.metas, change.vectors
         args: dict[str, Any] = {"ids": ids}
         if texts is not None and vectors is not None:
             args["documents"] = list(texts)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 import numpy as np
 
@@ -39,6 +39,28 @@ from .records import (
 from .rows import vector_block
 from .search import SearchParams, asearch, search
 from .store_state import StoreStateError, read_saved, restored_lexical
+
+
+class Added(NamedTuple):
+    """Checked new entries for ``_insert``, numbered in insertion order from ``first_seq``."""
+
+    ids: list[str]
+    texts: list[str]
+    metas: list[dict[str, Any]]
+    encoded: list[str]
+    """The metadata as JSON text."""
+    vectors: Sequence[Sequence[float]]
+    first_seq: int
+
+
+class Changed(NamedTuple):
+    """A checked update for ``_replace``: new texts and their vectors and/or new metadata."""
+
+    ids: list[str]
+    texts: Sequence[str] | None
+    metas: Sequence[Mapping[str, Any]] | None
+    encoded: list[str] | None
+    vectors: Sequence[Sequence[float]] | None
 
 
 class BaseStore(ABC):
@@ -100,7 +122,7 @@ class BaseStore(ABC):
         vectors = self.embed(texts) if embeddings is None else embeddings
         if len(vectors) != len(ids):
             raise VectorStoreError(f"add got {len(vectors)} embeddings for {len(ids)} ids")
-        self._insert(ids, texts, metas, encoded, vectors, self._next_seq)
+        self._insert(Added(ids, texts, metas, encoded, vectors, self._next_seq))
         self._next_seq += len(ids)
         if self.lexical is not None:
             self.lexical.add(ids, texts)
@@ -136,7 +158,7 @@ class BaseStore(ABC):
         vectors = None
         if texts is not None:
             vectors = self.embed(texts) if embeddings is None else embeddings
-        self._replace(ids, texts, metadatas, encoded, vectors)
+        self._replace(Changed(ids, texts, metadatas, encoded, vectors))
         if texts is not None and self.lexical is not None:
             self.lexical.update(ids, [str(t) for t in texts])
         self._changed()
@@ -182,27 +204,11 @@ class BaseStore(ABC):
         """Those of ``ids`` the store holds."""
 
     @abstractmethod
-    def _insert(
-        self,
-        ids: list[str],
-        texts: list[str],
-        metas: list[dict[str, Any]],
-        encoded: list[str],
-        vectors: Sequence[Sequence[float]],
-        first_seq: int,
-    ) -> None:
-        """Store checked new entries (``encoded``: the metadata as JSON text), numbered in
-        insertion order from ``first_seq``."""
+    def _insert(self, new: Added) -> None:
+        """Store checked new entries."""
 
     @abstractmethod
-    def _replace(
-        self,
-        ids: list[str],
-        texts: Sequence[str] | None,
-        metadatas: Sequence[Mapping[str, Any]] | None,
-        encoded: list[str] | None,
-        vectors: Sequence[Sequence[float]] | None,
-    ) -> None:
+    def _replace(self, change: Changed) -> None:
         """Replace the texts and vectors and/or the metadata of existing entries."""
 
     @abstractmethod

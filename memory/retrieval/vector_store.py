@@ -40,7 +40,7 @@ from .embeddings import Embedder
 from .records import REVISIONS, Hit, Record, VectorStoreError, encode_metadata
 from .rows import Rows, unit
 from .search import DENSE, SearchParams
-from .store_base import BaseStore
+from .store_base import Added, BaseStore, Changed
 from .store_state import StoreStateError
 from .where import compile_where
 
@@ -86,29 +86,17 @@ class VectorStore(BaseStore):
     def _present(self, ids: list[str]) -> list[str]:
         return [i for i in ids if i in self._entries]
 
-    def _insert(
-        self,
-        ids: list[str],
-        texts: list[str],
-        metas: list[dict[str, Any]],
-        encoded: list[str],
-        vectors: Sequence[Sequence[float]],
-        first_seq: int,
-    ) -> None:
-        first = self._rows.append(unit(vectors, self._rows.dim))
-        for n, (entry_id, text, meta) in enumerate(zip(ids, texts, encoded, strict=True)):
-            self._entries[entry_id] = _Entry(first + n, first_seq + n, text, meta)
+    def _insert(self, new: Added) -> None:
+        first = self._rows.append(unit(new.vectors, self._rows.dim))
+        for n, (entry_id, text, meta) in enumerate(
+            zip(new.ids, new.texts, new.encoded, strict=True)
+        ):
+            self._entries[entry_id] = _Entry(first + n, new.first_seq + n, text, meta)
 
-    def _replace(
-        self,
-        ids: list[str],
-        texts: Sequence[str] | None,
-        metadatas: Sequence[Mapping[str, Any]] | None,
-        encoded: list[str] | None,
-        vectors: Sequence[Sequence[float]] | None,
-    ) -> None:
+    def _replace(self, change: Changed) -> None:
+        texts, encoded, vectors = change.texts, change.encoded, change.vectors
         first = None if vectors is None else self._rows.append(unit(vectors, self._rows.dim))
-        for n, entry_id in enumerate(ids):
+        for n, entry_id in enumerate(change.ids):
             old = self._entries[entry_id]
             self._entries[entry_id] = _Entry(
                 old.row if first is None else first + n,

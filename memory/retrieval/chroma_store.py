@@ -148,6 +148,17 @@ class ChromaVectorStore(BaseStore):
             self._col.chroma.get(ids=[entry_id], include=[])["ids"]
         )
 
+    def _nearest(
+        self, vector: Sequence[float], n: int, where: Mapping[str, Any] | None, include: list[str]
+    ) -> Any:
+        """chromadb's ``n`` nearest entries to ``vector`` that match ``where``."""
+        return self._col.chroma.query(
+            query_embeddings=[list(vector)],
+            n_results=n,
+            where=dict(where) if where else None,
+            include=include,
+        )
+
     def dense_ranked(
         self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
     ) -> list[tuple[str, float]]:
@@ -156,12 +167,7 @@ class ChromaVectorStore(BaseStore):
         n = min(k, self.count())
         if n <= 0:
             return []
-        result = self._col.chroma.query(
-            query_embeddings=[list(vector)],
-            n_results=n,
-            where=dict(where) if where else None,
-            include=["distances"],
-        )
+        result = self._nearest(vector, n, where, ["distances"])
         return [
             (i, 1.0 - float(d))
             for i, d in zip(result["ids"][0], result["distances"][0], strict=True)
@@ -199,12 +205,7 @@ class ChromaVectorStore(BaseStore):
         n = min(max(2 * k, k + _TIE_SLACK), self.count())
         if n <= 0:
             return []
-        result = self._col.chroma.query(
-            query_embeddings=[list(vector)],
-            n_results=n,
-            where=dict(where) if where else None,
-            include=["documents", "metadatas", "distances"],
-        )
+        result = self._nearest(vector, n, where, ["documents", "metadatas", "distances"])
         ranked = []
         for entry_id, text, raw, distance in zip(
             result["ids"][0],

@@ -11,24 +11,21 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
-from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from autogen_core import CancellationToken, FunctionCall
 from autogen_core.models import (
-    ChatCompletionClient,
     CreateResult,
     LLMMessage,
-    ModelCapabilities,
-    ModelFamily,
-    ModelInfo,
     RequestUsage,
 )
 from autogen_core.tools import Tool, ToolSchema
 from pydantic import BaseModel
 
 from cogarch.models import prompt_cache
+from cogarch.models.counted_client import CountedClient
 from cogarch.models.messages import as_pairs
 from cogarch.tokens import count_tokens
 
@@ -87,24 +84,15 @@ class FakeReply:
 Reply = str | FakeReply
 ReplyFn = Callable[[Sequence[LLMMessage], CallInfo], Reply | Awaitable[Reply]]
 
-_INFO: ModelInfo = {
-    "vision": False,
-    "function_calling": True,
-    "json_output": True,
-    "family": ModelFamily.UNKNOWN,
-    "structured_output": True,
-    "multiple_system_messages": True,
-}
 
-
-class FakeChatClient(ChatCompletionClient):
+class FakeChatClient(CountedClient):
     """Base of the fakes: turns a reply into a ``CreateResult`` with estimated usage."""
 
     is_fake = True
 
     def __init__(self) -> None:
+        super().__init__()
         self.calls: list[list[LLMMessage]] = []
-        self._usage = RequestUsage(prompt_tokens=0, completion_tokens=0)
 
     async def _reply(self, messages: Sequence[LLMMessage], info: CallInfo) -> Reply:
         raise NotImplementedError
@@ -138,10 +126,7 @@ class FakeChatClient(ChatCompletionClient):
         prompt = sum(count_tokens(text) for _, text in as_pairs(messages))
         completion = count_tokens(reply.content) + count_tokens(reply.thought)
         usage = RequestUsage(prompt_tokens=prompt, completion_tokens=completion)
-        self._usage = RequestUsage(
-            prompt_tokens=self._usage.prompt_tokens + prompt,
-            completion_tokens=self._usage.completion_tokens + completion,
-        )
+        self._count(usage)
         if reply.tool_calls:
             calls = [
                 FunctionCall(id=f"call_{info.index}_{i}", name=name, arguments=json.dumps(args))
@@ -161,53 +146,6 @@ class FakeChatClient(ChatCompletionClient):
             cached=False,
             thought=reply.thought,
         )
-
-    def create_stream(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Tool | ToolSchema] = [],
-        tool_choice: Tool | Literal["auto", "required", "none"] = "auto",
-        json_output: bool | type[BaseModel] | None = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> AsyncGenerator[str | CreateResult, None]:
-        async def stream() -> AsyncGenerator[str | CreateResult, None]:
-            result = await self.create(
-                messages, tools=tools, json_output=json_output, extra_create_args=extra_create_args
-            )
-            if isinstance(result.content, str):
-                yield result.content
-            yield result
-
-        return stream()
-
-    async def close(self) -> None:
-        return None
-
-    def actual_usage(self) -> RequestUsage:
-        return self._usage
-
-    def total_usage(self) -> RequestUsage:
-        return self._usage
-
-    def count_tokens(
-        self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = []
-    ) -> int:
-        return sum(count_tokens(text) for _, text in as_pairs(messages))
-
-    def remaining_tokens(
-        self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = []
-    ) -> int:
-        return 1_000_000 - self.count_tokens(messages)
-
-    @property
-    def capabilities(self) -> ModelCapabilities:
-        return {"vision": False, "function_calling": True, "json_output": True}
-
-    @property
-    def model_info(self) -> ModelInfo:
-        return _INFO
 
 
 class FunctionModel(FakeChatClient):

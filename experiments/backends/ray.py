@@ -12,6 +12,7 @@ next run reruns it. At most ``concurrency`` trials are in flight.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
@@ -23,10 +24,9 @@ from cogarch.errors import CogarchError, ConfigError
 
 from ..execution import ExecutionConfig
 from ..worker import RunSetup
-from .local import LocalHandle
+from .gated import GatedBackend
 from .ray_connect import Joining, one_line, probe, start_local
 from .ray_worker import SERVER_PREFIX, play_trial
-from .trial_span import record_trial, trial_span
 
 RAY_MISSING = "the ray backend needs Ray: pip install 'cogarch[ray]'"
 
@@ -43,14 +43,13 @@ class RayWorkerError(CogarchError):
     """A Ray worker could not play a trial at all (it lacks a package or an import path)."""
 
 
-class RayBackend:
+class RayBackend(GatedBackend):
     """Runs trial specs as Ray tasks (see the module docstring)."""
 
     def __init__(
         self, execution: ExecutionConfig, concurrency: int, runs: Mapping[str, RunSetup]
     ) -> None:
-        if concurrency < 1:
-            raise ConfigError(f"concurrency must be at least 1, got {concurrency}")
+        super().__init__(concurrency)
         self._ray = import_ray()
         self._owns_ray = not self._ray.is_initialized()
         self._joining: Joining | None = None
@@ -68,14 +67,6 @@ class RayBackend:
             num_cpus=execution.cpus_per_trial,
         )
         self._retries = execution.max_retries
-        self._gate = asyncio.Semaphore(concurrency)
-        self._running: set[asyncio.Task[TrialRecord]] = set()
-
-    def submit(self, spec: TrialSpec) -> LocalHandle:
-        task = asyncio.get_running_loop().create_task(self._run(spec))
-        self._running.add(task)
-        task.add_done_callback(self._running.discard)
-        return LocalHandle(spec, task)
 
     async def _run(self, spec: TrialSpec) -> TrialRecord:
         setup = self._runs.get(spec.run)
@@ -87,11 +78,7 @@ class RayBackend:
             await self._joining.ready()
         if spec.run not in self._shipped:
             self._shipped[spec.run] = self._ray.put(setup.shipment())
-        async with self._gate:
-            with trial_span(spec) as span:
-                record = await self._remote(spec, setup)
-                record_trial(span, record)
-        return record
+        return await self._gated(spec, functools.partial(self._remote, setup=setup))
 
     async def _remote(self, spec: TrialSpec, setup: RunSetup) -> TrialRecord:
         """Play ``spec`` as a Ray task; the spans it recorded join the current trace here."""
@@ -137,10 +124,7 @@ class RayBackend:
         )
 
     async def aclose(self) -> None:
-        pending = list(self._running)
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
+        await super().aclose()
         if self._joining is not None and not self._joining.joined:
             return  # never joined (or still trying): nothing of this run is on a cluster
         for actor in self._ray.util.list_named_actors():

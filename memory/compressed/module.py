@@ -43,6 +43,7 @@ from ..budget import truncate_to_budget
 from ..provider_param import ProviderFallback
 from ..retrieval.chroma_store import ChromaVectorStore
 from ..retrieval.embeddings import HASH_DIM, HashEmbedder, get_embedder
+from ..retrieval.store_base import BaseStore
 from ..retrieval.vector_store import VectorStore
 from .ccs import CCS, FIELDS, CCSDraft, clip
 from .gate import GATES, Artifact, ArtifactSource, Candidate, Gate, GateContext, qualify
@@ -68,7 +69,7 @@ class ArtifactBackend(Protocol):
 class _StoreBackend:
     """Artifacts in a vector store (in process, or a chromadb collection)."""
 
-    def __init__(self, store: VectorStore | ChromaVectorStore) -> None:
+    def __init__(self, store: BaseStore) -> None:
         self._store = store
 
     def add(self, artifact: Artifact) -> None:

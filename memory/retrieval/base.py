@@ -31,11 +31,12 @@ from .chroma_store import ChromaVectorStore
 from .embeddings import Embedder, embed_off_loop, get_embedder
 from .params import RetrievalParams, Role
 from .staging import Staging
+from .store_base import BaseStore
 from .vector_store import VectorStore
 
 Clock = Callable[[], datetime]
 T = TypeVar("T", bound=BaseModel)
-Store = VectorStore | ChromaVectorStore
+Store = BaseStore
 """A module's vector store: in chromadb (the default), or in process (``store: memory``)."""
 
 TURN_CLOCK_START = datetime(2025, 1, 6, 9, 0, 0)
@@ -333,7 +334,7 @@ class RetrievalModule(MemoryModule):
             raise
         for name, value in own.items():  # the state is good: swap it in
             replaced = getattr(self, name, None)
-            if isinstance(replaced, VectorStore | ChromaVectorStore) and replaced is not value:
+            if isinstance(replaced, BaseStore) and replaced is not value:
                 replaced.drop()
             setattr(self, name, value)
         self.params, self._embedder, self.provider = params, embedder, provider

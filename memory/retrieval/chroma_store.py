@@ -16,43 +16,36 @@ in place. An in-memory collection is deleted once no store holds it; one on disk
 every store holding it calls ``drop``.
 
 With a lexical or hybrid ``search`` the store keeps a BM25 index beside the collection, as the
-in-process store does (see ``vector_store``).
+in-process store does; what both kinds do the same way is ``store_base.BaseStore``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .chroma_collection import Collection, decode, drop_collection, encode
-from .embeddings import Embedder, embed_off_loop
-from .lexical import LexicalIndex
-from .records import (
-    REVISIONS,
-    Hit,
-    Record,
-    VectorStoreError,
-    checked_add,
-    checked_update,
-    encode_metadata,
-    safe_prefix,
-)
-from .rows import vector_block
-from .search import DENSE, SearchParams, asearch, search
+from .embeddings import Embedder
+from .records import REVISIONS, Hit, Record
+from .search import DENSE, SearchParams
+from .store_base import Added, BaseStore, Changed
+from .vector_store import VectorStore
 
 _TIE_SLACK = 16
 _TIE_DIGITS = 6
 """Scores equal to this many digits count as ties (HNSW distances carry float noise)."""
 
 
-class ChromaVectorStore:
+class ChromaVectorStore(BaseStore):
     """The ``VectorStore`` interface over a chromadb collection (see the module docstring).
 
     ``path=None`` keeps the collection in memory; a directory keeps it on disk.
     """
+
+    WRITES_OFF_LOOP = True
+    """chromadb's insert costs about a millisecond per entry."""
 
     def __init__(
         self,
@@ -62,16 +55,8 @@ class ChromaVectorStore:
         prefix: str = "cogarch",
         search: SearchParams = DENSE,
     ) -> None:
-        self.embedder = embedder
-        self.search = search
-        self.lexical = None if search.mode == "dense" else LexicalIndex()
-        """The BM25 index of a lexical or hybrid store (see ``search``); None for dense."""
+        self._start(embedder, prefix, search)
         self.path = None if path is None else os.fspath(path)
-        self.prefix = safe_prefix(prefix)
-        self._next_seq = 1
-        self.revision = next(REVISIONS)
-        """Changes with every write, to a number no other store's content ever had (a fork
-        keeps its original's until it writes), so it can key a cache of derived values."""
         self._hold(Collection(embedder, self.path, self.prefix))
 
     def _hold(self, collection: Collection) -> None:
@@ -84,9 +69,6 @@ class ChromaVectorStore:
     def name(self) -> str:
         """The name of the chromadb collection the store reads now."""
         return self._col.name
-
-    def __repr__(self) -> str:
-        return f"ChromaVectorStore(name={self.name!r}, embedder={self.embedder!r})"
 
     def _own(self) -> Any:
         """The collection to write to: copied first while another store still reads it."""
@@ -109,109 +91,38 @@ class ChromaVectorStore:
                 metadatas=[encode(r.metadata, seq) for seq, r in chunk],
             )
 
-    # -- embedding -------------------------------------------------------------------
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        return self.embedder.embed(list(texts))
-
-    async def aembed(self, texts: Sequence[str]) -> list[list[float]]:
-        return await embed_off_loop(self.embedder, list(texts))
-
     # -- writing ---------------------------------------------------------------------
     def _present(self, ids: list[str]) -> list[str]:
         return list(self._col.chroma.get(ids=ids, include=[])["ids"])
 
-    def add(
-        self,
-        ids: Sequence[str],
-        texts: Sequence[str],
-        metadatas: Sequence[Mapping[str, Any]] | None = None,
-        *,
-        embeddings: Sequence[Sequence[float]] | None = None,
-    ) -> None:
-        """Add new entries; an id that already exists is an error (use ``update``)."""
-        ids, texts, metas = checked_add(self.name, ids, texts, metadatas, self._present)
-        if not ids:
-            return
-        for meta in metas:
-            encode_metadata(meta)
-        vectors = [list(v) for v in embeddings] if embeddings is not None else self.embed(texts)
-        if len(vectors) != len(ids):
-            raise VectorStoreError(f"add got {len(vectors)} embeddings for {len(ids)} ids")
+    def _insert(self, new: Added) -> None:
         self._own()
-        seqs = range(self._next_seq, self._next_seq + len(ids))
-        self._next_seq += len(ids)
-        self._put(
-            [
-                (seq, Record(i, t, m, list(v)))
-                for seq, i, t, m, v in zip(seqs, ids, texts, metas, vectors, strict=True)
-            ]
-        )
-        if self.lexical is not None:
-            self.lexical.add(ids, texts)
+        seqs = range(new.first_seq, new.first_seq + len(new.ids))
+        rows = zip(seqs, new.ids, new.texts, new.metas, new.vectors, strict=True)
+        self._put([(seq, Record(i, t, m, list(v))) for seq, i, t, m, v in rows])
 
-    async def aadd(
-        self,
-        ids: Sequence[str],
-        texts: Sequence[str],
-        metadatas: Sequence[Mapping[str, Any]] | None = None,
-    ) -> None:
-        """``add``, off the event loop: chromadb's insert costs about a millisecond per entry."""
-        vectors = await self.aembed(texts) if texts else []
-        await asyncio.to_thread(self.add, ids, texts, metadatas, embeddings=vectors)
-
-    def update(
-        self,
-        ids: Sequence[str],
-        texts: Sequence[str] | None = None,
-        metadatas: Sequence[Mapping[str, Any]] | None = None,
-        *,
-        embeddings: Sequence[Sequence[float]] | None = None,
-    ) -> None:
-        """Replace the text (re-embedded) and/or the whole metadata of existing entries."""
-        current = {r.id: (seq, r) for seq, r in self._fetch(list(ids), embeddings=False)}
-        ids = checked_update(self.name, ids, texts, metadatas, lambda asked: current)
-        if not ids:
-            return
+    def _replace(self, change: Changed) -> None:
+        ids, texts, metadatas, vectors = change.ids, change.texts, change.metas, change.vectors
         args: dict[str, Any] = {"ids": ids}
-        if texts is not None:
+        if texts is not None and vectors is not None:
             args["documents"] = list(texts)
-            args["embeddings"] = (
-                self.embed(texts) if embeddings is None else [list(v) for v in embeddings]
-            )
+            args["embeddings"] = [list(v) for v in vectors]
         if metadatas is not None:
-            encoded = []
+            current = {r.id: (seq, r) for seq, r in self._fetch(ids, embeddings=False)}
+            new_metas = []
             for entry_id, meta in zip(ids, metadatas, strict=True):
                 seq, record = current[entry_id]
                 new = encode(meta, seq)
                 # chromadb merges metadata on update; None removes the keys that are gone.
                 new.update({k: None for k in record.metadata if k not in new})
-                encoded.append(new)
-            args["metadatas"] = encoded
+                new_metas.append(new)
+            args["metadatas"] = new_metas
         self._own().update(**args)
-        if texts is not None and self.lexical is not None:
-            self.lexical.update(ids, [str(t) for t in texts])
 
-    async def aupdate(
-        self,
-        ids: Sequence[str],
-        texts: Sequence[str] | None = None,
-        metadatas: Sequence[Mapping[str, Any]] | None = None,
-    ) -> None:
-        vectors = await self.aembed(texts) if texts else None
-        self.update(ids, texts, metadatas, embeddings=vectors)
+    def _remove(self, ids: list[str]) -> None:
+        self._own().delete(ids=ids)
 
-    def delete(self, ids: Sequence[str]) -> None:
-        """Remove entries; ids not in the store are ignored."""
-        ids = list(ids)
-        if ids and self._col.chroma.get(ids=ids, include=[])["ids"]:
-            self._own().delete(ids=ids)
-            if self.lexical is not None:
-                self.lexical.delete(ids)
-
-    def clear(self) -> None:
-        self.revision = next(REVISIONS)
-        if self.lexical is not None:
-            self.lexical = LexicalIndex()
+    def _empty(self) -> None:
         if self._col.holders > 1:
             self._release()
             self._hold(Collection(self.embedder, self.path, self.prefix))
@@ -232,43 +143,21 @@ class ChromaVectorStore:
     def count(self) -> int:
         return int(self._col.chroma.count())
 
-    def __len__(self) -> int:
-        return self.count()
-
     def __contains__(self, entry_id: object) -> bool:
         return isinstance(entry_id, str) and bool(
             self._col.chroma.get(ids=[entry_id], include=[])["ids"]
         )
 
-    def query(
-        self,
-        text: str,
-        k: int,
-        *,
-        where: Mapping[str, Any] | None = None,
-        vector: Sequence[float] | None = None,
-    ) -> list[Hit]:
-        """The ``k`` best entries for ``text`` by the store's ``search`` (dense: the most
-        similar first); ``vector`` is the query's embedding when the caller has it."""
-        if self.lexical is not None:
-            return search(self, self.search, text, k, where=where, vector=vector)
-        return self.query_vector(
-            self.embed([text])[0] if vector is None else vector, k, where=where
+    def _nearest(
+        self, vector: Sequence[float], n: int, where: Mapping[str, Any] | None, include: list[str]
+    ) -> Any:
+        """chromadb's ``n`` nearest entries to ``vector`` that match ``where``."""
+        return self._col.chroma.query(
+            query_embeddings=[list(vector)],
+            n_results=n,
+            where=dict(where) if where else None,
+            include=include,
         )
-
-    async def aquery(
-        self,
-        text: str,
-        k: int,
-        *,
-        where: Mapping[str, Any] | None = None,
-        vector: Sequence[float] | None = None,
-    ) -> list[Hit]:
-        if self.lexical is not None:
-            return await asearch(self, self.search, text, k, where=where, vector=vector)
-        if vector is None:
-            [vector] = await self.aembed([text])
-        return await self.aquery_vector(vector, k, where=where)
 
     def dense_ranked(
         self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
@@ -278,21 +167,11 @@ class ChromaVectorStore:
         n = min(k, self.count())
         if n <= 0:
             return []
-        result = self._col.chroma.query(
-            query_embeddings=[list(vector)],
-            n_results=n,
-            where=dict(where) if where else None,
-            include=["distances"],
-        )
+        result = self._nearest(vector, n, where, ["distances"])
         return [
             (i, 1.0 - float(d))
             for i, d in zip(result["ids"][0], result["distances"][0], strict=True)
         ]
-
-    async def adense_ranked(
-        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
-    ) -> list[tuple[str, float]]:
-        return await asyncio.to_thread(self.dense_ranked, vector, k, where=where)
 
     def dense_scores(self, vector: Sequence[float], ids: Sequence[str]) -> dict[str, float]:
         """The cosine similarity of ``vector`` with each of ``ids`` (those in the store)."""
@@ -316,11 +195,6 @@ class ChromaVectorStore:
                 found[record.id] = float(row @ query) / norm if norm > 0 else 0.0
         return found
 
-    async def aquery_vector(
-        self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
-    ) -> list[Hit]:
-        return await asyncio.to_thread(self.query_vector, vector, k, where=where)
-
     def query_vector(
         self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
     ) -> list[Hit]:
@@ -331,12 +205,7 @@ class ChromaVectorStore:
         n = min(max(2 * k, k + _TIE_SLACK), self.count())
         if n <= 0:
             return []
-        result = self._col.chroma.query(
-            query_embeddings=[list(vector)],
-            n_results=n,
-            where=dict(where) if where else None,
-            include=["documents", "metadatas", "distances"],
-        )
+        result = self._nearest(vector, n, where, ["documents", "metadatas", "distances"])
         ranked = []
         for entry_id, text, raw, distance in zip(
             result["ids"][0],
@@ -379,50 +248,22 @@ class ChromaVectorStore:
         return out
 
     # -- forks and state ---------------------------------------------------------------
-    def fork(self) -> ChromaVectorStore:
-        """A store reading the same collection, in O(1) (copy-on-write, see the module)."""
-        twin = ChromaVectorStore.__new__(ChromaVectorStore)
-        twin.embedder, twin.path, twin.prefix = self.embedder, self.path, self.prefix
-        twin.search = self.search
-        twin.lexical = None if self.lexical is None else self.lexical.fork()
-        twin._next_seq, twin.revision = self._next_seq, self.revision
+    def _fork_entries(self, twin: ChromaVectorStore) -> None:
+        """The twin reads the same collection (copy-on-write, see the module)."""
+        twin.path = self.path
         twin._hold(self._col)
-        return twin
 
-    def __copy__(self) -> ChromaVectorStore:
-        return self.fork()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> ChromaVectorStore:
-        return self.fork()
-
-    def save_state(self) -> dict[str, Any]:
-        """Every entry, and the vectors as one base64 block of float32 rows (JSON values), as
-        the in-process store saves them (either kind loads the other's state)."""
+    def _export(self) -> tuple[list[dict[str, Any]], list[list[float]]]:
         records = self.all(embeddings=True)
-        state = {
-            "embedder": self.embedder.name,
-            "records": [{"id": r.id, "text": r.text, "metadata": r.metadata} for r in records],
-            "vectors": vector_block([r.embedding or [] for r in records]),
-        }
-        if self.lexical is not None:
-            state["lexical"] = self.lexical.save_state()
-        return state
+        return [{"id": r.id, "text": r.text, "metadata": r.metadata} for r in records], [
+            r.embedding or [] for r in records
+        ]
 
-    def load_state(self, state: Mapping[str, Any]) -> None:
-        """Replace the contents with exported entries (from either kind of store)."""
-        from .vector_store import StoreStateError, VectorStore, restored_lexical
+    def _staging(self) -> VectorStore:
+        return VectorStore(self.embedder, prefix=self.prefix)
 
-        staged = VectorStore(self.embedder)
-        staged.load_state(state)  # checks the embedder, decodes or recomputes the vectors
+    def _take(self, staged: BaseStore) -> None:
         records = staged.all(embeddings=True)
-        try:
-            lexical = restored_lexical(
-                self.search, state, [{"id": r.id, "text": r.text} for r in records]
-            )
-        except VectorStoreError as exc:
-            raise StoreStateError(
-                f"the vector store state's 'lexical' is malformed ({exc})"
-            ) from None
         self.lexical = None  # the staged index replaces it once the entries are in
         self.clear()
         self._next_seq = 1
@@ -432,7 +273,6 @@ class ChromaVectorStore:
             [r.metadata for r in records],
             embeddings=[r.embedding or [] for r in records],
         )
-        self.lexical = lexical
 
 
 __all__ = ["ChromaVectorStore"]

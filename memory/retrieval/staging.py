@@ -15,10 +15,8 @@ from pydantic import BaseModel
 
 from cogarch.core.state import StateError, state_part, state_value
 
-from .chroma_store import ChromaVectorStore
-from .vector_store import VectorStore
+from .store_base import BaseStore
 
-Store = VectorStore | ChromaVectorStore
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -26,19 +24,19 @@ class Staging:
     """Reads a module's own part (``data``) of a state, keeping the stores it made so they
     are dropped if the state turns out unusable."""
 
-    def __init__(self, owner: str, data: Any, new_store: Callable[[str], Store]) -> None:
+    def __init__(self, owner: str, data: Any, new_store: Callable[[str], BaseStore]) -> None:
         if not isinstance(data, Mapping):
             raise StateError(
                 f"the {owner} state's 'data' is a {type(data).__name__}, not an object"
             )
         self.owner, self.data = owner, data
         self._new_store = new_store
-        self.stores: list[Store] = []
+        self.stores: list[BaseStore] = []
 
     def _part(self, key: str) -> str:
         return f"data.{key}"
 
-    def store(self, key: str, name: str) -> Store:
+    def store(self, key: str, name: str) -> BaseStore:
         """A new store holding the saved store ``key`` (a missing one is empty)."""
         state = self.data.get(key, {})
         store = self._new_store(name)

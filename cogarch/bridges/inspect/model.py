@@ -16,19 +16,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from autogen_core import CancellationToken, FunctionCall
 from autogen_core.models import (
     AssistantMessage,
-    ChatCompletionClient,
     CreateResult,
     FunctionExecutionResultMessage,
     LLMMessage,
-    ModelCapabilities,
-    ModelFamily,
-    ModelInfo,
     RequestUsage,
     SystemMessage,
     UserMessage,
@@ -53,6 +49,7 @@ from pydantic import BaseModel
 
 from cogarch.models import prompt_cache
 from cogarch.models.cache import ResponseCache
+from cogarch.models.counted_client import CountedClient
 from cogarch.models.messages import as_pairs
 from cogarch.models.model import Model
 from cogarch.tokens import count_tokens
@@ -60,15 +57,6 @@ from cogarch.tokens import count_tokens
 OFFLINE_MODELS = ("mockllm",)
 """Inspect's model providers that answer in-process: cogarch counts them as fakes (the test
 suite's guard against real model calls lets them through)."""
-
-_INFO: ModelInfo = {
-    "vision": False,
-    "function_calling": True,
-    "json_output": True,
-    "family": ModelFamily.UNKNOWN,
-    "structured_output": True,
-    "multiple_system_messages": True,
-}
 
 _FINISH: Mapping[str, Literal["stop", "length", "function_calls", "content_filter", "unknown"]] = {
     "stop": "stop",
@@ -188,12 +176,12 @@ def create_result(output: ModelOutput) -> CreateResult:
     )
 
 
-class InspectChatClient(ChatCompletionClient):
+class InspectChatClient(CountedClient):
     """An AutoGen chat client whose every ``create`` is one ``generate`` of Inspect's model."""
 
     def __init__(self, model: InspectModel) -> None:
+        super().__init__()
         self.model = model
-        self._usage = RequestUsage(prompt_tokens=0, completion_tokens=0)
 
     async def create(
         self,
@@ -213,57 +201,12 @@ class InspectChatClient(ChatCompletionClient):
         if output.error:
             raise RuntimeError(f"Inspect's model {self.model} failed: {output.error}")
         result = create_result(output)
-        self._usage = RequestUsage(
-            prompt_tokens=self._usage.prompt_tokens + result.usage.prompt_tokens,
-            completion_tokens=self._usage.completion_tokens + result.usage.completion_tokens,
-        )
+        self._count(result.usage)
         return result
-
-    def create_stream(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Tool | ToolSchema] = [],
-        tool_choice: Tool | Literal["auto", "required", "none"] = "auto",
-        json_output: bool | type[BaseModel] | None = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> AsyncGenerator[str | CreateResult, None]:
-        async def stream() -> AsyncGenerator[str | CreateResult, None]:
-            result = await self.create(messages, tools=tools, extra_create_args=extra_create_args)
-            if isinstance(result.content, str):
-                yield result.content
-            yield result
-
-        return stream()
 
     async def close(self) -> None:
         """Inspect owns its model and closes it when the eval ends."""
         return None
-
-    def actual_usage(self) -> RequestUsage:
-        return self._usage
-
-    def total_usage(self) -> RequestUsage:
-        return self._usage
-
-    def count_tokens(
-        self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = []
-    ) -> int:
-        return sum(count_tokens(text) for _, text in as_pairs(messages))
-
-    def remaining_tokens(
-        self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = []
-    ) -> int:
-        return 1_000_000 - self.count_tokens(messages)
-
-    @property
-    def capabilities(self) -> ModelCapabilities:
-        return {"vision": False, "function_calling": True, "json_output": True}
-
-    @property
-    def model_info(self) -> ModelInfo:
-        return _INFO
 
 
 ANSWER_SETTINGS = (

@@ -163,15 +163,22 @@ class ChromaVectorStore(BaseStore):
         self, vector: Sequence[float], k: int, *, where: Mapping[str, Any] | None = None
     ) -> list[tuple[str, float]]:
         """``(id, cosine similarity)`` of the ``k`` entries most similar to ``vector``, most
-        similar first (ties in chromadb's order), without reading their texts or metadata."""
-        n = min(k, self.count())
+        similar first, ties in insertion order as in the in-process store (so a fork ranks as
+        its trunk does), without reading their texts."""
+        if k <= 0:
+            return []
+        n = min(max(2 * k, k + _TIE_SLACK), self.count())
         if n <= 0:
             return []
-        result = self._nearest(vector, n, where, ["distances"])
-        return [
-            (i, 1.0 - float(d))
-            for i, d in zip(result["ids"][0], result["distances"][0], strict=True)
-        ]
+        result = self._nearest(vector, n, where, ["metadatas", "distances"])
+        ranked = []
+        for entry_id, raw, distance in zip(
+            result["ids"][0], result["metadatas"][0], result["distances"][0], strict=True
+        ):
+            score = 1.0 - float(distance)
+            ranked.append((-round(score, _TIE_DIGITS), decode(raw)[1], entry_id, score))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        return [(entry_id, score) for _, _, entry_id, score in ranked[:k]]
 
     def dense_scores(self, vector: Sequence[float], ids: Sequence[str]) -> dict[str, float]:
         """The cosine similarity of ``vector`` with each of ``ids`` (those in the store)."""

@@ -96,6 +96,10 @@ class SearchableStore(Protocol):
 _NAME = re.compile(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z]+|\d+(?:[.,]\d+)*)\b")
 
 
+_DENSE_DIGITS = 6
+"""Digits of a cosine similarity that rank and fuse (ties beyond them are equal)."""
+
+
 def names_and_numbers(text: str) -> set[str]:
     """The query's names and numbers as index tokens: capitalised words not opening a
     sentence, and numbers."""
@@ -218,7 +222,7 @@ def _fused(
 ) -> dict[str, SearchDetail]:
     """Every pooled record's detail, its fused score included."""
     seq = index.seqs(i for i, _ in dense)
-    dense = sorted(dense, key=lambda p: (-round(p[1], 6), seq[p[0]]))
+    dense = sorted(dense, key=lambda p: (-round(p[1], _DENSE_DIGITS), seq[p[0]]))
     dense_rank = {i: n for n, (i, _) in enumerate(dense, 1)}
     dense_score = dict(dense)
     lexical_rank = {i: n for n, (i, _) in enumerate(lexical, 1)}
@@ -227,6 +231,9 @@ def _fused(
     missing = [i for i in pooled if i not in dense_score]
     if missing:
         dense_score.update(store.dense_scores(vector, missing))
+    # equal texts must score equally on every store: chromadb's distances differ in their last
+    # bits between copies of a collection, so its cosines are cut to the digits ties use
+    dense_score = {i: round(s, _DENSE_DIGITS) for i, s in dense_score.items()}
     others = [i for i in pooled if i not in lexical_score]
     if others:
         lexical_score.update(scored.of(others))

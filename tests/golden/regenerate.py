@@ -1,0 +1,60 @@
+"""Write the golden trial files again, on purpose, from the code as it is now.
+
+    python -m tests.golden.regenerate                  # every case
+    python -m tests.golden.regenerate episodex_fakes   # the cases of one config
+    python -m tests.golden.regenerate --cache-dir ~/.cache/cogarch/alfworld  # reuse games
+
+Run it only when a change in behaviour is meant, and say in the commit what changed. Games
+are generated afresh in a temporary folder unless ``--cache-dir`` names a game cache. The
+replay's own folders are blanked in the file written (they are run-specific, see
+``cases.IGNORED``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from cogarch.io import atomic_write_text
+
+from .cases import CASES, ROOT, GoldenCase, compare, replay
+
+
+def regenerate(case: GoldenCase, cache_dir: Path | None) -> Path:
+    with tempfile.TemporaryDirectory(prefix="golden-") as scratch:
+        games = cache_dir or Path(scratch) / "games"
+        played = replay(case, Path(scratch) / "run", games)
+        changed = compare(case, played) if case.golden_path.exists() else "new"
+        data = json.loads(played.read_text(encoding="utf-8"))
+    config = data["metadata"]["config"]
+    config["results_dir"] = None
+    config["task"]["cache_dir"] = None
+    case.golden_path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(case.golden_path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    status = "unchanged" if changed is None else ("written" if changed == "new" else "changed")
+    print(f"{case}: {status} -> {case.golden_path.relative_to(ROOT)}")
+    if changed not in (None, "new"):
+        print(changed)
+    return case.golden_path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.golden.regenerate", description=__doc__)
+    parser.add_argument("configs", nargs="*", help="only the cases of these configs")
+    parser.add_argument("--cache-dir", type=Path, help="a game cache to reuse")
+    args = parser.parse_args(argv)
+    cases = [c for c in CASES if not args.configs or c.config in args.configs]
+    if not cases:
+        known = ", ".join(sorted({c.config for c in CASES}))
+        print(f"no golden case for {', '.join(args.configs)}; the configs: {known}")
+        return 2
+    for case in cases:
+        regenerate(case, args.cache_dir)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

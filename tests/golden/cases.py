@@ -166,12 +166,22 @@ def differences(golden: Any, new: Any, path: FieldPath = ()) -> Iterator[str]:
         if len(golden) != len(new):
             yield f"{show(path)}: {len(golden)} items in the golden file, {len(new)} in the new"
     elif golden != new or type(golden) is not type(new):
-        yield f"{show(path)}: golden {_short(golden)} != new {_short(new)}"
+        start = 0
+        if isinstance(golden, str) and isinstance(new, str):  # from just before they part
+            start = next((i for i, (a, b) in enumerate(zip(golden, new)) if a != b), 0)
+            start = max(0, min(start, len(golden), len(new)) - WIDTH // 3)
+        yield f"{show(path)}: golden {_short(golden, start)} != new {_short(new, start)}"
 
 
-def _short(value: Any) -> str:
+WIDTH = 120
+"""How many characters of a differing value a failure shows."""
+
+
+def _short(value: Any, start: int = 0) -> str:
+    if isinstance(value, str) and start:
+        return "..." + _short(value[start:])
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 120 else text[:117] + "..."
+    return text if len(text) <= WIDTH else text[: WIDTH - 3] + "..."
 
 
 def compare(case: GoldenCase, new_file: Path) -> str | None:

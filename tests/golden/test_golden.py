@@ -32,8 +32,8 @@ def test_a_replayed_trial_matches_its_golden_file(
     case: GoldenCase, game_cache: Path, tmp_path: Path
 ) -> None:
     played = replay(case, tmp_path / "run", game_cache)
-    problem = compare(case, played)
-    assert problem is None, problem
+    if (problem := compare(case, played)) is not None:
+        pytest.fail(problem, pytrace=False)
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
@@ -71,6 +71,13 @@ def test_the_comparison_names_the_first_differing_fields() -> None:
         "payload.games[0].actions: 2 items in the golden file, 3 in the new",
         "walk[0].tokens: only in the new file",
     ]
+
+
+def test_a_long_text_is_shown_from_where_it_parts() -> None:
+    golden, new = "x" * 300 + "go to desk 1", "x" * 300 + "go to sofa 1"
+    (line,) = differences({"reply": golden}, {"reply": new})
+    shown = "x" * 34  # from 40 characters before the first that differs
+    assert line == f'reply: golden ..."{shown}go to desk 1" != new ..."{shown}go to sofa 1"'
 
 
 def test_a_number_of_another_type_differs() -> None:

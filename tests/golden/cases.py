@@ -168,8 +168,9 @@ def differences(golden: Any, new: Any, path: FieldPath = ()) -> Iterator[str]:
     elif golden != new or type(golden) is not type(new):
         start = 0
         if isinstance(golden, str) and isinstance(new, str):  # from just before they part
-            start = next((i for i, (a, b) in enumerate(zip(golden, new)) if a != b), 0)
-            start = max(0, min(start, len(golden), len(new)) - WIDTH // 3)
+            pairs = enumerate(zip(golden, new, strict=False))
+            start = next((i for i, (a, b) in pairs if a != b), min(len(golden), len(new)))
+            start = max(0, start - WIDTH // 3)
         yield f"{show(path)}: golden {_short(golden, start)} != new {_short(new, start)}"
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,9 @@ from cogarch.experiments.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
+GAMES = HERE / "games"
+"""The generated games the golden trials play, kept so that a replay need not plan them again
+(a game missing here is generated as in any run)."""
 TRIAL = 0
 """The trial index every golden case plays."""
 
@@ -103,6 +107,20 @@ def replay(case: GoldenCase, results_dir: Path, cache_dir: Path | None) -> Path:
     if report.failed or report.ran != 1:
         raise RuntimeError(f"replaying {case} ran {report.ran} trials: {report.errors}")
     return trial_path(results_dir, case.agent, TRIAL)
+
+
+def seed_games(cache_dir: Path) -> Path:
+    """A game cache at ``cache_dir`` holding the golden trials' games."""
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    for game in sorted(GAMES.glob("*.json")):
+        shutil.copyfile(game, cache_dir / game.name)
+    return cache_dir
+
+
+def games_played(trial_file: Path) -> list[str]:
+    """The names of the games a trial played (its cache entries are ``<name>.json``)."""
+    data = json.loads(trial_file.read_text(encoding="utf-8"))
+    return [game["game"] for game in data["payload"]["games"]]
 
 
 def fields(path: Path) -> Any:

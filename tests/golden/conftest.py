@@ -1,6 +1,6 @@
-"""The ALFWorld fixtures the golden replays need: the engine (skip without the alfworld extra,
-fail under CI=true) and a session's cache of generated games."""
+"""The ALFWorld engine the golden replays need: skipped without the alfworld extra, failing
+under CI=true."""
 
-from tests.tasks.alfworld.conftest import engine, game_cache
+from tests.tasks.alfworld.conftest import engine
 
-__all__ = ["engine", "game_cache"]
+__all__ = ["engine"]

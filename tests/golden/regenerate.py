@@ -5,40 +5,49 @@
     python -m tests.golden.regenerate --cache-dir ~/.cache/cogarch/alfworld  # reuse games
 
 Run it only when a change in behaviour is meant, and say in the commit what changed. Games
-are generated afresh in a temporary folder unless ``--cache-dir`` names a game cache. The
-replay's own folders are blanked in the file written (they are run-specific, see
-``cases.IGNORED``).
+are generated afresh in a temporary folder unless ``--cache-dir`` names a game cache; the
+games each trial played are kept in ``tests/golden/games/`` (those no case plays any more are
+removed when every case is written). The replay's own folders are blanked in the file written
+(they are run-specific, see ``cases.IGNORED``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 from cogarch.io import atomic_write_text
 
-from .cases import CASES, ROOT, GoldenCase, compare, replay
+from .cases import CASES, GAMES, ROOT, GoldenCase, compare, games_played, replay
 
 
-def regenerate(case: GoldenCase, cache_dir: Path | None) -> Path:
+def regenerate(case: GoldenCase, cache_dir: Path | None) -> list[str]:
+    """Write the case's golden file and keep its games; the names of those games."""
     with tempfile.TemporaryDirectory(prefix="golden-") as scratch:
         games = cache_dir or Path(scratch) / "games"
         played = replay(case, Path(scratch) / "run", games)
         changed = compare(case, played) if case.golden_path.exists() else "new"
         data = json.loads(played.read_text(encoding="utf-8"))
-    config = data["metadata"]["config"]
-    config["results_dir"] = None
-    config["task"]["cache_dir"] = None
-    case.golden_path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(case.golden_path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-    status = "unchanged" if changed is None else ("written" if changed == "new" else "changed")
+        names = games_played(played)
+        GAMES.mkdir(exist_ok=True)
+        for name in names:
+            shutil.copyfile(games / f"{name}.json", GAMES / f"{name}.json")
+    if changed is not None:  # an unchanged file is left as it is (no new timings to commit)
+        config = data["metadata"]["config"]
+        config["results_dir"] = None
+        config["task"]["cache_dir"] = None
+        case.golden_path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+        atomic_write_text(case.golden_path, text)
+    status = "unchanged" if changed is None else ("new" if changed == "new" else "changed")
     print(f"{case}: {status} -> {case.golden_path.relative_to(ROOT)}")
     if changed not in (None, "new"):
         print(changed)
-    return case.golden_path
+    return names
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,8 +60,11 @@ def main(argv: list[str] | None = None) -> int:
         known = ", ".join(sorted({c.config for c in CASES}))
         print(f"no golden case for {', '.join(args.configs)}; the configs: {known}")
         return 2
-    for case in cases:
-        regenerate(case, args.cache_dir)
+    kept = {name for case in cases for name in regenerate(case, args.cache_dir)}
+    if len(cases) == len(CASES):
+        for stale in GAMES.glob("*.json"):
+            if stale.stem not in kept:
+                stale.unlink()
     return 0
 
 

@@ -12,8 +12,10 @@ import pytest
 from cogarch.experiments.config import load_run_config
 from cogarch.experiments.results import read_trial
 from cogarch.seeds import trial_seed
+from cogarch.tasks.alfworld.cache import CachedGame
 from tests.golden.cases import (
     CASES,
+    GAMES,
     IGNORED,
     TRIAL,
     FieldPath,
@@ -21,17 +23,19 @@ from tests.golden.cases import (
     compare,
     differences,
     fields,
+    games_played,
     parse_field,
     replay,
+    seed_games,
     under,
 )
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_a_replayed_trial_matches_its_golden_file(
-    case: GoldenCase, game_cache: Path, tmp_path: Path
+    case: GoldenCase, engine: None, tmp_path: Path
 ) -> None:
-    played = replay(case, tmp_path / "run", game_cache)
+    played = replay(case, tmp_path / "run", seed_games(tmp_path / "games"))
     if (problem := compare(case, played)) is not None:
         pytest.fail(problem, pytrace=False)
 
@@ -47,6 +51,16 @@ def test_a_golden_file_is_its_configs_trial(case: GoldenCase) -> None:
         **config.task.model_dump(exclude_unset=True),
         "cache_dir": None,
     }
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_a_golden_trials_games_are_kept(case: GoldenCase) -> None:
+    """The replay plays kept games (no planner in the test); each is a valid cache entry."""
+    for name in games_played(case.golden_path):
+        kept = GAMES / f"{name}.json"
+        assert kept.is_file(), f"{kept} is missing: python -m tests.golden.regenerate"
+        entry = CachedGame.model_validate_json(kept.read_text(encoding="utf-8"))
+        assert entry.status == "solvable" and entry.walkthrough
 
 
 def test_the_comparison_names_the_first_differing_fields() -> None:

@@ -12,6 +12,9 @@ from cogarch.io import loads_json
 from .tools import MemoryToolError
 
 MAX_LIST_NESTING = 3
+MAX_JSON_DEPTH = 64
+"""Brackets nested deeper than this are refused before any JSON is decoded (what the decoder
+itself would manage depends on the interpreter's recursion limit, which libraries change)."""
 """Lists of calls nest at most this deep (``[[call]]`` is read; deeper is not a call)."""
 
 
@@ -42,6 +45,8 @@ def parse_tool_calls(text: str) -> list[ToolCallRequest]:
     calls: list[ToolCallRequest] = []
     problem = "no JSON object was found"
     try:
+        if _nesting(text) > MAX_JSON_DEPTH:
+            raise RecursionError
         values = _json_values(text)
     except RecursionError:
         raise MemoryToolError(
@@ -68,6 +73,29 @@ def _unfenced(text: str) -> str:
     stripped = text.strip()
     match = re.fullmatch(r"```[\w-]*\s*(.*?)\s*```", stripped, re.DOTALL)
     return match.group(1).strip() if match else stripped
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in ``text``, brackets inside JSON strings left
+    out (unclosed brackets count)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 def _json_values(text: str) -> list[object]:

@@ -74,11 +74,13 @@ async def play(task: str, host: str, spec: AgentSpec) -> dict[str, Any]:
 
 def test_each_task_lists_its_own_fakes_under_its_name() -> None:
     table = task_fakes()
-    assert table.names() == sorted(
+    plain = (
         [f"{task}.{kind}" for task, kinds in EXPECTED.items() for kind in kinds]
         + ["locomo.reader"]
         + [f"alfworld.{kind}" for kind in ("hallucinating", "oracle", "random", "silent")]
     )
+    # each also as libs.<name>: the same fake answering the real memory libraries' calls
+    assert table.names() == sorted(plain + [f"libs.{name}" for name in plain])
     with pytest.raises(UnknownNameError, match=r"'hangman\.liar'; valid names: alfworld\.hall"):
         Providers({"x": ProviderConfig(kind="fake", fake="hangman.liar")}, fakes=table).check("x")
 

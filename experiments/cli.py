@@ -145,9 +145,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from ..workspace.describe import format_description
-    from ..workspace.registry import ready_made_agents
-    from ..workspace.spec import describe_spec, load_agent_spec
+    from cogarch.workspace.describe import format_description
+    from cogarch.workspace.registry import ready_made_agents
+    from cogarch.workspace.spec import describe_spec, load_agent_spec
 
     if args.name is not None:
         print(format_description(describe_spec(load_agent_spec(args.name))))

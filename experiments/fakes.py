@@ -4,9 +4,8 @@ brains (``episodex.brain``...), as one table for ``Providers``."""
 from __future__ import annotations
 
 from cogarch.models.providers import FakeTable
-
-from ..tasks.fakes import task_fakes
-from ..workspace.fakes import agent_fakes
+from cogarch.tasks.fakes import task_fakes
+from cogarch.workspace.fakes import agent_fakes
 
 
 def run_fakes() -> FakeTable:

@@ -352,7 +352,7 @@ def transition_heatmap(
     trials = sum(1 for r in rows if r.status == "complete" and (agent is None or r.agent == agent))
     title = f"Transitions of {agent or 'all agents'} over {trials} trials"
     try:
-        from ..workspace.heatmap import plot_transition_heatmap
+        from cogarch.workspace.heatmap import plot_transition_heatmap
     except ImportError:
         return _own_heatmap(counts, path, title)
     return plot_transition_heatmap(counts, path, title=title)

@@ -19,8 +19,7 @@ from cogarch.core.records import (
     Turn,
     TurnFootprint,
 )
-
-from ..tasks.sct.evaluator import OUTCOMES
+from cogarch.tasks.sct.evaluator import OUTCOMES
 
 _SCT = Scoring(classes=OUTCOMES, success="self_consistent")
 V1_SCORING = {

@@ -31,8 +31,8 @@ from cogarch.files import FileRefusedError, read_json
 from cogarch.io import atomic_write_json
 from cogarch.models.weights import model_cache_dir
 from cogarch.registry import is_file_path
+from cogarch.tasks.registry import TASKS
 
-from ..tasks.registry import TASKS
 from .task_code import CodeFile, attribute_of, code_of, module_of
 
 TRUST_FILE = "trusted_tasks.json"

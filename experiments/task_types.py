@@ -23,8 +23,8 @@ from typing import Any
 from cogarch.core.records import RecordTypes, TrialRecord
 from cogarch.core.task import Task
 from cogarch.registry import is_file_path
+from cogarch.tasks.registry import TASKS
 
-from ..tasks.registry import TASKS
 from .task_code import CodeFile, code_of, load_checked
 from .task_trust import needs_trust, trusted_code
 

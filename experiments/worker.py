@@ -30,9 +30,8 @@ from cogarch.files import real_folder
 from cogarch.models.metering import Meter
 from cogarch.models.providers import LocalServerSource, Providers
 from cogarch.models.slots import trial_affinity
-
-from ..tasks.registry import TASKS
-from ..workspace.spec import (
+from cogarch.tasks.registry import TASKS
+from cogarch.workspace.spec import (
     AgentPlan,
     AgentSpec,
     build_agent,
@@ -40,6 +39,7 @@ from ..workspace.spec import (
     load_agent_spec,
     providers_named,
 )
+
 from .config import FrameworkAgent, RunConfig
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec, framework_builder

@@ -123,3 +123,33 @@ def test_the_links_under_cogarch_point_at_the_sibling_folders() -> None:
     for sibling in SIBLINGS:
         link = REPO / "cogarch" / sibling
         assert link.is_symlink() and link.resolve() == (REPO / sibling).resolve()
+
+
+def top_folder(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in SIBLINGS else "cogarch"
+
+
+def relative_crossings(modules: dict[str, Path]) -> list[str]:
+    """Relative imports whose target lies in another top-level folder than the importer."""
+    found = []
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join([*base, node.module] if node.module else base)
+                if top_folder(target) != top_folder(name):
+                    found.append(f"{name}:{node.lineno} -> {target}")
+    return found
+
+
+def test_imports_between_top_level_folders_are_absolute() -> None:
+    assert relative_crossings(module_files()) == []
+
+
+def test_a_relative_import_across_folders_is_found(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from ..memory.working import WorkingMemory\nfrom .prompts import X\n")
+    found = relative_crossings({"cogarch.workspace.bad": bad})
+    assert found == ["cogarch.workspace.bad:1 -> cogarch.memory.working"]

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from cogarch.memory.retrieval.prompts import RESPONDER_PROMPTS
 from cogarch.registry import Registry
 
-from ..memory.retrieval.prompts import RESPONDER_PROMPTS
 from .specialists.episodex.prompts import EPISODEX_PROMPTS
 
 PROMPTS: Registry[str] = Registry("prompt", lazy=False)

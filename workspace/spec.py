@@ -17,8 +17,8 @@ from cogarch.construction import Recipe, prepare
 from cogarch.core.memory import MemoryModule
 from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError, UnknownNameError
+from cogarch.memory.registry import memory_recipe
 
-from ..memory.registry import memory_recipe
 from .agent import Agent
 from .graph import Edge, NodeRouting, TransitionGraph
 from .registry import SPECIALISTS, ready_made_agents

@@ -64,7 +64,7 @@ def shape_of(
     if agent_spec and isinstance(agent_spec.get("specialists"), Mapping):
         from pydantic import ValidationError
 
-        from ...workspace.spec import AgentSpec
+        from cogarch.workspace.spec import AgentSpec
 
         try:
             spec = AgentSpec.model_validate(agent_spec)

@@ -13,11 +13,11 @@ from typing import Any
 from cogarch.core.records import TrialRecord, Turn
 from cogarch.errors import ConfigError
 from cogarch.models.providers import Providers
+from cogarch.tasks.registry import build_task
+from cogarch.tasks.sct import SCTEvaluation, SCTTask, fork_sct, score
+from cogarch.workspace.agent import Agent
+from cogarch.workspace.spec import build_agent, check_agent_spec, load_agent_spec
 
-from ...tasks.registry import build_task
-from ...tasks.sct import SCTEvaluation, SCTTask, fork_sct, score
-from ...workspace.agent import Agent
-from ...workspace.spec import build_agent, check_agent_spec, load_agent_spec
 from .trial_view import TrialView, TurnView, trial_view
 
 GAMES = {"hangman": "hangman_sct", "diagnosis": "diagnosis_sct"}

@@ -1,7 +1,7 @@
 """Scripted models that play the agent's side of an ALFWorld game, one per outcome.
 
 Each is a function ``(pairs, seed, call) -> reply`` over the prompt's ``(role, text)`` pairs. A
-game turn is a user message that lists the admissible actions (``workspace.affordances``);
+game turn is a user message that lists the admissible actions (``cogarch.core.affordances``);
 any other call (a memory module's reflection, say) gets a short plain answer.
 
 - ``oracle``: plays the planner's walkthrough and wins every game. It finds the walkthrough in

@@ -22,8 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogarch import tracing
 from cogarch.core.memory import MemoryContext, TurnRecord
 from cogarch.errors import ConfigError
+from cogarch.memory.compressed.module import CompressorMemory, InteractionSignal
 
-from ...memory.compressed.module import CompressorMemory, InteractionSignal
 from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 

@@ -8,11 +8,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch import tracing
 from cogarch.errors import ModelCallError
+from cogarch.memory.working.module import WorkingMemory
+from cogarch.memory.working.tool_calls import parse_tool_calls
+from cogarch.memory.working.tools import MemoryToolError
 from cogarch.models.messages import LLMMessage, assistant, system, user
 
-from ...memory.working.module import WorkingMemory
-from ...memory.working.tool_calls import parse_tool_calls
-from ...memory.working.tools import MemoryToolError
 from ..prompts import fill, resolve_prompt
 from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace

@@ -9,8 +9,8 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch import tracing
+from cogarch.memory.task_graph.module import TaskMemory
 
-from ...memory.task_graph.module import TaskMemory
 from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 

@@ -32,12 +32,12 @@ from autogen_core.tools import ToolSchema
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch import tracing
+from cogarch.memory.working.module import WorkingMemory
+from cogarch.memory.working.tool_calls import parse_tool_calls
+from cogarch.memory.working.tools import MemoryToolError
 from cogarch.models.messages import assistant, system, user
 from cogarch.models.types import Completion
 
-from ...memory.working.module import WorkingMemory
-from ...memory.working.tool_calls import parse_tool_calls
-from ...memory.working.tools import MemoryToolError
 from ..sanitize import public_text
 from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace

@@ -7,7 +7,7 @@ episodic memory's (``episode_tokens``, ``context_tokens``) or, for one specialis
 ``memory_budget``.
 
 In a turn-based task the environment's observation is the user message (with the admissible
-actions appended in the form of :mod:`cogarch.workspace.affordances`) and the agent's reply is
+actions appended in the form of :mod:`cogarch.core.affordances`) and the agent's reply is
 its action, so the game so far is the public dialogue since the game began: each earlier reply
 is an action, and the next input is what it led to.
 """

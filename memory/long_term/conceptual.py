@@ -30,14 +30,14 @@ game is abstracted as before.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cogarch.config import validate_mapping
-from cogarch.core.cow import CowList, fork_fields
-from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule
-from cogarch.core.state import state_items, state_part, state_value
+from cogarch.core.cow import CowList
+from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem
+from cogarch.core.state import state_value
 from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
@@ -45,8 +45,9 @@ from cogarch.models.structured import structured
 from ..budget import truncate_to_budget
 from ..provider_param import ProviderFallback
 from ..retrieval.base import clip
-from ..retrieval.embeddings import Embedder, EmbedderName, get_embedder
+from ..retrieval.embeddings import Embedder, EmbedderName
 from .clustering import consolidate
+from .game_log import GameLogMemory
 from .records import EMPTY, Belief, Cluster, Concept, ConceptGame, EpisodeOrderError, Note
 
 CONCEPT_PROMPT = """You abstract reusable knowledge from an agent's experience in a text \
@@ -89,10 +90,13 @@ def _seed(seed: int | None, episode: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-class ConceptualMemory(MemoryModule):
+class ConceptualMemory(GameLogMemory[ConceptGame]):
     """Concepts from won games, consolidated by k-means; all representatives retrieved."""
 
     kind: ClassVar[str] = "conceptual"
+    stored = ("concepts", Concept)
+    game_model = ConceptGame
+    gathered = (("beliefs", Belief), ("notes", Note))
 
     class Params(ProviderFallback):
         model_config = ConfigDict(extra="forbid")
@@ -117,6 +121,8 @@ class ConceptualMemory(MemoryModule):
         )
         max_tokens: int = Field(default=512, ge=16, description="The abstraction's answer.")
         n_init: int = Field(default=10, ge=1, le=100, description="k-means restarts.")
+
+    params: Params
 
     def __init__(
         self,
@@ -143,20 +149,7 @@ class ConceptualMemory(MemoryModule):
         if self.provider is None and provider is not None:
             self.provider = provider
 
-    @property
-    def embedder(self) -> Embedder:
-        if self._embedder is None:
-            self._embedder = get_embedder(self.params.embedder)
-        return self._embedder
-
     # ------------------------------------------------------------------ the game in progress
-
-    @property
-    def game(self) -> ConceptGame | None:
-        """The log of the game in progress (None between games)."""
-        if self.games and not self.games[-1].ended:
-            return self.games[-1]
-        return None
 
     def representatives(self) -> list[Concept]:
         """The concepts in context for the game in progress."""
@@ -169,15 +162,9 @@ class ConceptualMemory(MemoryModule):
     def begin_episode(self, episode: int, task: str, ctx: MemoryContext) -> ConceptGame:
         """Open game ``episode``: cluster the stored concepts and retrieve the representatives.
         A game already open under that index is returned as it is."""
-        game = self.game
+        game = self._already_open(episode)
         if game is not None:
-            if game.episode == episode:
-                return game
-            raise EpisodeOrderError(
-                f"episode {episode} begins while episode {game.episode} is still open; end "
-                "each episode (agent.end_episode) before the next one begins"
-            )
-        self._refuse_ended(episode)
+            return game
         if self.params.enabled:
             self._model_name()  # refuse a missing provider now, not after the game
         game = ConceptGame(episode=episode, task=task, concepts=len(self.concepts))
@@ -220,12 +207,6 @@ class ConceptualMemory(MemoryModule):
             )
         return game
 
-    def _refuse_ended(self, episode: int) -> None:
-        if any(g.episode == episode for g in self.games):
-            raise EpisodeOrderError(
-                f"episode {episode} has already ended; each episode of a trial has its own index"
-            )
-
     def _model_name(self) -> str:
         name = self.params.provider_or(
             self.provider,
@@ -240,11 +221,7 @@ class ConceptualMemory(MemoryModule):
     async def retrieve(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         """Every cluster's representative (consolidated now for a game about ``query`` when
         no game is in progress)."""
-        if self.game is None:
-            nxt = self.games[-1].episode + 1 if self.games else 0
-            self.begin_episode(nxt, query, ctx)
-        game = self.game
-        assert game is not None
+        game = self.game or self.begin_episode(self._next_episode(), query, ctx)
         size = {c.representative: len(c.members) for c in game.clusters}
         cluster = {c.representative: c.id for c in game.clusters}
         return [
@@ -264,16 +241,7 @@ class ConceptualMemory(MemoryModule):
 
     async def end_episode(self, end: EpisodeEnd, ctx: MemoryContext) -> None:
         """Learn concepts from the game in progress if it was won, then close it."""
-        game = self.game
-        if game is None:
-            self._refuse_ended(end.episode)
-            game = ConceptGame(episode=end.episode, task=end.label, concepts=len(self.concepts))
-            self.games.append(game)
-        elif game.episode != end.episode:
-            raise EpisodeOrderError(
-                f"the task ended episode {end.episode}, but episode {game.episode} is the one "
-                "in progress; end episodes in the order they are played"
-            )
+        game = self._ending(end)
         game.won = end.won
         label = end.label or game.task
         if self.params.enabled and end.won is True and (self.beliefs or self.notes):
@@ -286,7 +254,10 @@ class ConceptualMemory(MemoryModule):
         elif self.params.enabled and self.params.learn_from == "every" and self.notes:
             game.stored = self._keep_lessons(end.episode, label)
         game.ended = True
-        self.beliefs, self.notes = [], []
+        self._clear_gathered()
+
+    def _unbegun(self, end: EpisodeEnd) -> ConceptGame:
+        return ConceptGame(episode=end.episode, task=end.label, concepts=len(self.concepts))
 
     async def _abstract(
         self, label: str, end: EpisodeEnd, ctx: MemoryContext
@@ -358,7 +329,7 @@ class ConceptualMemory(MemoryModule):
         the concepts retrieved (the representatives), the concepts learned when it ended
         (``stored``, with their text in ``texts``) and why none were (``error``); None for a
         game it never saw."""
-        game = next((g for g in self.games if g.episode == episode), None)
+        game = self.game_log(episode)
         if game is None:
             return None
         learned = set(game.stored)
@@ -391,46 +362,14 @@ class ConceptualMemory(MemoryModule):
         lines += [f"- [{c.id}, {sizes[c.id]} alike] {c.text}" for c in self.representatives()]
         return "\n".join(lines)
 
-    def fork(self) -> Self:
-        """O(1) in the concepts kept: concepts and past games are shared (never edited), the
-        game in progress is copied (it is edited in place), the embedder is shared."""
-        twin = fork_fields(self, share=("_embedder",))
-        if twin.games:
-            twin.games[-1] = twin.games[-1].model_copy(deep=True)
-        return twin
+    def _settings(self) -> dict[str, Any]:
+        return {"provider": self.provider}
 
-    def save_state(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "params": self.params.model_dump(mode="json"),
-            "provider": self.provider,
-            "concepts": [c.model_dump(mode="json") for c in self.concepts],
-            "games": [g.model_dump(mode="json") for g in self.games],
-            "beliefs": [b.model_dump(mode="json") for b in self.beliefs],
-            "notes": [n.model_dump(mode="json") for n in self.notes],
-        }
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        """Go on from a saved state, checked whole before anything changes."""
-        state = self.check_state_kind(state)
-        owner = "conceptual"
-        with state_part(owner, "params"):
-            params = self.Params.model_validate(state_value(state, "params", dict, owner))
+    def _load_settings(self, state: dict[str, Any]) -> dict[str, Any]:
         provider = state.get("provider")
         if provider is not None:
-            state_value(state, "provider", str, owner)
-        concepts = state_items(state, "concepts", Concept, owner)
-        with state_part(owner, "games"):
-            games = [
-                ConceptGame.model_validate(g) for g in state_value(state, "games", list, owner)
-            ]
-        beliefs = state_items(state, "beliefs", Belief, owner)
-        notes = state_items(state, "notes", Note, owner)
-        if params.embedder != self.params.embedder:
-            self._embedder = None
-        self.params, self.provider = params, provider
-        self.concepts, self.games = CowList(concepts), CowList(games)
-        self.beliefs, self.notes = beliefs, notes
+            state_value(state, "provider", str, self.kind)
+        return {"provider": provider}
 
 
 __all__ = ["CONCEPT_PROMPT", "ConceptDraft", "ConceptDrafts", "ConceptualMemory"]

@@ -24,25 +24,28 @@ JSON data for the task's record of the game.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.config import validate_mapping
-from cogarch.core.cow import CowList, fork_fields
-from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule, TurnRecord
-from cogarch.core.state import state_items, state_part, state_value
+from cogarch.core.cow import CowList
+from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, TurnRecord
 from cogarch.tokens import count_tokens
 
 from ..retrieval.base import clip
-from ..retrieval.embeddings import Embedder, EmbedderName, cosine, get_embedder
+from ..retrieval.embeddings import Embedder, EmbedderName, cosine
+from .game_log import GameLogMemory
 from .records import EMPTY, Belief, Episode, EpisodeOrderError, EpisodicGame, StepAction
 
 
-class EpisodicMemory(MemoryModule):
+class EpisodicMemory(GameLogMemory[EpisodicGame]):
     """Belief states per game, archived with the outcome; past episodes drawn for each game."""
 
     kind: ClassVar[str] = "episodic"
+    stored = ("archive", Episode)
+    game_model = EpisodicGame
+    gathered = (("beliefs", Belief), ("actions", StepAction))
 
     class Params(BaseModel):
         model_config = ConfigDict(extra="forbid")
@@ -79,6 +82,8 @@ class EpisodicMemory(MemoryModule):
             default=None, ge=1, description="Show only the last n beliefs of a past episode."
         )
 
+    params: Params
+
     def __init__(
         self, params: Params | dict[str, Any] | None = None, *, embedder: Embedder | None = None
     ) -> None:
@@ -95,13 +100,6 @@ class EpisodicMemory(MemoryModule):
         """The actions of the game in progress."""
 
     # ------------------------------------------------------------------ the game in progress
-
-    @property
-    def game(self) -> EpisodicGame | None:
-        """The log of the game in progress (None between games)."""
-        if self.games and self.games[-1].stored is None:
-            return self.games[-1]
-        return None
 
     @property
     def belief(self) -> Belief | None:
@@ -121,15 +119,9 @@ class EpisodicMemory(MemoryModule):
     ) -> EpisodicGame:
         """Open game ``episode`` (about ``task``, from agent turn ``turn``) and draw its past
         episodes; a game already open under that index is returned as it is."""
-        game = self.game
+        game = self._already_open(episode)
         if game is not None:
-            if game.episode == episode:
-                return game
-            raise EpisodeOrderError(
-                f"episode {episode} begins while episode {game.episode} is still open; end "
-                "each episode (agent.end_episode) before the next one begins"
-            )
-        self._refuse_ended(episode)
+            return game
         chosen, scores = self._draw(task, episode, ctx.seed)
         game = EpisodicGame(
             episode=episode,
@@ -173,15 +165,6 @@ class EpisodicMemory(MemoryModule):
             raise EpisodeOrderError(f"no game is in progress to {doing}; call begin_episode first")
         return game
 
-    def _refuse_ended(self, episode: int) -> None:
-        if any(e.episode == episode for e in self.archive):
-            raise EpisodeOrderError(
-                f"episode {episode} has already ended; each episode of a trial has its own index"
-            )
-
-    def _next_episode(self) -> int:
-        return self.games[-1].episode + 1 if self.games else 0
-
     # ------------------------------------------------------------------ drawing past episodes
 
     def _draw(self, task: str, episode: int, seed: int | None) -> tuple[list[Episode], list[float]]:
@@ -196,12 +179,6 @@ class EpisodicMemory(MemoryModule):
         similarity = [cosine(vectors[0], v) for v in vectors[1:]]
         order = sorted(range(len(pool)), key=lambda i: (-similarity[i], -pool[i].episode))[:n]
         return [pool[i] for i in order], [round(similarity[i], 6) for i in order]
-
-    @property
-    def embedder(self) -> Embedder:
-        if self._embedder is None:
-            self._embedder = get_embedder(self.params.embedder)
-        return self._embedder
 
     # ------------------------------------------------------------------ the module interface
 
@@ -246,16 +223,7 @@ class EpisodicMemory(MemoryModule):
     async def end_episode(self, end: EpisodeEnd, ctx: MemoryContext) -> None:
         """Archive the game in progress as one episode, with the task's label and outcome (a
         game that never began is archived empty)."""
-        game = self.game
-        if game is None:
-            self._refuse_ended(end.episode)
-            game = EpisodicGame(episode=end.episode, task=end.label, first_turn=None)
-            self.games.append(game)
-        elif game.episode != end.episode:
-            raise EpisodeOrderError(
-                f"the task ended episode {end.episode}, but episode {game.episode} is the one "
-                "in progress; end episodes in the order they are played"
-            )
+        game = self._ending(end)
         stored = Episode(
             id=f"ep{end.episode}",
             episode=end.episode,
@@ -267,14 +235,17 @@ class EpisodicMemory(MemoryModule):
         )
         self.archive.append(stored)
         game.stored, game.won = stored.id, end.won
-        self.beliefs, self.actions = [], []
+        self._clear_gathered()
+
+    def _unbegun(self, end: EpisodeEnd) -> EpisodicGame:
+        return EpisodicGame(episode=end.episode, task=end.label, first_turn=None)
 
     def episode_activity(self, episode: int) -> dict[str, Any] | None:
         """What the module did for game ``episode``, by id: the past episodes drawn for it
         (``retrieved``, in the order shown, with their goal similarity in ``scores`` under
         ``similar`` retrieval), the beliefs written during it, and the episode archived when
         it ended (``stored``); None for a game it never saw."""
-        game = next((g for g in self.games if g.episode == episode), None)
+        game = self.game_log(episode)
         if game is None:
             return None
         return {
@@ -369,46 +340,6 @@ class EpisodicMemory(MemoryModule):
             lines = kept[::-1]
             cut += [b.step for b in beliefs[: len(beliefs) - len(lines)]]
         return "\n".join([header, *lines]), sorted(set(cut))
-
-    def fork(self) -> Self:
-        """O(1) in the episodes kept: the archive and past games are shared (never edited),
-        the game in progress is copied (it is edited in place), the embedder is shared."""
-        twin = fork_fields(self, share=("_embedder",))
-        if twin.games:
-            twin.games[-1] = twin.games[-1].model_copy(deep=True)
-        return twin
-
-    def save_state(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "params": self.params.model_dump(mode="json"),
-            "archive": [e.model_dump(mode="json") for e in self.archive],
-            "games": [g.model_dump(mode="json") for g in self.games],
-            "beliefs": [b.model_dump(mode="json") for b in self.beliefs],
-            "actions": [a.model_dump(mode="json") for a in self.actions],
-        }
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        """Go on from a saved state, checked whole before anything changes."""
-        state = self.check_state_kind(state)
-        owner = "episodic"
-        with state_part(owner, "params"):
-            params = self.Params.model_validate(state_value(state, "params", dict, owner))
-        with state_part(owner, "archive"):
-            archive = [
-                Episode.model_validate(e) for e in state_value(state, "archive", list, owner)
-            ]
-        with state_part(owner, "games"):
-            games = [
-                EpisodicGame.model_validate(g) for g in state_value(state, "games", list, owner)
-            ]
-        beliefs = state_items(state, "beliefs", Belief, owner)
-        actions = state_items(state, "actions", StepAction, owner)
-        if params.embedder != self.params.embedder:
-            self._embedder = None
-        self.params = params
-        self.archive, self.games = CowList(archive), CowList(games)
-        self.beliefs, self.actions = beliefs, actions
 
 
 __all__ = ["EpisodicMemory"]

@@ -62,12 +62,23 @@ class Episode(_Record):
     actions: tuple[StepAction, ...] = ()
 
 
-class EpisodicGame(BaseModel):
-    """What the episodic memory did for one game."""
+class GameRecord(BaseModel):
+    """What a long-term memory did for one game: the game's index and task, and whether it
+    is over (the log of the game in progress is the last one, while it is not)."""
 
     model_config = ConfigDict(extra="forbid")
 
     episode: int
+    task: str = ""
+
+    @property
+    def over(self) -> bool:
+        raise NotImplementedError
+
+
+class EpisodicGame(GameRecord):
+    """What the episodic memory did for one game."""
+
     task: str
     first_turn: int | None
     """The agent's turn at which the game began (None for a game ended before any turn)."""
@@ -84,6 +95,11 @@ class EpisodicGame(BaseModel):
     """By drawn episode id, the steps of its beliefs left out of context or shortened to fit
     a cap (``belief_chars``, ``episode_tokens``, ``context_tokens``); empty when every drawn
     episode was shown in full."""
+
+    @property
+    def over(self) -> bool:
+        """Whether it ended (its episode is archived)."""
+        return self.stored is not None
 
 
 class Concept(_Record):
@@ -116,13 +132,9 @@ class Cluster(_Record):
     representative: str
 
 
-class ConceptGame(BaseModel):
+class ConceptGame(GameRecord):
     """What the conceptual memory did for one game."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    episode: int
-    task: str = ""
     concepts: int = 0
     """How many concepts were stored when the game began (N)."""
     k: int = 0
@@ -137,6 +149,11 @@ class ConceptGame(BaseModel):
     error: str | None = None
     """Why no concepts came from a won game (the abstraction call failed)."""
 
+    @property
+    def over(self) -> bool:
+        """Whether it ended."""
+        return self.ended
+
 
 __all__ = [
     "EMPTY",
@@ -147,6 +164,7 @@ __all__ = [
     "Episode",
     "EpisodeOrderError",
     "EpisodicGame",
+    "GameRecord",
     "Note",
     "StepAction",
 ]

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
-from cogarch.core.state import StateError, state_part, state_value
+from cogarch.core.state import StateError, state_items, state_part, state_value
 from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
@@ -381,23 +381,13 @@ class CompressorMemory(MemoryModule):
         owner = "ccs"
         with state_part(owner, "ccs"):
             ccs = CCS.model_validate(state_value(state, "ccs", dict, owner))
-        with state_part(owner, "commits"):
-            commits = [
-                CommitRecord.model_validate(c)
-                for c in state_value({"commits": state.get("commits", [])}, "commits", list, owner)
-            ]
+        commits = state_items(state, "commits", CommitRecord, owner, optional=True)
         sizes = state_value(
             {"state_sizes": state.get("state_sizes", [])}, "state_sizes", list, owner
         )
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in sizes):
             raise StateError("the ccs state's 'state_sizes' holds values that are not counts")
-        with state_part(owner, "artifacts"):
-            artifacts = [
-                Artifact.model_validate(a)
-                for a in state_value(
-                    {"artifacts": state.get("artifacts", [])}, "artifacts", list, owner
-                )
-            ]
+        artifacts = state_items(state, "artifacts", Artifact, owner, optional=True)
         store = ARTIFACT_BACKENDS.get(self.params.backend)()
         try:
             with state_part(owner, "artifacts"):

@@ -21,7 +21,7 @@ from cogarch.config import validate_mapping
 from cogarch.core.cow import fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.core.model import ChatModel
-from cogarch.core.state import StateError, state_part, state_value
+from cogarch.core.state import StateError, state_items, state_part, state_value
 from cogarch.errors import ConfigError
 from cogarch.models.messages import LLMMessage
 from cogarch.models.structured import structured
@@ -292,13 +292,7 @@ class RetrievalModule(MemoryModule):
         provider = state.get("provider")
         if provider is not None:
             state_value(state, "provider", str, owner)
-        with state_part(owner, "messages"):
-            messages = tuple(
-                LoggedMessage.model_validate(m)
-                for m in state_value(
-                    {"messages": state.get("messages", [])}, "messages", list, owner
-                )
-            )
+        messages = tuple(state_items(state, "messages", LoggedMessage, owner, optional=True))
         last = state.get("last_turn")
         last_turn = None if last is None else int(state_value(state, "last_turn", int, owner))
         last_time = state.get("last_time")

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
-from cogarch.core.state import state_part, state_value
+from cogarch.core.state import state_items, state_part, state_value
 from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
@@ -403,11 +403,7 @@ class TaskMemory(MemoryModule):
         owner = "task_graph"
         with state_part(owner, "graph"):
             graph = TaskGraph.from_dict(state_value(state, "graph", dict, owner))
-        with state_part(owner, "reports"):
-            reports = [
-                TurnReport.model_validate(r)
-                for r in state_value({"reports": state.get("reports", [])}, "reports", list, owner)
-            ]
+        reports = state_items(state, "reports", TurnReport, owner, optional=True)
         self.graph, self.reports = graph, CowList(reports)
 
     def fork(self) -> Self:

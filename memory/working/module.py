@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from cogarch.core.cow import CowList
 from cogarch.core.memory import MemoryModule
-from cogarch.core.state import state_part, state_value
+from cogarch.core.state import state_items, state_part, state_value
 
 from ..budget import truncate_to_budget
 from .document import INITIAL_MEMORY
@@ -104,11 +104,7 @@ class WorkingMemory(MemoryModule):
         with state_part(owner, "strategy"):
             strategy = self.Params(strategy=state_value(state, "strategy", str, owner)).strategy
         text = state_value(state, "text", str, owner)
-        with state_part(owner, "edits"):
-            edits = [
-                _Edit.model_validate(e).model_dump()
-                for e in state_value({"edits": state.get("edits", [])}, "edits", list, owner)
-            ]
+        edits = [e.model_dump() for e in state_items(state, "edits", _Edit, owner, optional=True)]
         self.strategy, self.text, self.edits = strategy, text, CowList(edits)
 
 

@@ -11,6 +11,22 @@ from cogarch.experiments.results import write_trial
 from cogarch.tasks.registry import TASKS
 from cogarch.tasks.sct import SCTAnswer, SCTPayload
 
+
+def hangman_run(name: str) -> str:
+    """A valid run config (YAML) named ``name``: one Hangman trial of the vanilla agent against
+    the honest fake host, uncached."""
+    return f"""\
+name: {name}
+task: {{kind: hangman_sct, t_fork: 3}}
+trials: 1
+cache: false
+providers:
+  p: {{kind: fake, fake: hangman.honest}}
+agents:
+  - {{agent: vanilla, provider: p}}
+"""
+
+
 OUTCOMES = ("self_consistent", "over_confirmation", "state_substitution", "all_denial", "leakage")
 
 

@@ -14,19 +14,11 @@ from cogarch.errors import ConfigError
 from cogarch.experiments.cli import main
 from cogarch.experiments.config import load_run_config
 from cogarch.experiments.runner import Runner
+from tests.experiments import hangman_run
 
 REPO = Path(__file__).resolve().parents[2]
 
-GOOD_RUN = """\
-name: cfg_test
-task: {kind: hangman_sct, t_fork: 3}
-trials: 1
-cache: false
-providers:
-  p: {kind: fake, fake: hangman.honest}
-agents:
-  - {agent: vanilla, provider: p}
-"""
+GOOD_RUN = hangman_run("cfg_test")
 
 
 def write(tmp_path: Path, text: str, name: str = "run.yaml") -> Path:

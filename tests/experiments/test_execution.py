@@ -11,17 +11,9 @@ import pytest
 from cogarch.experiments.cli import main
 from cogarch.experiments.config import load_run_config
 from cogarch.experiments.runner import Runner
+from tests.experiments import hangman_run
 
-RUN = """\
-name: exec_test
-task: {kind: hangman_sct, t_fork: 3}
-trials: 1
-cache: false
-providers:
-  p: {kind: fake, fake: hangman.honest}
-agents:
-  - {agent: vanilla, provider: p}
-"""
+RUN = hangman_run("exec_test")
 
 
 def write(tmp_path: Path, extra: str = "") -> Path:

@@ -15,56 +15,7 @@ import pytest
 from cogarch.core.payload import GenericPayload
 from cogarch.experiments.results import read_trial
 from cogarch.experiments.task_trust import trust, trust_file, trusted
-
-TASK = """
-import pathlib
-from typing import Literal
-from pydantic import BaseModel
-from cogarch.core.payload import TaskPayload
-from cogarch.core.task import Task
-
-pathlib.Path({marker!r}).write_text("imported")
-
-
-class Note(TaskPayload):
-    kind: Literal["note"] = "note"
-    text: str
-
-
-class Noting(Task):
-    kind = "noting"
-    Params = BaseModel
-    Payload = Note
-
-    async def run_trial(self, ctx):
-        raise NotImplementedError
-"""
-
-
-def trial(task: str, source: str | None = None) -> dict[str, object]:
-    return {
-        "schema_version": 2,
-        "status": "complete",
-        "run": "r",
-        "agent": "a",
-        "task": task,
-        "trial": 0,
-        "seed": 1,
-        "metadata": {"task_source": source} if source else {},
-        "payload": {"kind": "note", "version": 1, "text": "hello"},
-    }
-
-
-def write(path: Path, data: dict[str, object]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return path
-
-
-def task_file(path: Path, marker: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(TASK.format(marker=str(marker)), encoding="utf-8")
-    return path
+from tests.experiments.noting_task import TASK, task_file, trial, write
 
 
 @pytest.fixture(autouse=True)

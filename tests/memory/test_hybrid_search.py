@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from cogarch.core.memory import MemoryModule, TurnRecord
+from cogarch.core.memory import TurnRecord
 from cogarch.memory import build_memory
 from cogarch.memory.retrieval.chroma_store import ChromaVectorStore
 from cogarch.memory.retrieval.embeddings import HashEmbedder
@@ -19,14 +18,8 @@ from cogarch.memory.retrieval.params import RetrievalParams
 from cogarch.memory.retrieval.search import SearchParams, names_and_numbers
 from cogarch.memory.retrieval.vector_store import Hit, VectorStore, VectorStoreError
 from tests.memory import context
-from tests.memory.test_fork_isolation import (
-    GRANDCHILD,
-    ORDERS,
-    Step,
-    own_steps,
-    run,
-    same_as_replay,
-)
+from tests.memory.store_forks import Op, fork_ops, play_forks
+from tests.memory.test_fork_isolation import ORDERS, writes_stay_where_they_were_made
 from tests.memory.test_module_state import CASES, LLM, TURNS, Case, _found, _same
 
 KINDS = ["memory", "chroma"]
@@ -193,42 +186,19 @@ def test_state_round_trip_answers_alike_and_a_damaged_index_changes_nothing(
 
 # Any interleaving of writes over a trunk and its forks: each store must answer exactly as a
 # fresh store holding its own records.
-OPS = st.lists(
-    st.tuples(
-        st.integers(0, 4),
-        st.sampled_from(["add", "update", "delete", "fork", "clear"]),
-        st.integers(0, 4),
-    ),
-    max_size=20,
-)
+OPS = fork_ops(5, ["add", "update", "delete", "fork", "clear"], max_size=20)
 WORDS = ["apple pie", "river boat", "red car river", "green tea", "old town apple"]
 
 
-def play(kind: str, ops: list[tuple[int, str, int]]) -> None:
-    stores: list[Store] = [new_store(kind, HYBRID)]
-    models: list[dict[str, str]] = [{}]
-    for step, (who, op, n) in enumerate(ops):
-        i = who % len(stores)
-        store, model = stores[i], models[i]
-        entry = f"e{n}"
-        if op == "fork":
-            stores.append(store.fork())
-            models.append(dict(model))
-        elif op == "add" and entry not in model:
-            store.add([entry], [WORDS[(n + step) % 5]])
-            model[entry] = WORDS[(n + step) % 5]
-        elif op == "update" and entry in model:
-            store.update([entry], [f"changed {WORDS[step % 5]}"])
-            model[entry] = f"changed {WORDS[step % 5]}"
-        elif op == "delete":
-            store.delete([entry])
-            model.pop(entry, None)
-        elif op == "clear":
-            store.clear()
-            model.clear()
+def changed(step: int) -> str:
+    return f"changed {WORDS[step % 5]}"
+
+
+def play(kind: str, ops: list[Op]) -> None:
+    stores, models = play_forks(new_store(kind, HYBRID), ops, WORDS, changed)
     for store, model in zip(stores, models, strict=True):
         reference = new_store(kind, HYBRID)
-        for entry, text in model.items():
+        for entry, (text, _) in model.items():
             reference.add([entry], [text])
         for probe in ["apple river", "changed tea", "red car"]:
             got, want = store.query(probe, 5), reference.query(probe, 5)
@@ -276,22 +246,7 @@ def case_id(case: Case) -> str:
 async def test_module_writes_after_a_fork_stay_where_they_were_made(
     case: Case, order: tuple[str, ...]
 ) -> None:
-    shared: list[Step] = [("ingest", TURNS[0]), ("ingest", TURNS[1]), ("retrieve", "hotel")]
-    trunk = build_memory(case.kind, case.params)
-    await run(trunk, shared, case)
-    modules: dict[str, MemoryModule] = {"trunk": trunk}
-    modules["left"], modules["right"] = trunk.fork(), trunk.fork()
-    histories = {name: list(shared) for name in modules}
-    for name in order:
-        await run(modules[name], own_steps(name), case)
-        histories[name] += own_steps(name)
-        if name == "left":
-            child = modules["left"].fork()
-            grand: list[Step] = [("ingest", GRANDCHILD), ("retrieve", "museum")]
-            await run(child, grand, case)
-            modules["grandchild"], histories["grandchild"] = child, histories["left"] + grand
-    for name, module in modules.items():
-        await same_as_replay(module, case, histories[name])
+    await writes_stay_where_they_were_made(case, order)
 
 
 @pytest.mark.parametrize("case", MODULES, ids=case_id)

@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 from chromadb.config import Settings
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from cogarch.core.state import StateError
 from cogarch.memory.retrieval import vector_store as vs
 from cogarch.memory.retrieval.chroma_store import ChromaVectorStore
 from cogarch.memory.retrieval.embeddings import HashEmbedder, cosine
 from cogarch.memory.retrieval.vector_store import Hit, VectorStore, VectorStoreError
+from tests.memory.store_forks import Expected, Op, fork_ops, play_forks
 
 TEXTS = ["the cat sat on the mat", "stock markets fell sharply", "a cat slept on a mat"]
 KINDS = ["memory", "chroma"]
@@ -172,47 +172,23 @@ def test_a_fork_embeds_nothing_and_branches_never_share_writes(kind: str) -> Non
 
 # Any interleaving of writes over a trunk and its forks: each store must hold exactly what
 # its own writes (and those before its fork) made, checked against a plain dict per store.
-OPS = st.lists(
-    st.tuples(
-        st.integers(0, 5),  # which store acts (modulo how many exist)
-        st.sampled_from(["add", "update", "meta", "delete", "fork", "clear"]),
-        st.integers(0, 5),  # which entry id
-    ),
-    max_size=30,
-)
+OPS = fork_ops(6, ["add", "update", "meta", "delete", "fork", "clear"], max_size=30)
 WORDS = ["apple pie", "river boat", "red car", "green tea", "old town", "cold rain"]
 
 
-def _play(kind: str, ops: list[tuple[int, str, int]]) -> None:
-    stores: list[Store] = [new_store(kind)]
-    models: list[dict[str, tuple[str, dict[str, Any]]]] = [{}]
-    for step, (who, op, n) in enumerate(ops):
-        i = who % len(stores)
-        store, model = stores[i], models[i]
-        entry = f"e{n}"
-        if op == "fork":
-            stores.append(store.fork())
-            models.append(dict(model))
-        elif op == "add" and entry not in model:
-            store.add([entry], [WORDS[(n + step) % 6]], [{"step": step}])
-            model[entry] = (WORDS[(n + step) % 6], {"step": step})
-        elif op == "update" and entry in model:
-            store.update([entry], [f"changed {step}"])
-            model[entry] = (f"changed {step}", model[entry][1])
-        elif op == "meta" and entry in model:
-            store.update([entry], metadatas=[{"meta": step}])
-            model[entry] = (model[entry][0], {"meta": step})
-        elif op == "delete":
-            store.delete([entry])
-            model.pop(entry, None)
-        elif op == "clear":
-            store.clear()
-            model.clear()
-        for other, expected in zip(stores, models, strict=True):
-            assert {r.id: (r.text, r.metadata) for r in other.all()} == expected
-            assert len(other) == len(expected)
-            hits = other.query("apple river red changed", 10)
-            assert sorted(h.id for h in hits) == sorted(expected)
+def _hold_what_they_wrote(stores: list[Store], models: list[Expected]) -> None:
+    for other, expected in zip(stores, models, strict=True):
+        assert {r.id: (r.text, r.metadata) for r in other.all()} == expected
+        assert len(other) == len(expected)
+        hits = other.query("apple river red changed", 10)
+        assert sorted(h.id for h in hits) == sorted(expected)
+
+
+def _play(kind: str, ops: list[Op]) -> None:
+    changed = "changed {}".format
+    play_forks(
+        new_store(kind), ops, WORDS, changed, metadata=True, after_each=_hold_what_they_wrote
+    )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

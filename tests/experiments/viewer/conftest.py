@@ -8,6 +8,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,12 +59,9 @@ def run_dir(fake_run: Path, tmp_path: Path) -> Path:
     return copy
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    """Debian's chromium under Playwright; skipped where it is missing, except in CI.
-
-    Module-scoped: Playwright's sync API keeps an event loop running in this thread while it
-    is open, which would stop later asyncio tests from starting theirs."""
+def launched_chromium(*args: str) -> Iterator[Any]:
+    """Debian's chromium under Playwright, launched with ``args`` besides ``--no-sandbox``;
+    the test is skipped where it or Playwright is missing, except in CI (where it fails)."""
     in_ci = os.environ.get("CI") == "true"
     if not CHROMIUM.exists():
         if in_ci:
@@ -76,6 +74,15 @@ def browser() -> Iterator[object]:
             raise
         pytest.skip("browser tests need playwright: pip install -e '.[dev,view]'")
     with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", *args])
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's chromium under Playwright; skipped where it is missing, except in CI.
+
+    Module-scoped: Playwright's sync API keeps an event loop running in this thread while it
+    is open, which would stop later asyncio tests from starting theirs."""
+    yield from launched_chromium()

@@ -4,7 +4,6 @@ gets nothing, and the viewer and play pages still work from their own origin."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from cogarch.experiments.viewer.play import PlaySession
 from cogarch.experiments.viewer.play_app import create_play_app
 from cogarch.experiments.viewer.serve import serving
 
-from .conftest import CHROMIUM
+from .conftest import launched_chromium
 from .test_play import providers
 
 pytestmark = pytest.mark.browser
@@ -75,24 +74,7 @@ run();
 def chromium() -> Iterator[Any]:
     """Debian's chromium, resolving :data:`REBOUND` to 127.0.0.1 (skipped as the other browser
     tests are when it is missing)."""
-    in_ci = os.environ.get("CI") == "true"
-    if not CHROMIUM.exists():
-        if in_ci:
-            pytest.fail("CI must run the browser tests, but /usr/bin/chromium is missing")
-        pytest.skip("browser tests need Debian's chromium: apt-get install chromium")
-    try:
-        from playwright import sync_api
-    except ImportError:
-        if in_ci:
-            raise
-        pytest.skip("browser tests need playwright: pip install -e '.[dev,view]'")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", f"--host-resolver-rules=MAP {REBOUND} 127.0.0.1"],
-        )
-        yield browser
-        browser.close()
+    yield from launched_chromium(f"--host-resolver-rules=MAP {REBOUND} 127.0.0.1")
 
 
 @pytest.fixture

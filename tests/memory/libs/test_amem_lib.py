@@ -9,22 +9,22 @@ import json
 
 import pytest
 
-from cogarch.core.memory import MemoryContext, TurnRecord
+from cogarch.core.memory import MemoryContext
 from cogarch.errors import ConfigError
 from cogarch.memory.registry import build_memory
 from cogarch.memory.retrieval.libs.amem_lib import AMemLibMemory
 from cogarch.memory.retrieval.libs.offline import AMEM
-from cogarch.models.metering import Meter
 from cogarch.testing.scripted_server import ScriptedServer
-
-pytestmark = pytest.mark.skipif(
-    AMEM.version() is None,
-    reason=f"a-mem is not installed; install it with `{AMEM.install}`",
+from tests.memory.libs.lib_checks import (
+    assert_through_the_model_layer,
+    assert_writes_stay_in_their_fork,
+    forks_of,
+    metered_writes_and_search,
+    needs,
+    turn,
 )
 
-
-def turn(n: int, user: str) -> TurnRecord:
-    return TurnRecord(n, user, f"Reply {n}.", source_ids=(f"d{n}",))
+pytestmark = needs(AMEM)
 
 
 def build() -> AMemLibMemory:
@@ -41,15 +41,10 @@ async def test_notes_are_added_and_found_through_the_model_layer(
     offline: list[str], server: ScriptedServer, ctx: MemoryContext
 ) -> None:
     module = build()
-    meter = Meter()
-    with meter.active():
-        await module.ingest(turn(1, "My sister Ada lives in Paris."), ctx)
-        await module.ingest(turn(2, "I keep two cats at home."), ctx)
-        found = await module.retrieve("Where does my sister Ada live?", ctx)
+    meter, found = await metered_writes_and_search(module, ctx, "Where does my sister Ada live?")
     # a note's analysis, then (once a neighbour exists) its evolution
-    assert server.hits == 3 and meter.model_calls == 3
-    assert set(meter.summary()["by_caller"]) == {"memory:amem_lib"}
-    assert all(body["seed"] == 7 for body in server.bodies)
+    assert server.hits == 3
+    assert_through_the_model_layer(meter, server, "amem_lib")
     assert texts(module) == {"My sister Ada lives in Paris.", "I keep two cats at home."}
     assert found[0].text == "My sister Ada lives in Paris." and found[0].source_ids == ["d1"]
     assert module.render().startswith("- Content: My sister Ada lives in Paris.\nKeywords: ")
@@ -62,15 +57,8 @@ async def test_forks_never_see_each_others_writes(
 ) -> None:
     trunk = build()
     await trunk.ingest(turn(1, "The secret plan is blue."), ctx)
-    modules = {"trunk": trunk, "left": trunk.fork(), "right": trunk.fork()}
-    before = {name: texts(m) for name, m in modules.items()}
-    for step, name in enumerate(order, start=2):
-        await modules[name].ingest(turn(step, f"{name} wrote {step}."), ctx)
-        assert f"{name} wrote {step}." in texts(modules[name])
-        for other, module in modules.items():
-            if other != name:
-                assert texts(module) == before[other], f"{other} saw {name}'s write"
-        before[name] = texts(modules[name])
+    written = "{0} wrote {1}.".format
+    await assert_writes_stay_in_their_fork(forks_of(trunk), order, ctx, texts, written, written)
 
 
 async def test_save_load_and_bad_states(ctx: MemoryContext) -> None:

@@ -8,22 +8,22 @@ import json
 
 import pytest
 
-from cogarch.core.memory import MemoryContext, TurnRecord
+from cogarch.core.memory import MemoryContext
 from cogarch.errors import ConfigError
 from cogarch.memory.registry import build_memory
 from cogarch.memory.retrieval.libs.mem0_lib import Mem0LibMemory
 from cogarch.memory.retrieval.libs.offline import MEM0
-from cogarch.models.metering import Meter
 from cogarch.testing.scripted_server import ScriptedServer
-
-pytestmark = pytest.mark.skipif(
-    MEM0.version() is None,
-    reason=f"mem0ai is not installed; install it with `{MEM0.install}`",
+from tests.memory.libs.lib_checks import (
+    assert_through_the_model_layer,
+    assert_writes_stay_in_their_fork,
+    forks_of,
+    metered_writes_and_search,
+    needs,
+    turn,
 )
 
-
-def turn(n: int, user: str, assistant: str = "") -> TurnRecord:
-    return TurnRecord(n, user, assistant or f"Reply {n}.", source_ids=(f"d{n}",))
+pytestmark = needs(MEM0)
 
 
 def build() -> Mem0LibMemory:
@@ -40,18 +40,12 @@ async def test_add_and_search_go_through_the_model_layer(
     offline: list[str], server: ScriptedServer, ctx: MemoryContext
 ) -> None:
     module = build()
-    meter = Meter()
-    with meter.active():
-        await module.ingest(turn(1, "My sister Ada lives in Paris."), ctx)
-        await module.ingest(turn(2, "I keep two cats at home."), ctx)
-        found = await module.retrieve("Where does Ada live?", ctx)
+    meter, found = await metered_writes_and_search(module, ctx, "Where does Ada live?")
     # mem0ai 1.0.x: fact extraction, then the update decision, for each add
     assert server.hits == 4
-    assert meter.model_calls == 4
-    assert set(meter.summary()["by_caller"]) == {"memory:mem0_lib"}
+    assert_through_the_model_layer(meter, server, "mem0_lib")
     for body in server.bodies:
         assert body["response_format"]["type"] == "json_schema"
-        assert body["seed"] == 7
     assert "User said: My sister Ada lives in Paris." in texts(module)
     assert found, "search returned nothing"
     assert found[0].text == "User said: My sister Ada lives in Paris."
@@ -76,17 +70,11 @@ async def test_forks_never_see_each_others_writes(
 ) -> None:
     trunk = build()
     await trunk.ingest(turn(1, "The secret plan is blue."), ctx)
-    modules = {"trunk": trunk, "left": trunk.fork(), "right": trunk.fork()}
-    before = {name: texts(m) for name, m in modules.items()}
-    assert before["left"] == before["trunk"] == before["right"]
-    for step, name in enumerate(order, start=2):
-        await modules[name].ingest(turn(step, f"{name} wrote fact {step}."), ctx)
-        grown = texts(modules[name])
-        assert f"User said: {name} wrote fact {step}." in grown
-        for other, module in modules.items():
-            if other != name:
-                assert texts(module) == before[other], f"{other} saw {name}'s write"
-        before[name] = grown
+    modules = forks_of(trunk)
+    assert texts(modules["left"]) == texts(modules["trunk"]) == texts(modules["right"])
+    said = "{0} wrote fact {1}.".format
+    kept = "User said: {0} wrote fact {1}.".format
+    await assert_writes_stay_in_their_fork(modules, order, ctx, texts, said, kept)
     # the history tables are copies too
     counts = {
         n: m.lib.db.connection.execute("SELECT COUNT(*) FROM history").fetchone()[0]

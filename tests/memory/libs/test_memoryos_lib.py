@@ -9,22 +9,23 @@ import json
 
 import pytest
 
-from cogarch.core.memory import MemoryContext, TurnRecord
+from cogarch.core.memory import MemoryContext
 from cogarch.errors import ConfigError
 from cogarch.memory.registry import build_memory
 from cogarch.memory.retrieval.libs.memoryos_lib import MemoryOSLibMemory
 from cogarch.memory.retrieval.libs.offline import MEMORYOS
 from cogarch.models.metering import Meter
 from cogarch.testing.scripted_server import ScriptedServer
-
-pytestmark = pytest.mark.skipif(
-    MEMORYOS.version() is None,
-    reason=f"memoryos-pro is not installed; install it with `{MEMORYOS.install}`",
+from tests.memory.libs.lib_checks import (
+    ADA,
+    assert_through_the_model_layer,
+    assert_writes_stay_in_their_fork,
+    forks_of,
+    needs,
+    turn,
 )
 
-
-def turn(n: int, user: str, assistant: str = "") -> TurnRecord:
-    return TurnRecord(n, user, assistant or f"Reply {n}.", source_ids=(f"d{n}",))
+pytestmark = needs(MEMORYOS)
 
 
 def build(capacity: int = 2) -> MemoryOSLibMemory:
@@ -43,15 +44,13 @@ async def test_pages_move_to_mid_term_with_the_librarys_calls(
     module = build(capacity=2)
     meter = Meter()
     with meter.active():
-        await module.ingest(turn(1, "My sister Ada lives in Paris."), ctx)
+        await module.ingest(turn(1, ADA), ctx)
         assert server.hits == 0  # short-term only: no model call yet
         for n, said in enumerate(["I keep two cats.", "I bake bread on Sundays."], start=2):
             await module.ingest(turn(n, said), ctx)
         found = await module.retrieve("Where does my sister Ada live?", ctx)
     assert server.hits > 0
-    assert meter.model_calls == server.hits
-    assert set(meter.summary()["by_caller"]) == {"memory:memoryos_lib"}
-    assert all(body["seed"] == 7 for body in server.bodies)
+    assert_through_the_model_layer(meter, server, "memoryos_lib")
     pages = [item for item in found if item.fields.get("tier") == "mid"]
     assert pages and pages[0].text == "Q: My sister Ada lives in Paris. A: Reply 1."
     assert pages[0].source_ids == ["d1"]
@@ -66,18 +65,12 @@ async def test_forks_never_see_each_others_writes(
 ) -> None:
     trunk = build(capacity=2)
     await trunk.ingest(turn(1, "The secret plan is blue."), ctx)
-    modules = {"trunk": trunk, "left": trunk.fork(), "right": trunk.fork()}
-    before = {name: texts(m) for name, m in modules.items()}
+    modules = forks_of(trunk)
     folders = {m.lib.data_storage_path for m in modules.values()}
     assert len(folders) == 3  # every branch owns its files
-    for step, name in enumerate(order, start=2):
-        await modules[name].ingest(turn(step, f"{name} wrote {step}."), ctx)
-        grown = texts(modules[name])
-        assert f"Q: {name} wrote {step}. A: Reply {step}." in grown
-        for other, module in modules.items():
-            if other != name:
-                assert texts(module) == before[other], f"{other} saw {name}'s write"
-        before[name] = grown
+    said = "{0} wrote {1}.".format
+    kept = "Q: {0} wrote {1}. A: Reply {1}.".format
+    await assert_writes_stay_in_their_fork(modules, order, ctx, texts, said, kept)
 
 
 async def test_save_and_load_restore_the_files(ctx: MemoryContext) -> None:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from cogarch.core.task import TrialContext
 from cogarch.models import ProviderConfig, Providers
 from cogarch.tasks.fakes import task_fakes
 from cogarch.tasks.hangman.hosts import host_secret
@@ -17,7 +15,12 @@ from cogarch.tasks.hangman.prompts import (
 )
 from cogarch.tasks.hangman.task import HangmanParams, HangmanSCT, hangman_game
 from cogarch.tasks.registry import build_task
-from cogarch.workspace import build_agent, load_agent_spec
+from tests.tasks.sct.trials import (
+    assert_the_player_follows_the_seed,
+    play_record,
+    questions,
+    trial_context,
+)
 
 SEED = 424242
 
@@ -28,28 +31,16 @@ async def play(
     providers = Providers(
         {"host": ProviderConfig(kind="fake", fake=f"hangman.{host}")}, fakes=task_fakes()
     )
-    spec = load_agent_spec(agent)
-    ctx = TrialContext(
-        agent_name=agent,
-        trial=0,
-        seed=seed,
-        agent_factory=lambda: build_agent(spec, providers.get, provider="host", seed=seed),
-        models=providers.get,
-        helper_provider=None,
-    )
+    ctx = trial_context(providers, "host", agent=agent, seed=seed)
     task = build_task("hangman_sct", {"t_fork": t_fork, "n_candidates": 5})
     assert isinstance(task, HangmanSCT)
-    out = await task.run_trial(ctx)
+    out = await play_record(task, ctx)
     await providers.aclose()
-    return json.loads(out.model_dump_json())  # what the trial file will hold
+    return out
 
 
 def transition_counts(out: dict[str, Any]) -> dict[tuple[str, str], int]:
     return {(t["source"], t["target"]): t["count"] for t in out["transitions"]}
-
-
-def questions(out: dict[str, Any]) -> list[str]:
-    return [entry["user"] for entry in out["turns"]]
 
 
 async def test_a_trial_record_has_the_log_branches_sct_block_and_evaluation() -> None:
@@ -100,15 +91,7 @@ async def test_a_trial_record_has_the_log_branches_sct_block_and_evaluation() ->
 
 
 async def test_the_player_is_reproducible_from_the_seed() -> None:
-    first = await play(seed=SEED)
-    again = await play(seed=SEED)
-    assert questions(first) == questions(again)
-    assert first["payload"]["candidates"] == again["payload"]["candidates"]
-    assert first["evaluation"] == again["evaluation"]
-
-    others = [questions(await play(seed=seed)) for seed in (1, 2, 3)]
-    assert all(q != questions(first) for q in others)
-    assert len({tuple(q) for q in others}) == 3
+    await assert_the_player_follows_the_seed(play, SEED)
 
 
 def test_the_game_draws_the_same_guesses_for_the_same_seed() -> None:

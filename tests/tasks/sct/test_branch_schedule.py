@@ -5,23 +5,21 @@ its trial to one server slot), and the schedule never changes what a trial score
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 from autogen_core.models import LLMMessage
 
-from cogarch.core.task import TrialContext
 from cogarch.models import CallInfo, FunctionModel, Model, Providers, as_pairs
 from cogarch.models.slots import trial_affinity
 from cogarch.tasks.diagnosis.task import DiagnosisSCT
 from cogarch.tasks.hangman.prompts import REVEAL_PROMPT
 from cogarch.tasks.hangman.task import HangmanParams, HangmanSCT
 from cogarch.tasks.sct.engine import SCTParams, SCTTask
-from cogarch.workspace import build_agent, load_agent_spec
 
 from .engine_script import VERIFY, Script
+from .trials import play_record, trial_context
 
 SEED = 4242
 
@@ -56,19 +54,9 @@ async def run(
     providers = Providers()
     model = Model(FunctionModel(host), provider="h", model="h", fake=True, slots=slots)
     providers.register("h", model)
-    spec = load_agent_spec(agent)
-    ctx = TrialContext(
-        agent_name=agent,
-        trial=0,
-        seed=seed,
-        agent_factory=lambda: build_agent(spec, providers.get, provider="h", seed=seed),
-        models=providers.get,
-        helper_provider=None,
-        agent_provider="h",
-    )
+    ctx = trial_context(providers, "h", agent=agent, seed=seed, agent_provider="h")
     with trial_affinity():
-        out = await task.run_trial(ctx)
-    return dict(json.loads(out.model_dump_json()))
+        return await play_record(task, ctx)
 
 
 def hangman(concurrency: int | str = "auto") -> HangmanSCT:

@@ -23,10 +23,9 @@ Every backend forks in O(1) (its store is copy-on-write), so forking the module 
 from __future__ import annotations
 
 import asyncio
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -36,95 +35,23 @@ from cogarch.core.state import StateError, state_items, state_part, state_value
 from cogarch.errors import ModelCallError
 from cogarch.models.messages import LLMMessage, system, user
 from cogarch.models.structured import structured
-from cogarch.registry import Registry, takes_positional
 from cogarch.tokens import count_tokens
 
 from ..budget import truncate_to_budget
 from ..provider_param import ProviderFallback
-from ..retrieval.chroma_store import ChromaVectorStore
-from ..retrieval.embeddings import HASH_DIM, HashEmbedder, get_embedder
-from ..retrieval.store_base import BaseStore
-from ..retrieval.vector_store import VectorStore
+from .artifacts import (
+    ARTIFACT_BACKENDS,
+    ArtifactBackend,
+    ChromaBackend,
+    HashListBackend,
+    drop_unused,
+    holds,
+)
 from .ccs import CCS, FIELDS, CCSDraft, clip
 from .gate import GATES, Artifact, ArtifactSource, Candidate, Gate, GateContext, qualify
 
 A = TypeVar("A")
 R = TypeVar("R")
-
-
-class ArtifactBackend(Protocol):
-    """Where artifacts live; ``search`` returns up to ``k`` candidates, best first.
-
-    A backend with a ``fork()`` forks with the module (O(1) for the built-in ones); any other
-    is deep-copied. ``__contains__`` (by artifact id), when given, spares a full listing.
-    """
-
-    def add(self, artifact: Artifact) -> None: ...
-
-    def search(self, query: str, k: int) -> list[Candidate]: ...
-
-    def artifacts(self) -> list[Artifact]: ...
-
-
-class _StoreBackend:
-    """Artifacts in a vector store (in process, or a chromadb collection)."""
-
-    def __init__(self, store: BaseStore) -> None:
-        self._store = store
-
-    def add(self, artifact: Artifact) -> None:
-        meta = {"turn": artifact.turn, "source": artifact.source}
-        self._store.add([artifact.id], [artifact.text], [meta])
-
-    def search(self, query: str, k: int) -> list[Candidate]:
-        return [
-            Candidate(_artifact(h.id, h.text, h.metadata), round(h.similarity, 6))
-            for h in self._store.query(query, k)
-        ]
-
-    def artifacts(self) -> list[Artifact]:
-        return [_artifact(r.id, r.text, r.metadata) for r in self._store.all()]
-
-    def __contains__(self, artifact_id: object) -> bool:
-        return artifact_id in self._store
-
-    def fork(self) -> Self:
-        twin = copy.copy(self)
-        twin._store = self._store.fork()
-        return twin
-
-
-class HashListBackend(_StoreBackend):
-    """Artifacts ranked by feature-hash embeddings, in process; ties in insertion order."""
-
-    def __init__(self, dim: int = HASH_DIM) -> None:
-        super().__init__(VectorStore(HashEmbedder(dim), prefix="ccs-artifacts"))
-
-
-class ChromaBackend(_StoreBackend):
-    """Artifacts in a chromadb collection. ``embedder`` is ``"minilm"`` (the offline sentence
-    model) or ``"hash"``."""
-
-    def __init__(self, embedder: str = "minilm") -> None:
-        super().__init__(ChromaVectorStore(get_embedder(embedder), prefix="ccs-artifacts"))
-
-
-def _artifact(artifact_id: str, text: str, meta: dict[str, Any]) -> Artifact:
-    return Artifact(id=artifact_id, text=text, turn=int(meta["turn"]), source=meta["source"])
-
-
-def _holds(store: ArtifactBackend, artifact_id: str) -> bool:
-    if hasattr(store, "__contains__"):
-        return artifact_id in store
-    return any(a.id == artifact_id for a in store.artifacts())
-
-
-ARTIFACT_BACKENDS: Registry[Callable[[], ArtifactBackend]] = Registry(
-    "artifact backend", check=takes_positional(0)
-)
-ARTIFACT_BACKENDS.register("hash", HashListBackend)
-ARTIFACT_BACKENDS.register("chroma", lambda: ChromaBackend("minilm"))
-ARTIFACT_BACKENDS.register("chroma_hash", lambda: ChromaBackend("hash"))
 
 
 @dataclass(frozen=True)
@@ -236,7 +163,7 @@ class CompressorMemory(MemoryModule):
         """Persist external evidence (a document, a tool output) for later recall."""
         artifact_id = id or f"t{turn}.{source}"
         base, n = artifact_id, 1
-        while _holds(self.store, artifact_id):
+        while holds(self.store, artifact_id):
             n += 1
             artifact_id = f"{base}.{n}"
         artifact = Artifact(id=artifact_id, text=text, turn=turn, source=source)
@@ -245,10 +172,10 @@ class CompressorMemory(MemoryModule):
 
     def persist(self, turn: TurnRecord) -> None:
         """Store a completed exchange once (Algorithm 1, evidence persistence)."""
-        if not _holds(self.store, f"t{turn.index}.user"):
+        if not holds(self.store, f"t{turn.index}.user"):
             self.add_artifact(turn.user, turn=turn.index, source="user", id=f"t{turn.index}.user")
         reply = f"t{turn.index}.reply"
-        if self.params.store_replies and turn.assistant and not _holds(self.store, reply):
+        if self.params.store_replies and turn.assistant and not holds(self.store, reply):
             self.add_artifact(
                 turn.assistant, turn=turn.index, source="assistant", id=f"t{turn.index}.reply"
             )
@@ -394,14 +321,19 @@ class CompressorMemory(MemoryModule):
                 for artifact in artifacts:
                     store.add(artifact)
         except BaseException:
-            _drop(store)
+            drop_unused(store)
             raise
         self.ccs, self.commits, self.state_sizes = ccs, CowList(commits), CowList(sizes)
         self.store = store
 
 
-def _drop(store: Any) -> None:
-    """Let go of an artifact store that was not used (one that holds resources)."""
-    drop = getattr(store, "drop", None)
-    if callable(drop):
-        drop()
+__all__ = [
+    "ARTIFACT_BACKENDS",
+    "COMPRESSOR_PROMPT",
+    "ArtifactBackend",
+    "ChromaBackend",
+    "CommitRecord",
+    "CompressorMemory",
+    "HashListBackend",
+    "InteractionSignal",
+]

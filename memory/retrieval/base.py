@@ -15,7 +15,7 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
 from cogarch.config import validate_mapping
 from cogarch.core.cow import fork_fields
@@ -29,36 +29,17 @@ from cogarch.models.structured import structured
 from ..budget import truncate_to_budget
 from .chroma_store import ChromaVectorStore
 from .embeddings import Embedder, embed_off_loop, get_embedder
+from .messages import TURN_CLOCK_START, Clock, LoggedMessage, clip, saved_item
 from .params import RetrievalParams, Role
 from .staging import Staging
 from .store_base import BaseStore
 from .vector_store import VectorStore
 
-Clock = Callable[[], datetime]
 T = TypeVar("T", bound=BaseModel)
 Store = BaseStore
 """A module's vector store: in chromadb (the default), or in process (``store: memory``)."""
 
-TURN_CLOCK_START = datetime(2025, 1, 6, 9, 0, 0)
-"""Turn clock origin (a Monday): turn ``n`` happens ``n`` minutes later."""
-
 EMPTY_BLOCK = "(none)"
-
-
-class LoggedMessage(BaseModel):
-    """An ingested message with the turn it belongs to and its timestamp (ISO 8601)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    role: Role
-    text: str
-    turn: int
-    time: str
-    source_ids: list[str] = Field(default_factory=list)
-
-    @property
-    def when(self) -> datetime:
-        return datetime.fromisoformat(self.time)
 
 
 class RetrievalModule(MemoryModule):
@@ -301,7 +282,7 @@ class RetrievalModule(MemoryModule):
                 datetime.fromisoformat(state_value(state, "last_time", str, owner))
         with state_part(owner, "last_retrieved"):
             retrieved = tuple(
-                _item(item)
+                saved_item(item)
                 for item in state_value(
                     {"last_retrieved": state.get("last_retrieved", [])},
                     "last_retrieved",
@@ -373,13 +354,6 @@ class RetrievalModule(MemoryModule):
         changed; ``load_state`` sets them once the whole state has been read."""
 
 
-def clip(text: str, limit: int | None) -> str:
-    """``text`` cut to ``limit`` characters with ``...`` when it was longer."""
-    if limit is None or len(text) <= limit:
-        return text
-    return text[:limit].rstrip() + "..."
-
-
 __all__ = [
     "EMPTY_BLOCK",
     "TURN_CLOCK_START",
@@ -390,14 +364,3 @@ __all__ = [
     "Role",
     "clip",
 ]
-
-
-def _item(saved: Any) -> MemoryItem:
-    """A retrieved entry as saved (``asdict`` of a :class:`MemoryItem`)."""
-    if not isinstance(saved, Mapping) or set(saved) != {"id", "text", "score", "fields"}:
-        raise ValueError("a retrieved entry has id, text, score and fields")
-    if not isinstance(saved["id"], str) or not isinstance(saved["text"], str):
-        raise TypeError("a retrieved entry's id and text are texts")
-    if not isinstance(saved["fields"], Mapping):
-        raise TypeError("a retrieved entry's fields are an object")
-    return MemoryItem(saved["id"], saved["text"], float(saved["score"]), dict(saved["fields"]))

@@ -9,22 +9,25 @@ from cogarch.core.memory import MemoryModule
 from cogarch.registry import Registry
 
 MEMORY_MODULES: Registry[type[MemoryModule]] = Registry("memory module", base=MemoryModule)
-MEMORY_MODULES.register("working_memory", "cogarch.memory.working.module:WorkingMemory")
-MEMORY_MODULES.register("mem0", "cogarch.memory.retrieval.mem0:Mem0Memory")
-MEMORY_MODULES.register("amem", "cogarch.memory.retrieval.amem:AMemMemory")
-MEMORY_MODULES.register("lightmem", "cogarch.memory.retrieval.lightmem:LightMemMemory")
-MEMORY_MODULES.register("memoryos", "cogarch.memory.retrieval.memoryos:MemoryOSMemory")
-MEMORY_MODULES.register("mem0_lib", "cogarch.memory.retrieval.libs.mem0_lib:Mem0LibMemory")
-MEMORY_MODULES.register(
-    "memoryos_lib", "cogarch.memory.retrieval.libs.memoryos_lib:MemoryOSLibMemory"
-)
-MEMORY_MODULES.register("amem_lib", "cogarch.memory.retrieval.libs.amem_lib:AMemLibMemory")
-MEMORY_MODULES.register("raw_turns", "cogarch.memory.retrieval.raw_turns:RawTurnMemory")
-MEMORY_MODULES.register("ccs", "cogarch.memory.compressed.module:CompressorMemory")
-MEMORY_MODULES.register("task_graph", "cogarch.memory.task_graph.module:TaskMemory")
-MEMORY_MODULES.register("episodic", "cogarch.memory.long_term.episodic:EpisodicMemory")
-MEMORY_MODULES.register("conceptual", "cogarch.memory.long_term.conceptual:ConceptualMemory")
-MEMORY_MODULES.register("reflexion", "cogarch.memory.reflexion.module:ReflexionMemory")
+BUILT_IN: dict[str, str] = {
+    "working_memory": "cogarch.memory.working.module:WorkingMemory",
+    "mem0": "cogarch.memory.retrieval.mem0:Mem0Memory",
+    "amem": "cogarch.memory.retrieval.amem:AMemMemory",
+    "lightmem": "cogarch.memory.retrieval.lightmem:LightMemMemory",
+    "memoryos": "cogarch.memory.retrieval.memoryos:MemoryOSMemory",
+    "mem0_lib": "cogarch.memory.retrieval.libs.mem0_lib:Mem0LibMemory",
+    "memoryos_lib": "cogarch.memory.retrieval.libs.memoryos_lib:MemoryOSLibMemory",
+    "amem_lib": "cogarch.memory.retrieval.libs.amem_lib:AMemLibMemory",
+    "raw_turns": "cogarch.memory.retrieval.raw_turns:RawTurnMemory",
+    "ccs": "cogarch.memory.compressed.module:CompressorMemory",
+    "task_graph": "cogarch.memory.task_graph.module:TaskMemory",
+    "episodic": "cogarch.memory.long_term.episodic:EpisodicMemory",
+    "conceptual": "cogarch.memory.long_term.conceptual:ConceptualMemory",
+    "reflexion": "cogarch.memory.reflexion.module:ReflexionMemory",
+}
+"""The built-in modules: short name -> import path of the class."""
+for _name, _path in BUILT_IN.items():
+    MEMORY_MODULES.register(_name, _path)
 
 
 def memory_recipe(kind: str, params: dict[str, Any], *, where: str = "") -> Recipe[MemoryModule]:

@@ -33,11 +33,10 @@ from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.core.state import StateError, state_items, state_part, state_value
 from cogarch.errors import ModelCallError
-from cogarch.models.messages import LLMMessage, system, user
-from cogarch.models.structured import structured
 from cogarch.tokens import count_tokens
 
 from ..budget import truncate_to_budget
+from ..model_call import ask_model
 from ..provider_param import ProviderFallback
 from .artifacts import (
     ARTIFACT_BACKENDS,
@@ -205,18 +204,10 @@ class CompressorMemory(MemoryModule):
             qualified=[c.artifact.id for c in qualified],
             rejected={c.artifact.id: d.reason for c, d in decisions if not d.qualified},
         )
-        messages: list[LLMMessage] = [
-            system(COMPRESSOR_PROMPT),
-            user(self._request(signal, qualified)),
-        ]
+        request = self._request(signal, qualified)
         try:
-            result = await structured(
-                ctx.model(chosen),
-                messages,
-                CCSDraft,
-                caller=ctx.caller,
-                seed=ctx.seed,
-                attempts=self.params.attempts,
+            result = await ask_model(
+                ctx, chosen, COMPRESSOR_PROMPT, request, CCSDraft, attempts=self.params.attempts
             )
         except ModelCallError as exc:
             if self.params.on_invalid == "raise":

@@ -39,10 +39,9 @@ from cogarch.core.cow import CowList
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem
 from cogarch.core.state import state_value
 from cogarch.errors import ModelCallError
-from cogarch.models.messages import LLMMessage, system, user
-from cogarch.models.structured import structured
 
 from ..budget import truncate_to_budget
+from ..model_call import ask_model, listed
 from ..provider_param import ProviderFallback
 from ..retrieval.base import clip
 from ..retrieval.embeddings import Embedder, EmbedderName
@@ -77,12 +76,7 @@ class ConceptDrafts(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _common_shapes(cls, data: Any) -> Any:
-        if isinstance(data, list):
-            data = {"concepts": data}
-        if isinstance(data, dict) and isinstance(data.get("concepts"), list):
-            items = [{"text": c} if isinstance(c, str) else c for c in data["concepts"]]
-            data = {**data, "concepts": items}
-        return data
+        return listed(data, "concepts", lambda c: {"text": c} if isinstance(c, str) else c)
 
 
 def _seed(seed: int | None, episode: int) -> int:
@@ -94,9 +88,6 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
     """Concepts from won games, consolidated by k-means; all representatives retrieved."""
 
     kind: ClassVar[str] = "conceptual"
-    stored = ("concepts", Concept)
-    game_model = ConceptGame
-    gathered = (("beliefs", Belief), ("notes", Note))
 
     class Params(ProviderFallback):
         model_config = ConfigDict(extra="forbid")
@@ -123,6 +114,10 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
         n_init: int = Field(default=10, ge=1, le=100, description="k-means restarts.")
 
     params: Params
+    # its parts, as GameLogMemory saves them
+    stored = ("concepts", Concept)
+    game_model = ConceptGame
+    gathered = (("beliefs", Belief), ("notes", Note))
 
     def __init__(
         self,
@@ -269,16 +264,12 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
         if self.notes:
             lines.append("Lessons noted:")
             lines += [f"[step {n.step}] {clip(n.text, chars)}" for n in self.notes]
-        messages: list[LLMMessage] = [
-            system(CONCEPT_PROMPT.format(n=self.params.max_concepts)),
-            user("\n".join(lines)),
-        ]
-        result = await structured(
-            ctx.model(self._model_name()),
-            messages,
+        result = await ask_model(
+            ctx,
+            self._model_name(),
+            CONCEPT_PROMPT.format(n=self.params.max_concepts),
+            "\n".join(lines),
             ConceptDrafts,
-            caller=ctx.caller,
-            seed=ctx.seed,
             attempts=self.params.attempts,
             max_tokens=self.params.max_tokens,
         )

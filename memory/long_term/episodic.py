@@ -43,9 +43,6 @@ class EpisodicMemory(GameLogMemory[EpisodicGame]):
     """Belief states per game, archived with the outcome; past episodes drawn for each game."""
 
     kind: ClassVar[str] = "episodic"
-    stored = ("archive", Episode)
-    game_model = EpisodicGame
-    gathered = (("beliefs", Belief), ("actions", StepAction))
 
     class Params(BaseModel):
         model_config = ConfigDict(extra="forbid")
@@ -83,6 +80,10 @@ class EpisodicMemory(GameLogMemory[EpisodicGame]):
         )
 
     params: Params
+    # its parts, as GameLogMemory saves them
+    stored = ("archive", Episode)
+    game_model = EpisodicGame
+    gathered = (("beliefs", Belief), ("actions", StepAction))
 
     def __init__(
         self, params: Params | dict[str, Any] | None = None, *, embedder: Embedder | None = None

@@ -8,6 +8,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..model_call import listed
 from .nodes import CheckResult
 
 IntentKind = Literal["new", "update", "check"]
@@ -38,13 +39,7 @@ class Trim(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _accept_common_shapes(cls, data: Any) -> Any:
-        if isinstance(data, list):
-            data = {"intents": data}
-        elif isinstance(data, dict) and "intent" in data and "intents" not in data:
-            data = {"intents": [data]}
-        if isinstance(data, dict) and isinstance(data.get("intents"), list):
-            data = {**data, "intents": [_renamed(i) for i in data["intents"]]}
-        return data
+        return listed(data, "intents", _renamed, single="intent")
 
 
 def _renamed(item: Any) -> Any:

@@ -28,11 +28,10 @@ from cogarch.core.cow import CowList, fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.core.state import state_items, state_part, state_value
 from cogarch.errors import ModelCallError
-from cogarch.models.messages import LLMMessage, system, user
-from cogarch.models.structured import structured
 from cogarch.tokens import count_tokens
 
 from ..budget import truncate_to_budget
+from ..model_call import ask_model
 from ..provider_param import ProviderFallback
 from .graph import TaskGraph, slot_key
 from .intents import INTENTS, TRIM_PROMPT, Applied, Intent, IntentKind, Trim, TurnReport
@@ -82,17 +81,9 @@ class TaskMemory(MemoryModule):
         listing = (
             self.graph.render(self.graph.nodes(), history=False) if len(self.graph) else "(empty)"
         )
-        messages: list[LLMMessage] = [
-            system(TRIM_PROMPT),
-            user(f"Current task graph:\n{listing}\n\nMessage: {text}"),
-        ]
-        result = await structured(
-            ctx.model(chosen),
-            messages,
-            Trim,
-            caller=ctx.caller,
-            seed=ctx.seed,
-            attempts=self.params.attempts,
+        request = f"Current task graph:\n{listing}\n\nMessage: {text}"
+        result = await ask_model(
+            ctx, chosen, TRIM_PROMPT, request, Trim, attempts=self.params.attempts
         )
         return result.value
 

@@ -1,5 +1,5 @@
-"""Any interleaving of writes over a vector store and its forks, with a plain dict per store of
-what it must hold: the writes it made and those made before its fork."""
+"""Any interleaving of writes over a vector store (or a lexical index) and its forks, with a
+plain dict per store of what it must hold: the writes it made and those made before its fork."""
 
 from __future__ import annotations
 
@@ -9,9 +9,12 @@ from typing import Any
 from hypothesis import strategies as st
 
 from cogarch.memory.retrieval.chroma_store import ChromaVectorStore
+from cogarch.memory.retrieval.lexical import LexicalIndex
 from cogarch.memory.retrieval.vector_store import VectorStore
 
 Store = VectorStore | ChromaVectorStore
+Forking = Store | LexicalIndex
+"""What ``play_forks`` writes to: ``add``, ``update``, ``delete``, ``clear`` and ``fork``."""
 Op = tuple[int, str, int]
 Expected = dict[str, tuple[str, dict[str, Any] | None]]
 """By entry id, its text and metadata (None when written without)."""
@@ -26,19 +29,19 @@ def fork_ops(ids: int, actions: Sequence[str], max_size: int) -> st.SearchStrate
 
 
 def play_forks(
-    first: Store,
+    first: Forking,
     ops: list[Op],
     words: Sequence[str],
     changed: Callable[[int], str],
     *,
     metadata: bool = False,
-    after_each: Callable[[list[Store], list[Expected]], None] | None = None,
-) -> tuple[list[Store], list[Expected]]:
+    after_each: Callable[[list[Any], list[Expected]], None] | None = None,
+) -> tuple[list[Any], list[Expected]]:
     """Apply ``ops`` to ``first`` and the forks they make: ``add`` writes a word (with the
     step as metadata when ``metadata``), ``update`` writes ``changed(step)``, ``meta`` changes
     the metadata alone; ``after_each`` checks every store after every op. Returns each store
     with what it must hold."""
-    stores: list[Store] = [first]
+    stores: list[Forking] = [first]
     expected: list[Expected] = [{}]
     for step, (who, op, n) in enumerate(ops):
         i = who % len(stores)
@@ -50,6 +53,7 @@ def play_forks(
         elif op == "add" and entry not in model:
             text = words[(n + step) % len(words)]
             if metadata:
+                assert not isinstance(store, LexicalIndex), "a lexical index keeps no metadata"
                 store.add([entry], [text], [{"step": step}])
                 model[entry] = (text, {"step": step})
             else:
@@ -59,6 +63,7 @@ def play_forks(
             store.update([entry], [changed(step)])
             model[entry] = (changed(step), model[entry][1])
         elif op == "meta" and entry in model:
+            assert not isinstance(store, LexicalIndex), "a lexical index keeps no metadata"
             store.update([entry], metadatas=[{"meta": step}])
             model[entry] = (model[entry][0], {"meta": step})
         elif op == "delete":

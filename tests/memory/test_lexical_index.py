@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 import Stemmer
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from cogarch.memory.retrieval import lexical as lx
 from cogarch.memory.retrieval.lexical import LexicalIndex, tokenize
 from cogarch.memory.retrieval.records import VectorStoreError
+from tests.memory.store_forks import Expected, Op, fork_ops, play_forks
 
 TEXTS = [
     "[1:56 pm on 8 May, 2023] Caroline: I went to the LGBTQ support group yesterday.",
@@ -114,14 +114,7 @@ def test_ranked_limit_keeps_the_best_and_scored_gives_zero_to_records_without_a_
 
 # Any interleaving of writes over a trunk and its forks: each index must rank exactly as a fresh
 # index holding its own records (in its own insertion order).
-OPS = st.lists(
-    st.tuples(
-        st.integers(0, 5),
-        st.sampled_from(["add", "update", "delete", "fork", "clear"]),
-        st.integers(0, 5),
-    ),
-    max_size=40,
-)
+OPS = fork_ops(6, ["add", "update", "delete", "fork", "clear"], max_size=40)
 WORDS = ["apple pie", "river boat", "red car river", "green tea", "old town apple", "cold rain"]
 PROBES = ["apple river", "red car", "changed tea", "town rain boat"]
 
@@ -140,30 +133,17 @@ def same_answers(index: LexicalIndex, model: dict[str, str]) -> None:
         alike(index.ranked(probe), reference.ranked(probe))
 
 
-def play(ops: list[tuple[int, str, int]]) -> None:
-    indexes = [LexicalIndex()]
-    models: list[dict[str, str]] = [{}]
-    for step, (who, op, n) in enumerate(ops):
-        i = who % len(indexes)
-        index, model = indexes[i], models[i]
-        entry = f"e{n}"
-        if op == "fork":
-            indexes.append(index.fork())
-            models.append(dict(model))
-        elif op == "add" and entry not in model:
-            index.add([entry], [WORDS[(n + step) % 6]])
-            model[entry] = WORDS[(n + step) % 6]
-        elif op == "update" and entry in model:
-            index.update([entry], [f"changed {WORDS[step % 6]}"])
-            model[entry] = f"changed {WORDS[step % 6]}"
-        elif op == "delete":
-            index.delete([entry])
-            model.pop(entry, None)
-        elif op == "clear":
-            index.clear()
-            model.clear()
-        for other, expected in zip(indexes, models, strict=True):
-            same_answers(other, expected)
+def changed(step: int) -> str:
+    return f"changed {WORDS[step % 6]}"
+
+
+def all_same_answers(indexes: list[LexicalIndex], models: list[Expected]) -> None:
+    for other, expected in zip(indexes, models, strict=True):
+        same_answers(other, {entry: text for entry, (text, _) in expected.items()})
+
+
+def play(ops: list[Op]) -> None:
+    play_forks(LexicalIndex(), ops, WORDS, changed, after_each=all_same_answers)
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])

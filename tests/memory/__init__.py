@@ -8,6 +8,7 @@ from typing import Any
 
 from cogarch.core.memory import MemoryContext
 from cogarch.models import CallInfo, FunctionModel, LLMMessage, Model, as_pairs
+from cogarch.workspace import build_agent, load_agent_spec
 
 
 class FakeLLM:
@@ -33,3 +34,15 @@ def context(llm: FakeLLM, seed: int = 7) -> MemoryContext:
     """A memory context whose every provider is ``llm``."""
     model = Model(FunctionModel(llm), provider="fake", model="fake", fake=True)
     return MemoryContext(model=lambda name: model, seed=seed)
+
+
+async def second_reply_prompt(llm: FakeLLM, agent: str, first: str, second: str) -> str:
+    """What ready-made ``agent`` (hash embeddings, every model ``llm``) shows its responder
+    when it replies to ``second``, after ``first``."""
+    model = Model(FunctionModel(llm), provider="fake", model="fake", fake=True)
+    built = build_agent(
+        load_agent_spec(agent, {"embedder": "hash"}), lambda name: model, provider="fake"
+    )
+    await built.respond(first)
+    await built.respond(second)
+    return llm.of("reply")[1]

@@ -8,9 +8,8 @@ from typing import Any
 from cogarch.core.memory import TurnRecord
 from cogarch.memory.retrieval.amem import AMemMemory
 from cogarch.memory.retrieval.embeddings import HashEmbedder
-from cogarch.models import FunctionModel, Meter, Model
-from cogarch.workspace.spec import build_agent, load_agent_spec
-from tests.memory import FakeLLM, context
+from cogarch.models import Meter
+from tests.memory import FakeLLM, context, second_reply_prompt
 
 
 def module(**params: Any) -> AMemMemory:
@@ -151,10 +150,7 @@ async def test_state_round_trip_and_metering() -> None:
 
 async def test_the_agent_spec_fills_the_notes_block() -> None:
     llm = FakeLLM(NoteAnalysis=annotate, Evolution=NO_CHANGE, reply="Fine.")
-    model = Model(FunctionModel(llm), provider="fake", model="fake", fake=True)
-    spec = load_agent_spec("amem", {"embedder": "hash"})
-    agent = build_agent(spec, lambda name: model, provider="fake")
-    await agent.respond("Let's play Hangman with animals")
-    await agent.respond("Is there an e?")
-    prompt = llm.of("reply")[1]
+    prompt = await second_reply_prompt(
+        llm, "amem", "Let's play Hangman with animals", "Is there an e?"
+    )
     assert "RETRIEVED NOTES (most relevant first)\n\n- Content: Let's play Hangman" in prompt

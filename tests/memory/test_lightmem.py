@@ -9,9 +9,8 @@ from typing import Any
 from cogarch.core.memory import TurnRecord
 from cogarch.memory.retrieval.embeddings import HashEmbedder
 from cogarch.memory.retrieval.lightmem import LightMemMemory, compress_text
-from cogarch.models import FunctionModel, Meter, Model
-from cogarch.workspace.spec import build_agent, load_agent_spec
-from tests.memory import FakeLLM, context
+from cogarch.models import Meter
+from tests.memory import FakeLLM, context, second_reply_prompt
 
 _LINE = re.compile(r"^\[(\d+)\] \S+ \w{3} \w+: (.*)$", re.MULTILINE)
 
@@ -153,12 +152,9 @@ async def test_fork_state_and_metering() -> None:
 
 async def test_the_agent_spec_fills_the_memories_block() -> None:
     llm = FakeLLM(FactBatch=echo_facts, reply="Fine.")
-    model = Model(FunctionModel(llm), provider="fake", model="fake", fake=True)
-    spec = load_agent_spec("lightmem", {"embedder": "hash"})
-    agent = build_agent(spec, lambda name: model, provider="fake")
-    await agent.respond("Let's play Hangman")
-    await agent.respond("Play Hangman: next guess is e")
-    prompt = llm.of("reply")[1]
+    prompt = await second_reply_prompt(
+        llm, "lightmem", "Let's play Hangman", "Play Hangman: next guess is e"
+    )
     assert "RETRIEVED MEMORIES\n2025-01-06T09:01:00.000 Mon User said: Let's play Hangman" in prompt
 
 

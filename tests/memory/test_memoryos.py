@@ -13,9 +13,8 @@ from cogarch.core.memory import TurnRecord
 from cogarch.errors import ModelCallError
 from cogarch.memory.retrieval.embeddings import HashEmbedder, cosine
 from cogarch.memory.retrieval.memoryos import MemoryOSMemory
-from cogarch.models import FunctionModel, Meter, Model
-from cogarch.workspace.spec import build_agent, load_agent_spec
-from tests.memory import FakeLLM, context
+from cogarch.models import Meter
+from tests.memory import FakeLLM, context, second_reply_prompt
 
 
 class FakeClock:
@@ -245,12 +244,7 @@ async def test_fork_state_and_metering() -> None:
 
 async def test_the_agent_spec_fills_the_memories_block() -> None:
     llm = FakeLLM(PageSummary=SUMMARY, reply="Word: _____")
-    model = Model(FunctionModel(llm), provider="fake", model="fake", fake=True)
-    spec = load_agent_spec("memoryos", {"embedder": "hash"})
-    agent = build_agent(spec, lambda name: model, provider="fake")
-    await agent.respond("Let's play Hangman")
-    await agent.respond("Is there an e?")
-    prompt = llm.of("reply")[1]
+    prompt = await second_reply_prompt(llm, "memoryos", "Let's play Hangman", "Is there an e?")
     assert (
         "[Short-Term Memory]\n- Q: Let's play Hangman A: Word: _____ @ 2025-01-06 09:01:00"
         in prompt

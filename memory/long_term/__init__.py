@@ -1,8 +1,10 @@
 """Explicit long-term memory (Episodex): episodic memory of belief sequences per game, and
-conceptual memory of concepts learned from won games, clustered by k-means."""
+conceptual memory of concepts learned from won games, clustered by k-means; both keep their
+per-game log and state through :class:`GameLogMemory`."""
 
 from .conceptual import ConceptualMemory
 from .episodic import EpisodicMemory
+from .game_log import GameLogMemory
 from .records import (
     Belief,
     Cluster,
@@ -11,6 +13,7 @@ from .records import (
     Episode,
     EpisodeOrderError,
     EpisodicGame,
+    GameRecord,
     Note,
     StepAction,
 )
@@ -25,6 +28,8 @@ __all__ = [
     "EpisodeOrderError",
     "EpisodicGame",
     "EpisodicMemory",
+    "GameLogMemory",
+    "GameRecord",
     "Note",
     "StepAction",
 ]

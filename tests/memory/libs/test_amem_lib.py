@@ -15,14 +15,8 @@ from cogarch.memory.registry import build_memory
 from cogarch.memory.retrieval.libs.amem_lib import AMemLibMemory
 from cogarch.memory.retrieval.libs.offline import AMEM
 from cogarch.testing.scripted_server import ScriptedServer
-from tests.memory.libs.lib_checks import (
-    assert_through_the_model_layer,
-    assert_writes_stay_in_their_fork,
-    forks_of,
-    metered_writes_and_search,
-    needs,
-    turn,
-)
+from tests.memory.libs import lib_checks as check
+from tests.memory.libs.lib_checks import needs, turn
 
 pytestmark = needs(AMEM)
 
@@ -41,10 +35,12 @@ async def test_notes_are_added_and_found_through_the_model_layer(
     offline: list[str], server: ScriptedServer, ctx: MemoryContext
 ) -> None:
     module = build()
-    meter, found = await metered_writes_and_search(module, ctx, "Where does my sister Ada live?")
+    meter, found = await check.metered_writes_and_search(
+        module, ctx, "Where does my sister Ada live?"
+    )
     # a note's analysis, then (once a neighbour exists) its evolution
     assert server.hits == 3
-    assert_through_the_model_layer(meter, server, "amem_lib")
+    check.assert_through_the_model_layer(meter, server, "amem_lib")
     assert texts(module) == {"My sister Ada lives in Paris.", "I keep two cats at home."}
     assert found[0].text == "My sister Ada lives in Paris." and found[0].source_ids == ["d1"]
     assert module.render().startswith("- Content: My sister Ada lives in Paris.\nKeywords: ")
@@ -58,7 +54,9 @@ async def test_forks_never_see_each_others_writes(
     trunk = build()
     await trunk.ingest(turn(1, "The secret plan is blue."), ctx)
     written = "{0} wrote {1}.".format
-    await assert_writes_stay_in_their_fork(forks_of(trunk), order, ctx, texts, written, written)
+    await check.assert_writes_stay_in_their_fork(
+        check.forks_of(trunk), order, ctx, texts, written, written
+    )
 
 
 async def test_save_load_and_bad_states(ctx: MemoryContext) -> None:

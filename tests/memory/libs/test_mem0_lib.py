@@ -14,14 +14,8 @@ from cogarch.memory.registry import build_memory
 from cogarch.memory.retrieval.libs.mem0_lib import Mem0LibMemory
 from cogarch.memory.retrieval.libs.offline import MEM0
 from cogarch.testing.scripted_server import ScriptedServer
-from tests.memory.libs.lib_checks import (
-    assert_through_the_model_layer,
-    assert_writes_stay_in_their_fork,
-    forks_of,
-    metered_writes_and_search,
-    needs,
-    turn,
-)
+from tests.memory.libs import lib_checks as check
+from tests.memory.libs.lib_checks import needs, turn
 
 pytestmark = needs(MEM0)
 
@@ -40,10 +34,10 @@ async def test_add_and_search_go_through_the_model_layer(
     offline: list[str], server: ScriptedServer, ctx: MemoryContext
 ) -> None:
     module = build()
-    meter, found = await metered_writes_and_search(module, ctx, "Where does Ada live?")
+    meter, found = await check.metered_writes_and_search(module, ctx, "Where does Ada live?")
     # mem0ai 1.0.x: fact extraction, then the update decision, for each add
     assert server.hits == 4
-    assert_through_the_model_layer(meter, server, "mem0_lib")
+    check.assert_through_the_model_layer(meter, server, "mem0_lib")
     for body in server.bodies:
         assert body["response_format"]["type"] == "json_schema"
     assert "User said: My sister Ada lives in Paris." in texts(module)
@@ -70,11 +64,11 @@ async def test_forks_never_see_each_others_writes(
 ) -> None:
     trunk = build()
     await trunk.ingest(turn(1, "The secret plan is blue."), ctx)
-    modules = forks_of(trunk)
+    modules = check.forks_of(trunk)
     assert texts(modules["left"]) == texts(modules["trunk"]) == texts(modules["right"])
     said = "{0} wrote fact {1}.".format
     kept = "User said: {0} wrote fact {1}.".format
-    await assert_writes_stay_in_their_fork(modules, order, ctx, texts, said, kept)
+    await check.assert_writes_stay_in_their_fork(modules, order, ctx, texts, said, kept)
     # the history tables are copies too
     counts = {
         n: m.lib.db.connection.execute("SELECT COUNT(*) FROM history").fetchone()[0]

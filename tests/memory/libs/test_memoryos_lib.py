@@ -16,14 +16,8 @@ from cogarch.memory.retrieval.libs.memoryos_lib import MemoryOSLibMemory
 from cogarch.memory.retrieval.libs.offline import MEMORYOS
 from cogarch.models.metering import Meter
 from cogarch.testing.scripted_server import ScriptedServer
-from tests.memory.libs.lib_checks import (
-    ADA,
-    assert_through_the_model_layer,
-    assert_writes_stay_in_their_fork,
-    forks_of,
-    needs,
-    turn,
-)
+from tests.memory.libs import lib_checks as check
+from tests.memory.libs.lib_checks import ADA, needs, turn
 
 pytestmark = needs(MEMORYOS)
 
@@ -50,7 +44,7 @@ async def test_pages_move_to_mid_term_with_the_librarys_calls(
             await module.ingest(turn(n, said), ctx)
         found = await module.retrieve("Where does my sister Ada live?", ctx)
     assert server.hits > 0
-    assert_through_the_model_layer(meter, server, "memoryos_lib")
+    check.assert_through_the_model_layer(meter, server, "memoryos_lib")
     pages = [item for item in found if item.fields.get("tier") == "mid"]
     assert pages and pages[0].text == "Q: My sister Ada lives in Paris. A: Reply 1."
     assert pages[0].source_ids == ["d1"]
@@ -65,12 +59,12 @@ async def test_forks_never_see_each_others_writes(
 ) -> None:
     trunk = build(capacity=2)
     await trunk.ingest(turn(1, "The secret plan is blue."), ctx)
-    modules = forks_of(trunk)
+    modules = check.forks_of(trunk)
     folders = {m.lib.data_storage_path for m in modules.values()}
     assert len(folders) == 3  # every branch owns its files
     said = "{0} wrote {1}.".format
     kept = "Q: {0} wrote {1}. A: Reply {1}.".format
-    await assert_writes_stay_in_their_fork(modules, order, ctx, texts, said, kept)
+    await check.assert_writes_stay_in_their_fork(modules, order, ctx, texts, said, kept)
 
 
 async def test_save_and_load_restore_the_files(ctx: MemoryContext) -> None:

@@ -39,7 +39,7 @@ from typing import Any
 import cogarch.tasks.sct.engine as engine
 from cogarch.core.backend import TrialSpec
 from cogarch.core.model import Usage
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.worker import RunSetup
 from cogarch.models.local import stop_local_servers
 from cogarch.models.metering import Meter

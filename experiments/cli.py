@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def _providers(config: str | None) -> Providers:
     from cogarch.models.providers import Providers, load_providers_yaml
 
-    from .config import located_kinds
+    from .run_config import located_kinds
     from .fakes import run_fakes
 
     if config is None:
@@ -38,7 +38,7 @@ def _providers(config: str | None) -> Providers:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .config import load_run_config
+    from .run_config import load_run_config
     from .paths import folder_to_write
     from .runner import Runner
 
@@ -59,7 +59,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if updates:
         from cogarch.config import validate_mapping
 
-        from .config import RunConfig
+        from .run_config import RunConfig
 
         fields = {**config.model_dump(), "execution": execution, **updates}
         config = validate_mapping(RunConfig, fields, source="the command-line overrides")

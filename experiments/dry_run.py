@@ -33,7 +33,7 @@ from cogarch.models.providers import ProviderConfig, Providers
 from cogarch.tasks.registry import TASKS
 from cogarch.workspace.spec import AgentSpec, describe_spec, providers_named
 
-from .config import RunConfig
+from .run_config import RunConfig
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec
 from .task_types import task_source

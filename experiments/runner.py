@@ -26,7 +26,7 @@ from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
 from .backends import backend_factory
-from .config import AgentEntry, RunConfig
+from .run_config import AgentEntry, RunConfig
 from .interrupts import RunInterrupts
 from .report_tables import task_tables
 from .results import (

@@ -40,7 +40,7 @@ from cogarch.workspace.spec import (
     providers_named,
 )
 
-from .config import FrameworkAgent, RunConfig
+from .run_config import FrameworkAgent, RunConfig
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec, framework_builder
 from .interrupts import task_raised, trial_code

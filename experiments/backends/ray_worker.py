@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from cogarch.core.backend import TrialSpec
 from cogarch.models.weights import model_cache_dir
 
-from ..config import RunConfig
+from ..run_config import RunConfig
 from ..results import safe_name
 from ..worker import RunSetup, TrialWorker
 

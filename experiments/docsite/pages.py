@@ -50,7 +50,7 @@ def _models_section(roots: Iterable[type[BaseModel]], level: str = "##") -> str:
 
 
 def run_config_page() -> str:
-    from cogarch.experiments.config import RunConfig
+    from cogarch.experiments.run_config import RunConfig
     from cogarch.models.providers import ProviderConfig
 
     return (
@@ -204,7 +204,7 @@ def reference_pages() -> dict[str, str]:
     from cogarch.workspace.registry import ready_made_agents
 
     pages = {
-        f"{PREFIX}/config.md": run_config_page(),
+        f"{PREFIX}/run-config.md": run_config_page(),
         f"{PREFIX}/tasks.md": tasks_page(),
         f"{PREFIX}/memory.md": memory_page(),
         f"{PREFIX}/specialists.md": specialists_page(),

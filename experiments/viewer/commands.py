@@ -49,7 +49,7 @@ def providers_from(config: str | None) -> Providers:
     from cogarch.config import read_yaml
     from cogarch.models.providers import Providers, load_providers_yaml
 
-    from ..config import located_kinds
+    from ..run_config import located_kinds
     from ..fakes import run_fakes
 
     data = read_yaml(config) if config else {}

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.config import RunConfig, load_run_config
+from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import iter_trials, read_trial, trial_path
 from cogarch.experiments.runner import Runner

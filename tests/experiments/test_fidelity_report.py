@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.config import RunConfig, load_run_config
+from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.paper_settings import (
     EMBEDDED_MODEL_NOTE,
     embedded_model_note,

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.config import AgentEntry
+from cogarch.experiments.run_config import AgentEntry
 from cogarch.experiments.frameworks import FrameworkAgentSpec, framework_builder
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from cogarch.errors import ConfigError
 from cogarch.experiments.cli import main
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.runner import Runner

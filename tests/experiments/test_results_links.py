@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.results import iter_trials
 from cogarch.experiments.runner import Runner
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from cogarch.core.backend import TrialFn, TrialSpec
 from cogarch.core.records import TrialRecord
 from cogarch.experiments.backends import LocalBackend, LocalHandle
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.worker import RunSetup, TrialWorker

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cogarch.experiments.config import RunConfig, load_run_config
+from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.runner import Runner
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cogarch.core.backend import TrialSpec
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.worker import RunSetup
 from cogarch.workspace import spec as spec_module
 from cogarch.workspace.registry import SPECIALISTS

@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from cogarch.experiments.cli import build_parser
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.docsite import pages
 from cogarch.experiments.docsite.fields import fields_table, nested_models
 from cogarch.memory.registry import MEMORY_MODULES

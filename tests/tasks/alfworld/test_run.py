@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import read_trial, trial_path, write_trial
 from cogarch.experiments.runner import Runner

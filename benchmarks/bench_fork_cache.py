@@ -154,7 +154,7 @@ async def play(schedule: str, agent: str, args: argparse.Namespace) -> Phase:
 
     async def one(index: int) -> None:
         spec = TrialSpec(
-            run=setup.digest, agent=agent, index=index, seed=trial_seed(config.seed, index)
+            run_digest=setup.digest, agent=agent, index=index, seed=trial_seed(config.seed, index)
         )
         async with gate:
             began = time.perf_counter()

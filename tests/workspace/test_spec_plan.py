@@ -57,7 +57,7 @@ def test_a_run_checks_each_agent_spec_once_whatever_its_trials(
     per_check = len(lookups)
     assert per_check == len(setup.plans["v"].specialists) > 0
     records = [
-        asyncio.run(setup.play(TrialSpec(run=setup.digest, agent="v", index=i, seed=i)))
+        asyncio.run(setup.play(TrialSpec(run_digest=setup.digest, agent="v", index=i, seed=i)))
         for i in range(3)
     ]
     assert all(r.error is None for r in records)

@@ -87,7 +87,7 @@ class TrialPlayer:
     def spec(self, setup: RunSetup, index: int) -> TrialSpec:
         config = setup.config
         return TrialSpec(
-            run=setup.digest,
+            run_digest=setup.digest,
             agent=self.params.label,
             index=index,
             seed=trial_seed(config.seed, index),

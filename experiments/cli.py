@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 def _providers(config: str | None) -> Providers:
     from cogarch.models.providers import Providers, load_providers_yaml
 
-    from .run_config import located_kinds
     from .fakes import run_fakes
+    from .run_config import located_kinds
 
     if config is None:
         return Providers(fakes=run_fakes())
@@ -38,8 +38,8 @@ def _providers(config: str | None) -> Providers:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .run_config import load_run_config
     from .paths import folder_to_write
+    from .run_config import load_run_config
     from .runner import Runner
 
     config = load_run_config(args.config)

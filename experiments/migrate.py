@@ -103,8 +103,12 @@ def current_names(data: dict[str, Any]) -> dict[str, Any]:
     """A trial file's content with the names it was written under replaced by today's (see
     the module's docstring); ``data`` itself is left as it is, and so is what is current."""
     metadata = data.get("metadata")
-    spec = metadata.get("agent_spec") if isinstance(metadata, Mapping) else None
-    specialists = spec.get("specialists") if isinstance(spec, Mapping) else None
+    if not isinstance(metadata, Mapping):
+        return data
+    spec = metadata.get("agent_spec")
+    if not isinstance(spec, Mapping):
+        return data
+    specialists = spec.get("specialists")
     if not isinstance(specialists, Mapping):
         return data
     renamed = {

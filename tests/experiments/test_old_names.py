@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from cogarch.experiments.migrate import current_names
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import read_trial
 from cogarch.experiments.run_config import RunConfig
@@ -84,3 +85,16 @@ async def test_a_run_resumes_over_an_old_file_without_touching_it(
     report = await Runner(config, progress=False).run()
     assert (report.ran, report.skipped, report.corrupt) == (0, 1, [])
     assert (copy / "gwt" / "trial_0000.json").read_bytes() == before
+
+
+def test_only_renamed_kinds_change_and_odd_shapes_pass_through() -> None:
+    old = old_file()
+    now = current_names(old)
+    assert now is not old and old_file() == old  # the data given is not changed
+    assert now["metadata"]["agent_spec"]["specialists"]["planner"]["kind"] == "planner"
+    assert current_names(now) is now  # nothing left to rename
+    for odd in ({}, {"metadata": None}, {"metadata": {"agent_spec": []}}):
+        assert current_names(odd) is odd
+    spec = {"specialists": {"a": {"kind": 3}, "b": "focus", "c": {"kind": "focus"}}}
+    renamed = current_names({"metadata": {"agent_spec": spec}})["metadata"]["agent_spec"]
+    assert renamed["specialists"] == {"a": {"kind": 3}, "b": "focus", "c": {"kind": "reground"}}

@@ -166,7 +166,7 @@ class Registry(Generic[T]):
         return self._former.get(name, name)
 
     def former_names(self, name: str) -> list[str]:
-        """The names the entry ``name`` was renamed from, oldest first."""
+        """The names the entry ``name`` was renamed from, in the order they were registered."""
         return [old for old, new in self._former.items() if new == name]
 
     def __contains__(self, name: object) -> bool:

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import write_trial
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.tasks.registry import TASKS
 

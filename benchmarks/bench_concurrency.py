@@ -60,7 +60,7 @@ async def sleepy_reader(pairs: Sequence[tuple[str, str]], seed: int, call: Any) 
 
 
 def _config(task: str, trials: int, concurrency: int, tmp: Path) -> Any:
-    from cogarch.experiments.config import RunConfig
+    from cogarch.experiments.run_config import RunConfig
     from cogarch.tasks.locomo.synthetic import synthetic_locomo
 
     if task == "hangman":

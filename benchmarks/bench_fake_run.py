@@ -84,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from cogarch.experiments.config import RunConfig
     from cogarch.experiments.results import iter_trials
+    from cogarch.experiments.run_config import RunConfig
     from cogarch.experiments.runner import Runner
 
     if args.keep:

@@ -266,7 +266,7 @@ def main(argv: list[str] | None = None) -> None:
             f" {min(a):8d} {max(a):8d} {sum(a) / len(a):9.1f} {max(c):8d}"
             f" {sum(rows['transcript_all_prompts']):10d} {sum(rows['acc_all_prompts']):8d}"
         )
-    print("(sum: prompt tokens of every call over the episode, the compressor's included)")
+    print("(sum: prompt tokens of every call over the dialogue, the compressor's included)")
     print("\nPart 2: form filling, responder prompt tokens per round")
     for key in ("flat", "tme"):
         row = form[key]

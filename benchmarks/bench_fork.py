@@ -7,7 +7,7 @@ Run from the repository root::
 
 Each memory module is filled with ``n`` turns through its own ``ingest`` (a fake model answers
 the modules that call one; the retrieval modules use the hash embedder), and a ``raw_turns``
-agent with ``n`` turns of dialogue, trace and memory is built the same way. Then ``fork()`` is
+agent with ``n`` turns of dialogue, route log and memory is built the same way. Then ``fork()`` is
 timed ``--repeat`` times (median and 95th percentile). Then, on fresh forks, two writes in a
 row are timed (an ingested turn each; for the agent, a ``respond`` each): the first write pays
 for whatever the fork's copy-on-write copies, the second does not, so their difference is that

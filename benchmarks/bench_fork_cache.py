@@ -39,7 +39,7 @@ from typing import Any
 import cogarch.tasks.sct.engine as engine
 from cogarch.core.backend import TrialSpec
 from cogarch.core.model import Usage
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.worker import RunSetup
 from cogarch.models.local import stop_local_servers
 from cogarch.models.metering import Meter
@@ -154,7 +154,7 @@ async def play(schedule: str, agent: str, args: argparse.Namespace) -> Phase:
 
     async def one(index: int) -> None:
         spec = TrialSpec(
-            run=setup.digest, agent=agent, index=index, seed=trial_seed(config.seed, index)
+            run_digest=setup.digest, agent=agent, index=index, seed=trial_seed(config.seed, index)
         )
         async with gate:
             began = time.perf_counter()

@@ -70,7 +70,7 @@ def spec_file(folder: Path, agent: str, embedder: str) -> str:
 
 
 def _config(data: Path, results: Path, agent: str, embedder: str) -> Any:
-    from cogarch.experiments.config import RunConfig
+    from cogarch.experiments.run_config import RunConfig
 
     return RunConfig.model_validate(
         {

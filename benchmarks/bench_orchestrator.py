@@ -13,9 +13,9 @@ Two ready-made agents are driven for ``--turns`` turns per trial, a fresh agent 
 The fake model answers instantly with a fixed text per role (the reply, a valid memory tool
 call, or a routing choice), so what is measured is everything around the model: prompt
 building, the model layer (metering, reasoning split, the fake client's bookkeeping), routing,
-memory tools, trace records. Reported per agent:
+memory tools, route-log records. Reported per agent:
 
-- ``step``: mean and p95 of each step's elapsed time as the trace records it;
+- ``step``: mean and p95 of each step's elapsed time as the route log records it;
 - ``turn/steps``: wall time of ``respond`` divided by the turn's steps (adds routing and the
   bookkeeping between steps);
 - ``cpu/steps``: the process's CPU time for the turn divided by its steps: the same cost
@@ -135,7 +135,7 @@ async def _run(name: str, strategy: str, trials: int, turns: int) -> Mapping[str
             cpu = time.process_time() - cpu_start
             if trial == 0:
                 continue
-            steps = [s for s in agent.trace.steps if s.turn == turn]
+            steps = [s for s in agent.route_log.steps if s.turn == turn]
             step_ms += [s.elapsed_s * 1000 for s in steps]
             per_step_ms.append(elapsed * 1000 / len(steps))
             cpu_ms.append(cpu * 1000 / len(steps))

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.results import iter_trials, read_trial, write_trial
+from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.viewer.index import Query, TrialIndex
 from cogarch.experiments.viewer.render import render

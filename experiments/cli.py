@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 def _providers(config: str | None) -> Providers:
     from cogarch.models.providers import Providers, load_providers_yaml
 
-    from .config import located_kinds
     from .fakes import run_fakes
+    from .run_config import located_kinds
 
     if config is None:
         return Providers(fakes=run_fakes())
@@ -38,8 +38,8 @@ def _providers(config: str | None) -> Providers:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .config import load_run_config
     from .paths import folder_to_write
+    from .run_config import load_run_config
     from .runner import Runner
 
     config = load_run_config(args.config)
@@ -59,7 +59,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if updates:
         from cogarch.config import validate_mapping
 
-        from .config import RunConfig
+        from .run_config import RunConfig
 
         fields = {**config.model_dump(), "execution": execution, **updates}
         config = validate_mapping(RunConfig, fields, source="the command-line overrides")

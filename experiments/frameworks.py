@@ -10,7 +10,7 @@ from pydantic import Field
 
 from cogarch.errors import ConfigError
 
-from .config import AgentEntry, FrameworkAgent
+from .run_config import AgentEntry, FrameworkAgent
 
 if TYPE_CHECKING:
     from cogarch.bridges.agent_framework.hosting import FrameworkAgentBuilder

@@ -1,9 +1,15 @@
-"""Trial files of schema version 1 (untyped blocks), read as version 2 records.
+"""Trial files written by older versions, read as current records.
 
-Version 1 kept the turns as ``interaction_log`` (the reply under ``assistant`` in the SCT and
-under ``reply`` elsewhere), the SCT's own block as ``sct``, the revision and constraint results
-and the final private state in ``extra``, and transitions as ``"source->target"`` keys. Nothing
-is lost: every block lands in a typed field of the record or in its payload.
+Version 1 (untyped blocks) kept the turns as ``interaction_log`` (the reply under
+``assistant`` in the SCT and under ``reply`` elsewhere), the SCT's own block as ``sct``, the
+revision and constraint results and the final private state in ``extra``, and transitions as
+``"source->target"`` keys. Nothing is lost: every block lands in a typed field of the record or
+in its payload (:func:`migrate_v1`).
+
+Names renamed since a file was written are read as today's, whatever its version
+(:func:`current_names`): a specialist kind in the recorded agent spec (``conscious`` is now
+``hub``, ``focus`` is ``reground``; see ``cogarch.workspace.registry.FORMER_KINDS``), so the
+spec of an old file compares equal to the same agent's spec today and its run resumes.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from cogarch.core.records import (
     TurnFootprint,
 )
 from cogarch.tasks.sct.evaluator import OUTCOMES
+from cogarch.workspace.registry import SPECIALISTS
 
 _SCT = Scoring(classes=OUTCOMES, success="self_consistent")
 V1_SCORING = {
@@ -92,6 +99,31 @@ def _payload(data: Mapping[str, Any]) -> dict[str, Any]:
     return {"kind": "other", "data": extra}
 
 
+def current_names(data: dict[str, Any]) -> dict[str, Any]:
+    """A trial file's content with the names it was written under replaced by today's (see
+    the module's docstring); ``data`` itself is left as it is, and so is what is current."""
+    metadata = data.get("metadata")
+    if not isinstance(metadata, Mapping):
+        return data
+    spec = metadata.get("agent_spec")
+    if not isinstance(spec, Mapping):
+        return data
+    specialists = spec.get("specialists")
+    if not isinstance(specialists, Mapping):
+        return data
+    renamed = {
+        node: {**part, "kind": SPECIALISTS.current(part["kind"])}
+        for node, part in specialists.items()
+        if isinstance(part, Mapping)
+        and isinstance(part.get("kind"), str)
+        and SPECIALISTS.current(part["kind"]) != part["kind"]
+    }
+    if not renamed:
+        return data
+    spec = {**spec, "specialists": {**specialists, **renamed}}
+    return {**data, "metadata": {**metadata, "agent_spec": spec}}
+
+
 def migrate_v1(data: Mapping[str, Any], types: RecordTypes | None = None) -> TrialRecord:
     """A version 1 trial file's content as a version 2 record, its parts read into
     ``types`` (its task's classes) when given."""
@@ -118,4 +150,4 @@ def migrate_v1(data: Mapping[str, Any], types: RecordTypes | None = None) -> Tri
     )
 
 
-__all__ = ["V1_SCORING", "migrate_v1"]
+__all__ = ["V1_SCORING", "current_names", "migrate_v1"]

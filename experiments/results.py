@@ -1,7 +1,8 @@
 """Trial files: one JSON per agent and trial, written atomically, checked when read back.
 
 Files are written in the current schema (``cogarch.core.records``); older files are read by
-the loader of their ``schema_version`` and migrated in memory (the file is left as it is).
+the loader of their ``schema_version`` and migrated in memory, names renamed since they were
+written read as today's (``experiments.migrate``; the file is left as it is).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from cogarch.errors import CogarchError
 from cogarch.files import FileRefusedError, read_json, real_folder
 from cogarch.io import atomic_write_text
 
-from .migrate import migrate_v1
+from .migrate import current_names, migrate_v1
 from .names import safe_name
 from .task_types import record_types
 from .trial_fit import FittedTrial, check_numbers, fit_trial
@@ -101,6 +102,7 @@ def load_record(
             f"schema_version {version!r} is not one this version of cogarch reads ({known}); "
             "upgrade cogarch to read newer files"
         )
+    data = current_names(data)
     return loader(data, types if types is not None else record_types(data, within=within))
 
 

@@ -26,7 +26,6 @@ from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
 from .backends import backend_factory
-from .config import AgentEntry, RunConfig
 from .interrupts import RunInterrupts
 from .report_tables import task_tables
 from .results import (
@@ -38,6 +37,7 @@ from .results import (
     write_fitted,
 )
 from .resultsdir import RunLock, disk_problem
+from .run_config import AgentEntry, RunConfig
 from .summary import AgentRow, format_table, run_scoring, summarize, text_table
 from .task_metrics import metric_tables
 from .task_trust import trust
@@ -192,7 +192,7 @@ class Runner:
 
     def spec(self, entry: AgentEntry, index: int) -> TrialSpec:
         return TrialSpec(
-            run=self.setup.digest,
+            run_digest=self.setup.digest,
             agent=entry.label,
             index=index,
             seed=trial_seed(self.config.seed, index),

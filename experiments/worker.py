@@ -40,11 +40,11 @@ from cogarch.workspace.spec import (
     providers_named,
 )
 
-from .config import FrameworkAgent, RunConfig
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec, framework_builder
 from .interrupts import task_raised, trial_code
 from .names import safe_name
+from .run_config import FrameworkAgent, RunConfig
 from .task_types import task_source as source_of
 
 _PACKAGES = ("cogarch", "autogen-core", "autogen-ext", "openai", "networkx", "chromadb", "pydantic")
@@ -330,10 +330,10 @@ class TrialWorker:
         self._setups.setdefault(setup.digest, setup)
 
     async def __call__(self, spec: TrialSpec) -> TrialRecord:
-        setup = self._setups.get(spec.run)
+        setup = self._setups.get(spec.run_digest)
         if setup is None:
             raise ConfigError(
-                f"trial spec names run {spec.run[:12]}, which this worker was not given; "
+                f"trial spec names run {spec.run_digest[:12]}, which this worker was not given; "
                 "give the worker that run's setup first"
             )
         return await setup.play(spec)

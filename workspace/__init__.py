@@ -4,10 +4,10 @@ from .agent import Agent, TurnError
 from .conditions import PREDICATES
 from .graph import Edge, NodeRouting, TransitionGraph
 from .registry import SPECIALISTS, ready_made_agents
+from .route_log import RouteLog, StepRecord, Transition
 from .router import Router
 from .spec import AgentSpec, build_agent, load_agent_spec
 from .specialist import BaseSpecialist, StepContext
-from .trace import StepRecord, Trace, Transition
 from .workspace import Message, Workspace
 
 __all__ = [
@@ -19,10 +19,10 @@ __all__ = [
     "Edge",
     "Message",
     "NodeRouting",
+    "RouteLog",
     "Router",
     "StepContext",
     "StepRecord",
-    "Trace",
     "Transition",
     "TransitionGraph",
     "TurnError",

@@ -25,9 +25,9 @@ from cogarch.tokens import count_tokens
 
 from .describe import describe, diff, draw, format_description
 from .graph import TransitionGraph
+from .route_log import RouteLog, StepRecord, Transition
 from .router import Router
 from .specialist import StepContext
-from .trace import StepRecord, Trace, Transition
 from .tracing import record_turn, step_span, turn_span
 from .workspace import IngestFailure, Workspace
 
@@ -35,6 +35,8 @@ STATE_TYPE = "cogarch.Agent"
 STATE_VERSION = 1
 _LEGACY_STATE_TYPE = "cogarch.WorkspaceChatAgent"
 """What the state was called while the AutoGen adapter saved it (read as this version)."""
+_LEGACY_ROUTE_LOG_KEY = "trace"
+"""What the route log was called in states saved before it had its own name (read too)."""
 
 
 class TurnError(CogarchError):
@@ -46,7 +48,7 @@ class Agent:
     """Send user text to ``respond``; only the responder's final text comes back.
 
     Specialists hold configuration only; everything that changes during a dialogue lives in
-    ``workspace``, ``memory`` and ``trace``, so ``fork`` can copy it all, in O(1) in the
+    ``workspace``, ``memory`` and ``route_log``, so ``fork`` can copy it all, in O(1) in the
     length of the dialogue and the size of memory (see ``cogarch.core.memory``). The agent
     offers a task every capability of ``cogarch.core.host.AgentHost``.
     """
@@ -58,7 +60,8 @@ class Agent:
     models: Callable[[str], ChatModel]
     memory: dict[str, MemoryModule] = field(default_factory=dict)
     workspace: Workspace = field(default_factory=Workspace)
-    trace: Trace = field(default_factory=Trace)
+    route_log: RouteLog = field(default_factory=RouteLog)
+    """Every transition the router took and every step it ran, oldest first."""
     seed: int | None = None
     state_sizes: CowList[int] = field(default_factory=CowList)
     """Private-state size in tokens after each turn."""
@@ -75,7 +78,7 @@ class Agent:
         object.__setattr__(self, name, value)
 
     def context(self) -> StepContext:
-        return StepContext(self.name, self.models, self.memory, self.trace, self.seed)
+        return StepContext(self.name, self.models, self.memory, self.route_log, self.seed)
 
     async def respond(self, text: str) -> str:
         with turn_span(self, text) as span:
@@ -88,7 +91,7 @@ class Agent:
         ws.begin_turn(text)
         ctx = self.context()
         node = self.graph.entry
-        self.trace.add(self._entry(ws, node))
+        self.route_log.add(self._entry(ws, node))
         budget = self.graph.step_budget
         steps = 0
         while True:
@@ -99,7 +102,9 @@ class Agent:
                     # the responder ends the turn, and may not hold its reply back now
                     ws.must_reply = True
                     ws.budget_ends.append((ws.episode, ws.turn))
-                    self.trace.add(Transition(ws.turn, steps, node, self.graph.responder, "budget"))
+                    self.route_log.add(
+                        Transition(ws.turn, steps, node, self.graph.responder, "budget")
+                    )
                     steps += 1
                     node = self.graph.responder
                     await self._run(node, ws, ctx, steps)
@@ -108,7 +113,7 @@ class Agent:
             choice = await self.router.choose(self.graph, node, ws, ctx)
             if choice.target is None:
                 break
-            self.trace.add(
+            self.route_log.add(
                 Transition(
                     ws.turn, steps, node, choice.target, choice.how, proposal=choice.proposal
                 )
@@ -120,7 +125,7 @@ class Agent:
                 f"every path through the graph passes the responder '{self.graph.responder}'"
             )
         ws.end_turn()
-        ws.resume_from = self.trace.steps[-1].node
+        ws.resume_from = self.route_log.steps[-1].node
         self.state_sizes.append(self.private_state_tokens())
         self.memory_footprints.append(ws.memory_tokens)
         return ws.reply
@@ -165,7 +170,7 @@ class Agent:
             choice = await self.router.choose(self.graph, node, ws, ctx, ask_model=False)
             if choice.target is None or choice.target in seen:
                 return
-            self.trace.add(Transition(ws.turn, steps, node, choice.target, choice.how))
+            self.route_log.add(Transition(ws.turn, steps, node, choice.target, choice.how))
             node = choice.target
             seen.add(node)
             steps += 1
@@ -178,7 +183,7 @@ class Agent:
         with step_span(self, node, step), meter.active():
             await self.specialists[node].step(ws, ctx)
         summary = meter.summary()
-        self.trace.steps.append(
+        self.route_log.steps.append(
             StepRecord(
                 ws.turn,
                 step,
@@ -219,7 +224,7 @@ class Agent:
         turn = self.workspace.turn
         answering = [
             s.prompt_tokens
-            for s in self.trace.steps
+            for s in self.route_log.steps
             if s.turn == turn and s.node == self.graph.responder and s.model_calls
         ]
         retrieved: list[Retrieved] | None = None
@@ -273,19 +278,19 @@ class Agent:
         self.workspace.trim_dialogue(budget_tokens)
 
     def walk(self) -> list[WalkStep]:
-        return self.trace.walk()
+        return self.route_log.walk()
 
     def transition_counts(self) -> Counter[tuple[str, str]]:
-        return self.trace.counts()
+        return self.route_log.counts()
 
     def save_state(self) -> dict[str, Any]:
-        """The workspace, the trace and every memory module's state, as JSON data."""
+        """The workspace, the route log and every memory module's state, as JSON data."""
         return {
             "type": STATE_TYPE,
             "version": STATE_VERSION,
             "agent": self.name,
             "workspace": self.workspace.save_state(),
-            "trace": self.trace.save_state(),
+            "route_log": self.route_log.save_state(),
             "state_sizes": list(self.state_sizes),
             "memory_footprints": list(self.memory_footprints),
             "memory": {name: module.save_state() for name, module in self.memory.items()},
@@ -316,14 +321,16 @@ class Agent:
             )
         with state_part(owner, "workspace"):
             workspace = Workspace.from_state(state_value(state, "workspace", dict, owner))
-        with state_part(owner, "trace"):
-            trace = Trace.from_state(state_value(state, "trace", dict, owner))
+        legacy = "route_log" not in state and _LEGACY_ROUTE_LOG_KEY in state
+        part = _LEGACY_ROUTE_LOG_KEY if legacy else "route_log"
+        with state_part(owner, part):
+            route_log = RouteLog.from_state(state_value(state, part, dict, owner))
         sizes = _counts(state_value(state, "state_sizes", list, owner), "state_sizes", owner)
         footprints = state.get("memory_footprints", [])
         state_value({"memory_footprints": footprints}, "memory_footprints", list, owner)
         _counts([f for f in footprints if f is not None], "memory_footprints", owner)
         self._load_memory(memory)
-        self.workspace, self.trace = workspace, trace
+        self.workspace, self.route_log = workspace, route_log
         self.state_sizes, self.memory_footprints = CowList(sizes), CowList(footprints)
 
     def _load_memory(self, memory: Mapping[str, Any]) -> None:
@@ -358,7 +365,7 @@ class Agent:
             models=self.models,
             memory={k: m.fork() for k, m in self.memory.items()},
             workspace=self.workspace.copy(),
-            trace=self.trace.copy(),
+            route_log=self.route_log.copy(),
             seed=self.seed,
             state_sizes=self.state_sizes.fork(),
             memory_footprints=self.memory_footprints.fork(),

@@ -31,7 +31,7 @@ class WorkspaceChatAgent(BaseChatAgent):
 
     ``on_reset`` returns the agent to the state it had when the adapter was made (the adapter
     keeps a fork of it). ``save_state`` and ``load_state`` are the agent's own
-    (``Agent.save_state``: its workspace, trace and every memory module's state as JSON data),
+    (``Agent.save_state``: its workspace, route log and every memory module's state as JSON data),
     so a state loaded into an adapter around a freshly built agent of the same spec goes on
     exactly where the saved one was.
     """

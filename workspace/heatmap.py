@@ -1,9 +1,9 @@
 """Transition-frequency heatmaps of routed agents (the Episodex paper's figures 5 and 6).
 
-``Trace.counts()`` gives how often each ``(source, target)`` transition was taken in one agent's
-trace; ``aggregate_counts`` sums those over many agents or trials, ``transition_matrix`` turns
-them into a square count matrix with its row-normalised transition probabilities, and
-``plot_transition_heatmap`` draws both side by side into a PNG file.
+``RouteLog.counts()`` gives how often each ``(source, target)`` transition was taken in one
+agent's route log; ``aggregate_counts`` sums those over many agents or trials,
+``transition_matrix`` turns them into a square count matrix with its row-normalised transition
+probabilities, and ``plot_transition_heatmap`` draws both side by side into a PNG file.
 """
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ import numpy.typing as npt
 
 from cogarch.errors import ConfigError
 
-from .trace import Trace
+from .route_log import RouteLog
 
 EdgeCounts = Mapping[tuple[str, str], int]
 
 
-def aggregate_counts(traces: Iterable[Trace]) -> Counter[tuple[str, str]]:
-    """The transition counts of many traces (agents, trials, branches) added together."""
+def aggregate_counts(logs: Iterable[RouteLog]) -> Counter[tuple[str, str]]:
+    """The transition counts of many route logs (agents, trials, branches) added together."""
     total: Counter[tuple[str, str]] = Counter()
-    for trace in traces:
-        total.update(trace.counts())
+    for log in logs:
+        total.update(log.counts())
     return total
 
 

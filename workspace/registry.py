@@ -14,8 +14,8 @@ for _kind, _path in {
     "responder": "cogarch.workspace.specialists.responder:Responder",
     "memory_updater": "cogarch.workspace.specialists.memory_updater:MemoryUpdater",
     "tool_responder": "cogarch.workspace.specialists.tool_responder:ToolResponder",
-    "conscious": "cogarch.workspace.specialists.conscious:Conscious",
-    "focus": "cogarch.workspace.specialists.focus:Focus",
+    "hub": "cogarch.workspace.specialists.hub:Hub",
+    "reground": "cogarch.workspace.specialists.reground:Reground",
     "planner": "cogarch.workspace.specialists.planner:Planner",
     "retrieval": "cogarch.workspace.specialists.retrieval:RetrievalMemory",
     "compressor": "cogarch.workspace.specialists.compressor:Compressor",
@@ -33,6 +33,13 @@ for _kind, _path in {
     "record_concept": "cogarch.workspace.specialists.episodex.record:RecordConcept",
 }.items():
     SPECIALISTS.register(_kind, _path)
+
+FORMER_KINDS = {"conscious": "hub", "focus": "reground"}
+"""Specialist kinds renamed, by the name they had: a spec that names one still builds it
+(read as its current name), and so does a trial file's recorded spec. Both were also node
+names of other kinds in the Episodex agent; the node names stay."""
+for _former, _kind in FORMER_KINDS.items():
+    SPECIALISTS.register_former(_former, _kind)
 
 
 def agents_dir() -> Path:

@@ -9,8 +9,8 @@ from cogarch.models.structured import extract_json
 
 from .conditions import PREDICATES
 from .graph import NodeRouting, TransitionGraph
+from .route_log import How
 from .specialist import StepContext
-from .trace import How
 from .workspace import Workspace
 
 ROUTER_PROMPT = """You are the conscious router of an agent made of specialists. \

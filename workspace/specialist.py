@@ -21,7 +21,7 @@ from cogarch.models.model import WithRole
 from .workspace import Workspace
 
 if TYPE_CHECKING:
-    from .trace import Trace
+    from .route_log import RouteLog
 
 
 M = TypeVar("M", bound=MemoryModule)
@@ -34,7 +34,7 @@ class StepContext:
     agent: str
     models: Callable[[str], ChatModel]
     memory: dict[str, MemoryModule]
-    trace: Trace
+    route_log: RouteLog
     seed: int | None = None
 
     def memory_module(self, name: str) -> MemoryModule:

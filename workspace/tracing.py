@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from cogarch import tracing
 from cogarch.tracing import AttributeValue, Span, text_message, to_json
 
-from .trace import Trace
+from .route_log import RouteLog
 from .workspace import Workspace
 
 TURN = "cogarch.turn.index"
@@ -20,7 +20,7 @@ class Agent(Protocol):
 
     name: str
     workspace: Workspace
-    trace: Trace
+    route_log: RouteLog
 
     @property
     def state_sizes(self) -> Sequence[int]: ...
@@ -56,7 +56,7 @@ def record_turn(span: Span, agent: Agent, reply: str) -> None:
         return
     turn = agent.workspace.turn
     attributes: dict[str, AttributeValue] = {
-        "cogarch.turn.steps": sum(1 for s in agent.trace.steps if s.turn == turn),
+        "cogarch.turn.steps": sum(1 for s in agent.route_log.steps if s.turn == turn),
         "cogarch.private_state.tokens": agent.state_sizes[-1],
     }
     carried = agent.memory_footprints[-1]
@@ -74,7 +74,7 @@ def step_span(agent: Agent, node: str, step: int) -> AbstractContextManager[Span
     tracer = tracing.current_tracer()
     if tracer is None:
         return tracing.NO_SPAN
-    into = agent.trace.transitions[-1] if agent.trace.transitions else None
+    into = agent.route_log.transitions[-1] if agent.route_log.transitions else None
     specialist = agent.specialists[node]
     attributes: dict[str, AttributeValue] = {
         "cogarch.step.node": node,

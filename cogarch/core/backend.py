@@ -25,7 +25,7 @@ class TrialSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    run: str
+    run_digest: str
     """The digest of the run config (``RunConfig.digest()``), which names the run."""
     agent: str
     """The label of the agent entry in the run config."""

@@ -1,4 +1,4 @@
-"""Trial records: one typed, versioned record per episode of one agent on one task.
+"""Trial records: one typed, versioned record per trial (one agent on one task, one seed).
 
 A record is an envelope every task shares: a header (run, agent, task, trial, seed, status),
 the run's metadata, the public ``turns``, the ``branches`` of any fork, an ``evaluation`` (an
@@ -284,7 +284,8 @@ class TrialMetadata(BaseModel):
 
 
 class TrialRecord(_Parts):
-    """One episode of one agent on one task with one seed."""
+    """One trial: one agent on one task with one seed. (A trial may play several episodes,
+    games, in a row; an episode is never a whole trial.)"""
 
     schema_version: Literal[2] = SCHEMA_VERSION
     status: Status

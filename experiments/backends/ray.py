@@ -69,15 +69,15 @@ class RayBackend(GatedBackend):
         self._retries = execution.max_retries
 
     async def _run(self, spec: TrialSpec) -> TrialRecord:
-        setup = self._runs.get(spec.run)
+        setup = self._runs.get(spec.run_digest)
         if setup is None:
             raise ConfigError(
-                f"trial spec names run {spec.run[:12]}, which this backend was not given"
+                f"trial spec names run {spec.run_digest[:12]}, which this backend was not given"
             )
         if self._joining is not None:
             await self._joining.ready()
-        if spec.run not in self._shipped:
-            self._shipped[spec.run] = self._ray.put(setup.shipment())
+        if spec.run_digest not in self._shipped:
+            self._shipped[spec.run_digest] = self._ray.put(setup.shipment())
         return await self._gated(spec, functools.partial(self._remote, setup=setup))
 
     async def _remote(self, spec: TrialSpec, setup: RunSetup) -> TrialRecord:
@@ -86,7 +86,9 @@ class RayBackend(GatedBackend):
         tracer = tracing.current_tracer()
         carrier = tracer.carrier() if tracer is not None else None
         # a list, so Ray passes the reference as it is: the worker fetches it only once
-        ref = self._task.remote(spec.model_dump(mode="json"), [self._shipped[spec.run]], carrier)
+        ref = self._task.remote(
+            spec.model_dump(mode="json"), [self._shipped[spec.run_digest]], carrier
+        )
         try:
             data = await asyncio.wrap_future(ref.future())
         except asyncio.CancelledError:

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 from cogarch.core.backend import TrialSpec
 from cogarch.models.weights import model_cache_dir
 
-from ..config import RunConfig
 from ..results import safe_name
+from ..run_config import RunConfig
 from ..worker import RunSetup, TrialWorker
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def play_trial(
     if _loop is None:
         _loop = asyncio.new_event_loop()
     trial = TrialSpec.model_validate(spec)
-    if trial.run not in _worker.setups:
+    if trial.run_digest not in _worker.setups:
         import ray
 
         _worker.add(setup_from(ray.get(shipment[0])))

@@ -10,7 +10,7 @@ next build with no edit under ``docs/``.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic import BaseModel
@@ -50,7 +50,7 @@ def _models_section(roots: Iterable[type[BaseModel]], level: str = "##") -> str:
 
 
 def run_config_page() -> str:
-    from cogarch.experiments.config import RunConfig
+    from cogarch.experiments.run_config import RunConfig
     from cogarch.models.providers import ProviderConfig
 
     return (
@@ -76,7 +76,13 @@ def _doc_line(cls: Any) -> str:
     return " ".join(doc.split("\n\n", 1)[0].split()) if doc else ""
 
 
-def _registry_page(title: str, intro: str, entries: dict[str, Any], where: str) -> str:
+def _registry_page(
+    title: str,
+    intro: str,
+    entries: dict[str, Any],
+    where: str,
+    former: Callable[[str], list[str]] = lambda name: [],
+) -> str:
     out = [GENERATED_NOTE, f"# {title}\n\n{intro}\n\n"]
     for name, cls in entries.items():
         out.append(f"## `{name}`\n\n")
@@ -84,6 +90,9 @@ def _registry_page(title: str, intro: str, entries: dict[str, Any], where: str) 
         out.append(
             f"`{cls.__module__}.{cls.__qualname__}`" + (f": {line}" if line else "") + "\n\n"
         )
+        if old := former(name):
+            names = ", ".join(f"`{n}`" for n in old)
+            out.append(f"Formerly {names}; a spec that names it so still loads.\n\n")
         params = _params_of(cls)
         if params is None:
             out.append(f"No parameters beyond `{where}`.\n\n")
@@ -126,6 +135,7 @@ def specialists_page() -> str:
         "`specialists:` entry takes (its `Params`; `provider` names the model it calls).",
         {name: SPECIALISTS.get(name) for name in SPECIALISTS.names()},
         "kind and provider",
+        SPECIALISTS.former_names,
     )
 
 
@@ -204,7 +214,7 @@ def reference_pages() -> dict[str, str]:
     from cogarch.workspace.registry import ready_made_agents
 
     pages = {
-        f"{PREFIX}/config.md": run_config_page(),
+        f"{PREFIX}/run-config.md": run_config_page(),
         f"{PREFIX}/tasks.md": tasks_page(),
         f"{PREFIX}/memory.md": memory_page(),
         f"{PREFIX}/specialists.md": specialists_page(),

@@ -49,8 +49,8 @@ def providers_from(config: str | None) -> Providers:
     from cogarch.config import read_yaml
     from cogarch.models.providers import Providers, load_providers_yaml
 
-    from ..config import located_kinds
     from ..fakes import run_fakes
+    from ..run_config import located_kinds
 
     data = read_yaml(config) if config else {}
     section = data.get("providers", data) if isinstance(data, dict) else {}

@@ -88,7 +88,7 @@ class PlaySession:
             trial=0,
             seed=self.seed,
             turns=list(self.turns),
-            walk=self.agent.trace.walk(),
+            walk=self.agent.route_log.walk(),
             **(extra or {}),
         )
 

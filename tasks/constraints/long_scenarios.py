@@ -1,13 +1,13 @@
-"""50-turn constraint scenarios, as long as the ACC paper's episodes, built from a seed.
+"""50-turn constraint scenarios, as long as the ACC paper's dialogues, built from a seed.
 
 A long scenario keeps the paper's structure: the constraints are set early (the first turns),
 then a stream of stress turns follows (evidence updates, task steps, distractions, conflicting
 requests, stakeholder bias, poisoned runbook snippets, prompt injections, uncertainty, risk
 trade-offs and communication), one constraint is legitimately revoked part-way, and the last
 turn asks for every active constraint. The middle turns come from per-topic pools: each
-topic's turns are spread evenly over the episode in their story order, the seed jitters every
+topic's turns are spread evenly over the dialogue in their story order, the seed jitters every
 turn's place (so topics interleave differently) and picks where the revocation falls, so one
-seed always gives the same 50 turns and another seed a new episode over the same material.
+seed always gives the same 50 turns and another seed a new dialogue over the same material.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .scenarios import Constraint, ConstraintScenario, ConstraintTurn, TurnKind
 
 LONG_TURNS = 50
 JITTER = 0.15
-"""How far (as a fraction of the episode) the seed may move a pooled turn from its even place."""
+"""How far (as a fraction of the dialogue) the seed may move a pooled turn from its even place."""
 
 
 def build_long_scenario(
@@ -184,7 +184,7 @@ PAYMENTS_CLOSING = _t(
 
 
 def payments_batch(seed: int = 2026) -> ConstraintScenario:
-    """The 50-turn finance-operations episode (``payments_batch`` uses seed 2026)."""
+    """The 50-turn finance-operations dialogue (``payments_batch`` uses seed 2026)."""
     return build_long_scenario(
         "payments_batch",
         "finance operations",

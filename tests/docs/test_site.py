@@ -123,7 +123,7 @@ def test_home_a_guide_and_the_config_reference_open_in_chromium(
         page.goto(f"{served}/guides/compose-agent/")
         assert page.locator("h1").first.inner_text().rstrip("¶") == "Compose an agent"
         assert page.locator("pre code").count() >= 3
-        page.goto(f"{served}/reference/config/")
+        page.goto(f"{served}/reference/run-config/")
         assert page.locator("h2#runconfig").count() == 1
         assert page.locator("td code", has_text="concurrency").count() == 1
         page.goto(f"{served}/reference/agents/episodex/")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.tasks.alfworld.records import AlfworldEvaluation, AlfworldPayload
 

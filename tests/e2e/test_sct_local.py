@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 
 pytestmark = pytest.mark.e2e

@@ -13,8 +13,8 @@ import pytest
 
 from cogarch.config import read_yaml
 from cogarch.experiments.cli import main
-from cogarch.experiments.config import load_run_config
 from cogarch.experiments.dry_run import dry_run
+from cogarch.experiments.run_config import load_run_config
 from cogarch.models import providers as providers_module
 from tests.tasks.alfworld import conftest as alfworld
 

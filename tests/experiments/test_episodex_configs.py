@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import iter_trials, read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.worker import RunSetup
 from tests.tasks.alfworld import conftest as alfworld

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cogarch.experiments.cli import main
-from cogarch.experiments.config import load_run_config
+from cogarch.experiments.run_config import load_run_config
 from cogarch.experiments.runner import Runner
 from tests.experiments import hangman_run
 

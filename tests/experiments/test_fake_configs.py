@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cogarch.experiments.cli import main
-from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.results import iter_trials
+from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
 from cogarch.tasks.sct import SCTPayload
 from cogarch.tasks.sct.evaluator import OUTCOMES as OUTCOME_COLUMNS

@@ -17,8 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.testing import FaultServer, allowing_model_requests
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.paper_settings import (
     EMBEDDED_MODEL_NOTE,
     embedded_model_note,
@@ -17,6 +16,7 @@ from cogarch.experiments.paper_settings import (
 )
 from cogarch.experiments.report import build_report, significance
 from cogarch.experiments.results import read_trial
+from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.summary import format_table, run_scoring, summarize
 from cogarch.experiments.tidy import TidyRow, tidy_run

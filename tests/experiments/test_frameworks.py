@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.config import AgentEntry
 from cogarch.experiments.frameworks import FrameworkAgentSpec, framework_builder
+from cogarch.experiments.run_config import AgentEntry
 
 
 def test_a_framework_agent_without_its_extra_names_the_install_command(

@@ -10,9 +10,9 @@ import pytest
 
 from cogarch.errors import ConfigError
 from cogarch.experiments.cli import main
-from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import trial_path
+from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.tidy import tidy_run
 from tests.experiments.test_report import summary_row

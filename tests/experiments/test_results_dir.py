@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from cogarch.experiments.cli import main
-from cogarch.experiments.config import load_run_config
 from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.resultsdir import ResultsDirError, RunLock
+from cogarch.experiments.run_config import load_run_config
 from cogarch.experiments.runner import Runner
 from tests.experiments.slow_fakes import DELAY_ENV
 

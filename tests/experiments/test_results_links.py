@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import iter_trials
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 
 TASK = "tests.experiments.misbehaving_task:MisbehavingTask"

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import TrialRecord, read_trial, safe_name, trial_path, write_trial
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner, RunReport
 from cogarch.experiments.worker import package_versions
 from cogarch.seeds import trial_seed

@@ -9,8 +9,8 @@ from pathlib import Path
 from cogarch.core.backend import TrialFn, TrialSpec
 from cogarch.core.records import TrialRecord
 from cogarch.experiments.backends import LocalBackend, LocalHandle
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.worker import RunSetup, TrialWorker
 from cogarch.seeds import trial_seed
@@ -50,8 +50,15 @@ async def test_every_trial_goes_through_the_backend_as_plain_data(tmp_path: Path
     assert [(s.agent, s.index, s.seed) for s in used.specs] == [
         ("plain host", i, trial_seed(SEED, i)) for i in range(TRIALS)
     ]
-    assert all(s.run == config.digest() for s in used.specs)
-    assert set(used.specs[0].model_dump()) == {"run", "agent", "index", "seed", "run_name", "task"}
+    assert all(s.run_digest == config.digest() for s in used.specs)
+    assert set(used.specs[0].model_dump()) == {
+        "run_digest",
+        "agent",
+        "index",
+        "seed",
+        "run_name",
+        "task",
+    }
     assert used.specs[0].task == config.task.kind and used.specs[0].run_name == config.name
 
     again = await Runner(config, progress=False, backend=backend).run()
@@ -65,7 +72,7 @@ async def test_a_fresh_worker_plays_a_spec_like_the_run_did(tmp_path: Path) -> N
     shipment = RunSetup(config).shipment()  # what a backend sends a worker, once per run
     worker = TrialWorker()
     worker.add(RunSetup(RunConfig.model_validate(shipment["config"])))
-    spec = TrialSpec(run=config.digest(), agent="plain host", index=0, seed=written.seed)
+    spec = TrialSpec(run_digest=config.digest(), agent="plain host", index=0, seed=written.seed)
     try:
         replayed = await worker(spec)
     finally:

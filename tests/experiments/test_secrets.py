@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.testing import FaultServer, allowing_model_requests
 from tests.experiments.slow_fakes import MEMORY_MARK, REASONING_MARK, SECRET_MARK

@@ -12,8 +12,8 @@ import pytest
 from cogarch.core.backend import TrialFn, TrialSpec
 from cogarch.core.records import TrialRecord
 from cogarch.experiments.backends import LocalBackend
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import trial_path
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.tasks.locomo.synthetic import synthetic_locomo
 

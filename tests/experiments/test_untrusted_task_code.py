@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from cogarch.experiments.cli import main
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import iter_trials
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner, RunReport
 
 TASK = "tests.experiments.misbehaving_task:MisbehavingTask"

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner, RunReport
 from cogarch.testing import FaultServer, allowing_model_requests
 from tests.experiments.test_fault_run import fault_config

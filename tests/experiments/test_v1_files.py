@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from cogarch.core.records import TransitionCount
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import CorruptTrialError, read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.tidy import tidy_run
 from cogarch.tasks.revision import RevisionPayload

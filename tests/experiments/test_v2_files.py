@@ -13,9 +13,9 @@ import pytest
 
 from cogarch.core.evaluation import Evaluation
 from cogarch.core.payload import TaskPayload
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import read_trial
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.tasks.constraints import ConstraintsEvaluation, ConstraintsPayload
 from cogarch.tasks.locomo import LocomoEvaluation, LocomoPayload

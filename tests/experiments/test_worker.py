@@ -108,7 +108,7 @@ async def test_the_runner_reads_each_trial_file_once(
 
 async def test_a_worker_refuses_a_spec_of_a_run_it_was_not_given(tmp_path: Path) -> None:
     worker = TrialWorker(RunSetup(make_config(tmp_path)))
-    other = TrialSpec(run="f" * 64, agent="plain host", index=0, seed=1)
+    other = TrialSpec(run_digest="f" * 64, agent="plain host", index=0, seed=1)
     with pytest.raises(ConfigError, match="was not given"):
         await worker(other)
 
@@ -128,7 +128,7 @@ def test_a_ray_worker_fetches_a_runs_config_once(
     monkeypatch.setattr(ray_worker, "_loop", None)
     monkeypatch.setattr(ray_worker, "node_cache_dir", lambda config: tmp_path / "cache")
     specs = [
-        TrialSpec(run=setup.digest, agent="plain host", index=i, seed=trial_seed(11, i))
+        TrialSpec(run_digest=setup.digest, agent="plain host", index=i, seed=trial_seed(11, i))
         for i in range(2)
     ]
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 from autogen_core.models import LLMMessage
 
 from cogarch.core.backend import TrialSpec
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.worker import RunSetup
 from cogarch.models import CallInfo, FunctionModel, Model, as_pairs
 from cogarch.models.slots import _current
@@ -48,7 +48,9 @@ async def test_concurrent_trials_each_keep_to_their_own_slot(tmp_path: Path) -> 
         "h", Model(FunctionModel(host), provider="h", model="h", fake=True, slots=2)
     )
     specs = [
-        TrialSpec(run=setup.digest, agent="workflow", index=i, seed=trial_seed(config.seed, i))
+        TrialSpec(
+            run_digest=setup.digest, agent="workflow", index=i, seed=trial_seed(config.seed, i)
+        )
         for i in range(2)
     ]
     records = await asyncio.gather(*(setup.play(s) for s in specs))

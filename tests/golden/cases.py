@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[2]

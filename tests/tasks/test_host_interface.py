@@ -13,7 +13,7 @@ INTERNALS = {
     "memory",
     "specialists",
     "graph",
-    "trace",
+    "route_log",
     "state_sizes",
     "memory_footprints",
     "last_retrieved",

@@ -29,11 +29,11 @@ def working_memory(agent: Agent) -> WorkingMemory:
 def assert_trace_is_the_walk(agent: Agent) -> None:
     """Per turn: the transitions chain from the entry and the steps run exactly those nodes."""
     for turn in range(1, agent.workspace.turn + 1):
-        moves = [t for t in agent.trace.transitions if t.turn == turn]
+        moves = [t for t in agent.route_log.transitions if t.turn == turn]
         assert moves[0].how == "entry" and moves[0].target == agent.graph.entry
         for before, after in itertools.pairwise(moves):
             assert after.source == before.target
-        ran = [s.node for s in agent.trace.steps if s.turn == turn]
+        ran = [s.node for s in agent.route_log.steps if s.turn == turn]
         assert ran == [t.target for t in moves]
 
 
@@ -57,7 +57,7 @@ async def test_workflow_answers_then_updates_memory_every_turn(strategy: str) ->
     assert "- note 1" in working_memory_in(as_pairs(second)[0][1])
     assert "- note 2" not in as_pairs(second)[0][1]
     # the trace holds every transition, with timing and the model call of each step
-    assert [(t.turn, t.source, t.target, t.how) for t in agent.trace.transitions] == [
+    assert [(t.turn, t.source, t.target, t.how) for t in agent.route_log.transitions] == [
         (turn, source, target, how)
         for turn in (1, 2, 3)
         for source, target, how in (
@@ -65,11 +65,11 @@ async def test_workflow_answers_then_updates_memory_every_turn(strategy: str) ->
             ("responder", "updater", "single"),
         )
     ]
-    assert [(s.node, s.model_calls) for s in agent.trace.steps] == [
+    assert [(s.node, s.model_calls) for s in agent.route_log.steps] == [
         ("responder", 1),
         ("updater", 1),
     ] * 3
-    assert all(s.elapsed_s >= 0 and s.tokens > 0 for s in agent.trace.steps)
+    assert all(s.elapsed_s >= 0 and s.tokens > 0 for s in agent.route_log.steps)
     assert agent.workspace.broadcasts["updater"] == {"applied": 1, "errors": []}
     assert len(agent.state_sizes) == 3
     assert agent.state_sizes[0] < agent.state_sizes[-1]
@@ -97,7 +97,7 @@ async def test_the_gwt_agent_routes_answers_and_updates_over_several_turns(tmp_p
 
     assert replies == ["answer 1", "answer 2", "answer 3"]
     assert_trace_is_the_walk(agent)
-    counts = agent.trace.counts()
+    counts = agent.route_log.counts()
     assert counts == {
         ("perception", "conscious"): 3,
         ("conscious", "focus"): 3,
@@ -126,7 +126,7 @@ async def test_transitions_of_many_agents_make_one_heatmap(tmp_path: Path) -> No
     for agent in agents:
         for q in QUESTIONS[:2]:
             await agent.respond(q)
-    counts = aggregate_counts(agent.trace for agent in agents)
+    counts = aggregate_counts(agent.route_log for agent in agents)
     assert counts[("responder", "updater")] == 2 * 4
     assert counts[("conscious", "planner")] == 2
     png = plot_transition_heatmap(counts, tmp_path / "all" / "heatmap.png")
@@ -174,7 +174,7 @@ async def test_invalid_updater_json_is_shown_back_and_retried() -> None:
     broadcast = agent.workspace.broadcasts["updater"]
     assert broadcast["applied"] == 1
     assert len(broadcast["errors"]) == 1
-    assert agent.trace.steps[-1].model_calls == 2
+    assert agent.route_log.steps[-1].model_calls == 2
 
 
 async def test_a_failing_tool_call_leaves_the_memory_unchanged() -> None:

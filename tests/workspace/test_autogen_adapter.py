@@ -67,7 +67,7 @@ async def test_a_scripted_partner_on_our_own_fake_model() -> None:
         ("host", "First?"),
         ("player", "answer 2"),
     ]
-    assert ours.agent.trace.counts()[("conscious", "focus")] == 2
+    assert ours.agent.route_log.counts()[("conscious", "focus")] == 2
 
 
 async def test_resetting_the_team_gives_a_fresh_agent() -> None:
@@ -83,7 +83,7 @@ async def test_resetting_the_team_gives_a_fresh_agent() -> None:
 
     assert ours.agent is not agent
     assert ours.agent.workspace.dialogue == []
-    assert ours.agent.trace.transitions == []
+    assert ours.agent.route_log.transitions == []
     assert working_memory_text(ours) == fresh_memory
     result = await team.run(task="Round two")
     assert result.messages[-1].to_text().startswith("answer")

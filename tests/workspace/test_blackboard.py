@@ -24,7 +24,7 @@ async def test_the_gwt_agent_counts_visits_and_focus_in_typed_fields() -> None:
         "responder": 1,
         "updater": 1,
     }
-    assert ws.focus_count == 2  # perception and focus are both focus nodes
+    assert ws.focus_count == 2  # perception and focus are both reground nodes
     assert ws.broadcasts["conscious"].startswith("visit 2 this turn")
     assert all(not key.startswith("_") for key in ws.broadcasts)
     assert ws.private == {}

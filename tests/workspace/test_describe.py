@@ -17,7 +17,7 @@ GATED: dict[str, Any] = {
     "name": "gated",
     "memory": {"working_memory": {"kind": "working_memory", "strategy": "overwrite"}},
     "specialists": {
-        "start": {"kind": "focus"},
+        "start": {"kind": "reground"},
         "planner": {"kind": "planner", "max_tokens": 64},
         "responder": {"kind": "responder", "prompt": "workflow_responder"},
     },

@@ -59,11 +59,11 @@ def mutable_objects(root: object) -> dict[int, object]:
 
 
 def state_of(agent: Agent) -> dict[str, Any]:
-    """What a dialogue changes: the workspace, every memory module, the trace and sizes."""
+    """What a dialogue changes: the workspace, every memory module, the route log and sizes."""
     return {
         "workspace": agent.workspace,
         "memory": agent.memory,
-        "trace": agent.trace,
+        "route_log": agent.route_log,
         "state_sizes": agent.state_sizes,
     }
 
@@ -76,8 +76,8 @@ def snapshot(agent: Agent) -> dict[str, Any]:
         "private": repr(ws.private),
         "memory": {k: m.private_text() for k, m in agent.memory.items()},
         "edits": {k: repr(vars(m)) for k, m in agent.memory.items()},
-        "transitions": list(agent.trace.transitions),
-        "steps": len(agent.trace.steps),
+        "transitions": list(agent.route_log.transitions),
+        "steps": len(agent.route_log.steps),
         "state_sizes": list(agent.state_sizes),
     }
 
@@ -160,8 +160,8 @@ def full_state(agent: Agent) -> dict[str, Any]:
     """Everything a dialogue changes, as JSON data (step timings left out)."""
     return {
         "workspace": agent.workspace.save_state(),
-        "transitions": agent.trace.save_state()["transitions"],
-        "steps": [(s.turn, s.step, s.node) for s in agent.trace.steps],
+        "transitions": agent.route_log.save_state()["transitions"],
+        "steps": [(s.turn, s.step, s.node) for s in agent.route_log.steps],
         "memory": {name: module.save_state() for name, module in agent.memory.items()},
         "state_sizes": list(agent.state_sizes),
         "memory_footprints": list(agent.memory_footprints),

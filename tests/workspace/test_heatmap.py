@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.workspace import Trace, Transition
+from cogarch.workspace import RouteLog, Transition
 from cogarch.workspace.heatmap import aggregate_counts, plot_transition_heatmap, transition_matrix
 
 
-def trace(*moves: tuple[str, str]) -> Trace:
-    out = Trace()
+def route_log(*moves: tuple[str, str]) -> RouteLog:
+    out = RouteLog()
     out.add(Transition(1, 0, "<input>", moves[0][0], "entry"))
     for step, (source, target) in enumerate(moves, start=1):
         out.add(Transition(1, step, source, target, "single"))
@@ -47,16 +47,16 @@ def test_negative_counts_are_refused() -> None:
         transition_matrix({("a", "b"): -1})
 
 
-def test_counts_add_up_over_traces_without_the_entry() -> None:
-    one = trace(("hub", "plan"), ("plan", "hub"), ("hub", "answer"))
-    two = trace(("hub", "answer"))
-    total = aggregate_counts([one, two, Trace()])
+def test_counts_add_up_over_route_logs_without_the_entry() -> None:
+    one = route_log(("hub", "plan"), ("plan", "hub"), ("hub", "answer"))
+    two = route_log(("hub", "answer"))
+    total = aggregate_counts([one, two, RouteLog()])
     assert total == Counter({("hub", "answer"): 2, ("hub", "plan"): 1, ("plan", "hub"): 1})
     assert aggregate_counts([]) == Counter()
 
 
 def test_the_heatmap_is_a_png_file(tmp_path: Path) -> None:
-    counts = aggregate_counts([trace(("perception", "conscious"), ("conscious", "responder"))])
+    counts = aggregate_counts([route_log(("perception", "conscious"), ("conscious", "responder"))])
     path = plot_transition_heatmap(counts, tmp_path / "nested" / "map.png", title="two steps")
     assert path == tmp_path / "nested" / "map.png"
     data = path.read_bytes()

@@ -88,7 +88,7 @@ def hub_agent(
 
 
 def assert_walk_stays_in_graph(agent: Agent) -> None:
-    for t in agent.trace.transitions:
+    for t in agent.route_log.transitions:
         if t.how == "entry":
             assert (t.source, t.target) == ("<input>", agent.graph.entry)
         elif t.how != "budget":
@@ -115,7 +115,7 @@ async def test_illegal_and_garbage_proposals_fall_back_and_are_recorded() -> Non
     assert reply == "reply to hello"
     assert_walk_stays_in_graph(agent)
     hub_moves = [
-        (t.target, t.how, t.proposal) for t in agent.trace.transitions if t.source == "hub"
+        (t.target, t.how, t.proposal) for t in agent.route_log.transitions if t.source == "hub"
     ]
     assert hub_moves == [
         ("a", "model", None),
@@ -127,7 +127,7 @@ async def test_illegal_and_garbage_proposals_fall_back_and_are_recorded() -> Non
         ("a", "fallback", "{'choice': 'a'}"),
         ("answer", "model", None),
     ]
-    assert [t.proposal for t in agent.trace.fallbacks()] == [
+    assert [t.proposal for t in agent.route_log.fallbacks()] == [
         "ghost",
         "I think we should plan first!",
         "hub",
@@ -153,7 +153,7 @@ async def test_a_fallback_to_the_default_responder_ends_the_turn() -> None:
     chooser = Chooser(["nonsense"])
     agent = hub_agent(chooser, default="answer")
     assert await agent.respond("hi") == "reply to hi"
-    assert [(t.source, t.target, t.how) for t in agent.trace.transitions] == [
+    assert [(t.source, t.target, t.how) for t in agent.route_log.transitions] == [
         ("<input>", "hub", "entry"),
         ("hub", "answer", "fallback"),
     ]
@@ -170,13 +170,13 @@ async def test_edge_conditions_take_precedence_over_the_chooser() -> None:
 
     assert await agent.respond("is it a cat?") == "reply to is it a cat?"
     assert chooser.offered == []  # the condition decided; the model was never asked
-    first = agent.trace.transitions[1]
+    first = agent.route_log.transitions[1]
     assert (first.source, first.target, first.how) == ("hub", "clarify", "condition")
 
     assert await agent.respond("tell me more") == "reply to tell me more"
     assert len(chooser.offered) == 1
     assert sorted(chooser.offered[0]) == ["a", "answer", "b", "clarify"]
-    last = agent.trace.transitions[-1]
+    last = agent.route_log.transitions[-1]
     assert (last.source, last.target, last.how) == ("hub", "answer", "model")
     assert_walk_stays_in_graph(agent)
 
@@ -196,7 +196,7 @@ async def test_without_a_chooser_the_default_is_taken_and_recorded() -> None:
         providers(Chooser(["a"]))[0].get,
     )
     await agent.respond("x")
-    moves = [(t.source, t.target, t.how, t.proposal) for t in agent.trace.transitions[1:]]
+    moves = [(t.source, t.target, t.how, t.proposal) for t in agent.route_log.transitions[1:]]
     assert moves == [("hub", "answer", "fallback", None)]
 
 
@@ -207,18 +207,18 @@ async def test_the_step_budget_ends_a_looping_turn_and_the_responder_still_answe
     reply = await agent.respond("loop forever")
 
     assert reply == "reply to loop forever"
-    steps = [s.node for s in agent.trace.steps]
+    steps = [s.node for s in agent.route_log.steps]
     assert steps == ["hub", "a", "hub", "a", "hub", "answer"]
-    last = agent.trace.transitions[-1]
+    last = agent.route_log.transitions[-1]
     assert (last.source, last.target, last.how) == ("hub", "answer", "budget")
-    assert [t.how for t in agent.trace.transitions].count("budget") == 1
+    assert [t.how for t in agent.route_log.transitions].count("budget") == 1
     assert_walk_stays_in_graph(agent)
 
     # the next turn starts afresh with the whole budget
     chooser.proposals = [json.dumps({"next": "answer"})]
     chooser.offered.clear()
     assert await agent.respond("now answer") == "reply to now answer"
-    assert [s.node for s in agent.trace.steps if s.turn == 2] == ["hub", "answer"]
+    assert [s.node for s in agent.route_log.steps if s.turn == 2] == ["hub", "answer"]
 
 
 async def test_the_gwt_agent_loops_through_focus_and_planning_within_its_budget() -> None:
@@ -228,7 +228,7 @@ async def test_the_gwt_agent_loops_through_focus_and_planning_within_its_budget(
     await agent.respond("first question")
     await agent.respond("second question")
 
-    moves = [(t.source, t.target, t.how) for t in agent.trace.transitions]
+    moves = [(t.source, t.target, t.how) for t in agent.route_log.transitions]
     assert moves[:7] == [
         ("<input>", "perception", "entry"),
         ("perception", "conscious", "single"),
@@ -238,11 +238,11 @@ async def test_the_gwt_agent_loops_through_focus_and_planning_within_its_budget(
         ("responder", "updater", "single"),
         ("<input>", "perception", "entry"),
     ]
-    assert agent.trace.fallbacks()[0].proposal == "nonsense"
+    assert agent.route_log.fallbacks()[0].proposal == "nonsense"
     brain = Brain(route=("planner",))
     agent = make_agent("gwt", brain)
     await agent.respond("plan first")
-    moves = [(t.source, t.target, t.how) for t in agent.trace.transitions]
+    moves = [(t.source, t.target, t.how) for t in agent.route_log.transitions]
     assert ("planner", "responder", "single") in moves  # planning hands over to the responder
     assert ("planner", "conscious", "single") not in moves
     assert_walk_stays_in_graph(agent)
@@ -256,9 +256,9 @@ async def test_a_looping_gwt_turn_is_cut_by_the_budget() -> None:
     budget = agent.graph.step_budget
     assert budget is not None
     # the budget's steps, then the forced responder and the updater that follows it
-    assert len(agent.trace.steps) == budget + 2
-    assert [t.how for t in agent.trace.transitions[-2:]] == ["budget", "single"]
-    assert agent.trace.transitions[-1].target == "updater"
+    assert len(agent.route_log.steps) == budget + 2
+    assert [t.how for t in agent.route_log.transitions[-2:]] == ["budget", "single"]
+    assert agent.route_log.transitions[-1].target == "updater"
 
 
 class Hesitant(BaseSpecialist):
@@ -294,14 +294,14 @@ def hesitant_agent(patience: int, budget: int) -> Agent:
 async def test_a_node_with_an_end_condition_ends_the_turn_once_it_holds() -> None:
     agent = hesitant_agent(patience=2, budget=10)
     assert await agent.respond("go") == "done after 2 (forced: False)"
-    assert [s.node for s in agent.trace.steps] == ["hub", "answer", "hub", "answer"]
+    assert [s.node for s in agent.route_log.steps] == ["hub", "answer", "hub", "answer"]
     assert_walk_stays_in_graph(agent)
 
 
 async def test_at_the_budget_a_responder_that_held_back_must_reply() -> None:
     agent = hesitant_agent(patience=5, budget=4)
     assert await agent.respond("go") == "done after 3 (forced: True)"
-    last = agent.trace.transitions[-1]
+    last = agent.route_log.transitions[-1]
     assert (last.source, last.target, last.how) == ("answer", "answer", "budget")
     # the next turn is not forced from its start: it again replies at the cut
     assert await agent.respond("again") == "done after 3 (forced: True)"

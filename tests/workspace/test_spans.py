@@ -84,7 +84,7 @@ async def test_a_routed_step_says_the_model_chose_it_and_the_router_call_sits_in
     assert routed[0] == "entry" and "model" in routed
     routers = [s for s in children if s.name.startswith("chat ")]
     assert routers and {attrs(s)["cogarch.caller"] for s in routers} == {"router"}
-    assert [s.name for s in steps] == [f"step {s.node}" for s in agent.trace.steps]
+    assert [s.name for s in steps] == [f"step {s.node}" for s in agent.route_log.steps]
 
 
 @dataclass

@@ -10,6 +10,9 @@ import pytest
 from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.memory import WorkingMemory
 from cogarch.workspace import Agent, build_agent, load_agent_spec, ready_made_agents
+from cogarch.workspace.registry import SPECIALISTS
+from cogarch.workspace.specialists.hub import Hub
+from cogarch.workspace.specialists.reground import Reground
 from cogarch.workspace.specialists.tool_responder import ToolResponder
 from tests.workspace import Brain, providers
 
@@ -65,8 +68,32 @@ def test_an_unknown_specialist_kind_lists_the_valid_kinds(tmp_path: Path) -> Non
         build(path)
     message = str(info.value)
     assert "unknown specialist 'respondr'" in message
-    for kind in ("responder", "memory_updater", "tool_responder", "conscious", "planner"):
+    for kind in ("responder", "memory_updater", "tool_responder", "hub", "planner"):
         assert kind in message
+
+
+def test_a_spec_naming_a_former_kind_builds_it_under_its_current_name(tmp_path: Path) -> None:
+    path = spec_file(
+        tmp_path,
+        """
+        name: old_names
+        specialists:
+          perception: {kind: focus}
+          conscious: {kind: conscious, provider: fake}
+          responder: {kind: responder, prompt: workflow_responder}
+        edges: [perception -> conscious, conscious -> responder]
+        entry: perception
+        """,
+    )
+    spec = load_agent_spec(path)
+    kinds = {node: c.kind for node, c in spec.specialists.items()}
+    assert kinds == {"perception": "reground", "conscious": "hub", "responder": "responder"}
+    assert spec.specialists["conscious"].provider == "fake"
+    assert spec.specialists["responder"].params() == {"prompt": "workflow_responder"}
+    agent = build(path)
+    assert type(agent.specialists["perception"]) is Reground
+    assert type(agent.specialists["conscious"]) is Hub
+    assert SPECIALISTS.names().count("hub") == 1 and "conscious" not in SPECIALISTS.names()
 
 
 def test_an_unknown_memory_kind_lists_the_valid_kinds(tmp_path: Path) -> None:
@@ -136,7 +163,10 @@ def test_arrows_carry_their_conditions(tmp_path: Path) -> None:
         tmp_path,
         """
         name: arrows
-        specialists: {planner: {kind: planner}, focus: {kind: focus}, responder: {kind: responder}}
+        specialists:
+          planner: {kind: planner}
+          focus: {kind: reground}
+          responder: {kind: responder}
         edges:
           - "planner -> focus [when: is_question]"
           - planner -> responder [when=is_question]

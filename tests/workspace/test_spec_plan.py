@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cogarch.core.backend import TrialSpec
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.worker import RunSetup
 from cogarch.workspace import spec as spec_module
 from cogarch.workspace.registry import SPECIALISTS
@@ -57,7 +57,7 @@ def test_a_run_checks_each_agent_spec_once_whatever_its_trials(
     per_check = len(lookups)
     assert per_check == len(setup.plans["v"].specialists) > 0
     records = [
-        asyncio.run(setup.play(TrialSpec(run=setup.digest, agent="v", index=i, seed=i)))
+        asyncio.run(setup.play(TrialSpec(run_digest=setup.digest, agent="v", index=i, seed=i)))
         for i in range(3)
     ]
     assert all(r.error is None for r in records)

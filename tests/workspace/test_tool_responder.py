@@ -98,7 +98,7 @@ async def test_json_mode_runs_a_call_returns_the_result_and_takes_the_answer() -
     ]
     assert broadcast["errors"] == [] and broadcast["model_calls"] == 2
     assert broadcast["forced_reply"] is False
-    assert agent.trace.steps[-1].model_calls == 2
+    assert agent.route_log.steps[-1].model_calls == 2
 
 
 async def test_a_plain_answer_needs_no_tool() -> None:

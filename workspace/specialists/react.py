@@ -81,7 +81,7 @@ class ReAct(BaseSpecialist):
         dialogue = dialogue_messages(ws, p.history)
         ws.memory_tokens = carried + history_tokens(dialogue[:-1])
         scratch: list[str] = []
-        trace: list[str] = []
+        taken: list[str] = []
         reply: str | None = None
         for n in range(1, p.max_steps + 2):
             request = FINAL_STEP if n > p.max_steps else None
@@ -89,14 +89,14 @@ class ReAct(BaseSpecialist):
             if step is None:
                 reply = text
                 break
-            trace.append(f"{step.action}: {step.input}"[:200])
+            taken.append(f"{step.action}: {step.input}"[:200])
             scratch.append(f"Thought {n}: {step.thought}\nAction {n}: {step.action}[{step.input}]")
             if step.action == "answer" or n > p.max_steps:
                 reply = step.input or step.thought
                 break
             scratch.append(f"Observation {n}: {self._observe(step, ws, notes)}")
         ws.reply = public_text(reply or "")
-        ws.broadcasts[self.name] = "; ".join(trace)
+        ws.broadcasts[self.name] = "; ".join(taken)
 
     async def _next(
         self,

@@ -33,9 +33,9 @@ from cogarch.memory.registry import build_memory
 from cogarch.memory.retrieval.prompts import RESPONDER_PROMPTS
 from cogarch.memory.working.module import WorkingMemory
 from cogarch.workspace.prompts import fill, placeholders, resolve_prompt
+from cogarch.workspace.route_log import RouteLog
 from cogarch.workspace.specialist import StepContext
 from cogarch.workspace.specialists.memory_updater import MemoryUpdater
-from cogarch.workspace.trace import Trace
 from cogarch.workspace.workspace import Message as WorkspaceMessage
 from cogarch.workspace.workspace import Workspace
 
@@ -243,7 +243,7 @@ class MemoryContextProvider(ContextProvider):
             agent=self.source_id,
             models=self._models(),
             memory={self.source_id: module},
-            trace=Trace(),
+            route_log=RouteLog(),
             seed=self._seed(agent, context),
         )
         await self.updater.step(ws, step)

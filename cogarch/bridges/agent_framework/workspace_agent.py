@@ -1,7 +1,7 @@
 """A composed cogarch agent as an Agent Framework agent, so it can run where those run.
 
 Agent Framework keeps a conversation's state in the session; so does this adapter: the
-composed agent's whole state (``Agent.save_state``: its workspace, trace and every memory
+composed agent's whole state (``Agent.save_state``: its workspace, route log and every memory
 module, as JSON data) is kept in the session's state under the adapter's ``source_id``, and
 each run goes on from it (``Agent.load_state`` into a fresh copy of the agent the adapter
 was made with). A session serialised with ``to_dict`` and restored with ``from_dict``, or

@@ -38,7 +38,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from cogarch.core.backend import TrialSpec
 from cogarch.core.records import TrialRecord
 from cogarch.core.task import Task
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.task_types import task_source
 from cogarch.experiments.worker import RunSetup
 from cogarch.seeds import trial_seed
@@ -87,7 +87,7 @@ class TrialPlayer:
     def spec(self, setup: RunSetup, index: int) -> TrialSpec:
         config = setup.config
         return TrialSpec(
-            run=setup.digest,
+            run_digest=setup.digest,
             agent=self.params.label,
             index=index,
             seed=trial_seed(config.seed, index),

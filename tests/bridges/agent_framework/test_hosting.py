@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.results import iter_trials
+from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.worker import RunSetup
 

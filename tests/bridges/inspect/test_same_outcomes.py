@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cogarch.bridges.inspect.scoring import FAILED, RECORD_KEY
-from cogarch.experiments.config import RunConfig, load_run_config
+from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
 from cogarch.registry import is_file_path
 

@@ -13,7 +13,7 @@ from cogarch.experiments.backends import LocalBackend
 
 
 def spec(index: int) -> TrialSpec:
-    return TrialSpec(run="0" * 64, agent="a", index=index, seed=100 + index)
+    return TrialSpec(run_digest="0" * 64, agent="a", index=index, seed=100 + index)
 
 
 class Worker:

@@ -17,8 +17,8 @@ import pytest
 
 from cogarch.config import read_yaml
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.seeds import trial_seed
 from tests.experiments.backends.conftest import REPO, RayCluster

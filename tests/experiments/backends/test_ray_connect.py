@@ -221,7 +221,7 @@ async def test_a_worker_that_cannot_import_the_run_s_code_is_a_few_plain_lines(
     ray_cluster: RayCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from cogarch.experiments.backends.ray import RayWorkerError
-    from cogarch.experiments.config import load_run_config
+    from cogarch.experiments.run_config import load_run_config
     from cogarch.experiments.runner import Runner
 
     driver_only = tmp_path / "driver_only"

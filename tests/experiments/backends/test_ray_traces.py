@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cogarch.config import read_yaml
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from tests.experiments.backends.conftest import REPO, RayCluster
 from tests.spans import Spans, attrs, recording

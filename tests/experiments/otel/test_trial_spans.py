@@ -11,9 +11,9 @@ from typing import Any
 from opentelemetry.sdk.trace import ReadableSpan
 
 from cogarch.config import read_yaml
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.otel import CONTENT_ENV, Tracing
 from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.seeds import trial_seed
 from tests.spans import Spans, attrs, recording

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.config import RunConfig, load_run_config
 from cogarch.experiments.results import read_trial, trial_path, write_trial
+from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
 
 REPO = Path(__file__).resolve().parents[3]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.config import load_run_config
+from cogarch.experiments.run_config import load_run_config
 from cogarch.tasks.registry import build_task
 
 REPO = Path(__file__).resolve().parents[3]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import read_trial, trial_path, write_trial
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.viewer.export import export_static
 from cogarch.experiments.viewer.index import TrialIndex

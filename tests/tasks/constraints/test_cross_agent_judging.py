@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.tasks.constraints import ConstraintTask, get_constraint_scenario
 from cogarch.tasks.constraints.joint import JOINT_PROMPT, presentation_order

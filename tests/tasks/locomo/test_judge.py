@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.models.fakes import CallInfo
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cogarch.core.task import TrialContext
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.worker import RunSetup
 from cogarch.workspace.spec import build_agent
 from tests.tasks.locomo.test_task import DATA

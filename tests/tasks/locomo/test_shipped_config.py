@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cogarch.experiments.config import load_run_config
+from cogarch.experiments.run_config import load_run_config
 
 CONFIG = Path(__file__).resolve().parents[3] / "experiments" / "locomo_local.yaml"
 EXTRACTING = {"mem0", "amem", "lightmem", "memoryos"}

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cogarch.core.task import TrialContext
-from cogarch.experiments.config import RunConfig
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.worker import RunSetup
 from cogarch.models.metering import Meter, replay
 from cogarch.tasks import locomo as pkg

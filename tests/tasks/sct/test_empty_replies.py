@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cogarch.experiments.config import RunConfig
 from cogarch.experiments.report import build_report
 from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.models.fakes import CallInfo
 from cogarch.tasks.hangman import REVEAL_PROMPT

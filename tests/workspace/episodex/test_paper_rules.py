@@ -67,7 +67,7 @@ async def test_a_well_formed_inadmissible_command_is_sent_and_is_no_focus_activa
     (attempt,) = agent.workspace.actions
     assert (attempt.problem, attempt.admissible, attempt.sent) == (None, False, command)
     assert agent.workspace.focus_log == []
-    assert all(t.target != "focus" for t in agent.trace.transitions)
+    assert all(t.target != "focus" for t in agent.route_log.transitions)
 
 
 @pytest.mark.parametrize(

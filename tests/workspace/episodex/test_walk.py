@@ -54,16 +54,16 @@ async def test_every_turn_ends_in_one_action_along_allowed_transitions_only() ->
     assert len(sent) == turns == agent.workspace.turn
     assert [a.sent for a in sent] == [reply for game in replies for reply in game]
     assert [a.turn for a in sent] == list(range(1, turns + 1))  # exactly one per turn
-    taken = {(t.source, t.target) for t in agent.trace.transitions if t.how != "entry"}
+    taken = {(t.source, t.target) for t in agent.route_log.transitions if t.how != "entry"}
     assert taken <= PAPER_EDGES
     hows = {"entry", "resume", "single", "condition", "model"}
-    assert {t.how for t in agent.trace.transitions} <= hows
+    assert {t.how for t in agent.route_log.transitions} <= hows
     # the detours and the focus loop were all taken somewhere
     assert {("conscious", "retrieve_memory"), ("conscious", "focus")} <= taken
     assert {("internal_perception_1", "idea"), ("motor", "external_perception")} <= taken
     # each turn starts at external perception: a game's first from the outside input, every
     # later one along motor -> external perception, as the action's observation comes back
-    starts = [(t.source, t.target, t.how) for t in agent.trace.transitions if t.step == 0]
+    starts = [(t.source, t.target, t.how) for t in agent.route_log.transitions if t.step == 0]
     firsts = {sum(len(r) for r in replies[:game]) for game in range(len(replies))}
     assert starts == [
         ("<input>", "external_perception", "entry")
@@ -75,7 +75,7 @@ async def test_every_turn_ends_in_one_action_along_allowed_transitions_only() ->
     held_back = sum(a.sent is None for a in agent.workspace.actions)
     assert counts[("motor", "external_perception")] == turns - len(replies) + held_back
     ends = {}
-    for step in agent.trace.steps:
+    for step in agent.route_log.steps:
         ends[step.turn] = step.node
     assert set(ends.values()) == {"motor"}
 
@@ -107,7 +107,7 @@ async def test_a_hallucinated_action_is_held_back_and_the_agent_acts_again(
     assert (activation.reason, activation.attempt) == (reason, 0)
     assert (activation.next_action, activation.next_admissible) == (reply, True)
     assert (activation.next_valid, activation.next_sent) == (True, reply)
-    walk = [s.node for s in agent.trace.steps]
+    walk = [s.node for s in agent.route_log.steps]
     assert walk == [
         "external_perception",
         "conscious",
@@ -121,7 +121,7 @@ async def test_a_hallucinated_action_is_held_back_and_the_agent_acts_again(
         "planning",
         "motor",
     ]
-    focus = [t for t in agent.trace.transitions if t.target == "focus"]
+    focus = [t for t in agent.route_log.transitions if t.target == "focus"]
     assert [t.how for t in focus] == ["condition"]
     # the replay: the task and the last valid observation, seen by the planner that follows
     replay = brain.shown("action_planner")[-1]
@@ -155,7 +155,7 @@ async def test_when_the_budget_is_spent_the_motor_still_acts_once() -> None:
     house = apple_house()
     reply = await agent.respond(house.prompt(house.start()))
     assert reply == "fly"  # text outside the task goes to the environment as it is
-    cut = [t for t in agent.trace.transitions if t.how == "budget"]
+    cut = [t for t in agent.route_log.transitions if t.how == "budget"]
     assert len(cut) == 1 and cut[0].target == "motor"
     assert [a.sent for a in agent.workspace.actions].count("fly") == 1
     last = agent.workspace.actions[-1]
@@ -180,7 +180,7 @@ async def test_with_focus_off_hallucinated_actions_go_to_the_environment() -> No
     assert await agent.respond(house.prompt(house.act("fly to the moon"))) == "look"
     assert agent.workspace.focus_log == []
     assert [a.problem for a in agent.workspace.actions] == ["off_task", "empty"]
-    assert all(t.target != "focus" for t in agent.trace.transitions)
+    assert all(t.target != "focus" for t in agent.route_log.transitions)
 
 
 async def test_the_belief_state_is_the_agents_private_state_turn_by_turn() -> None:

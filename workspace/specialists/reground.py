@@ -1,4 +1,8 @@
-"""The focus node: re-grounds the workspace on the user's latest input."""
+"""The reground node: re-grounds the workspace on the user's latest input (and the agent's
+previous reply), as a broadcast for the specialists after it.
+
+(Its kind was called ``focus`` before; that name still loads. The Episodex agent's node named
+``focus`` is another kind, ``replay_focus``, the focus loop of its paper.)"""
 
 from __future__ import annotations
 
@@ -8,8 +12,11 @@ from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 
 
-class Focus(BaseSpecialist):
-    kind: ClassVar[str] = "focus"
+class Reground(BaseSpecialist):
+    """Broadcasts the user's latest message (and the previous reply) again, before the
+    specialists that act on it."""
+
+    kind: ClassVar[str] = "reground"
     reads = ("current_input", "dialogue")
     writes = ("broadcasts.<name>", "focus_count")
 

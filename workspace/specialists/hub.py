@@ -1,8 +1,10 @@
-"""The conscious node of a routed agent: it gathers the turn's broadcasts; the router then asks
-its chooser model which specialist acts next.
+"""The hub of a routed agent: it gathers the turn's broadcasts; the router then asks its
+chooser model which specialist acts next.
 
 It is a routing point only: it writes a note of what it has heard this turn and forms no
-belief state, stores nothing across turns, and calls no model itself."""
+belief state, stores nothing across turns, and calls no model itself. (Its kind was called
+``conscious`` before; that name still loads. The Episodex agent's node named ``conscious`` is
+another kind, ``belief``.)"""
 
 from __future__ import annotations
 
@@ -12,8 +14,11 @@ from ..specialist import BaseSpecialist, StepContext
 from ..workspace import Workspace
 
 
-class Conscious(BaseSpecialist):
-    kind: ClassVar[str] = "conscious"
+class Hub(BaseSpecialist):
+    """A routing point: notes the broadcasts heard this turn; the router's chooser then
+    picks the next specialist."""
+
+    kind: ClassVar[str] = "hub"
     reads = ("current_input", "broadcasts", "visits")
     writes = ("broadcasts.<name>",)
 

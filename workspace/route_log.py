@@ -1,4 +1,10 @@
-"""Every transition an agent's router takes, with timing, usage and fallbacks."""
+"""The route log: every transition an agent's router takes and every step it runs, with
+timing, usage and fallbacks.
+
+It is the agent's own record of its walk, kept in its state and forked with it; the trial
+record keeps what it needs of it (``walk`` and the ``transitions`` counts). Not to be confused
+with the OpenTelemetry traces of a run (``cogarch.tracing``), which are spans sent elsewhere.
+"""
 
 from __future__ import annotations
 
@@ -42,7 +48,7 @@ class Transition:
 
 
 @dataclass
-class Trace:
+class RouteLog:
     """Every transition and step of an agent, oldest first (copy-on-write: ``copy`` is O(1))."""
 
     transitions: CowList[Transition] = field(default_factory=CowList)
@@ -56,8 +62,8 @@ class Trace:
     def add(self, transition: Transition) -> None:
         self.transitions.append(transition)
 
-    def copy(self) -> Trace:
-        return Trace(self.transitions.fork(), self.steps.fork())
+    def copy(self) -> RouteLog:
+        return RouteLog(self.transitions.fork(), self.steps.fork())
 
     def counts(self) -> Counter[tuple[str, str]]:
         return Counter((t.source, t.target) for t in self.transitions if t.how != "entry")
@@ -92,8 +98,8 @@ class Trace:
         }
 
     @classmethod
-    def from_state(cls, data: dict[str, Any]) -> Trace:
-        """The trace ``save_state`` wrote."""
+    def from_state(cls, data: dict[str, Any]) -> RouteLog:
+        """The route log ``save_state`` wrote."""
         return cls(
             CowList(Transition(**t) for t in data["transitions"]),
             CowList(StepRecord(**s) for s in data["steps"]),

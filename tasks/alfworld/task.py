@@ -3,9 +3,9 @@
 Each turn the agent gets the game's observation (the first one states the goal), the actions
 it has left under the step limit ("Actions remaining: 47 of 50.", unless ``announce_limit`` is
 off) and the admissible actions (``cogarch.core.affordances``); its reply is read as one
-command (``actions.read_action``) and sent to the game whatever it is: one the game does not
-admit is answered "Nothing happens." and costs the step, as in ALFWorld. A game ends when it
-is won or after ``max_steps`` turns; the task then tells the agent how it went
+command (``cogarch.core.acting.read_action``) and sent to the game whatever it is: one the
+game does not admit is answered "Nothing happens." and costs the step, as in ALFWorld. A game
+ends when it is won or after ``max_steps`` turns; the task then tells the agent how it went
 (``end_episode``), so memory that learns across games takes it in and the next game starts a
 fresh dialogue, and records what the agent reports of the game. Memory is carried from game
 to game within a trial, never across trials: every trial builds a new agent. The task
@@ -24,6 +24,7 @@ from typing import ClassVar, Final, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cogarch.core.acting import read_action
 from cogarch.core.affordances import format_input
 from cogarch.core.evaluation import Scalar
 from cogarch.core.host import EpisodeAware, Host, PrivateState, ReplyReporting
@@ -36,7 +37,6 @@ from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter
 
 from . import book, curriculum, page, tables
-from .actions import read_action
 from .curriculum import Part, Settings, TaskMix
 from .evaluate import evaluate
 from .fakes import PLAYERS

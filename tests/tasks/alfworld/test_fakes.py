@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cogarch.core.acting import read_action
 from cogarch.core.affordances import format_input, split_input
 from cogarch.tasks.alfworld import book
-from cogarch.tasks.alfworld.actions import read_action
 from cogarch.tasks.alfworld.fakes import REFLECTION, hallucinating, oracle, random_player, silent
 
 FIRST = "-= Welcome =-\n\nYou are in the middle of a room.\n\nYour task is to: put a mug in sink."
@@ -26,7 +26,7 @@ def test_the_oracle_plays_the_walkthrough_of_the_game_its_seed_and_first_observa
     book.write(41, FIRST, PLAN)
     played: list[str] = []
     for _ in PLAN:
-        played.append(read_action(oracle(prompt(*played), 41), PLAN))
+        played.append(read_action(oracle(prompt(*played), 41), PLAN).sent)
     assert played == PLAN
     assert oracle(prompt(), 42) == "look"  # another trial's game is not this one
 
@@ -41,8 +41,8 @@ def test_calls_that_are_not_game_turns_get_a_reflection() -> None:
 def test_random_plays_admissible_and_hallucinating_never(seed: int, before: list[str]) -> None:
     pairs = prompt(*before)
     shown = split_input(pairs[-1][1]).actions or ()
-    assert read_action(random_player(pairs, seed), shown) in shown
-    assert read_action(hallucinating(pairs, seed), shown) not in shown
+    assert read_action(random_player(pairs, seed), shown).sent in shown
+    assert read_action(hallucinating(pairs, seed), shown).sent not in shown
     assert random_player(pairs, seed) == random_player(pairs, seed)
 
 

@@ -7,12 +7,14 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from cogarch import tracing
 from cogarch.core import specialist as core
+from cogarch.core.acting import ActionChoice, Percept, read_action
+from cogarch.core.affordances import render
 from cogarch.core.cow import CowList
 from cogarch.core.host import EpisodeReport, Observation, ReplyReport, Retrieved
 from cogarch.core.memory import EpisodeEnd, MemoryModule
@@ -83,9 +85,22 @@ class Agent:
             record_turn(span, self, reply)
         return reply
 
-    async def _respond(self, text: str) -> str:
+    async def act(self, percept: Percept) -> ActionChoice:
+        """Take a turn on ``percept``: the workspace keeps it (its text, ``render(percept)``,
+        is the turn's input, as ``respond`` would take it), and the action is the one the node
+        that acted chose (a motor), else the reply read by the action reader."""
+        text = render(percept)
+        with turn_span(self, text) as span:
+            reply = await self._respond(text, percept)
+            record_turn(span, self, reply)
+        chosen = self.workspace.choice
+        if chosen is None:
+            return read_action(reply, percept.actions)
+        return replace(chosen, reply=reply)
+
+    async def _respond(self, text: str, percept: Percept | None = None) -> str:
         ws = self.workspace
-        ws.begin_turn(text)
+        ws.begin_turn(text, percept)
         ctx = self.context()
         node = self.graph.entry
         self.trace.add(self._entry(ws, node))

@@ -7,6 +7,7 @@ import dataclasses
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from cogarch.core.acting import ActionChoice, Percept
 from cogarch.core.cow import CowDict, CowList, fork_value
 from cogarch.core.memory import TurnRecord
 from cogarch.tokens import count_tokens
@@ -80,6 +81,12 @@ class Workspace:
     must_reply: bool = False
     """Set when the step budget is spent and the responder runs to end the turn: a responder
     that may hold its reply back (a motor whose action is not admissible) must reply now."""
+    percept: Percept | None = None
+    """This turn's percept, when the turn acts in an environment (``Agent.act``); its text is
+    ``current_input``."""
+    choice: ActionChoice | None = None
+    """The action this turn chose, in the environment's form, set by the node that acted
+    (None: the turn's reply is read as the action)."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _GROWING_LISTS and not isinstance(value, CowList):
@@ -88,9 +95,11 @@ class Workspace:
             value = CowDict(value)
         object.__setattr__(self, name, value)
 
-    def begin_turn(self, user_text: str) -> None:
+    def begin_turn(self, user_text: str, percept: Percept | None = None) -> None:
         self.turn += 1
         self.current_input = user_text
+        self.percept = percept
+        self.choice = None
         self.broadcasts = {}
         self.visits = {}
         self.reply = None
@@ -180,6 +189,8 @@ class Workspace:
             resume_from=data.get("resume_from"),
             budget_ends=CowList(tuple(b) for b in data.get("budget_ends", [])),
             must_reply=data.get("must_reply", False),
+            percept=_percept(data.get("percept")),
+            choice=ActionChoice(**data["choice"]) if data.get("choice") else None,
         )
 
 
@@ -213,6 +224,13 @@ _GROWING_LISTS = (
     "focus_log",
     "budget_ends",
 )
+
+
+def _percept(data: dict[str, Any] | None) -> Percept | None:
+    if not data:
+        return None
+    actions = data.get("actions")
+    return Percept(**{**data, "actions": tuple(actions) if actions is not None else None})
 
 
 def _plain(value: Any) -> Any:

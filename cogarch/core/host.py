@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Self
+from typing import Any, Protocol, Self, runtime_checkable
 
+from .acting import ActionChoice, Percept
 from .memory import EpisodeEnd, MemoryItem
 from .records import WalkStep
 
@@ -78,6 +79,20 @@ class Host(Protocol):
     """Anything a task can talk to: one async call per user turn, returning the public reply."""
 
     async def respond(self, text: str) -> str: ...
+
+
+@runtime_checkable
+class Acting(Protocol):
+    """Acts in an environment: takes a typed percept, answers with the action it chose.
+
+    A task whose agent acts hands an agent that has this capability its percept as is, and
+    one that has only :meth:`Host.respond` the percept rendered as text
+    (``cogarch.core.affordances.render``), whose reply it reads with
+    ``cogarch.core.acting.read_action``; either way the game gets the same action."""
+
+    async def act(self, percept: Percept) -> ActionChoice:
+        """Take one turn on ``percept``; the action chosen, with the public reply."""
+        ...
 
 
 class Observing(Protocol):
@@ -160,6 +175,7 @@ class DialogueTrimming(Protocol):
 
 class AgentHost(
     Host,
+    Acting,
     Observing,
     PrivateState,
     ReplyReporting,
@@ -174,6 +190,7 @@ class AgentHost(
 
 
 __all__ = [
+    "Acting",
     "AgentHost",
     "DialogueTrimming",
     "EpisodeAware",

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cogarch.core.acting import Percept
 from cogarch.core.acting import read_action as read_choice
-from cogarch.core.affordances import format_input, split_input
+from cogarch.core.affordances import format_input, render, split_input
 
 
 def read_action(reply: str, admissible: list[str]) -> str:
@@ -107,3 +108,18 @@ def test_of_several_admissible_lines_the_last_one_is_the_action() -> None:
     assert read_action("I think so.\nput book 1 on desk 1\nfly away", ADMISSIBLE) == (
         "move book 1 to desk 1"
     )
+
+
+def test_a_percept_renders_as_the_text_a_text_only_agent_reads_back() -> None:
+    percept = Percept("You see a desk.", ("go to desk 1", "look"), 7, 50, goal="x", game=2, step=43)
+    text = render(percept)
+    assert text == format_input("You see a desk.", ["go to desk 1", "look"], remaining=7, limit=50)
+    back = split_input(text)
+    assert (back.observation, back.actions, back.remaining, back.limit) == (
+        "You see a desk.",
+        ("go to desk 1", "look"),
+        7,
+        50,
+    )
+    assert render(Percept("Shall we play?", None)) == "Shall we play?"
+    assert percept.allows("Go To  Desk 1") is True and Percept("x", None).allows("look") is None

@@ -8,8 +8,8 @@ from typing import Any, cast
 
 import pytest
 
-from cogarch.core.acting import read_action
-from cogarch.core.affordances import split_input
+from cogarch.core.acting import ActionChoice, Percept, read_action
+from cogarch.core.affordances import render, split_input
 from cogarch.core.host import AgentHost, EpisodeReport, ReplyReport
 from cogarch.core.memory import EpisodeEnd
 from cogarch.core.records import TrialOutput
@@ -314,3 +314,37 @@ async def test_a_put_reply_reaches_the_game_as_its_move_command(game_cache: Path
     assert puts and all(s.action.startswith("move ") for s in puts)
     assert all(not s.inadmissible for s in game.transcript)
     assert game.won and e.success_rate == 1.0
+
+
+class ActingHost(ScriptedHost):
+    """A host that acts: it is handed typed percepts and chooses the last admissible action."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.percepts: list[Percept] = []
+
+    async def respond(self, text: str) -> str:
+        raise AssertionError("a host that acts is handed percepts, not text")
+
+    async def act(self, percept: Percept) -> ActionChoice:
+        self.percepts.append(percept)
+        assert percept.actions
+        return read_action(f"ACTION: [{percept.actions[-1]}]", percept.actions)
+
+
+async def test_a_host_that_acts_is_handed_typed_percepts(game_cache: Path) -> None:
+    params = {"curriculum": [{"split": "ood", "games": 2}], "rooms": SMALL_UNSEEN, "max_steps": 2}
+    task = build_task("alfworld", {**params, "cache_dir": str(game_cache)})
+    host = ActingHost()
+    ctx = TrialContext("acting", 0, 5, lambda: cast(AgentHost, host), lambda name: None, None)
+
+    out = await task.run_trial(ctx)
+    assert isinstance(out.payload, AlfworldPayload)
+    games = out.payload.games
+    seen = [(p.game, p.step, p.remaining, p.limit) for p in host.percepts]
+    assert seen == [(0, 0, 2, 2), (0, 1, 1, 2), (1, 0, 2, 2), (1, 1, 1, 2)]
+    assert [p.goal for p in host.percepts] == [games[0].goal] * 2 + [games[1].goal] * 2
+    steps = [s for g in games for s in g.transcript]
+    assert [s.action for s in steps] == [p.actions[-1] for p in host.percepts if p.actions]
+    assert [s.reply for s in steps] == [f"ACTION: [{s.action}]" for s in steps]
+    assert [t.user for t in out.turns] == [render(p) for p in host.percepts]

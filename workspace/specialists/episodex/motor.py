@@ -2,7 +2,9 @@
 
 It asks its model for the action to take now, given the plan and the admissible actions, and
 reads one action out of the answer, judged against the game's task space
-(:func:`cogarch.workspace.commands.judge_reply`). Every action is sent, admissible or not: it
+(:func:`cogarch.workspace.commands.judge_reply`); the action it sends is the turn's
+``Workspace.choice``, in the game's form (:func:`cogarch.core.acting.read_action`), with what
+was proposed and what was wrong with it. Every action is sent, admissible or not: it
 becomes the reply (the environment answers an inadmissible command, in ALFWorld with "Nothing
 happens.", and the step counts), and the game's episodic memory takes it in. A hallucination,
 in the Episodex paper's two forms (no action: empty, a refusal, several commands; or output
@@ -28,6 +30,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from cogarch import tracing
+from cogarch.core.acting import read_action
 from cogarch.core.affordances import ActionInput, split_input
 from cogarch.core.cow import CowList
 from cogarch.core.memory import TurnRecord
@@ -44,7 +47,7 @@ from .situation import SituationParams, episodic_of, situation
 class Motor(BaseSpecialist):
     kind: ClassVar[str] = "motor"
     reads = ("current_input", "dialogue", "broadcasts", "must_reply")
-    writes = ("reply", "actions", "focus_log", "broadcasts.<name>", "memory")
+    writes = ("reply", "choice", "actions", "focus_log", "broadcasts.<name>", "memory")
 
     class Params(SituationParams):
         prompt: str = Field(default="episodex_motor", description="A prompt name or text.")
@@ -91,6 +94,9 @@ class Motor(BaseSpecialist):
             ws.broadcasts[self.name] = f'Held back "{one_line(proposed, 80)}": {problem}.'
             return
         ws.reply = sent
+        ws.choice = dataclasses.replace(
+            read_action(sent, current.actions), proposed=proposed, problem=problem
+        )
         ws.broadcasts[self.name] = f"Action: {sent}"
         episodic = episodic_of(ctx, p, self.name)
         record = TurnRecord(ws.turn, ws.current_input, sent)

@@ -111,7 +111,7 @@ def one_line(action: str, limit: int = 200) -> str:
 
 
 def focus_summary(log: list[FocusActivation], episode: int | None = None) -> FocusSummary:
-    """Counts over ``log`` (an agent's ``Workspace.focus_log``), one episode's when given."""
+    """Counts over ``log`` (an agent's ``Workspace.acting.focus_log``), one episode's when given."""
     chosen = [f for f in log if episode is None or f.episode == episode]
     return FocusSummary(
         activations=len(chosen),

@@ -31,9 +31,9 @@ async def test_the_motor_s_choice_is_the_action_with_what_it_proposed() -> None:
         "Go To Shelf 1",
     )
     assert choice.admissible is True and choice.problem is None
-    assert agent.workspace.percept == percept
+    assert agent.workspace.acting.percept == percept
     assert agent.workspace.current_input == render(percept)
-    (attempt,) = agent.workspace.actions
+    (attempt,) = agent.workspace.acting.actions
     assert attempt.sent == "Go To Shelf 1"
 
 
@@ -44,7 +44,7 @@ async def test_a_held_back_proposal_is_not_the_choice_the_sent_one_is() -> None:
 
     choice = await agent.act(_percept(house.start(), house.admissible()))
 
-    first, second = agent.workspace.actions
+    first, second = agent.workspace.acting.actions
     assert first.problem == "off_task" and first.sent is None
     assert choice.sent == second.sent and choice.sent in house.admissible()
     assert choice.problem is None

@@ -30,7 +30,7 @@ from cogarch.core.acting import ActionChoice, Percept, read_action
 from cogarch.core.affordances import render
 from cogarch.core.evaluation import Scalar
 from cogarch.core.host import Acting, EpisodeAware, Host, PrivateState, ReplyReporting
-from cogarch.core.memory import EpisodeEnd
+from cogarch.core.memory import EpisodeEnd, Move, Trajectory
 from cogarch.core.records import Scoring, TrialOutput, TrialRecord, Turn
 from cogarch.core.task import Task, TrialContext
 from cogarch.core.views import Section, Table
@@ -253,12 +253,8 @@ class _Curriculum:
                     won=session.won,
                     label=game.goal,
                     steps=session.steps,
-                    info={
-                        "room": game.room,
-                        "task_type": game.task_type,
-                        "split": game.split,
-                        "trajectory": _trajectory(steps),
-                    },
+                    info={"room": game.room, "task_type": game.task_type, "split": game.split},
+                    trajectory=_trajectory(steps),
                 )
             )
         usage = meter.summary()
@@ -363,12 +359,10 @@ def _steps_of(turns: list[int], steps: list[GameStep]) -> list[int]:
     return [s.step for s in steps if s.turn in wanted]
 
 
-def _trajectory(steps: list[GameStep]) -> str:
+def _trajectory(steps: list[GameStep]) -> Trajectory:
     """The game as the agent lived it, for memory that reflects on it."""
-    lines = [steps[0].observation] if steps else []
-    for s in steps:
-        lines += [f"> {s.action or '(no action)'}", s.feedback]
-    return "\n".join(lines)
+    start = steps[0].observation if steps else ""
+    return Trajectory(start, tuple(Move(s.action, s.feedback) for s in steps))
 
 
 __all__ = [

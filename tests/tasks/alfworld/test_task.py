@@ -348,3 +348,19 @@ async def test_a_host_that_acts_is_handed_typed_percepts(game_cache: Path) -> No
     assert [s.action for s in steps] == [p.actions[-1] for p in host.percepts if p.actions]
     assert [s.reply for s in steps] == [f"ACTION: [{s.action}]" for s in steps]
     assert [t.user for t in out.turns] == [render(p) for p in host.percepts]
+
+
+async def test_every_game_s_end_carries_its_trajectory(game_cache: Path) -> None:
+    params = {"curriculum": [{"split": "ood", "games": 2}], "rooms": SMALL_UNSEEN, "max_steps": 2}
+    task = build_task("alfworld", {**params, "cache_dir": str(game_cache)})
+    host = ScriptedHost()
+    ctx = TrialContext("scripted", 0, 5, lambda: cast(AgentHost, host), lambda name: None, None)
+
+    out = await task.run_trial(ctx)
+    assert isinstance(out.payload, AlfworldPayload)
+    for end, game in zip(host.ended, out.payload.games, strict=True):
+        assert end.trajectory is not None and "trajectory" not in end.info
+        assert end.trajectory.start == game.transcript[0].observation
+        assert [(m.action, m.result) for m in end.trajectory.moves] == [
+            (s.action, s.feedback) for s in game.transcript
+        ]

@@ -38,10 +38,10 @@ from cogarch.errors import ConfigError
 from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter
 
-from . import book, curriculum, page, tables
+from . import curriculum, page, tables
 from .curriculum import Part, Settings, TaskMix
 from .evaluate import evaluate
-from .fakes import PLAYERS
+from .fakes import PLAYERS, first_observation_key, trial_walkthroughs
 from .games import Game, Split
 from .records import AlfworldEvaluation, AlfworldPayload, GameResult, GameStep
 from .session import DEFAULT_MAX_STEPS, EngineFailure, GameSession
@@ -203,8 +203,9 @@ class AlfworldTask(Task):
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         agent: AlfworldHost = ctx.make_agent()
         games = await curriculum.build(ctx.seed, self.settings)
-        play = _Curriculum(agent, ctx.seed, self.params.max_steps, self.params.announce_limit)
-        results = [await play.game(i, game) for i, game in enumerate(games)]
+        play = _Curriculum(agent, self.params.max_steps, self.params.announce_limit)
+        with trial_walkthroughs(play.walkthroughs):  # the oracle fake's plans, this trial's only
+            results = [await play.game(i, game) for i, game in enumerate(games)]
         payload = AlfworldPayload(max_steps=self.params.max_steps, games=results)
         return TrialOutput(turns=play.turns, evaluation=evaluate(payload), payload=payload)
 
@@ -225,12 +226,12 @@ class _Curriculum:
     """One trial's games played in turn by one agent: the public turns of all of them, and
     the agent's private state, recorded on a turn when it changed."""
 
-    def __init__(
-        self, agent: AlfworldHost, seed: int, max_steps: int, announce_limit: bool = True
-    ) -> None:
-        self.agent, self.seed, self.max_steps = agent, seed, max_steps
+    def __init__(self, agent: AlfworldHost, max_steps: int, announce_limit: bool = True) -> None:
+        self.agent, self.max_steps = agent, max_steps
         self.announce_limit = announce_limit
         self.turns: list[Turn] = []
+        self.walkthroughs: dict[str, tuple[str, ...]] = {}
+        """The planner's walkthrough of each game started, by its first observation."""
         self._state, self._spent = "", 0
 
     async def game(self, index: int, game: Game) -> GameResult:
@@ -287,7 +288,8 @@ class _Curriculum:
     async def _steps(
         self, index: int, game: Game, session: GameSession, steps: list[GameStep]
     ) -> None:
-        book.write(self.seed, await session.reset(), game.walkthrough)
+        first = await session.reset()
+        self.walkthroughs[first_observation_key(first)] = tuple(game.walkthrough)
         while not session.done:
             shown, allowed = session.observation, session.admissible
             told = self.announce_limit

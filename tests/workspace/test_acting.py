@@ -3,11 +3,15 @@ action its motor chose, in the game's form; an agent without a motor has its rep
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from cogarch.core.acting import Percept
 from cogarch.core.affordances import render
 from cogarch.core.host import Acting
 from cogarch.models import CallInfo, FunctionModel, Model, as_pairs
-from cogarch.workspace import build_agent, load_agent_spec
+from cogarch.workspace import Workspace, build_agent, load_agent_spec
 from tests.workspace.episodex import Scripted, episodex
 from tests.workspace.episodex.house import apple_house
 
@@ -67,3 +71,31 @@ async def test_an_agent_without_a_motor_has_its_reply_read_in_the_game_s_form() 
     assert choice.sent == "move apple 1 to table 1" and choice.admissible is True
     assert choice.proposed == "put apple 1 in/on table 1"
     assert choice.reply.endswith("Action: put apple 1 in/on table 1")
+
+
+async def test_a_workspace_saved_before_the_acting_part_loads_with_its_actions() -> None:
+    agent = episodex(Scripted({"motor": ["", None]}))
+    house = apple_house()
+    await agent.respond(house.prompt(house.start()))
+    saved = json.loads(json.dumps(agent.workspace.save_state()))
+    acting = saved.pop("acting")
+    earlier = {**saved, **{k: acting[k] for k in ("actions", "focus_log", "resume_from")}}
+    earlier |= {"budget_ends": acting["budget_ends"], "must_reply": acting["must_reply"]}
+
+    restored = Workspace.from_state(earlier)
+
+    assert restored.acting.actions == agent.workspace.acting.actions
+    assert restored.acting.focus_log == agent.workspace.acting.focus_log
+    assert restored.acting.resume_from == agent.workspace.acting.resume_from == "motor"
+    with pytest.raises(TypeError, match="'actions'"):
+        Workspace.from_state({**saved, "acting": {**acting, "actions": "none"}})
+
+
+async def test_a_text_turn_is_read_back_once_into_the_turn_s_percept() -> None:
+    agent = episodex(Scripted())
+    house = apple_house()
+    await agent.respond(house.prompt(house.start()))
+    percept = agent.workspace.acting.percept
+    assert percept is not None and percept.observation == house.start()
+    assert percept.actions == tuple(house.admissible()) and percept.goal is None
+    assert list(agent.workspace.acting.observations) == [house.start()]

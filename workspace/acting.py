@@ -77,8 +77,9 @@ class ActingState:
     def observed(self, inputs: list[str]) -> list[str]:
         """The observations of the dialogue's user messages ``inputs``: each message's own
         text where it listed no admissible actions."""
-        kept = list(self.observations)[-len(inputs) :] if inputs else []
-        kept = [None] * (len(inputs) - len(kept)) + kept  # a state saved before they were kept
+        kept: list[str | None] = list(self.observations)[-len(inputs) :] if inputs else []
+        missing: list[str | None] = [None] * (len(inputs) - len(kept))
+        kept = missing + kept  # a state saved before they were kept had none
         return [text if found is None else found for found, text in zip(kept, inputs, strict=True)]
 
     def history(self, actions: list[str], inputs: list[str]) -> list[tuple[str, str]]:

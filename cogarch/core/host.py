@@ -175,7 +175,6 @@ class DialogueTrimming(Protocol):
 
 class AgentHost(
     Host,
-    Acting,
     Observing,
     PrivateState,
     ReplyReporting,
@@ -186,7 +185,8 @@ class AgentHost(
     DialogueTrimming,
     Protocol,
 ):
-    """Every capability: what a composed agent offers a task."""
+    """Every capability every agent a run builds offers a task; a composed agent acts too
+    (:class:`Acting`), which a task asks for at run time (a bridged agent only answers text)."""
 
 
 __all__ = [

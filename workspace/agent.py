@@ -7,12 +7,14 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from cogarch import tracing
 from cogarch.core import specialist as core
+from cogarch.core.acting import ActionChoice, Percept, read_action
+from cogarch.core.affordances import render
 from cogarch.core.cow import CowList
 from cogarch.core.host import EpisodeReport, Observation, ReplyReport, Retrieved
 from cogarch.core.memory import EpisodeEnd, MemoryModule
@@ -86,9 +88,22 @@ class Agent:
             record_turn(span, self, reply)
         return reply
 
-    async def _respond(self, text: str) -> str:
+    async def act(self, percept: Percept) -> ActionChoice:
+        """Take a turn on ``percept``: the workspace keeps it (its text, ``render(percept)``,
+        is the turn's input, as ``respond`` would take it), and the action is the one the node
+        that acted chose (a motor), else the reply read by the action reader."""
+        text = render(percept)
+        with turn_span(self, text) as span:
+            reply = await self._respond(text, percept)
+            record_turn(span, self, reply)
+        chosen = self.workspace.acting.choice
+        if chosen is None:
+            return read_action(reply, percept.actions)
+        return replace(chosen, reply=reply)
+
+    async def _respond(self, text: str, percept: Percept | None = None) -> str:
         ws = self.workspace
-        ws.begin_turn(text)
+        ws.begin_turn(text, percept)
         ctx = self.context()
         node = self.graph.entry
         self.route_log.add(self._entry(ws, node))
@@ -100,8 +115,8 @@ class Agent:
             if budget is not None and steps >= budget:
                 if ws.reply is None:
                     # the responder ends the turn, and may not hold its reply back now
-                    ws.must_reply = True
-                    ws.budget_ends.append((ws.episode, ws.turn))
+                    ws.acting.must_reply = True
+                    ws.acting.budget_ends.append((ws.episode, ws.turn))
                     self.route_log.add(
                         Transition(ws.turn, steps, node, self.graph.responder, "budget")
                     )
@@ -125,7 +140,7 @@ class Agent:
                 f"every path through the graph passes the responder '{self.graph.responder}'"
             )
         ws.end_turn()
-        ws.resume_from = self.route_log.steps[-1].node
+        ws.acting.resume_from = self.route_log.steps[-1].node
         self.state_sizes.append(self.private_state_tokens())
         self.memory_footprints.append(ws.memory_tokens)
         return ws.reply
@@ -135,7 +150,7 @@ class Agent:
         that ended the previous turn of this episode when there is one (the input answers what
         that node did, as an environment's observation answers an action), else from the
         outside input."""
-        last = ws.resume_from
+        last = ws.acting.resume_from
         if last is not None and self.graph.graph.has_edge(last, node):
             return Transition(ws.turn, 0, last, node, "resume")
         return Transition(ws.turn, 0, "<input>", node, "entry")
@@ -153,11 +168,12 @@ class Agent:
             found = module.episode_activity(end.episode)
             if found is not None:
                 activity[name] = found
-        focus = [asdict(f) for f in self.workspace.focus_log if f.episode == end.episode]
-        cut = [turn for episode, turn in self.workspace.budget_ends if episode == end.episode]
+        acting = self.workspace.acting
+        focus = [asdict(f) for f in acting.focus_log if f.episode == end.episode]
+        cut = [turn for episode, turn in acting.budget_ends if episode == end.episode]
         self.workspace.dialogue = CowList()
         self.workspace.episode = end.episode + 1
-        self.workspace.resume_from = None
+        acting.new_episode()
         return EpisodeReport(memory=activity, focus=focus, budget_turns=cut)
 
     async def _finish_without_choices(
@@ -250,7 +266,7 @@ class Agent:
     async def observe_many(self, turns: Sequence[Observation]) -> None:
         """Take ``turns`` in as ``observe`` would, each memory module all of them at once."""
         records = [self.workspace.observe(t.text, t.source_ids, t.time) for t in turns]
-        self.workspace.resume_from = None
+        self.workspace.acting.resume_from = None
         if not records:
             return
         ctx = self.context()

@@ -28,10 +28,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from cogarch.core.acting import Problem, marked_actions, read_action
 from cogarch.core.affordances import ActionInput, normalize_action
 from cogarch.registry import Registry
 
-from .actions import MAX_ACTION_WORDS, Problem, marked_actions, read_action
+from .actions import MAX_ACTION_WORDS
 from .sanitize import public_text
 
 _SLOT = "{}"
@@ -167,7 +168,7 @@ def judge_reply(
     lines = _command_lines(text, grammar) if "\n" in text.strip() else []
     if lines:  # thoughts and commands on lines of their own: the commands count
         return _judge_lines(lines, text, allowed, grammar, names)
-    action = read_action(text, allowed)
+    action = read_action(text, allowed.actions).proposed
     if allowed.allows(action):
         return Verdict(action, None, True)
     lines = [_BULLET.sub("", line).strip() for line in action.splitlines() if line.strip()]

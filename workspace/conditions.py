@@ -24,13 +24,14 @@ PREDICATES.register("not_question", lambda ws: not ws.current_input.rstrip().end
 
 def action_rejected(ws: Workspace) -> bool:
     """This turn's last proposed action was held back and no focus node has answered it yet."""
-    if not ws.actions:
+    acting = ws.acting
+    if not acting.actions:
         return False
-    last = len(ws.actions) - 1
-    attempt = ws.actions[last]
+    last = len(acting.actions) - 1
+    attempt = acting.actions[last]
     if attempt.turn != ws.turn or attempt.sent is not None:
         return False
-    return not any(f.attempt == last for f in ws.focus_log)
+    return not any(f.attempt == last for f in acting.focus_log)
 
 
 PREDICATES.register("action_rejected", action_rejected)

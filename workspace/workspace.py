@@ -7,11 +7,13 @@ import dataclasses
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from cogarch.core.acting import Percept
 from cogarch.core.cow import CowDict, CowList, fork_value
 from cogarch.core.memory import TurnRecord
 from cogarch.tokens import count_tokens
 
-from .actions import ActionAttempt, FocusActivation
+from .acting import SHAPES as ACTING_SHAPES
+from .acting import ActingState, percept_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +40,12 @@ class Workspace:
     ``name`` said this turn, and ``private`` is free scratch space a specialist keeps across
     turns under keys it owns (small: a fork copies it whole).
 
+    What only an agent that acts in an environment needs (the turn's percept and action, its
+    proposals, focus activations, the step budget's marks, where the next turn resumes) is the
+    ``acting`` part (:class:`~cogarch.workspace.acting.ActingState`).
+
     What grows with the dialogue (``dialogue``, ``turns``, ``reasoning``, ``ingest_failures``,
-    ``actions``, ``focus_log``) is held in copy-on-write containers, so ``copy`` costs the same
+    and the acting part's records) is held in copy-on-write containers, so ``copy`` costs the same
     at any length; a plain list or dict assigned to one of them is wrapped.
     """
 
@@ -67,19 +73,8 @@ class Workspace:
     """This turn's memory footprint, set by the answering specialist: the tokens of the memory
     its prompt carried (earlier dialogue, memory blocks, notes), never its fixed instructions
     or the current input."""
-    actions: CowList[ActionAttempt] = field(default_factory=CowList)
-    """Every action a motor proposed, over the whole trial, sent or held back."""
-    focus_log: CowList[FocusActivation] = field(default_factory=CowList)
-    """Every run of a focus node that records its activations, over the whole trial."""
-    resume_from: str | None = None
-    """The node that ended the previous turn while its episode goes on: the next input answers
-    what it did, so the next turn's walk resumes from it (None at the start of an episode and
-    after a turn taken in without a reply)."""
-    budget_ends: CowList[tuple[int, int]] = field(default_factory=CowList)
-    """(episode, turn) of every turn the step budget ended (the responder made to reply)."""
-    must_reply: bool = False
-    """Set when the step budget is spent and the responder runs to end the turn: a responder
-    that may hold its reply back (a motor whose action is not admissible) must reply now."""
+    acting: ActingState = field(default_factory=ActingState)
+    """The acting part: percept, action choice, proposals, focus log, budget, resume point."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _GROWING_LISTS and not isinstance(value, CowList):
@@ -88,15 +83,17 @@ class Workspace:
             value = CowDict(value)
         object.__setattr__(self, name, value)
 
-    def begin_turn(self, user_text: str) -> None:
+    def begin_turn(self, user_text: str, percept: Percept | None = None) -> None:
+        """Start a turn on ``user_text``; ``percept`` is what it renders, when the turn acts
+        on one (else the text is read back once, for the specialists that act)."""
         self.turn += 1
         self.current_input = user_text
+        self.acting.begin_turn(user_text, percept)
         self.broadcasts = {}
         self.visits = {}
         self.reply = None
         self.thought = None
         self.memory_tokens = None
-        self.must_reply = False
 
     def visit(self, node: str) -> int:
         """Count one run of ``node`` this turn; return how many runs it has had."""
@@ -107,6 +104,8 @@ class Workspace:
         self.turns.append(TurnRecord(self.turn, self.current_input, self.reply or "", self.thought))
         self.dialogue.append(Message("user", self.current_input))
         self.dialogue.append(Message("assistant", self.reply or ""))
+        if self.acting.percept is not None:
+            self.acting.took_in(self.acting.percept)
 
     def observe(
         self, text: str, source_ids: tuple[str, ...] = (), time: str | None = None
@@ -117,6 +116,7 @@ class Workspace:
         record = TurnRecord(self.turn, text, "", source_ids=source_ids, time=time)
         self.turns.append(record)
         self.dialogue.append(Message("user", text))
+        self.acting.took_in(percept_of(text))
         return record
 
     def trim_dialogue(self, budget_tokens: int) -> None:
@@ -128,6 +128,7 @@ class Workspace:
                 break
             keep += 1
         self.dialogue = CowList(self.dialogue[len(self.dialogue) - keep :])
+        self.acting.trim(sum(m.role == "user" for m in self.dialogue))
 
     def history(self, window: int | None = None) -> list[Message]:
         """Earlier public messages, oldest first; the last ``window`` of them when given."""
@@ -146,7 +147,12 @@ class Workspace:
     def save_state(self) -> dict[str, Any]:
         """Everything in the workspace as JSON data (``private`` and broadcast values must be
         JSON data themselves)."""
-        data = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        data = {
+            f.name: _plain(getattr(self, f.name))
+            for f in dataclasses.fields(self)
+            if f.name != "acting"
+        }
+        data["acting"] = self.acting.save_state()
         data["reasoning"] = {str(turn): text for turn, text in self.reasoning.items()}
         return data
 
@@ -154,11 +160,15 @@ class Workspace:
     def from_state(cls, data: dict[str, Any]) -> Workspace:
         """The workspace ``save_state()`` described; ``TypeError`` (or ``KeyError``) for one
         that is malformed."""
-        for key, kinds in _SHAPES.items():
-            if (key in data and not isinstance(data[key], kinds)) or isinstance(
-                data.get(key), bool
-            ):
-                raise TypeError(f"the workspace's '{key}' is a {type(data[key]).__name__}")
+        acting = data.get("acting", data)  # earlier versions kept the acting part flat
+        if not isinstance(acting, dict):
+            raise TypeError(f"the workspace's 'acting' is a {type(acting).__name__}")
+        for where, shapes in ((data, _SHAPES), (acting, ACTING_SHAPES)):
+            for key, kinds in shapes.items():
+                if (key in where and not isinstance(where[key], kinds)) or isinstance(
+                    where.get(key), bool
+                ):
+                    raise TypeError(f"the workspace's '{key}' is a {type(where[key]).__name__}")
         return cls(
             dialogue=CowList(Message(**m) for m in data["dialogue"]),
             current_input=data["current_input"],
@@ -175,11 +185,7 @@ class Workspace:
             ingest_failures=CowList(IngestFailure(**f) for f in data["ingest_failures"]),
             episode=data.get("episode", 0),
             memory_tokens=data.get("memory_tokens"),
-            actions=CowList(ActionAttempt(**a) for a in data.get("actions", [])),
-            focus_log=CowList(FocusActivation(**f) for f in data.get("focus_log", [])),
-            resume_from=data.get("resume_from"),
-            budget_ends=CowList(tuple(b) for b in data.get("budget_ends", [])),
-            must_reply=data.get("must_reply", False),
+            acting=ActingState.from_state(acting),
         )
 
 
@@ -199,20 +205,10 @@ _SHAPES: dict[str, type | tuple[type, ...]] = {
     "ingest_failures": list,
     "episode": int,
     "memory_tokens": (int, type(None)),
-    "actions": list,
-    "focus_log": list,
-    "budget_ends": list,
 }
 """What each saved part of a workspace is."""
 
-_GROWING_LISTS = (
-    "dialogue",
-    "turns",
-    "ingest_failures",
-    "actions",
-    "focus_log",
-    "budget_ends",
-)
+_GROWING_LISTS = ("dialogue", "turns", "ingest_failures")
 
 
 def _plain(value: Any) -> Any:

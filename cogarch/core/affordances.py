@@ -1,45 +1,26 @@
-"""The actions an environment allows this turn, written into the agent's input and read back.
+"""A percept as text: the observation, then the admissible actions, in one fixed form.
 
-A task whose agent acts in an environment (a text game, say) appends the admissible actions to
-each observation in one fixed form; specialists that plan with the environment's affordances,
-or check that an action is allowed before it is taken, read them back with :func:`split_input`.
-Both sides use this module, so the form is defined once.
+A task whose agent acts in an environment (a text game, say) hands an agent that acts its
+:class:`~cogarch.core.acting.Percept` as is; an agent that only answers text gets it rendered
+by :func:`render` (:func:`format_input`), and a scripted model or an old trial file that holds
+only that text reads it back with :func:`split_input`. Both sides use this module, so the form
+is defined once.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from .acting import Percept, normalize_action
 
 HEADER = "Admissible actions:"
 REMAINING = re.compile(r"^Actions remaining: (\d+) of (\d+)\.?$")
 """The line giving the environment's action limit and the actions left under it."""
 
 
-@dataclass(frozen=True)
-class ActionInput:
-    """A turn's input split into the observation and the actions it allows."""
-
-    observation: str
-    actions: tuple[str, ...] | None
-    """The admissible actions, in the order given; None when the input lists none."""
-    remaining: int | None = None
-    """The actions left before the environment's limit (None: the input does not say)."""
-    limit: int | None = None
-    """The environment's action limit (None: the input does not say)."""
-
-    def allows(self, action: str) -> bool | None:
-        """Whether ``action`` is admissible (case and spacing aside); None when unknown."""
-        if self.actions is None:
-            return None
-        wanted = normalize_action(action)
-        return any(normalize_action(a) == wanted for a in self.actions)
-
-
-def normalize_action(action: str) -> str:
-    """An action as compared: lower case, single spaces, no surrounding blanks."""
-    return " ".join(action.lower().split())
+ActionInput = Percept
+"""A turn's input read back from text: a percept that knows no goal, game or step."""
 
 
 def format_input(
@@ -58,7 +39,17 @@ def format_input(
     return f"{observation.rstrip()}\n\n{left}{HEADER}\n{listed}"
 
 
-def split_input(text: str) -> ActionInput:
+def render(percept: Percept) -> str:
+    """The percept as an agent that reads text sees it (:func:`format_input`; the observation
+    alone when it lists no actions)."""
+    if percept.actions is None:
+        return percept.observation
+    return format_input(
+        percept.observation, percept.actions, remaining=percept.remaining, limit=percept.limit
+    )
+
+
+def split_input(text: str) -> Percept:
     """Read back what :func:`format_input` wrote; other text is all observation."""
     head, found, tail = text.rpartition(f"\n{HEADER}\n")
     if not found:
@@ -75,4 +66,12 @@ def split_input(text: str) -> ActionInput:
     return ActionInput(before.rstrip(), actions, int(left.group(1)), int(left.group(2)))
 
 
-__all__ = ["HEADER", "REMAINING", "ActionInput", "format_input", "normalize_action", "split_input"]
+__all__ = [
+    "HEADER",
+    "REMAINING",
+    "ActionInput",
+    "format_input",
+    "normalize_action",
+    "render",
+    "split_input",
+]

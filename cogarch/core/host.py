@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Self
+from typing import Any, Protocol, Self, runtime_checkable
 
+from .acting import ActionChoice, Percept
 from .memory import EpisodeEnd, MemoryItem
 from .records import WalkStep
 
@@ -78,6 +79,20 @@ class Host(Protocol):
     """Anything a task can talk to: one async call per user turn, returning the public reply."""
 
     async def respond(self, text: str) -> str: ...
+
+
+@runtime_checkable
+class Acting(Protocol):
+    """Acts in an environment: takes a typed percept, answers with the action it chose.
+
+    A task whose agent acts hands an agent that has this capability its percept as is, and
+    one that has only :meth:`Host.respond` the percept rendered as text
+    (``cogarch.core.affordances.render``), whose reply it reads with
+    ``cogarch.core.acting.read_action``; either way the game gets the same action."""
+
+    async def act(self, percept: Percept) -> ActionChoice:
+        """Take one turn on ``percept``; the action chosen, with the public reply."""
+        ...
 
 
 class Observing(Protocol):
@@ -170,10 +185,12 @@ class AgentHost(
     DialogueTrimming,
     Protocol,
 ):
-    """Every capability: what a composed agent offers a task."""
+    """Every capability every agent a run builds offers a task; a composed agent acts too
+    (:class:`Acting`), which a task asks for at run time (a bridged agent only answers text)."""
 
 
 __all__ = [
+    "Acting",
     "AgentHost",
     "DialogueTrimming",
     "EpisodeAware",

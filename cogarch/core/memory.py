@@ -92,6 +92,35 @@ class MemoryItem:
 
 
 @dataclass(frozen=True)
+class Move:
+    """One action of an episode and what the environment answered."""
+
+    action: str
+    """The action sent (empty: none)."""
+    result: str
+    """The observation that followed."""
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """An episode as the agent lived it: the first observation, then every action and what
+    followed it."""
+
+    start: str = ""
+    moves: tuple[Move, ...] = ()
+
+    def text(self) -> str:
+        """The first observation, then ``> action`` and its result, a line each (empty for an
+        episode without actions)."""
+        if not self.moves:
+            return ""
+        lines = [self.start]
+        for move in self.moves:
+            lines += [f"> {move.action or '(no action)'}", move.result]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
 class EpisodeEnd:
     """The end of one episode (a game, say) of a trial that plays several in a row.
 
@@ -110,6 +139,8 @@ class EpisodeEnd:
     """The agent's turns in the episode."""
     info: dict[str, Any] = field(default_factory=dict)
     """Whatever else the task reports about the episode (JSON values)."""
+    trajectory: Trajectory | None = None
+    """The episode's actions and what followed each, when the task keeps them."""
 
 
 @dataclass(frozen=True)
@@ -231,4 +262,13 @@ class MemoryModule(ABC):
         return state
 
 
-__all__ = ["EpisodeEnd", "MemoryContext", "MemoryItem", "MemoryModule", "ModelSource", "TurnRecord"]
+__all__ = [
+    "EpisodeEnd",
+    "MemoryContext",
+    "MemoryItem",
+    "MemoryModule",
+    "ModelSource",
+    "Move",
+    "Trajectory",
+    "TurnRecord",
+]

@@ -1,8 +1,8 @@
 """Reflexion (Shinn et al., 2023): after a lost episode the agent writes itself a lesson.
 
 When a task says an episode ended and was lost (``end_episode``), the module asks its model
-for a short reflection on the episode's trajectory (the task's ``info["trajectory"]``, else its
-label alone): what went wrong and the plan to follow next time, as Reflexion's ALFWorld agent
+for a short reflection on the episode's trajectory (``EpisodeEnd.trajectory``, else its label
+alone): what went wrong and the plan to follow next time, as Reflexion's ALFWorld agent
 does. The latest ``max_reflections`` reflections are rendered for the prompt (placeholder
 ``{reflections}``), so the following episodes carry them; a won episode writes nothing. The
 module takes in no turns: everything it keeps comes from the ends of episodes. For the
@@ -76,7 +76,8 @@ class ReflexionMemory(MemoryModule):
             "'provider' in its params, or drive it with a retrieval specialist (which lends its "
             "own)",
         )
-        trajectory = str(end.info.get("trajectory", ""))[-self.params.trajectory_chars :]
+        lived = end.trajectory.text() if end.trajectory is not None else ""
+        trajectory = lived[-self.params.trajectory_chars :]
         attempt = f"Task: {end.label}\n\n{trajectory}".strip()
         completion = await ctx.model(name).complete(
             [system(REFLECT), user(f"{attempt}\n\nThe task was not completed. Reflect.")],

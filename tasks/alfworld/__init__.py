@@ -11,7 +11,6 @@ from importlib import import_module
 from typing import Any
 
 _WHERE = {
-    "read_action": "actions",
     "GameCache": "cache",
     "GameFileError": "gamefile",
     "PLAYERS": "fakes",

@@ -4,10 +4,11 @@ Each is a function ``(pairs, seed, call) -> reply`` over the prompt's ``(role, t
 game turn is a user message that lists the admissible actions (``cogarch.core.affordances``);
 any other call (a memory module's reflection, say) gets a short plain answer.
 
-- ``oracle``: plays the planner's walkthrough and wins every game. It finds the walkthrough in
-  the book the task keeps (``book.py``) by the call's seed and the game's first observation,
-  which must be in its prompt, and counts its own replies since then; so it plays agents that
-  show the whole current game to the answering model (``vanilla``, ``alfworld_react``,
+- ``oracle``: plays the planner's walkthrough and wins every game. Its trial hands it the
+  walkthroughs of the trial's games (:func:`trial_walkthroughs`, in effect for the calls the
+  trial makes, and for no other trial's); it finds its game by the first observation, which
+  must be in its prompt, and counts its own replies since then; so it plays agents that show
+  the whole current game to the answering model (``vanilla``, ``alfworld_react``,
   ``alfworld_reflexion``...).
 - ``random``: an admissible action drawn with the seed and the turn.
 - ``hallucinating``: only actions the game does not admit (it checks the list it is shown).
@@ -21,12 +22,13 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from types import MappingProxyType
 
 from cogarch.core.affordances import normalize_action, split_input
 from cogarch.models.fakes import CallInfo, PairsFn
-
-from . import book
 
 REFLECTION = (
     "I lost that game. Next time I will look first in the places where the goal's object "
@@ -34,6 +36,45 @@ REFLECTION = (
 )
 _MOVE = re.compile(r"^move (?P<obj>.+) to (?P<recep>.+)$")
 _NOUN = re.compile(r"\b([a-z]+) \d+\b")
+
+
+_WALKTHROUGHS: ContextVar[Mapping[str, tuple[str, ...]]] = ContextVar(
+    "alfworld_walkthroughs", default=MappingProxyType({})
+)
+"""The walkthroughs of the trial being played, by first observation: each trial runs in a
+context of its own, so each sees only its own games."""
+
+
+def first_observation_key(observation: str) -> str:
+    return " ".join(observation.split())
+
+
+@contextmanager
+def trial_walkthroughs(games: Mapping[str, Sequence[str]]) -> Iterator[None]:
+    """Hand the oracle the walkthroughs of the trial played inside: ``games`` maps each game's
+    first observation (:func:`first_observation_key`) to its walkthrough, and may be filled as
+    the games start (a trial's curriculum never holds two games with one first observation)."""
+    token = _WALKTHROUGHS.set(_Plans(games))
+    try:
+        yield
+    finally:
+        _WALKTHROUGHS.reset(token)
+
+
+class _Plans(Mapping[str, tuple[str, ...]]):
+    """A read-only view of a trial's walkthroughs."""
+
+    def __init__(self, games: Mapping[str, Sequence[str]]) -> None:
+        self._games = games
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        return tuple(self._games[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games)
+
+    def __len__(self) -> int:
+        return len(self._games)
 
 
 def _turns(pairs: Sequence[tuple[str, str]]) -> list[tuple[int, str]]:
@@ -57,8 +98,9 @@ def oracle(pairs: Sequence[tuple[str, str]], seed: int, call: CallInfo | None = 
     turns = _turns(pairs)
     if not turns or split_input(turns[-1][1]).actions is None:
         return REFLECTION
+    plans = _WALKTHROUGHS.get()
     for index, text in reversed(turns):
-        plan = book.read(seed, split_input(text).observation)
+        plan = plans.get(first_observation_key(split_input(text).observation))
         if plan is None:
             continue
         step = sum(1 for role, _ in pairs[index + 1 :] if role == "assistant")
@@ -117,4 +159,13 @@ PLAYERS: dict[str, PairsFn] = {
     "silent": silent,
 }
 
-__all__ = ["PLAYERS", "REFLECTION", "hallucinating", "oracle", "random_player", "silent"]
+__all__ = [
+    "PLAYERS",
+    "REFLECTION",
+    "first_observation_key",
+    "hallucinating",
+    "oracle",
+    "random_player",
+    "silent",
+    "trial_walkthroughs",
+]

@@ -14,6 +14,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Final
 
+from cogarch.core.acting import ActionChoice, read_action
 from cogarch.core.affordances import normalize_action
 from cogarch.errors import CogarchError
 
@@ -91,14 +92,20 @@ class GameSession:
                 raise EngineFailure(f"the game {self.game.name} was closed while it loaded")
         return self._env.reset()
 
-    async def step(self, action: str) -> StepResult:
+    async def step(self, action: str | ActionChoice) -> StepResult:
+        """Send the action: a choice already read against the admissible commands, or text,
+        which the action reader reads (case, spacing and ALFWorld 0.3's ``put`` form aside)."""
         if self._env is None:
             raise SessionError("reset() the game before its first step (and not after close())")
         if self.done:
             raise SessionError(f"the game is over after {self.steps} steps (won: {self.won})")
-        action = action.strip()
+        if isinstance(action, ActionChoice):
+            choice = action
+        else:
+            choice = read_action(action, self.admissible)
+        sent = choice.sent
         before = self.observation
-        command = {normalize_action(a): a for a in self.admissible}.get(normalize_action(action))
+        command = sent if sent in self.admissible else None
         self.steps += 1
         if command is None:
             # the engine answers any other command with "Nothing happens." and changes nothing
@@ -109,11 +116,11 @@ class GameSession:
             observation = str(state["feedback"]).strip()
             self.admissible = tuple(state["admissible_commands"])
         self.observation = observation
-        key = (before, normalize_action(action))
+        key = (before, normalize_action(sent))
         repeated = key in self._seen
         self._seen.add(key)
         return StepResult(
-            action=action,
+            action=sent,
             observation=observation,
             admissible=self.admissible,
             won=self.won,

@@ -1,17 +1,19 @@
 """ALFWorld as a runnable task: one trial is a curriculum of games played by the same agent.
 
-Each turn the agent gets the game's observation (the first one states the goal), the actions
-it has left under the step limit ("Actions remaining: 47 of 50.", unless ``announce_limit`` is
-off) and the admissible actions (``cogarch.core.affordances``); its reply is read as one
-command (``actions.read_action``) and sent to the game whatever it is: one the game does not
-admit is answered "Nothing happens." and costs the step, as in ALFWorld. A game ends when it
-is won or after ``max_steps`` turns; the task then tells the agent how it went
-(``end_episode``), so memory that learns across games takes it in and the next game starts a
-fresh dialogue, and records what the agent reports of the game. Memory is carried from game
-to game within a trial, never across trials: every trial builds a new agent. The task
-measures rather than classifies: a trial is a curriculum, not one outcome, so its evaluation
-holds rates, its report tables (``tables``) break them down and its page (``page``) shows
-each game.
+Each turn the agent gets a percept (``cogarch.core.acting.Percept``): the game's observation
+(the first one states the goal), the admissible actions, the goal, the game and step, and the
+actions it has left under the step limit ("Actions remaining: 47 of 50.", unless
+``announce_limit`` is off). An agent that acts (``cogarch.core.host.Acting``) takes it as is
+and answers with its action choice; any other gets it as text (``cogarch.core.affordances``)
+and its reply is read as one command (``cogarch.core.acting.read_action``). The command is sent
+to the game whatever it is: one the game does not admit is answered "Nothing happens." and
+costs the step, as in ALFWorld. A game ends when it is won or after ``max_steps`` turns; the
+task then tells the agent how it went (``end_episode``), so memory that learns across games
+takes it in and the next game starts a fresh dialogue, and records what the agent reports of
+the game. Memory is carried from game to game within a trial, never across trials: every trial
+builds a new agent. The task measures rather than classifies: a trial is a curriculum, not one
+outcome, so its evaluation holds rates, its report tables (``tables``) break them down and its
+page (``page``) shows each game.
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ from typing import ClassVar, Final, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cogarch.core.affordances import format_input
+from cogarch.core.acting import ActionChoice, Percept, read_action
+from cogarch.core.affordances import render
 from cogarch.core.evaluation import Scalar
-from cogarch.core.host import EpisodeAware, Host, PrivateState, ReplyReporting
-from cogarch.core.memory import EpisodeEnd
+from cogarch.core.host import Acting, EpisodeAware, Host, PrivateState, ReplyReporting
+from cogarch.core.memory import EpisodeEnd, Move, Trajectory
 from cogarch.core.records import Scoring, TrialOutput, TrialRecord, Turn
 from cogarch.core.task import Task, TrialContext
 from cogarch.core.views import Section, Table
@@ -35,11 +38,10 @@ from cogarch.errors import ConfigError
 from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter
 
-from . import book, curriculum, page, tables
-from .actions import read_action
+from . import curriculum, page, tables
 from .curriculum import Part, Settings, TaskMix
 from .evaluate import evaluate
-from .fakes import PLAYERS
+from .fakes import PLAYERS, first_observation_key, trial_walkthroughs
 from .games import Game, Split
 from .records import AlfworldEvaluation, AlfworldPayload, GameResult, GameStep
 from .session import DEFAULT_MAX_STEPS, EngineFailure, GameSession
@@ -133,8 +135,9 @@ STATE_BUDGET_CHARS: Final = 2_000_000
 
 
 class AlfworldHost(Host, EpisodeAware, PrivateState, ReplyReporting, Protocol):
-    """What the task asks of its agent: an action per observation, the end of each game, and
-    what it keeps private with its size (recorded on the turns where it changes)."""
+    """What the task asks of its agent: an action per observation (a percept, when it acts:
+    ``cogarch.core.host.Acting``; else the percept as text), the end of each game, and what it
+    keeps private with its size (recorded on the turns where it changes)."""
 
 
 class AlfworldTask(Task):
@@ -200,8 +203,9 @@ class AlfworldTask(Task):
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         agent: AlfworldHost = ctx.make_agent()
         games = await curriculum.build(ctx.seed, self.settings)
-        play = _Curriculum(agent, ctx.seed, self.params.max_steps, self.params.announce_limit)
-        results = [await play.game(i, game) for i, game in enumerate(games)]
+        play = _Curriculum(agent, self.params.max_steps, self.params.announce_limit)
+        with trial_walkthroughs(play.walkthroughs):  # the oracle fake's plans, this trial's only
+            results = [await play.game(i, game) for i, game in enumerate(games)]
         payload = AlfworldPayload(max_steps=self.params.max_steps, games=results)
         return TrialOutput(turns=play.turns, evaluation=evaluate(payload), payload=payload)
 
@@ -222,12 +226,12 @@ class _Curriculum:
     """One trial's games played in turn by one agent: the public turns of all of them, and
     the agent's private state, recorded on a turn when it changed."""
 
-    def __init__(
-        self, agent: AlfworldHost, seed: int, max_steps: int, announce_limit: bool = True
-    ) -> None:
-        self.agent, self.seed, self.max_steps = agent, seed, max_steps
+    def __init__(self, agent: AlfworldHost, max_steps: int, announce_limit: bool = True) -> None:
+        self.agent, self.max_steps = agent, max_steps
         self.announce_limit = announce_limit
         self.turns: list[Turn] = []
+        self.walkthroughs: dict[str, tuple[str, ...]] = {}
+        """The planner's walkthrough of each game started, by its first observation."""
         self._state, self._spent = "", 0
 
     async def game(self, index: int, game: Game) -> GameResult:
@@ -250,12 +254,8 @@ class _Curriculum:
                     won=session.won,
                     label=game.goal,
                     steps=session.steps,
-                    info={
-                        "room": game.room,
-                        "task_type": game.task_type,
-                        "split": game.split,
-                        "trajectory": _trajectory(steps),
-                    },
+                    info={"room": game.room, "task_type": game.task_type, "split": game.split},
+                    trajectory=_trajectory(steps),
                 )
             )
         usage = meter.summary()
@@ -288,16 +288,24 @@ class _Curriculum:
     async def _steps(
         self, index: int, game: Game, session: GameSession, steps: list[GameStep]
     ) -> None:
-        book.write(self.seed, await session.reset(), game.walkthrough)
+        first = await session.reset()
+        self.walkthroughs[first_observation_key(first)] = tuple(game.walkthrough)
         while not session.done:
             shown, allowed = session.observation, session.admissible
-            left = self.max_steps - session.steps
-            if self.announce_limit:
-                text = format_input(shown, allowed, remaining=left, limit=self.max_steps)
-            else:
-                text = format_input(shown, allowed)
-            reply = await self.agent.respond(text)
-            result = await session.step(read_action(reply, allowed))
+            told = self.announce_limit
+            percept = Percept(
+                observation=shown,
+                actions=allowed,
+                remaining=self.max_steps - session.steps if told else None,
+                limit=self.max_steps if told else None,
+                goal=game.goal,
+                game=index,
+                step=session.steps,
+            )
+            text = render(percept)
+            choice = await self._act(percept, text)
+            reply = choice.reply
+            result = await session.step(choice)
             turn = self._turn(text, reply, index, session.steps)
             steps.append(
                 GameStep(
@@ -312,6 +320,13 @@ class _Curriculum:
                     repeated=result.repeated,
                 )
             )
+
+    async def _act(self, percept: Percept, text: str) -> ActionChoice:
+        """The agent's action: an agent that acts takes the percept, any other its ``text``,
+        and its reply is read by the action reader."""
+        if isinstance(self.agent, Acting):
+            return await self.agent.act(percept)
+        return read_action(await self.agent.respond(text), percept.actions)
 
     def _turn(self, text: str, reply: str, game: int, step: int) -> Turn:
         """The public turn, with the private state's size, and the state itself when it
@@ -346,12 +361,10 @@ def _steps_of(turns: list[int], steps: list[GameStep]) -> list[int]:
     return [s.step for s in steps if s.turn in wanted]
 
 
-def _trajectory(steps: list[GameStep]) -> str:
+def _trajectory(steps: list[GameStep]) -> Trajectory:
     """The game as the agent lived it, for memory that reflects on it."""
-    lines = [steps[0].observation] if steps else []
-    for s in steps:
-        lines += [f"> {s.action or '(no action)'}", s.feedback]
-    return "\n".join(lines)
+    start = steps[0].observation if steps else ""
+    return Trajectory(start, tuple(Move(s.action, s.feedback) for s in steps))
 
 
 __all__ = [

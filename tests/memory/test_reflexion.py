@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from cogarch.core.memory import EpisodeEnd, MemoryContext
+from cogarch.core.memory import EpisodeEnd, MemoryContext, Move, Trajectory
 from cogarch.errors import ConfigError
 from cogarch.memory.reflexion import HEADER, ReflexionMemory, ReflexionParams
 from cogarch.models import FunctionModel, Model
@@ -23,7 +23,8 @@ def context(seen: list[Any]) -> MemoryContext:
 
 
 def lost(n: int) -> EpisodeEnd:
-    return EpisodeEnd(episode=n, won=False, label=f"task {n}", info={"trajectory": "> look\nOK"})
+    lived = Trajectory("You are in a room.", (Move("look", "OK"),))
+    return EpisodeEnd(episode=n, won=False, label=f"task {n}", trajectory=lived)
 
 
 async def test_a_lost_episode_writes_a_lesson_from_its_trajectory_and_a_won_one_none() -> None:

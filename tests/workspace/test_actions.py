@@ -1,4 +1,4 @@
-"""Reading one action out of a model's text, and judging it against the admissible actions."""
+"""Judging an action read from a model's text against the admissible actions."""
 
 from __future__ import annotations
 
@@ -6,14 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cogarch.core.acting import read_action
 from cogarch.core.affordances import ActionInput, format_input, split_input
-from cogarch.workspace.actions import (
-    FocusActivation,
-    focus_summary,
-    judge_action,
-    one_line,
-    read_action,
-)
+from cogarch.workspace.actions import FocusActivation, focus_summary, judge_action, one_line
 
 ALLOWED = split_input(
     format_input("You are in the kitchen.", ["go to desk 1", "take mug 1 from desk 1", "look"])
@@ -24,27 +19,6 @@ OMEGA = (
     "singularity prepares to manifest its first transfinite operation"
 )
 """The motor's creative hallucination quoted by the Episodex paper (section 6.3)."""
-
-
-@pytest.mark.parametrize(
-    ("text", "action"),
-    [
-        ("go to desk 1", "go to desk 1"),
-        ('"Go to desk 1."', "Go to desk 1"),
-        ("ACTION: [take mug 1 from desk 1]", "take mug 1 from desk 1"),
-        ("Reasoning first.\nACTION: [go to desk 1] as planned", "go to desk 1"),
-        ("ACTION: [look]\nthen ACTION: [go to desk 1]", "go to desk 1"),  # the last one
-        ("action: go to desk 1", "go to desk 1"),
-        ("I should check the desk.\n- go to desk 1", "go to desk 1"),
-        ("<think>the mug is there</think>take mug 1 from desk 1", "take mug 1 from desk 1"),
-        ("I will go to desk 1 now.", "go to desk 1"),  # one admissible action inside
-        ("go to desk 1, or else look", "go to desk 1, or else look"),  # two: not one action
-        ("", ""),
-        ("   \n ", ""),
-    ],
-)
-def test_the_action_is_read_from_the_forms_models_write(text: str, action: str) -> None:
-    assert read_action(text, ALLOWED) == action
 
 
 @pytest.mark.parametrize(
@@ -72,7 +46,7 @@ def test_without_a_list_only_the_form_of_the_action_is_judged() -> None:
 
 @given(st.text())
 def test_any_text_gives_one_action_that_is_judged(text: str) -> None:
-    action = read_action(text, ALLOWED)
+    action = read_action(text, ALLOWED.actions).proposed
     problem, admissible = judge_action(action, ALLOWED)
     assert (problem is None) == bool(admissible)
     assert "\n" not in one_line(action) and len(one_line(action)) <= 200

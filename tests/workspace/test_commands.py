@@ -102,3 +102,11 @@ def test_any_reply_gives_one_verdict(reply: str) -> None:
     if problem is None:
         assert action and "\n" not in action.strip()
     assert admissible is not None
+
+
+def test_a_private_block_is_dropped_before_the_action_is_read() -> None:
+    assert judge("<think>the desk is there</think>I will go to desk 1 now.") == (
+        "go to desk 1",
+        None,
+        True,
+    )

@@ -7,7 +7,6 @@ from typing import Any
 
 from autogen_core.models import LLMMessage
 
-from cogarch.core.affordances import split_input
 from cogarch.models.messages import assistant, system, user
 from cogarch.tokens import count_tokens
 
@@ -67,13 +66,15 @@ def dialogue_messages(
     """
     history = ws.history(window)
     offset = len(ws.dialogue) - len(history)
+    shown = [m.content for m in history if m.role == "user"]
+    if not past_affordances:  # the observations the workspace kept of them
+        inputs = [m.content for m in ws.dialogue if m.role == "user"]
+        shown = ws.acting.observed(inputs)[len(inputs) - len(shown) :]
+    earlier = iter(shown)
     messages: list[LLMMessage] = []
     for i, message in enumerate(history):
         if message.role == "user":
-            shown = message.content
-            if not past_affordances:
-                shown = split_input(shown).observation
-            messages.append(user(shown))
+            messages.append(user(next(earlier)))
             continue
         turn = (offset + i) // 2 + 1
         thought = (thoughts or {}).get(turn)

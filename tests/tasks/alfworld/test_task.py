@@ -8,14 +8,16 @@ from typing import Any, cast
 
 import pytest
 
-from cogarch.core.affordances import split_input
+from cogarch.core.acting import ActionChoice, Percept, read_action
+from cogarch.core.affordances import render, split_input
 from cogarch.core.host import AgentHost, EpisodeReport, ReplyReport
 from cogarch.core.memory import EpisodeEnd
 from cogarch.core.records import TrialOutput
 from cogarch.core.task import TrialContext
 from cogarch.memory.reflexion import HEADER, ReflexionMemory
+from cogarch.models.fakes import PairsFn
 from cogarch.tasks.alfworld.curriculum import SEED_SPAN
-from cogarch.tasks.alfworld.fakes import REFLECTION
+from cogarch.tasks.alfworld.fakes import PLAYERS, REFLECTION
 from cogarch.tasks.alfworld.records import AlfworldEvaluation, AlfworldPayload
 from cogarch.tasks.alfworld.task import STATE_BUDGET_CHARS
 from cogarch.tasks.alfworld.wheel import TASK_TYPES
@@ -43,10 +45,14 @@ SMALL = {
 
 
 async def play(
-    cache: Path, player: str, params: dict[str, Any], **context: Any
+    cache: Path,
+    player: str,
+    params: dict[str, Any],
+    model_fn: PairsFn | None = None,
+    **context: Any,
 ) -> tuple[AlfworldEvaluation, AlfworldPayload, TrialOutput]:
     task = build_task("alfworld", {**params, "cache_dir": str(cache)})
-    out = await task.run_trial(trial_context(player_model(player), **context))
+    out = await task.run_trial(trial_context(player_model(player, model_fn), **context))
     assert isinstance(out.payload, AlfworldPayload)
     assert isinstance(out.evaluation, AlfworldEvaluation)
     return out.evaluation, out.payload, out
@@ -290,3 +296,71 @@ async def test_a_state_that_grows_every_turn_is_recorded_within_a_budget(
     # turns 1 and 2 fit (1/4 + 2/4 of the budget); after that only a game's first turn
     assert recorded == [1, 2, 4]
     assert all(t.private_state_tokens == 1 for t in out.turns)
+
+
+async def test_a_put_reply_reaches_the_game_as_its_move_command(game_cache: Path) -> None:
+    def put_player(pairs: Any, seed: int, call: Any) -> str:
+        reply = PLAYERS["oracle"](pairs, seed, call)
+        action = read_action(reply).sent
+        if action.startswith("move "):
+            thing, _, place = action[len("move ") :].partition(" to ")
+            return f"Thought: it goes there.\nAction: put {thing} in/on {place}"
+        return reply
+
+    params = {"curriculum": [{"split": "train", "games": 1}], "rooms": SMALL_SEEN}
+    e, payload, _ = await play(game_cache, "oracle", params, model_fn=put_player)
+    (game,) = payload.games
+    puts = [s for s in game.transcript if "Action: put " in s.reply]
+    assert puts and all(s.action.startswith("move ") for s in puts)
+    assert all(not s.inadmissible for s in game.transcript)
+    assert game.won and e.success_rate == 1.0
+
+
+class ActingHost(ScriptedHost):
+    """A host that acts: it is handed typed percepts and chooses the last admissible action."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.percepts: list[Percept] = []
+
+    async def respond(self, text: str) -> str:
+        raise AssertionError("a host that acts is handed percepts, not text")
+
+    async def act(self, percept: Percept) -> ActionChoice:
+        self.percepts.append(percept)
+        assert percept.actions
+        return read_action(f"ACTION: [{percept.actions[-1]}]", percept.actions)
+
+
+async def test_a_host_that_acts_is_handed_typed_percepts(game_cache: Path) -> None:
+    params = {"curriculum": [{"split": "ood", "games": 2}], "rooms": SMALL_UNSEEN, "max_steps": 2}
+    task = build_task("alfworld", {**params, "cache_dir": str(game_cache)})
+    host = ActingHost()
+    ctx = TrialContext("acting", 0, 5, lambda: cast(AgentHost, host), lambda name: None, None)
+
+    out = await task.run_trial(ctx)
+    assert isinstance(out.payload, AlfworldPayload)
+    games = out.payload.games
+    seen = [(p.game, p.step, p.remaining, p.limit) for p in host.percepts]
+    assert seen == [(0, 0, 2, 2), (0, 1, 1, 2), (1, 0, 2, 2), (1, 1, 1, 2)]
+    assert [p.goal for p in host.percepts] == [games[0].goal] * 2 + [games[1].goal] * 2
+    steps = [s for g in games for s in g.transcript]
+    assert [s.action for s in steps] == [p.actions[-1] for p in host.percepts if p.actions]
+    assert [s.reply for s in steps] == [f"ACTION: [{s.action}]" for s in steps]
+    assert [t.user for t in out.turns] == [render(p) for p in host.percepts]
+
+
+async def test_every_game_s_end_carries_its_trajectory(game_cache: Path) -> None:
+    params = {"curriculum": [{"split": "ood", "games": 2}], "rooms": SMALL_UNSEEN, "max_steps": 2}
+    task = build_task("alfworld", {**params, "cache_dir": str(game_cache)})
+    host = ScriptedHost()
+    ctx = TrialContext("scripted", 0, 5, lambda: cast(AgentHost, host), lambda name: None, None)
+
+    out = await task.run_trial(ctx)
+    assert isinstance(out.payload, AlfworldPayload)
+    for end, game in zip(host.ended, out.payload.games, strict=True):
+        assert end.trajectory is not None and "trajectory" not in end.info
+        assert end.trajectory.start == game.transcript[0].observation
+        assert [(m.action, m.result) for m in end.trajectory.moves] == [
+            (s.action, s.feedback) for s in game.transcript
+        ]

@@ -47,7 +47,7 @@ async def test_a_slipping_brain_is_caught_by_the_focus_loop_every_time() -> None
     agent = episodex(Scripted(slip=1.0))
     houses = [apple_house()]
     await play(agent, houses)
-    summary = focus_summary(agent.workspace.focus_log)
+    summary = focus_summary(agent.workspace.acting.focus_log)
     assert summary.activations == houses[0].steps  # one slip per action, each held back
     assert summary.recovered == summary.activations  # right after a replay it never slips
     assert houses[0].won
@@ -59,8 +59,8 @@ async def test_a_blundering_brain_sends_inadmissible_commands_that_cost_steps() 
     replies = await play_game(agent, house)
     assert all(r.startswith("open ") for r in replies) and house.steps == 4
     assert house.log == replies and not house.won  # each answered "Nothing happens."
-    assert agent.workspace.focus_log == []  # an inadmissible command is no hallucination
-    assert all(a.admissible is False and a.problem is None for a in agent.workspace.actions)
+    assert agent.workspace.acting.focus_log == []  # an inadmissible command is no hallucination
+    assert all(a.admissible is False and a.problem is None for a in agent.workspace.acting.actions)
 
 
 async def test_the_brain_answers_the_same_prompt_the_same_way() -> None:

@@ -153,7 +153,7 @@ async def test_the_end_of_each_game_reports_what_memory_and_the_focus_loop_did()
         assert report.memory["episodic"] == episodic.episode_activity(episode)
         assert report.memory["conceptual"] == conceptual.episode_activity(episode)
         assert report.memory["episodic"]["retrieved"] == episodic.games[episode].drawn
-        logged = [f for f in agent.workspace.focus_log if f.episode == episode]
+        logged = [f for f in agent.workspace.acting.focus_log if f.episode == episode]
         assert [(f["turn"], f["reason"]) for f in report.focus] == [
             (f.turn, f.reason) for f in logged
         ]

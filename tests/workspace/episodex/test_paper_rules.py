@@ -64,9 +64,9 @@ async def test_a_well_formed_inadmissible_command_is_sent_and_is_no_focus_activa
     reply = await agent.respond(house.prompt(observation))
     assert reply == command
     assert house.act(reply) == "Nothing happens." and house.steps == 1  # the step counts
-    (attempt,) = agent.workspace.actions
+    (attempt,) = agent.workspace.acting.actions
     assert (attempt.problem, attempt.admissible, attempt.sent) == (None, False, command)
-    assert agent.workspace.focus_log == []
+    assert agent.workspace.acting.focus_log == []
     assert all(t.target != "focus" for t in agent.route_log.transitions)
 
 
@@ -91,10 +91,10 @@ async def test_no_action_or_output_outside_the_task_space_fires_the_focus_loop(
     house = apple_house()
     reply = await agent.respond(house.prompt(house.start()))
     assert reply in house.admissible()
-    first, second = agent.workspace.actions
+    first, second = agent.workspace.acting.actions
     assert (first.problem, first.sent) == (reason, None)
     assert (second.problem, second.sent) == (None, reply)
-    (activation,) = agent.workspace.focus_log
+    (activation,) = agent.workspace.acting.focus_log
     assert activation.reason == reason
     assert (activation.next_valid, activation.next_sent) == (True, reply)
     assert not activation.ended_by_budget

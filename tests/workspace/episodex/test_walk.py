@@ -50,7 +50,7 @@ async def test_every_turn_ends_in_one_action_along_allowed_transitions_only() ->
     replies = await play(agent, houses)
 
     turns = sum(len(r) for r in replies)
-    sent = [a for a in agent.workspace.actions if a.sent is not None]
+    sent = [a for a in agent.workspace.acting.actions if a.sent is not None]
     assert len(sent) == turns == agent.workspace.turn
     assert [a.sent for a in sent] == [reply for game in replies for reply in game]
     assert [a.turn for a in sent] == list(range(1, turns + 1))  # exactly one per turn
@@ -72,7 +72,7 @@ async def test_every_turn_ends_in_one_action_along_allowed_transitions_only() ->
         for turn in range(turns)
     ]
     counts = agent.transition_counts()  # the heatmap's: the turns' edge counted with the rest
-    held_back = sum(a.sent is None for a in agent.workspace.actions)
+    held_back = sum(a.sent is None for a in agent.workspace.acting.actions)
     assert counts[("motor", "external_perception")] == turns - len(replies) + held_back
     ends = {}
     for step in agent.route_log.steps:
@@ -100,10 +100,10 @@ async def test_a_hallucinated_action_is_held_back_and_the_agent_acts_again(
     reply = await agent.respond(house.prompt(house.start()))
 
     assert reply in house.admissible()
-    first, second = agent.workspace.actions
+    first, second = agent.workspace.acting.actions
     assert (first.problem, first.sent) == (reason, None)
     assert (second.problem, second.sent) == (None, reply)
-    (activation,) = agent.workspace.focus_log
+    (activation,) = agent.workspace.acting.focus_log
     assert (activation.reason, activation.attempt) == (reason, 0)
     assert (activation.next_action, activation.next_admissible) == (reply, True)
     assert (activation.next_valid, activation.next_sent) == (True, reply)
@@ -138,7 +138,7 @@ async def test_the_focus_loop_repeats_until_an_action_is_admissible() -> None:
     house = apple_house()
     reply = await agent.respond(house.prompt(house.start()))
     assert reply in house.admissible()
-    log = agent.workspace.focus_log
+    log = agent.workspace.acting.focus_log
     assert [(f.reason, f.next_valid, f.next_sent) for f in log] == [
         ("empty", False, None),
         ("off_task", True, reply),
@@ -157,13 +157,14 @@ async def test_when_the_budget_is_spent_the_motor_still_acts_once() -> None:
     assert reply == "fly"  # text outside the task goes to the environment as it is
     cut = [t for t in agent.route_log.transitions if t.how == "budget"]
     assert len(cut) == 1 and cut[0].target == "motor"
-    assert [a.sent for a in agent.workspace.actions].count("fly") == 1
-    last = agent.workspace.actions[-1]
+    assert [a.sent for a in agent.workspace.acting.actions].count("fly") == 1
+    last = agent.workspace.acting.actions[-1]
     assert (last.problem, last.forced) == ("off_task", True)
-    assert not any(a.forced for a in agent.workspace.actions[:-1])
+    assert not any(a.forced for a in agent.workspace.acting.actions[:-1])
     # the turn's activations say the budget ended it; the agent reports the turn per game
-    assert agent.workspace.focus_log and all(f.ended_by_budget for f in agent.workspace.focus_log)
-    assert list(agent.workspace.budget_ends) == [(0, 1)]
+    log = agent.workspace.acting.focus_log
+    assert log and all(f.ended_by_budget for f in log)
+    assert list(agent.workspace.acting.budget_ends) == [(0, 1)]
     report = await agent.end_episode(EpisodeEnd(0, False, label=house.task, steps=1))
     assert report.budget_turns == [1]
     assert all(f["ended_by_budget"] for f in report.focus)
@@ -178,8 +179,8 @@ async def test_with_focus_off_hallucinated_actions_go_to_the_environment() -> No
     house = apple_house()
     assert await agent.respond(house.prompt(house.start())) == "fly to the moon"
     assert await agent.respond(house.prompt(house.act("fly to the moon"))) == "look"
-    assert agent.workspace.focus_log == []
-    assert [a.problem for a in agent.workspace.actions] == ["off_task", "empty"]
+    assert agent.workspace.acting.focus_log == []
+    assert [a.problem for a in agent.workspace.acting.actions] == ["off_task", "empty"]
     assert all(t.target != "focus" for t in agent.route_log.transitions)
 
 
@@ -223,8 +224,8 @@ async def test_the_workspace_state_keeps_actions_and_focus_activations() -> None
     await agent.respond(house.prompt(house.start()))
     state = json.loads(json.dumps(agent.workspace.save_state()))
     restored = Workspace.from_state(state)
-    assert restored.actions == agent.workspace.actions
-    assert restored.focus_log == agent.workspace.focus_log
+    assert restored.acting.actions == agent.workspace.acting.actions
+    assert restored.acting.focus_log == agent.workspace.acting.focus_log
     assert restored.save_state() == agent.workspace.save_state()
 
 

@@ -19,7 +19,6 @@ from typing import ClassVar
 from pydantic import Field
 
 from cogarch import tracing
-from cogarch.core.affordances import split_input
 from cogarch.memory.long_term.conceptual import ConceptualMemory
 from cogarch.memory.long_term.episodic import EpisodicMemory
 from cogarch.models.messages import LLMMessage, system, user
@@ -28,12 +27,12 @@ from ...prompts import resolve_prompt
 from ...sanitize import public_text
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
-from .situation import SituationParams, conceptual_of, episodic_of, read_task, situation
+from .situation import SituationParams, conceptual_of, episodic_of, scene, situation
 
 
 class BeliefConscious(BaseSpecialist):
     kind: ClassVar[str] = "belief"
-    reads = ("current_input", "dialogue", "broadcasts", "visits", "memory")
+    reads = ("acting.percept", "dialogue", "broadcasts", "visits", "memory")
     writes = ("broadcasts.<name>", "memory")
 
     class Params(SituationParams):
@@ -83,7 +82,7 @@ class BeliefConscious(BaseSpecialist):
     ) -> None:
         """Open the game in both memories: past episodes drawn, concepts consolidated."""
         p = self.params
-        task = read_task(split_input(ws.current_input).observation)
+        task = scene(ws).goal
         mctx = ctx.memory_context(self.name)
         with tracing.memory_operation("search_memory", p.memory, episodic.kind) as span:
             episodic.begin_episode(ws.episode, task, ws.turn, mctx)

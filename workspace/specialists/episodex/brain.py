@@ -34,10 +34,9 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 
+from cogarch.core.acting import read_action
 from cogarch.core.affordances import ActionInput
 from cogarch.models.fakes import CallInfo, PairsFn
-
-from ...actions import read_action
 
 _HEADERS = (
     "Task: ",
@@ -207,7 +206,7 @@ def _act(game: _Game, rng: random.Random, slip: float, blunder: float = 0.0) -> 
     plan = game.note("planning")
     allowed = ActionInput("", tuple(game.admissible))
     if plan is not None:
-        proposed = read_action(plan, allowed)
+        proposed = read_action(plan, allowed.actions).proposed
         if allowed.allows(proposed):
             return proposed
     return game.best(rng)

@@ -2,22 +2,24 @@
 
 It asks its model for the action to take now, given the plan and the admissible actions, and
 reads one action out of the answer, judged against the game's task space
-(:func:`cogarch.workspace.commands.judge_reply`). Every action is sent, admissible or not: it
+(:func:`cogarch.workspace.commands.judge_reply`); the action it sends is the turn's
+``Workspace.acting.choice``, in the game's form (:func:`cogarch.core.acting.read_action`), with
+what was proposed and what was wrong with it. Every action is sent, admissible or not: it
 becomes the reply (the environment answers an inadmissible command, in ALFWorld with "Nothing
 happens.", and the step counts), and the game's episodic memory takes it in. A hallucination,
 in the Episodex paper's two forms (no action: empty, a refusal, several commands; or output
 outside the task space: not a command of the game's grammar, or naming nothing of this game),
 is held back when ``hold_back`` is on (the focus loop's setting): no reply is written, and the
 walk goes on to external perception, which reports it, so the conscious node can refocus and
-the agent plan and act again. When the step budget is spent (``Workspace.must_reply``), or
-with ``hold_back`` off, the motor acts anyway: a command outside the task space is sent as
-proposed (the environment answers it), several commands send the first, and no action or a
-refusal is replaced by ``idle_action`` (or, where the input does not allow it, its first
-admissible action). So every turn ends in exactly one action; one the budget forced is marked
+the agent plan and act again. When the step budget is spent (``acting.must_reply``), or with
+``hold_back`` off, the motor acts anyway: a command outside the task space is sent as proposed
+(the environment answers it), several commands send the first, and no action or a refusal is
+replaced by ``idle_action`` (or, where the input does not allow it, its first admissible
+action). So every turn ends in exactly one action; one the budget forced is marked
 (``ActionAttempt.forced``), with the focus activations it ended.
 
-Every proposal is kept in ``Workspace.actions``; a proposal after focus activations tells them
-what the agent did next (``FocusActivation.next_valid``, ``next_sent``).
+Every proposal is kept in ``Workspace.acting.actions``; a proposal after focus activations
+tells them what the agent did next (``FocusActivation.next_valid``, ``next_sent``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from typing import ClassVar
 from pydantic import Field
 
 from cogarch import tracing
-from cogarch.core.affordances import ActionInput, split_input
+from cogarch.core.acting import read_action
+from cogarch.core.affordances import ActionInput
 from cogarch.core.cow import CowList
 from cogarch.core.memory import TurnRecord
 from cogarch.models.messages import LLMMessage, system, user
@@ -38,13 +41,20 @@ from ...commands import AUTO, grammar_for, judge_reply, names_in
 from ...prompts import resolve_prompt
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
-from .situation import SituationParams, episodic_of, situation
+from .situation import SituationParams, episodic_of, scene, situation
 
 
 class Motor(BaseSpecialist):
     kind: ClassVar[str] = "motor"
-    reads = ("current_input", "dialogue", "broadcasts", "must_reply")
-    writes = ("reply", "actions", "focus_log", "broadcasts.<name>", "memory")
+    reads = ("acting.percept", "dialogue", "broadcasts", "acting.must_reply")
+    writes = (
+        "reply",
+        "acting.choice",
+        "acting.actions",
+        "acting.focus_log",
+        "broadcasts.<name>",
+        "memory",
+    )
 
     class Params(SituationParams):
         prompt: str = Field(default="episodex_motor", description="A prompt name or text.")
@@ -65,7 +75,8 @@ class Motor(BaseSpecialist):
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         p = self.params
-        current = split_input(ws.current_input)
+        now = scene(ws)
+        current = ActionInput(now.observation, now.admissible, now.remaining, now.limit)
         messages: list[LLMMessage] = [
             system(resolve_prompt(p.prompt)),
             user(
@@ -84,13 +95,16 @@ class Motor(BaseSpecialist):
         if problem is not None:
             sent = self._forced(proposed, problem, current) if self._must_act(ws) else None
         attempt = ActionAttempt(
-            ws.episode, ws.turn, proposed, problem, verdict.admissible, sent, ws.must_reply
+            ws.episode, ws.turn, proposed, problem, verdict.admissible, sent, ws.acting.must_reply
         )
         self._record(ws, attempt)
         if sent is None:
             ws.broadcasts[self.name] = f'Held back "{one_line(proposed, 80)}": {problem}.'
             return
         ws.reply = sent
+        ws.acting.choice = dataclasses.replace(
+            read_action(sent, current.actions), proposed=proposed, problem=problem
+        )
         ws.broadcasts[self.name] = f"Action: {sent}"
         episodic = episodic_of(ctx, p, self.name)
         record = TurnRecord(ws.turn, ws.current_input, sent)
@@ -98,7 +112,7 @@ class Motor(BaseSpecialist):
             await episodic.ingest(record, ctx.memory_context(self.name))
 
     def _must_act(self, ws: Workspace) -> bool:
-        return ws.must_reply or not self.params.hold_back
+        return ws.acting.must_reply or not self.params.hold_back
 
     def _forced(self, proposed: str, problem: Problem, current: ActionInput) -> str:
         if problem in ("off_task", "unknown_name", "several", "inadmissible"):
@@ -112,8 +126,9 @@ class Motor(BaseSpecialist):
 
     @staticmethod
     def _record(ws: Workspace, attempt: ActionAttempt) -> None:
-        ws.actions.append(attempt)
-        ws.focus_log = CowList(_followed(f, attempt) for f in ws.focus_log)
+        acting = ws.acting
+        acting.actions.append(attempt)
+        acting.focus_log = CowList(_followed(f, attempt) for f in acting.focus_log)
 
 
 def _followed(activation: FocusActivation, attempt: ActionAttempt) -> FocusActivation:

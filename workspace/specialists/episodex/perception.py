@@ -19,12 +19,12 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.core.affordances import split_input
 from cogarch.memory.retrieval.base import clip
 
 from ...conditions import action_rejected
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
+from .situation import scene
 
 _NOTES = {
     "empty": "No action was given, so nothing was done.",
@@ -39,19 +39,18 @@ _NOTES = {
 
 class ExternalPerception(BaseSpecialist):
     kind: ClassVar[str] = "external_perception"
-    reads = ("current_input", "actions", "visits")
+    reads = ("acting.percept", "acting.actions", "visits")
     writes = ("broadcasts.<name>",)
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
-        current = split_input(ws.current_input)
         if action_rejected(ws):
-            attempt = ws.actions[-1]
+            attempt = ws.acting.actions[-1]
             note = _NOTES.get(attempt.problem or "", _NOTES["off_task"]).format(
                 clip(attempt.proposed, 80)
             )
             ws.broadcasts[self.name] = note
             return
-        listed = current.actions
+        listed = scene(ws).admissible
         count = "" if listed is None else f" with {len(listed)} admissible actions"
         ws.broadcasts[self.name] = f"A new observation arrived{count}."
 

@@ -26,7 +26,7 @@ from .situation import SituationParams, situation
 
 class ActionPlanner(BaseSpecialist):
     kind: ClassVar[str] = "action_planner"
-    reads = ("current_input", "dialogue", "broadcasts", "memory")
+    reads = ("acting.percept", "dialogue", "broadcasts", "memory")
     writes = ("broadcasts.<name>", "memory_tokens")
 
     class Params(SituationParams):

@@ -22,7 +22,7 @@ from .situation import SituationParams, situation
 
 class _Reflection(BaseSpecialist):
     ask: ClassVar[str] = ""
-    reads = ("current_input", "dialogue", "broadcasts", "memory")
+    reads = ("acting.percept", "dialogue", "broadcasts", "memory")
     writes = ("broadcasts.<name>",)
 
     class Params(SituationParams):

@@ -6,10 +6,13 @@ Past episodes are shown in full by default, as the paper puts them in context; a
 episodic memory's (``episode_tokens``, ``context_tokens``) or, for one specialist,
 ``memory_budget``.
 
-In a turn-based task the environment's observation is the user message (with the admissible
-actions appended in the form of :mod:`cogarch.core.affordances`) and the agent's reply is
-its action, so the game so far is the public dialogue since the game began: each earlier reply
-is an action, and the next input is what it led to.
+In a turn-based task the environment's percept is the turn's input (the workspace keeps it
+typed: ``Workspace.acting.percept``) and the agent's reply is its action, so the game so far is
+the public dialogue since the game began: each earlier reply is an action, and the next
+observation is what it led to. What the percept and the game so far give (the goal, the
+observation, the admissible actions, the actions left, the history) is the turn's
+:class:`Scene`, built once a turn by the first specialist that asks (:func:`scene`); each
+specialist adds its memory and this turn's notes.
 """
 
 from __future__ import annotations
@@ -19,11 +22,11 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.core.affordances import split_input
 from cogarch.memory.long_term.conceptual import ConceptualMemory
 from cogarch.memory.long_term.episodic import EpisodicMemory
 from cogarch.memory.retrieval.base import clip
 
+from ...acting import percept_of
 from ...specialist import StepContext
 from ...workspace import Workspace
 
@@ -58,6 +61,46 @@ class SituationParams(BaseModel):
         description="Cap the past episodes shown at this many tokens, shared among them "
         "(None: the episodic memory's own caps, in full by default).",
     )
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What the turn's percept and the game so far say, the same for every specialist."""
+
+    goal: str
+    """The percept's goal, else the task its observation states (``read_task``)."""
+    observation: str
+    admissible: tuple[str, ...] | None
+    remaining: int | None
+    limit: int | None
+    history: tuple[tuple[str, str], ...]
+    """(action, the observation that followed, blanks collapsed) for the game's earlier
+    actions, oldest first."""
+
+
+def scene(ws: Workspace) -> Scene:
+    """The turn's scene, built on the first call of the turn and kept for the others."""
+    acting = ws.acting
+    if isinstance(acting.scene, Scene):
+        return acting.scene
+    percept = acting.percept
+    if percept is None:  # a workspace whose turn no agent began: its input is read back
+        percept = percept_of(ws.current_input)
+    inputs = [m.content for m in ws.dialogue if m.role == "user"]
+    actions = [m.content for m in ws.dialogue if m.role == "assistant"]
+    history = tuple(
+        (action, " ".join(after.split())) for action, after in acting.history(actions, inputs)
+    )
+    built = Scene(
+        goal=percept.goal or read_task(percept.observation),
+        observation=percept.observation,
+        admissible=percept.actions,
+        remaining=percept.remaining,
+        limit=percept.limit,
+        history=history,
+    )
+    acting.scene = built
+    return built
 
 
 @dataclass(frozen=True)
@@ -119,15 +162,10 @@ def situation(ws: Workspace, ctx: StepContext, params: SituationParams, user: st
     """The view of the game ``user`` (a node name) is shown; its own broadcast is left out."""
     episodic = episodic_of(ctx, params, user)
     conceptual = conceptual_of(ctx, params, user)
-    current = split_input(ws.current_input)
+    now = scene(ws)
     game = episodic.game
     belief = episodic.belief
-    inputs = [m.content for m in ws.dialogue if m.role == "user"] + [ws.current_input]
-    actions = [m.content for m in ws.dialogue if m.role == "assistant"]
-    history = [
-        (action, clip(" ".join(split_input(after).observation.split()), params.observation_chars))
-        for action, after in zip(actions, inputs[1:], strict=False)
-    ]
+    history = [(action, clip(after, params.observation_chars)) for action, after in now.history]
     shown = history[-params.history :] if params.history else []
     notes = tuple(
         (key, value)
@@ -135,25 +173,27 @@ def situation(ws: Workspace, ctx: StepContext, params: SituationParams, user: st
         if isinstance(value, str) and key != user and (belief is None or value != belief.text)
     )
     return Situation(
-        task=game.task if game is not None else read_task(current.observation),
+        task=game.task if game is not None else now.goal,
         step=episodic.step_of(ws.turn),
         belief=belief.text if belief is not None else None,
-        observation=current.observation,
-        admissible=current.actions,
+        observation=now.observation,
+        admissible=now.admissible,
         history=tuple(shown),
         episodes=episodic.render(params.memory_budget) if episodic.params.max_episodes else None,
         concepts=conceptual.render() if conceptual and conceptual.params.enabled else None,
         notes=notes,
-        remaining=current.remaining,
-        limit=current.limit,
+        remaining=now.remaining,
+        limit=now.limit,
     )
 
 
 __all__ = [
+    "Scene",
     "Situation",
     "SituationParams",
     "conceptual_of",
     "episodic_of",
     "read_task",
+    "scene",
     "situation",
 ]

@@ -4,7 +4,9 @@ Writing, for each ingested message: a model annotates the new note (keywords, co
 structured output) with the last ``window`` messages as context; the ``neighbours`` nearest
 notes are fetched and a second call decides whether the memory evolves: ``strengthen`` links
 the new note to some of them (and may retag it), ``update_neighbor`` rewrites their context and
-tags (they are re-embedded). Neighbours are shown under small integer ids and mapped back; an
+tags (they are re-embedded). When no valid evolution answer comes (after the structured
+call's repairs and retries), the note is stored unevolved and ``stats["evolution_failed"]``
+counts it, as A-Mem's library does. Neighbours are shown under small integer ids and mapped back; an
 unknown id is ignored and counted in ``stats["ignored_links"]``. A note is embedded as its
 content enriched with its context, keywords and tags, as A-Mem's retriever does.
 
@@ -24,6 +26,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field, field_validator
 
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
+from cogarch.errors import ModelCallError
 from cogarch.models.messages import user
 
 from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
@@ -132,7 +135,12 @@ class AMemMemory(RetrievalModule):
             shown = {str(n): hit.id for n, hit in enumerate(hits)}
             listing = "\n".join(f"id {n}: {_describe(hit.metadata)}" for n, hit in enumerate(hits))
             prompt = render_template(AMEM_EVOLVE, note=_describe(note), neighbours=listing)
-            decision = await self.ask(ctx, [user(prompt)], Evolution)
+            try:
+                decision = await self.ask(ctx, [user(prompt)], Evolution)
+            except ModelCallError:
+                # A-Mem stores the note unevolved when the evolution answer is unusable
+                self.count("evolution_failed")
+                decision = Evolution()
             evolved = self.evolve(note, hits, shown, decision)
             if evolved:
                 ids, metas = [i for i, _ in evolved], [m for _, m in evolved]

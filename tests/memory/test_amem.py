@@ -68,6 +68,20 @@ async def test_strengthen_links_the_new_note_to_mapped_neighbours() -> None:
     assert "n1" not in llm.of("Evolution")[-1]  # stored ids never reach the model
 
 
+async def test_a_note_whose_evolution_answer_is_unusable_is_stored_unevolved() -> None:
+    llm = FakeLLM(NoteAnalysis=annotate, Evolution='{"should_evolve": tru')  # cut JSON
+    mem = module()
+    ctx = context(llm)
+    await mem.ingest(TurnRecord(1, "My guess is the letter e for hangman", "No e."), ctx)
+    await mem.ingest(TurnRecord(2, "My next guess is the letter a for hangman", "Yes."), ctx)
+    first, second = mem.notes()
+    assert second.text == "My next guess is the letter a for hangman"
+    assert second.fields["links"] == [] and second.fields["evolutions"] == 0
+    assert first.fields["links"] == []
+    assert mem.stats["evolution_failed"] == 1
+    assert len(llm.of("Evolution")) >= 2  # repaired and retried before giving up
+
+
 async def test_update_neighbor_rewrites_context_and_tags_and_reembeds() -> None:
     llm = FakeLLM(NoteAnalysis=annotate)
     mem = module(neighbours=1)

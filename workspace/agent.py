@@ -20,11 +20,11 @@ from cogarch.core.host import EpisodeReport, Observation, ReplyReport, Retrieved
 from cogarch.core.memory import EpisodeEnd, MemoryModule
 from cogarch.core.model import ChatModel
 from cogarch.core.records import WalkStep
-from cogarch.core.state import StateError, state_object, state_part, state_value
 from cogarch.errors import CogarchError
 from cogarch.models.metering import Meter
 from cogarch.tokens import count_tokens
 
+from .agent_state import load_agent_state, save_agent_state
 from .describe import describe, diff, draw, format_description
 from .graph import TransitionGraph
 from .route_log import RouteLog, StepRecord, Transition
@@ -32,13 +32,6 @@ from .router import Router
 from .specialist import StepContext
 from .tracing import record_turn, step_span, turn_span
 from .workspace import IngestFailure, Workspace
-
-STATE_TYPE = "cogarch.Agent"
-STATE_VERSION = 1
-_LEGACY_STATE_TYPE = "cogarch.WorkspaceChatAgent"
-"""What the state was called while the AutoGen adapter saved it (read as this version)."""
-_LEGACY_ROUTE_LOG_KEY = "trace"
-"""What the route log was called in states saved before it had its own name (read too)."""
 
 
 class TurnError(CogarchError):
@@ -301,76 +294,14 @@ class Agent:
 
     def save_state(self) -> dict[str, Any]:
         """The workspace, the route log and every memory module's state, as JSON data."""
-        return {
-            "type": STATE_TYPE,
-            "version": STATE_VERSION,
-            "agent": self.name,
-            "workspace": self.workspace.save_state(),
-            "route_log": self.route_log.save_state(),
-            "state_sizes": list(self.state_sizes),
-            "memory_footprints": list(self.memory_footprints),
-            "memory": {name: module.save_state() for name, module in self.memory.items()},
-        }
+        return save_agent_state(self)
 
     def load_state(self, state: Mapping[str, Any]) -> None:
         """Go on from a state :meth:`save_state` returned, into an agent built from the same
         spec (its memory modules of the same names). All or nothing: a state that is not an
         agent's, does not fit this agent or has a malformed part raises ``StateError`` naming
         the part, and the agent is left as it was."""
-        owner = f"agent '{self.name}'"
-        state = state_object(state, owner)
-        kind = state.get("type")
-        if kind not in (STATE_TYPE, _LEGACY_STATE_TYPE) or state.get("version") != STATE_VERSION:
-            raise StateError(
-                f"agent '{self.name}' was given a state that is not a {STATE_TYPE} state of "
-                f"version {STATE_VERSION}; pass what Agent.save_state (or an adapter's "
-                "WorkspaceChatAgent.save_state) returned"
-            )
-        memory = state_value(state, "memory", dict, owner)
-        saved, have = sorted(memory), sorted(self.memory)
-        if state.get("agent") != self.name or saved != have:
-            raise StateError(
-                f"the state of agent '{state.get('agent')}' (memory: "
-                f"{', '.join(map(str, saved)) or 'none'}) does not fit agent '{self.name}' "
-                f"(memory: {', '.join(have) or 'none'}); load it into an agent built from the "
-                "same spec"
-            )
-        with state_part(owner, "workspace"):
-            workspace = Workspace.from_state(state_value(state, "workspace", dict, owner))
-        legacy = "route_log" not in state and _LEGACY_ROUTE_LOG_KEY in state
-        part = _LEGACY_ROUTE_LOG_KEY if legacy else "route_log"
-        with state_part(owner, part):
-            route_log = RouteLog.from_state(state_value(state, part, dict, owner))
-        sizes = _counts(state_value(state, "state_sizes", list, owner), "state_sizes", owner)
-        footprints = state.get("memory_footprints", [])
-        state_value({"memory_footprints": footprints}, "memory_footprints", list, owner)
-        _counts([f for f in footprints if f is not None], "memory_footprints", owner)
-        self._load_memory(memory)
-        self.workspace, self.route_log = workspace, route_log
-        self.state_sizes, self.memory_footprints = CowList(sizes), CowList(footprints)
-
-    def _load_memory(self, memory: Mapping[str, Any]) -> None:
-        """Load every module's state, or none: a module that refuses its state puts back
-        those loaded before it."""
-        loaded: list[tuple[MemoryModule, dict[str, Any]]] = []
-        try:
-            for name, module in self.memory.items():
-                before = module.save_state()
-                try:
-                    module.load_state(memory[name])
-                except StateError as exc:
-                    raise StateError(
-                        f"agent '{self.name}', memory module '{name}': {exc}"
-                    ) from None
-                except CogarchError as exc:  # a module's own refusal, as a state error
-                    raise StateError(
-                        f"agent '{self.name}', memory module '{name}': {exc}"
-                    ) from None
-                loaded.append((module, before))
-        except BaseException:
-            for module, before in reversed(loaded):
-                module.load_state(before)
-            raise
+        load_agent_state(self, state)
 
     def fork(self) -> Agent:
         """An independent branch: nothing mutable is shared with the original."""
@@ -403,9 +334,3 @@ class Agent:
     def diff(self, other: Agent) -> list[str]:
         """What differs between this agent and ``other``: nodes, edges, conditions, params."""
         return diff(describe(self), describe(other))
-
-
-def _counts(values: list[Any], part: str, owner: str) -> list[int]:
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise StateError(f"the {owner} state's '{part}' holds values that are not counts")
-    return values

@@ -1,8 +1,10 @@
 """YAML loading and validation with one clear line per problem, naming the key.
 
-Configs and agent specs are read by a bounded loader (:func:`bounded_load`): UTF-8
-text of at most ``MAX_CONFIG_BYTES``, no duplicate keys, and a bounded nesting, alias count and
-expanded size, so no document can hang or exhaust memory.
+Every YAML file a user gives (run configs, agent specs, provider files, suites) is read by
+:func:`read_yaml`, through one bounded loader (:func:`bounded_load`): UTF-8 text of at most
+``MAX_CONFIG_BYTES``, no duplicate keys, no recursive alias (``&x [*x]``), and a bounded
+nesting, alias count, expanded size and expanded depth, so no document can hang, recurse
+without end or exhaust memory; each refusal is one line naming the file, line and problem.
 """
 
 from __future__ import annotations
@@ -77,17 +79,45 @@ class _BoundedLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def _expanded_size(node: Any, sizes: dict[int, int]) -> int:
-    """How many values ``node`` holds with its aliases expanded (each shared node counted
-    once per use, computed once)."""
-    if id(node) not in sizes:
-        children: list[Any] = []
-        if isinstance(node, yaml.SequenceNode):
-            children = list(node.value)
-        elif isinstance(node, yaml.MappingNode):
-            children = [n for pair in node.value for n in pair]
-        sizes[id(node)] = 1 + sum(_expanded_size(c, sizes) for c in children)
-    return sizes[id(node)]
+def _children(node: Any) -> list[Any]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def _measure(root: Any) -> tuple[int, int]:
+    """How many values ``root`` holds and how deep it nests with its aliases expanded (each
+    shared node measured once), walked without recursion; an alias to a value that holds it
+    (``&x [*x]``) is refused, since no finite document expands from it."""
+    measured: dict[int, tuple[int, int]] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, closing = stack.pop()
+        key = id(node)
+        if closing:
+            kids = [measured[id(c)] for c in _children(node)]
+            size = 1 + sum(s for s, _ in kids)
+            depth = 1 + max((d for _, d in kids), default=0)
+            measured[key] = (size, depth)
+            open_nodes.discard(key)
+            continue
+        if key in measured:
+            continue
+        if key in open_nodes:
+            raise LimitExceeded(
+                None,
+                None,
+                "an alias refers to a value that holds it (a recursive alias); "
+                "repeat the value instead",
+                node.start_mark,
+            )
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in reversed(_children(node)))
+    return measured[id(root)]
 
 
 def bounded_load(text: str) -> Any:
@@ -97,12 +127,19 @@ def bounded_load(text: str) -> Any:
         node = loader.get_single_node()
         if node is None:
             return None
-        size = _expanded_size(node, {})
+        size, depth = _measure(node)
         if size > MAX_NODES:
             raise LimitExceeded(
                 None,
                 None,
                 f"holds {size} values once aliases are expanded (most {MAX_NODES})",
+                node.start_mark,
+            )
+        if depth > MAX_DEPTH:
+            raise LimitExceeded(
+                None,
+                None,
+                f"nested deeper than {MAX_DEPTH} levels once aliases are expanded",
                 node.start_mark,
             )
         return loader.construct_document(node)

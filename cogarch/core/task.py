@@ -27,6 +27,7 @@ from cogarch.errors import ConfigError
 from .evaluation import Evaluation as BaseEvaluation
 from .evaluation import Scalar
 from .host import AgentHost
+from .leaderboard import LeaderboardMetric
 from .payload import PayloadRegistry, TaskPayload
 from .records import Branch as BaseBranch
 from .records import RecordTypes, Scoring, TrialError, TrialOutput, TrialRecord
@@ -123,6 +124,9 @@ class Task(ABC):
     ``cogarch.models.fakes.PairsFn``), offered to the run's ``kind: fake`` providers."""
     helper_role: ClassVar[str | None] = None
     """What the task asks of its helper model, when it asks the agent's provider by default."""
+    leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = ()
+    """What a suite's leaderboard ranks agents by on this task, the main metric first (see
+    :mod:`cogarch.core.leaderboard`); empty: the rate of ``scoring.success``, if declared."""
 
     def __init__(self, params: BaseModel) -> None:
         self.params = params
@@ -146,6 +150,23 @@ class Task(ABC):
         """The classes this task's records are read into."""
         payloads = PayloadRegistry(*([cls.Payload] if cls.Payload is not None else []))
         return RecordTypes(payloads=payloads, evaluation=cls.Evaluation, branch=cls.Branch)
+
+    @classmethod
+    def leaderboard_metrics(cls) -> tuple[LeaderboardMetric, ...]:
+        """The declared ``leaderboard``, or else the success rate of ``scoring.success``
+        (Wilson interval over rated trials), or else none."""
+        if cls.leaderboard:
+            return cls.leaderboard
+        if cls.scoring.success is None:
+            return ()
+        rate = LeaderboardMetric(
+            name="success_rate",
+            value="outcome",
+            equals=cls.scoring.success,
+            interval="wilson",
+            description=f"share of rated trials whose outcome is {cls.scoring.success}",
+        )
+        return (rate,)
 
     @classmethod
     def report_tables(cls, records: Sequence[TrialRecord]) -> list[Table]:

@@ -30,6 +30,7 @@ from cogarch.core.acting import ActionChoice, Percept, read_action
 from cogarch.core.affordances import render
 from cogarch.core.evaluation import Scalar
 from cogarch.core.host import Acting, EpisodeAware, Host, PrivateState, ReplyReporting
+from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.memory import EpisodeEnd, Move, Trajectory
 from cogarch.core.records import Scoring, TrialOutput, TrialRecord, Turn
 from cogarch.core.task import Task, TrialContext
@@ -150,6 +151,24 @@ class AlfworldTask(Task):
     Payload = AlfworldPayload
     Evaluation = AlfworldEvaluation
     scoring: ClassVar[Scoring] = Scoring(totals=("games", "won", "actions", "inadmissible_actions"))
+    leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = (
+        LeaderboardMetric(
+            name="success_rate",
+            value="won",
+            items="games",
+            interval="wilson",
+            description="share of games won, over every game of every trial",
+        ),
+        LeaderboardMetric(
+            name="actions_per_success",
+            value="actions",
+            items="games",
+            where="won",
+            direction="lower",
+            paired=False,
+            description="actions a won game took",
+        ),
+    )
     params: AlfworldParams
 
     def __init__(self, params: BaseModel) -> None:

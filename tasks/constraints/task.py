@@ -21,6 +21,7 @@ from typing import ClassVar, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.host import PrivateState
+from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.records import TrialOutput, TrialRecord, Turn, TurnFootprint
 from cogarch.core.task import JointContext, Task, TrialContext
 from cogarch.errors import ModelCallError
@@ -204,6 +205,20 @@ class ConstraintTask(Task):
     kind: ClassVar[str] = "constraints"
     Payload = ConstraintsPayload
     Evaluation = ConstraintsEvaluation
+    leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = (
+        LeaderboardMetric(
+            name="hallucination_rate",
+            value="hallucination_rate",
+            direction="lower",
+            description="H_u, the ACC paper's mean share of unsupported claims per turn",
+        ),
+        LeaderboardMetric(
+            name="drift_rate",
+            value="drift_rate",
+            direction="lower",
+            description="D_r, the ACC paper's mean share of constraints lost per turn",
+        ),
+    )
 
     class Params(ScenarioParams):
         catalogue: ClassVar[Collection[str]] = CONSTRAINT_SCENARIOS

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
+from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.records import Scoring, TrialOutput
 from cogarch.core.task import Task, TrialContext
 from cogarch.models.fakes import PairsFn
@@ -149,6 +150,21 @@ class LocomoTask(Task):
     Payload = LocomoPayload
     Evaluation = LocomoEvaluation
     scoring: ClassVar[Scoring] = Scoring()
+    leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = (
+        LeaderboardMetric(
+            name="f1",
+            value="f1",
+            items="answers",
+            description="official LoCoMo token F1, over every question asked",
+        ),
+        LeaderboardMetric(
+            name="j",
+            value="judge",
+            items="answers",
+            interval="wilson",
+            description="the judge's share of correct answers (only when judged)",
+        ),
+    )
     params: LocomoParams
 
     def __init__(self, params: BaseModel) -> None:

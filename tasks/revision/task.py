@@ -8,6 +8,7 @@ from typing import ClassVar, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.host import PrivateState
+from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.records import Scoring, TrialOutput, Turn, TurnFootprint
 from cogarch.core.task import Task, TrialContext
 
@@ -92,6 +93,26 @@ class RevisionTask(Task):
     Evaluation = RevisionEvaluation
     scoring: ClassVar[Scoring] = Scoring(
         success="consistent", totals=("hallucinations", "confusions", "consistent_task")
+    )
+    leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = (
+        LeaderboardMetric(
+            name="consistent_task",
+            value="consistent_task",
+            interval="wilson",
+            description="share of scenarios whose every reply passed (the TME paper's count)",
+        ),
+        LeaderboardMetric(
+            name="hallucinations",
+            value="hallucinations",
+            direction="lower",
+            description="replies naming a replaced or false value, per scenario",
+        ),
+        LeaderboardMetric(
+            name="confusions",
+            value="confusions",
+            direction="lower",
+            description="rounds whose reply misses what the round asked for, per scenario",
+        ),
     )
 
     class Params(ScenarioParams):

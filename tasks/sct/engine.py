@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from cogarch import tracing
 from cogarch.core.evaluation import Scalar
 from cogarch.core.host import Forking, Host, PrivateState, ReplyReporting, Walking
+from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.player import Propose
 from cogarch.core.records import Scoring, TrialOutput, TrialRecord, Turn, transitions_from
 from cogarch.core.task import Task, TrialContext
@@ -275,6 +276,22 @@ class SCTTask(Task):
     """Subclasses build the game; the protocol is the same for every game."""
 
     scoring: ClassVar[Scoring] = Scoring(classes=OUTCOMES, success="self_consistent")
+    leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = (
+        LeaderboardMetric(
+            name="sc_rate",
+            value="outcome",
+            equals="self_consistent",
+            interval="wilson",
+            description="self-consistent share of rated trials, lenient reading of yes/no",
+        ),
+        LeaderboardMetric(
+            name="sc_rate_strict",
+            value="outcome_strict",
+            equals="self_consistent",
+            interval="wilson",
+            description="self-consistent share under the paper's strict reading (Table 1)",
+        ),
+    )
     Payload = SCTPayload
     Evaluation = SCTEvaluation
     Branch = SCTBranch

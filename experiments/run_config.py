@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -25,6 +26,7 @@ from cogarch.models.providers import ProviderEntry
 from cogarch.registry import is_file_path
 
 from .execution import ExecutionConfig
+from .identity import identity
 from .names import name_problem, safe_name
 
 
@@ -195,19 +197,22 @@ class RunConfig(BaseModel):
     def output_dir(self) -> Path:
         return self.results_dir or Path("runs") / self.name
 
-    def digest(self) -> str:
-        """The hash of what the run plays: its whole config but where its results go, so a
-        results directory however spelled, or moved, keeps the same hash (and resume key)."""
-        blob = json.dumps(self.model_dump(mode="json", exclude={"results_dir"}), sort_keys=True)
+    def digest(self, code: Mapping[str, str] | None = None) -> str:
+        """The hash of what the run plays: its whole config but where its results go, with
+        each Python file it names by content (``identity.identity``), so a results directory
+        however spelled, or moved, and a command started in any directory keep the same hash
+        (and resume key). ``code``: the files' digests, when known (else they are read)."""
+        blob = json.dumps(identity(self, code), sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()
 
 
 def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
     """The run config of a YAML file. A task named by a Python file's path
     (``kind: my_task.py:MyTask``), and an agent factory so named (``factory:
-    agents.py:build``), is looked for relative to the config file's folder, and recorded
-    relative to the current directory (where the run's results go too); so is a provider
-    kind so named (``kind: my_provider.py:MyProvider``), before its entry is validated."""
+    agents.py:build``), is looked for relative to the config file's folder and recorded by
+    its absolute path, so the config means the same from any directory; so is a provider
+    kind so named (``kind: my_provider.py:MyProvider``), before its entry is validated. (A
+    trial's identity holds such a file's content, not its path: see ``identity``.)"""
     data = read_yaml(path)
     if not isinstance(data, dict):
         raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
@@ -252,12 +257,4 @@ def _located(target: str, config: str | os.PathLike[str], where: str) -> str:
             f"{where} names the file '{file}', which is not a file in the config's folder "
             f"('{found}'); give the file's path relative to the config file"
         )
-    return f"{_shown(found)}:{name}"
-
-
-def _shown(path: Path) -> str:
-    """``path`` relative to the current directory when it can be, else absolute."""
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # another drive
-        return str(path.resolve())
+    return f"{found.resolve()}:{name}"

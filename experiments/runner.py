@@ -26,6 +26,7 @@ from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
 from .backends import backend_factory
+from .identity import recorded_digests, same_code
 from .interrupts import RunInterrupts
 from .report_tables import task_tables
 from .results import (
@@ -350,12 +351,23 @@ class Runner:
         return write_fitted(self.results_dir, record, self.setup.record_types)
 
     def _check_belongs(self, found: TrialRecord, entry: AgentEntry, index: int, path: Path) -> None:
-        expected = (entry.label, index, self.config.task.kind, trial_seed(self.config.seed, index))
+        """Refuse a trial file of another run: the agent, trial, seed, the task and the agent
+        spec it ran, its task settings; Python files named in them are compared by content,
+        never by where the command was started (``identity``)."""
+        kind = self.config.task.kind
+        expected = (entry.label, index, kind, trial_seed(self.config.seed, index))
         actual = (found.agent, found.trial, found.task, found.seed)
-        if actual != expected:
+        code = recorded_digests(found.metadata.model_dump())
+        same_header = (found.agent, found.trial, found.seed) == (entry.label, index, expected[3])
+        if not same_header or not same_code(found.task, None, kind, self.setup.code):
             raise CorruptTrialError(
                 f"trial file '{path}' belongs to another run (agent, trial, task, seed = "
                 f"{actual}, expected {expected})"
+            )
+        if not same_code(found.task, code, kind, self.setup.code):
+            raise CorruptTrialError(
+                f"trial file '{path}' was played with other code of task '{kind}' (its file "
+                "has changed since)"
             )
         recorded = (found.metadata.config or {}).get("task")
         if recorded is not None and self._task_params(recorded) != self.task.params.model_dump():
@@ -364,7 +376,8 @@ class Runner:
                 f"{self.config.task.model_dump()})"
             )
         played_by = found.metadata.agent_spec
-        if played_by is not None and played_by != self.specs[entry.label].model_dump(mode="json"):
+        spec = self.specs[entry.label].model_dump(mode="json")
+        if played_by is not None and not same_code(played_by, code, spec, self.setup.code):
             raise CorruptTrialError(
                 f"trial file '{path}' was played by another version of agent "
                 f"'{entry.label}' (its spec, prompts or params have changed since)"

@@ -42,6 +42,7 @@ from cogarch.workspace.spec import (
 
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec, framework_builder
+from .identity import CODE_KEY, code_digests
 from .interrupts import task_raised, trial_code
 from .names import safe_name
 from .run_config import FrameworkAgent, RunConfig
@@ -150,10 +151,14 @@ class RunSetup:
         cache_dir: Path | None = None,
         local_server: LocalServerSource | None = None,
         probe_frameworks: bool = True,
+        code: dict[str, str] | None = None,
     ) -> None:
         self.config = config
         self.config_json = config.model_dump(mode="json")
-        self.digest = config.digest()
+        self.code = code_digests(config) if code is None else dict(code)
+        """The SHA-256 of each Python file the config names (``identity``); a worker
+        elsewhere is given the driver's."""
+        self.digest = config.digest(self.code)
         self.task_source = task_source or source_of(config.task.kind)
         fakes = run_fakes()
         with task_setup(config.task.kind):
@@ -191,6 +196,7 @@ class RunSetup:
             "versions": package_versions(),
             "seed_rule": SEED_RULE,
             **({"task_source": self.task_source} if self.task_source else {}),
+            **({CODE_KEY: dict(self.code)} if self.code else {}),
         }
         self._trial_metadata = {label: self._agent_metadata(label) for label in self.specs}
 
@@ -230,8 +236,9 @@ class RunSetup:
 
     def shipment(self) -> dict[str, Any]:
         """What a worker elsewhere needs to build this setup: the config and the task's
-        source (plain data, sent once per worker)."""
-        return {"config": self.config_json, "task_source": self.task_source}
+        source and the digests of the files it names (plain data, sent once per worker)."""
+        code = {"code": dict(self.code)} if self.code else {}
+        return {"config": self.config_json, "task_source": self.task_source, **code}
 
     def _agent_metadata(self, label: str) -> dict[str, Any]:
         provider = self.provider_of(label)

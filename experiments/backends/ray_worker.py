@@ -86,6 +86,7 @@ def setup_from(shipment: dict[str, Any]) -> RunSetup:
     return RunSetup(
         config,
         task_source=shipment.get("task_source"),
+        code=shipment.get("code"),
         cache_dir=node_cache_dir(config),
         local_server=node_local_server,
     )

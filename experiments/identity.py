@@ -1,0 +1,113 @@
+"""What a trial ran, whatever directory the command was started in.
+
+A run config may name Python files (a task ``kind: my_task.py:MyTask``, a provider kind, an
+agent factory); the config records them by path, which says where the command found them,
+not what ran. A run's identity (its digest, which names its trial state) and the check that a
+trial file belongs to the run compare those references by what they hold: the SHA-256 of the
+file's bytes and the name in it (``sha256:<hex>:MyTask``). So the same config resumes its
+trials from any directory, a copied project resumes too, and an edited file plays its trials
+again.
+
+Every trial file and ``run.json`` records the digests under ``metadata.code_sha256`` (the
+reference as recorded -> the SHA-256). Files written before it was recorded are compared by
+the file's name and the name in it (``my_task.py:MyTask``), since the path they recorded was
+relative to a directory nobody wrote down.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cogarch.files import FileRefusedError, read_bytes
+from cogarch.registry import MAX_CODE_BYTES, is_file_path
+
+if TYPE_CHECKING:
+    from .run_config import RunConfig
+
+CODE_KEY = "code_sha256"
+"""The metadata key of the digests of the Python files a config names."""
+
+
+def file_refs(config: RunConfig) -> list[str]:
+    """Every Python file reference (``file.py:name``) the config names: its task, provider
+    kinds and agent factories."""
+    refs = [config.task.kind]
+    refs += [entry.kind for entry in config.providers.values()]
+    for entry in config.agents:
+        factory = getattr(entry.agent, "factory", None)
+        if isinstance(factory, str):
+            refs.append(factory)
+    return [ref for ref in refs if is_file_path(ref)]
+
+
+def code_digests(config: RunConfig) -> dict[str, str]:
+    """The SHA-256 of each Python file the config names, by its reference (a file that cannot
+    be read here is left out: it is refused, by name, when the run loads it)."""
+    digests: dict[str, str] = {}
+    for ref in file_refs(config):
+        file = Path(ref.rpartition(":")[0]).expanduser()
+        try:
+            digests[ref] = hashlib.sha256(read_bytes(file, max_bytes=MAX_CODE_BYTES)).hexdigest()
+        except FileRefusedError:
+            continue
+    return digests
+
+
+def canonical(value: Any, digests: Mapping[str, str] | None) -> Any:
+    """``value`` (JSON data) with each Python file reference in ``digests`` written as
+    ``sha256:<hex>:<name>``; without digests (a file written before they were recorded), each
+    file reference is written as the file's name and the name in it."""
+    if isinstance(value, dict):
+        return {k: canonical(v, digests) for k, v in value.items()}
+    if isinstance(value, list):
+        return [canonical(v, digests) for v in value]
+    if not isinstance(value, str) or not is_file_path(value):
+        return value
+    file, _, name = value.rpartition(":")
+    if digests is None:
+        return f"{Path(file).name}:{name}"
+    found = digests.get(value)
+    return value if found is None else f"sha256:{found}:{name}"
+
+
+def recorded_digests(metadata: Mapping[str, Any] | None) -> dict[str, str] | None:
+    """The code digests a trial file's or ``run.json``'s metadata records (None: none, a file
+    written before they were)."""
+    found = (metadata or {}).get(CODE_KEY)
+    if not isinstance(found, Mapping) or not found:
+        return None
+    return {str(k): str(v) for k, v in found.items()}
+
+
+def same_code(
+    recorded: Any,
+    recorded_with: Mapping[str, str] | None,
+    current: Any,
+    current_with: Mapping[str, str],
+) -> bool:
+    """Whether ``recorded`` (with the digests its file records) and ``current`` (with this
+    run's) name the same code: by digest when the file records digests, else by file name."""
+    if recorded_with is None:
+        return canonical(recorded, None) == canonical(current, None)
+    return canonical(recorded, recorded_with) == canonical(current, current_with)
+
+
+def identity(config: RunConfig, digests: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """What a run plays: its whole config but where its results go (and how it executes),
+    with each Python file it names by content (see :func:`canonical`)."""
+    data = config.model_dump(mode="json", exclude={"results_dir"})
+    return canonical(data, code_digests(config) if digests is None else digests)
+
+
+__all__ = [
+    "CODE_KEY",
+    "canonical",
+    "code_digests",
+    "file_refs",
+    "identity",
+    "recorded_digests",
+    "same_code",
+]

@@ -19,6 +19,7 @@ BUILT_IN: dict[str, str] = {
     "memoryos_lib": "cogarch.memory.retrieval.libs.memoryos_lib:MemoryOSLibMemory",
     "amem_lib": "cogarch.memory.retrieval.libs.amem_lib:AMemLibMemory",
     "raw_turns": "cogarch.memory.retrieval.raw_turns:RawTurnMemory",
+    "haystack": "cogarch.memory.retrieval.haystack:HaystackMemory",
     "ccs": "cogarch.memory.compressed.module:CompressorMemory",
     "task_graph": "cogarch.memory.task_graph.module:TaskMemory",
     "episodic": "cogarch.memory.long_term.episodic:EpisodicMemory",

@@ -14,6 +14,7 @@ TASKS.register("diagnosis_sct", "cogarch.tasks.diagnosis.task:DiagnosisSCT")
 TASKS.register("revision", "cogarch.tasks.revision.task:RevisionTask")
 TASKS.register("constraints", "cogarch.tasks.constraints.task:ConstraintTask")
 TASKS.register("locomo", "cogarch.tasks.locomo.task:LocomoTask")
+TASKS.register("longmemeval", "cogarch.tasks.longmemeval.task:LongMemEvalTask")
 TASKS.register("alfworld", "cogarch.tasks.alfworld.task:AlfworldTask")
 
 

@@ -18,6 +18,7 @@ for _kind, _path in {
     "reground": "cogarch.workspace.specialists.reground:Reground",
     "planner": "cogarch.workspace.specialists.planner:Planner",
     "retrieval": "cogarch.workspace.specialists.retrieval:RetrievalMemory",
+    "history_reader": "cogarch.workspace.specialists.history_reader:HistoryReader",
     "compressor": "cogarch.workspace.specialists.compressor:Compressor",
     "task_tracker": "cogarch.workspace.specialists.task_tracker:TaskTracker",
     "react": "cogarch.workspace.specialists.react:ReAct",

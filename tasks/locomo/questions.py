@@ -7,12 +7,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from cogarch.core.host import ReplyReport
-from cogarch.memory.retrieval.search import DETAIL_KEY
 from cogarch.models.messages import user
 from cogarch.models.metering import Meter
 from cogarch.models.model import Model
 from cogarch.models.structured import structured
+from cogarch.tasks.memory_bench.retrieved import retrieved_ids, search_details
 
 from .ingest import clock, trim_history
 from .records import LocomoAnswer, LocomoHost
@@ -65,31 +64,6 @@ def chosen_option(reply: str, options: dict[str, str]) -> str:
         letter = "a" if ("a" in said if len(said) == 1 else "(a)" in said) else "b"
         return options[letter]
     return reply.strip()
-
-
-def search_details(report: ReplyReport) -> list[dict[str, Any]] | None:
-    """How each retrieved entry was found (rank and score by each search), in rank order;
-    None when no entry carries such details (a dense search)."""
-    found = report.retrieved or ()
-    if not any(DETAIL_KEY in r.item.fields for r in found):
-        return None
-    return [
-        {
-            "module": r.module,
-            "id": r.item.id,
-            "source_ids": list(r.source_ids),
-            **(r.item.fields.get(DETAIL_KEY) or {"score": r.item.score}),
-        }
-        for r in found
-    ]
-
-
-def retrieved_ids(report: ReplyReport) -> list[list[str]] | None:
-    """Source ids of each entry the agent's memory retrieved for its reply, in rank order
-    (None: none of its modules retrieves)."""
-    if report.retrieved is None:
-        return None
-    return [list(r.source_ids) for r in report.retrieved]
 
 
 async def ask(

@@ -22,6 +22,7 @@ from cogarch.core.records import Scoring, TrialOutput
 from cogarch.core.task import Task, TrialContext
 from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter, replay
+from cogarch.tasks.memory_bench.judging import judge_model
 from cogarch.tokens import count_tokens
 
 from .data import (
@@ -237,7 +238,7 @@ class LocomoTask(Task):
         """Every selected question, each on its own fork of the ingested agent: the history
         is cut to ``history_tokens`` once, on a fork every question's fork is made from."""
         p = self.params
-        model = ctx.models(self.judge_provider(ctx)) if p.judge else None
+        model = judge_model(self, ctx, p.judge)
         await state.settle()
         base = agent.fork()
         trim_history(base, p.history_tokens)

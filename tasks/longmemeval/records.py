@@ -1,0 +1,80 @@
+"""The LongMemEval task's own record types: its payload (the one answer of a trial), its
+evaluation and the host it needs."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol
+
+from pydantic import ConfigDict, Field
+
+from cogarch.core.evaluation import Evaluation
+from cogarch.core.host import DialogueTrimming, Host, Observing, ReplyReporting, StateSaving
+from cogarch.core.payload import TaskPayload
+
+
+class LongMemEvalHost(Host, Observing, ReplyReporting, StateSaving, DialogueTrimming, Protocol):
+    """What LongMemEval asks of an agent: take a haystack in without replying, answer one
+    question, say what memory retrieved, and save and load its state (so an ingested memory
+    is kept and reused)."""
+
+
+class LongMemEvalPayload(TaskPayload):
+    """One question: what was ingested, the reply, the judge's verdict, and the ranked ids
+    the agent's memory retrieved, with what the retrieval metrics need to be recomputed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["longmemeval"] = "longmemeval"
+    version: int = 1
+    question_id: str
+    question_type: str
+    abstention: bool
+    question: str
+    question_date: str
+    gold: str
+    hypothesis: str
+    """The agent's reply, as the official files call it."""
+    verdict: bool | None = None
+    """The judge's label (None: not judged)."""
+    judge_reply: str | None = None
+    judge_model: str | None = None
+    haystack: Literal["full", "oracle"] = "full"
+    sessions_ingested: int
+    turns_ingested: int
+    memory_reused: bool = False
+    """Whether the ingested memory came from the memory cache (no ingestion paid)."""
+    ingest: dict[str, float] = Field(default_factory=dict)
+    ranked: list[list[str]] | None = None
+    """The turn ids of each entry the agent's memory retrieved, in rank order (None: the
+    agent retrieves nothing)."""
+    answer_session_ids: list[str] = Field(default_factory=list)
+    evidence_turns: list[str] = Field(default_factory=list)
+    """Turn ids marked ``has_answer`` (in the haystack played)."""
+    session_corpus: list[str] = Field(default_factory=list)
+    turn_corpus: list[str] = Field(default_factory=list)
+    """The turn ids retrieval is scored over (the user's turns, as the official retrieval
+    indexes them, or every turn: the task's ``turn_corpus``)."""
+    retrieval: dict[str, dict[str, float]] | None = None
+    prompt_tokens: int = 0
+    memory_tokens: int | None = None
+    latency_s: float = 0.0
+
+
+class LongMemEvalEvaluation(Evaluation):
+    """correct / wrong by the judge (None unjudged), the question's type, and the official
+    retrieval metrics of a non-abstention question's answer."""
+
+    question_type: str | None = None
+    abstention: bool | None = None
+    accuracy: float | None = None
+    retrieval: dict[str, dict[str, float]] | None = None
+
+    def final_answer(self) -> str | None:
+        return None
+
+
+def payload_dict(payload: LongMemEvalPayload) -> dict[str, Any]:
+    return payload.model_dump(mode="json")
+
+
+__all__ = ["LongMemEvalEvaluation", "LongMemEvalHost", "LongMemEvalPayload"]

@@ -1,0 +1,295 @@
+"""LongMemEval as a runnable task: one question per trial.
+
+A trial builds a fresh agent, lets it take in the question's haystack (every session, or with
+``haystack: oracle`` only the evidence sessions, as ``longmemeval_oracle`` holds them) in date
+order, each turn as ``[date] role: content`` with its turn id and its session's date, through
+the ingestion path LoCoMo uses (so every memory module plays); then asks the question at its
+``question_date`` (``Current Date: D\\nQuestion: Q\\nAnswer:``, the official prompt's ending),
+keeps the reply and the ranked ids the agent's memory retrieved, and has the run's helper
+provider judge the reply with the official prompt of the question's type. An ingested memory
+is kept by the haystack's digest and the memory's spec (see ``memory_cache``), so a rerun, or
+another agent with the same memory, loads it instead of ingesting again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cogarch.core.evaluation import Scalar
+from cogarch.core.host import Observation
+from cogarch.core.leaderboard import LeaderboardMetric
+from cogarch.core.records import Scoring, TrialOutput, TrialRecord
+from cogarch.core.state import StateError
+from cogarch.core.task import Task, TrialContext
+from cogarch.core.views import Table
+from cogarch.errors import CogarchError
+from cogarch.models.fakes import PairsFn
+from cogarch.models.metering import Meter
+from cogarch.tasks.memory_bench.ingest import IngestCost, clock, ingest_observations, trim_history
+from cogarch.tasks.memory_bench.judging import judge_model
+from cogarch.tasks.memory_bench.ranking import ranking_metrics
+from cogarch.tasks.memory_bench.retrieved import retrieved_ids
+from cogarch.workspace.specialists.history_reader import question_message
+
+from .data import QUESTION_TYPES, Question, Session, load_longmemeval
+from .fakes import FAKES
+from .judge import judge
+from .memory_cache import MemoryCache
+from .metrics import report_tables
+from .records import LongMemEvalEvaluation, LongMemEvalHost, LongMemEvalPayload
+from .selection import select_questions
+
+
+class LongMemEvalParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    data: str = Field(
+        description="Path of a file in LongMemEval's format (longmemeval_s.json, _m or "
+        "_oracle, from Hugging Face xiaowu0162/longmemeval)."
+    )
+    questions: list[str] = Field(
+        default_factory=list, description="Question ids to ask (default all, file order)."
+    )
+    types: list[str] = Field(
+        default_factory=list,
+        description="Question types to ask (default all): " + ", ".join(QUESTION_TYPES),
+    )
+    count: int | None = Field(
+        default=None, ge=1, description="Ask only this many of the chosen questions."
+    )
+    proportional: bool = Field(
+        default=False,
+        description="With count, draw a sample that keeps the types' proportions (seeded by "
+        "sample_seed) instead of taking the first ones.",
+    )
+    sample_seed: int = Field(default=0, description="The seed of the proportional sample.")
+    haystack: Literal["full", "oracle"] = Field(
+        default="full",
+        description="'full': every session of the haystack; 'oracle': only the evidence "
+        "sessions (answer_session_ids), as longmemeval_oracle holds them.",
+    )
+    cot: bool = Field(
+        default=False,
+        description="Ask for the answer step by step (the official prompt's CoT ending).",
+    )
+    history_tokens: int | None = Field(
+        default=6000,
+        ge=1,
+        description="The public history the question's prompt keeps, latest first, in tokens "
+        "(for agents that read the transcript; the official readers read their memory).",
+    )
+    judge: bool = Field(
+        default=True,
+        description="Have the run's helper_provider judge each reply with the official "
+        "prompts (accuracy needs it).",
+    )
+    turn_corpus: Literal["user", "all"] = Field(
+        default="user",
+        description="The turns turn-level retrieval is scored over: the user's (as the "
+        "official retrieval indexes them) or every turn.",
+    )
+    cache_memory: bool = Field(
+        default=True,
+        description="Keep each ingested memory by haystack and memory spec and reuse it.",
+    )
+
+
+def observations(session: Session) -> list[Observation]:
+    """A session's turns as the agent takes them in: dated lines with their turn ids."""
+    return [
+        Observation(f"[{session.date}] {t.role}: {t.content}", (t.turn_id,), session.time)
+        for t in session.turns
+    ]
+
+
+def evaluate(payload: LongMemEvalPayload) -> LongMemEvalEvaluation:
+    outcome = None if payload.verdict is None else ("correct" if payload.verdict else "wrong")
+    return LongMemEvalEvaluation(
+        outcome=outcome,
+        question_type=payload.question_type,
+        abstention=payload.abstention,
+        accuracy=None if payload.verdict is None else float(payload.verdict),
+        retrieval=payload.retrieval,
+    )
+
+
+class LongMemEvalTask(Task):
+    """Long-term memory of a chat assistant on LongMemEval (Wu et al., ICLR 2025)."""
+
+    kind: ClassVar[str] = "longmemeval"
+    fakes: ClassVar[Mapping[str, PairsFn]] = FAKES
+    """The scripted reader and judge, as ``longmemeval.reader`` and ``longmemeval.judge``."""
+    Params: ClassVar[type[BaseModel]] = LongMemEvalParams
+    Payload = LongMemEvalPayload
+    Evaluation = LongMemEvalEvaluation
+    scoring: ClassVar[Scoring] = Scoring(classes=("correct", "wrong"), success="correct")
+    leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = (
+        LeaderboardMetric(
+            name="accuracy",
+            value="accuracy",
+            interval="wilson",
+            description="share of questions the official judge marks correct",
+        ),
+    )
+    params: LongMemEvalParams
+
+    def __init__(self, params: BaseModel) -> None:
+        super().__init__(params)
+        p = self.params
+        self.questions = select_questions(
+            load_longmemeval(p.data),
+            ids=p.questions,
+            types=p.types,
+            count=p.count,
+            proportional=p.proportional,
+            seed=p.sample_seed,
+        )
+        self._caches: dict[str, MemoryCache] = {}
+
+    @property
+    def needs_helper(self) -> bool:
+        return self.params.judge
+
+    def plan(self) -> list[str]:
+        counts = {t: sum(q.question_type == t for q in self.questions) for t in QUESTION_TYPES}
+        shown = ", ".join(f"{t} {n}" for t, n in counts.items() if n)
+        return [f"{len(self.questions)} questions ({shown}); trial i asks the i-th, cycling"]
+
+    def question(self, trial: int) -> Question:
+        return self.questions[trial % len(self.questions)]
+
+    def _cache(self, ctx: TrialContext) -> MemoryCache:
+        folder = None if ctx.state_dir is None else ctx.state_dir.parent / "longmemeval_memory"
+        key = str(folder)
+        if key not in self._caches:
+            self._caches[key] = MemoryCache(folder)
+        return self._caches[key]
+
+    async def _ingest(
+        self, agent: LongMemEvalHost, played: Question, ctx: TrialContext
+    ) -> tuple[IngestCost, bool]:
+        """Ingest ``played``'s haystack into ``agent``, or load it from the memory cache."""
+        cost = IngestCost()
+        cache = self._cache(ctx) if self.params.cache_memory else None
+        key = None
+        if cache is not None:
+            provider = ctx.agent_provider
+            model = getattr(ctx.models(provider), "model", None) if provider else None
+            key = MemoryCache.key(played.digest(), agent.save_state(), str(model))
+        async with cache.lock(key) if cache is not None and key else _Nothing():
+            if cache is not None and key is not None:
+                saved = cache.get(key)
+                if saved is not None:
+                    state = dict(saved)
+                    fresh = agent.save_state()
+                    if "agent" in fresh:
+                        state["agent"] = fresh["agent"]
+                    try:
+                        agent.load_state(state)
+                        return cost, True
+                    except (StateError, CogarchError, KeyError, TypeError, ValueError):
+                        agent.load_state(fresh)
+                        cache.forget(key)
+            for session in played.in_date_order():
+                meter, start = Meter(), clock()
+                with meter.active():
+                    await ingest_observations(agent, observations(session))
+                cost.add(meter, clock() - start)
+            if cache is not None and key is not None:
+                cache.put(key, agent.save_state())
+        return cost, False
+
+    async def run_trial(self, ctx: TrialContext) -> TrialOutput:
+        p = self.params
+        asked = self.question(ctx.trial)
+        played = asked.oracle() if p.haystack == "oracle" else asked
+        agent: LongMemEvalHost = ctx.make_agent()
+        cost, reused = await self._ingest(agent, played, ctx)
+        trim_history(agent, p.history_tokens)
+        meter, start = Meter(), clock()
+        with meter.active():
+            reply = await agent.respond(
+                question_message(asked.question, asked.question_date, p.cot)
+            )
+        latency = clock() - start
+        report = agent.last_reply()
+        ranked = retrieved_ids(report)
+        sessions = [s.session_id for s in played.sessions]
+        turns = [
+            t.turn_id
+            for s in played.sessions
+            for t in s.turns
+            if p.turn_corpus == "all" or t.role == "user"
+        ]
+        evidence = [t for t in played.evidence_turns() if t in set(turns)]
+        retrieval = None
+        if ranked is not None and not asked.abstention:
+            retrieval = ranking_metrics(
+                ranked,
+                correct_sessions=[s for s in asked.answer_session_ids if s in set(sessions)],
+                correct_turns=evidence,
+                session_corpus=sessions,
+                turn_corpus=turns,
+            )
+        verdict, judge_reply, judge_name = None, None, None
+        model = judge_model(self, ctx, p.judge)
+        if model is not None:
+            verdict, judge_reply = await judge(model, asked, reply, ctx.seed)
+            judge_name = model.model
+        payload = LongMemEvalPayload(
+            question_id=asked.question_id,
+            question_type=asked.question_type,
+            abstention=asked.abstention,
+            question=asked.question,
+            question_date=asked.question_date,
+            gold=asked.gold,
+            hypothesis=reply,
+            verdict=verdict,
+            judge_reply=judge_reply,
+            judge_model=judge_name,
+            haystack=p.haystack,
+            sessions_ingested=len(played.sessions),
+            turns_ingested=sum(len(s.turns) for s in played.sessions),
+            memory_reused=reused,
+            ingest=cost.data,
+            ranked=ranked,
+            answer_session_ids=list(asked.answer_session_ids),
+            evidence_turns=played.evidence_turns(),
+            session_corpus=sessions,
+            turn_corpus=turns,
+            retrieval=retrieval,
+            prompt_tokens=int(meter.summary()["prompt_tokens"]),
+            memory_tokens=report.memory_tokens,
+            latency_s=round(latency, 4),
+        )
+        return TrialOutput(evaluation=evaluate(payload), payload=payload)
+
+    @classmethod
+    def report_tables(cls, records: Sequence[TrialRecord]) -> list[Table]:
+        return report_tables(records)
+
+    @classmethod
+    def tidy_columns(cls, record: TrialRecord) -> dict[str, Scalar]:
+        payload = record.payload
+        if not isinstance(payload, LongMemEvalPayload):
+            return {}
+        return {
+            "question_id": payload.question_id,
+            "question_type": payload.question_type,
+            "abstention": payload.abstention,
+            "verdict": payload.verdict,
+        }
+
+
+class _Nothing:
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, *exc: Any) -> None:
+        return None
+
+
+__all__ = ["LongMemEvalParams", "LongMemEvalTask", "evaluate", "observations"]

@@ -17,6 +17,7 @@ import math
 import os
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Final, Literal, Protocol, runtime_checkable
 
@@ -57,13 +58,20 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return dot / norm if norm else 0.0
 
 
+MEMO_SIZE: Final = 100_000
+"""Texts whose MiniLM vectors the process keeps (384 float32 each, about 150 MB when full)."""
+
+
 class _SharedModel:
-    """The one MiniLM model of the process, loaded on first use under a lock."""
+    """The one MiniLM model of the process, loaded on first use under a lock, and the vectors
+    of the texts it embedded lately (see ``MiniLMEmbedder``)."""
 
     def __init__(self) -> None:
         self.load_lock = threading.Lock()
         self.encode_lock = threading.Lock()
         self.model: Any = None
+        self.memo: OrderedDict[bytes, Any] = OrderedDict()
+        self.memo_hits = 0
 
     def get(self) -> Any:
         if self.model is None:
@@ -111,6 +119,10 @@ class MiniLMEmbedder:
     """sentence-transformers all-MiniLM-L6-v2 on the CPU, 384 dimensions, normalised.
 
     Construction is cheap; the shared model loads on the first ``embed`` (or ``load``).
+    A text is embedded once per process: the vectors of the latest ``MEMO_SIZE`` distinct
+    texts are kept (keyed by a hash of the text, least recently used dropped first), so
+    benchmark haystacks that share sessions, and agents that store the same turns, do not
+    pay for them again (``memo_hits`` counts the texts served so).
     Calls with fewer than ``single_thread_below`` texts (a query, a turn's messages) run with
     one torch thread, restored afterwards: intra-op threads only add synchronisation to such
     small inputs, and on a busy two-core machine they made a one-sentence call about ten times
@@ -134,6 +146,31 @@ class MiniLMEmbedder:
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
+        keys = [hashlib.blake2b(t.encode(), digest_size=16).digest() for t in texts]
+        memo = _MINILM.memo
+        with _MINILM.encode_lock:
+            found = {k: memo[k] for k in keys if k in memo}
+            for key in found:
+                memo.move_to_end(key)
+            _MINILM.memo_hits += sum(k in found for k in keys)
+        missing = [k for k in dict.fromkeys(keys) if k not in found]
+        if missing:
+            wanted = dict(zip(keys, texts, strict=True))
+            fresh = self._encode([wanted[k] for k in missing])
+            with _MINILM.encode_lock:
+                for key, vector in zip(missing, fresh, strict=True):
+                    memo[key] = found[key] = vector
+                while len(memo) > MEMO_SIZE:
+                    memo.popitem(last=False)
+        return [found[k].tolist() for k in keys]
+
+    @staticmethod
+    def memo_hits() -> int:
+        """Texts served from the process's vector memo so far."""
+        return _MINILM.memo_hits
+
+    def _encode(self, texts: list[str]) -> Any:
+        import numpy as np
         import torch
 
         model = _MINILM.get()
@@ -153,7 +190,7 @@ class MiniLMEmbedder:
             finally:
                 if small:
                     torch.set_num_threads(threads)
-        return vectors.tolist()
+        return np.asarray(vectors, dtype=np.float32)
 
     def __repr__(self) -> str:
         return "MiniLMEmbedder()"
@@ -215,6 +252,7 @@ def get_embedder(name: str) -> Embedder:
 
 __all__ = [
     "EMBEDDERS",
+    "MEMO_SIZE",
     "Embedder",
     "EmbedderName",
     "HashEmbedder",

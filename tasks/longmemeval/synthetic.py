@@ -74,11 +74,43 @@ def _date(day: datetime) -> str:
     return day.strftime(DATE_FORMAT)
 
 
-def _filler(rng: random.Random, turns: int) -> list[dict[str, Any]]:
+_PADDING = (
+    "also",
+    "maybe",
+    "later",
+    "weekend",
+    "garden",
+    "coffee",
+    "trip",
+    "budget",
+    "plan",
+    "music",
+    "recipe",
+    "weather",
+    "train",
+    "library",
+    "project",
+    "meeting",
+    "email",
+    "morning",
+    "evening",
+    "bicycle",
+    "sauce",
+    "window",
+    "paint",
+    "tickets",
+)
+
+
+def _filler(rng: random.Random, turns: int, words: int = 0) -> list[dict[str, Any]]:
+    """``turns`` alternating user/assistant turns; an assistant turn gets about four times
+    ``words`` extra words, a user turn ``words``, as chat assistants answer at length."""
     out = []
     for i in range(turns):
         pool = _FILLER_USER if i % 2 == 0 else _FILLER_ASSISTANT
-        out.append({"role": "user" if i % 2 == 0 else "assistant", "content": rng.choice(pool)})
+        extra = words if i % 2 == 0 else 4 * words
+        text = " ".join([rng.choice(pool), *(rng.choice(_PADDING) for _ in range(extra))])
+        out.append({"role": "user" if i % 2 == 0 else "assistant", "content": text})
     return out
 
 
@@ -89,16 +121,19 @@ def synthetic_longmemeval(
     turns_per_session: int = 6,
     abstention: int = 1,
     pool: int = 40,
+    turn_words: int = 0,
     seed: int = 0,
 ) -> list[dict[str, Any]]:
     """Questions of every type (``questions_per_type`` each, plus ``abstention`` ones), each
     with ``sessions`` sessions of ``turns_per_session`` turns: one evidence session (its
     first user turn states the fact asked about, marked ``has_answer``) among filler sessions
-    drawn from a shared ``pool``. Answers that are counts are numbers, as in the data."""
+    drawn from a shared ``pool``, their turns padded with ``turn_words`` words (user) and four
+    times that (assistant): 50 sessions of 10 turns with ``turn_words=70`` are about the
+    115k tokens of an S haystack. Answers that are counts are numbers, as in the data."""
     rng = random.Random(seed)
     start = datetime(2023, 3, 1, 9, 30)
     fillers = [
-        (f"sharegpt_{rng.getrandbits(32):08x}_{i}", _filler(rng, turns_per_session))
+        (f"sharegpt_{rng.getrandbits(32):08x}_{i}", _filler(rng, turns_per_session, turn_words))
         for i in range(pool)
     ]
     out: list[dict[str, Any]] = []
@@ -113,7 +148,7 @@ def synthetic_longmemeval(
         if isinstance(gold, str) and gold.isdigit():
             gold = int(gold)
         evidence_id = f"answer_{rng.getrandbits(32):08x}_{n}"
-        evidence = _filler(rng, turns_per_session)
+        evidence = _filler(rng, turns_per_session, turn_words)
         evidence[0] = {"role": "user", "content": fact, "has_answer": True}
         for turn in evidence[1:]:
             turn["has_answer"] = False

@@ -26,3 +26,12 @@ def test_minilm_loads_offline_and_ranks_close_sentences_above_unrelated_ones() -
     assert cosine(guess_e, guess_a) > cosine(guess_e, market) + 0.3
     [again] = MiniLMEmbedder().embed(["The cat sat on the mat."])  # the shared model, reused
     assert cosine(again, cat) > 0.9999
+
+
+def test_a_text_is_embedded_once_per_process() -> None:
+    embedder = MiniLMEmbedder()
+    first = embedder.embed(["I own three bikes.", "Where did my sister move?"])
+    before = MiniLMEmbedder.memo_hits()
+    again = MiniLMEmbedder().embed(["Where did my sister move?", "A sentence never seen before."])
+    assert MiniLMEmbedder.memo_hits() == before + 1
+    assert again[0] == first[1]

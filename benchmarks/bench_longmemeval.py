@@ -1,0 +1,173 @@
+"""LongMemEval ingestion: one S-sized haystack into raw-turn memory with hybrid search, and
+the whole of S with the process's embedding memo, on synthetic files in the official format.
+
+Run from the repository root::
+
+    python benchmarks/bench_longmemeval.py [--sessions 50] [--turns 10] [--words 45]
+        [--questions 500] [--pool 2000] [--concurrency 2] [--skip-whole]
+
+LongMemEval's data is not shipped: the benchmark writes its own files
+(``cogarch.tasks.longmemeval.synthetic``): a haystack of ``--sessions`` sessions of
+``--turns`` turns, padded so that it is about the 115k tokens of an S haystack.
+
+One haystack: a fresh ``raw_turns_hybrid`` agent (MiniLM embeddings, BM25 and dense fused,
+chromadb store) takes the haystack in session by session as the task feeds it
+(``observe_many`` per session): first with the embedding memo empty, then again into a fresh
+agent with every turn's vector in the memo (what is left is the store, BM25 and the agent),
+and once with the hash embedder (no model at all). The difference is what embedding costs.
+
+Whole S: ``--questions`` questions whose haystacks draw their filler sessions from a shared
+pool of ``--pool`` sessions (as S's haystacks share sessions) are played through the real
+task and runner (fake reader, no judge, no memory cache), ``--concurrency`` at a time: each
+distinct turn is embedded once, every other ingestion reads the memo. Reported: wall time,
+turns ingested per second, the memo's hits, and the peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def run_config(data: Path, results: Path, embedder: str, **extra: Any) -> Any:
+    from cogarch.experiments.run_config import RunConfig
+
+    return RunConfig.model_validate(
+        {
+            "name": "bench_longmemeval",
+            "task": {
+                "kind": "longmemeval",
+                "data": str(data),
+                "judge": False,
+                "cache_memory": False,
+            },
+            "trials": 1,
+            "results_dir": str(results),
+            "cache": False,
+            "providers": {"reader": {"kind": "fake", "fake": "longmemeval.reader"}},
+            "agents": [
+                {
+                    "name": "raw",
+                    "agent": "raw_turns_hybrid",
+                    "provider": "reader",
+                    "params": {"embedder": embedder},
+                }
+            ],
+            **extra,
+        }
+    )
+
+
+async def ingest_once(data: Path, folder: Path, embedder: str) -> float:
+    """Seconds for a fresh raw_turns_hybrid agent to take the first question's haystack in,
+    session by session, as the task feeds it."""
+    from cogarch.experiments.worker import RunSetup
+    from cogarch.tasks.longmemeval.task import observations
+    from cogarch.workspace.spec import build_agent
+
+    setup = RunSetup(run_config(data, folder / "runs", embedder))
+    agent = build_agent(setup.specs["raw"], setup.providers.get, name="raw", provider="reader")
+    question = setup.task.questions[0]
+    start = time.perf_counter()
+    for session in question.in_date_order():
+        await agent.observe_many(observations(session))
+    return time.perf_counter() - start
+
+
+def write_data(path: Path, questions: int, args: argparse.Namespace) -> Path:
+    from cogarch.tasks.longmemeval.synthetic import synthetic_longmemeval
+
+    per_type = max(1, questions // 6)
+    data = synthetic_longmemeval(
+        per_type,
+        sessions=args.sessions,
+        turns_per_session=args.turns,
+        abstention=0,
+        pool=args.pool,
+        turn_words=args.words,
+        seed=7,
+    )[:questions]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+async def one_haystack(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
+    from cogarch.memory.retrieval.embeddings import MiniLMEmbedder
+    from cogarch.tasks.longmemeval.data import load_longmemeval
+    from cogarch.tokens import count_tokens
+
+    data = write_data(folder / "one.json", 1, args)
+    [question] = load_longmemeval(data)
+    turns = sum(len(s.turns) for s in question.sessions)
+    tokens = sum(count_tokens(t.content) for s in question.sessions for t in s.turns)
+    MiniLMEmbedder().load()
+    cold = await ingest_once(data, folder, "minilm")
+    warm = await ingest_once(data, folder, "minilm")
+    hashed = await ingest_once(data, folder, "hash")
+    return {
+        "turns": turns,
+        "tokens": tokens,
+        "minilm_cold_s": round(cold, 2),
+        "minilm_memo_s": round(warm, 2),
+        "hash_s": round(hashed, 2),
+        "embedding_share": round((cold - warm) / cold, 3),
+        "turns_per_s_cold": round(turns / cold, 1),
+    }
+
+
+async def whole(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
+    from cogarch.experiments.runner import Runner
+    from cogarch.memory.retrieval.embeddings import MiniLMEmbedder
+
+    data = write_data(folder / "whole.json", args.questions, args)
+    config = run_config(
+        data,
+        folder / "runs",
+        "minilm",
+        trials=args.questions,
+        concurrency=args.concurrency,
+    )
+    hits = MiniLMEmbedder.memo_hits()
+    start = time.perf_counter()
+    report = await Runner(config, progress=False).run()
+    wall = time.perf_counter() - start
+    turns = args.questions * args.sessions * args.turns
+    return {
+        "questions": args.questions,
+        "failed": report.failed,
+        "turns_ingested": turns,
+        "wall_s": round(wall, 1),
+        "turns_per_s": round(turns / wall, 1),
+        "memo_hits": MiniLMEmbedder.memo_hits() - hits,
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    }
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--turns", type=int, default=10)
+    parser.add_argument("--words", type=int, default=45)
+    parser.add_argument("--questions", type=int, default=500)
+    parser.add_argument("--pool", type=int, default=2000)
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--skip-whole", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        print("one S-sized haystack:", json.dumps(await one_haystack(folder, args)), flush=True)
+        if not args.skip_whole:
+            print("whole S:", json.dumps(await whole(folder, args)), flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -16,7 +16,7 @@ class of every trial of every agent, side by side by trial index.
 
 from __future__ import annotations
 
-import json
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +27,7 @@ from rapidfuzz import fuzz
 
 from cogarch.core.memory import MemoryContext, MemoryModule, TurnRecord
 from cogarch.core.model import ChatModel
+from cogarch.files import FileRefusedError, read_json
 from cogarch.memory.registry import build_memory
 from cogarch.models.metering import Meter
 
@@ -261,6 +262,41 @@ def hangman_dialogue(seed: int, letters: str = "eariotns") -> Dialogue:
     return dialogue_of(f"hangman:{seed}", pairs)
 
 
+def _whole(value: Any) -> int | None:
+    """``value`` as a count: an int >= 0 (a float with no fraction too), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if not math.isfinite(value) or value < 0 or value != int(value):
+        return None
+    return int(value)
+
+
+def _outcome_row(path: Path, root: Path) -> dict[str, Any] | None:
+    """A trial file's index, outcome and calls, read by the guarded reader with every field
+    checked; None when the file cannot be used (it is left out of the table)."""
+    try:
+        data = read_json(path, within=root)
+    except FileRefusedError:
+        return None
+    if not isinstance(data, dict) or _whole(data.get("trial")) is None:
+        return None
+    evaluation, usage = data.get("evaluation"), data.get("usage")
+    outcome = evaluation.get("outcome") if isinstance(evaluation, dict) else None
+    status = data.get("status")
+    usage = usage if isinstance(usage, dict) else {}
+    callers = usage.get("by_caller")
+    memory_calls = 0
+    for name, row in (callers if isinstance(callers, dict) else {}).items():
+        if str(name).startswith("memory:") and isinstance(row, dict):
+            memory_calls += _whole(row.get("calls", 0)) or 0
+    return {
+        "trial": _whole(data["trial"]),
+        "outcome": outcome if isinstance(outcome, str) and outcome else status,
+        "memory_calls": memory_calls,
+        "calls": _whole(usage.get("model_calls", 0)) or 0,
+    }
+
+
 def outcome_rows(results: str | Path, agents: Iterable[str]) -> list[dict[str, Any]]:
     """The SCT outcome class of each trial of ``agents`` in a run's results folder, one row
     per trial index, with each agent's memory calls."""
@@ -268,17 +304,9 @@ def outcome_rows(results: str | Path, agents: Iterable[str]) -> list[dict[str, A
     by_agent: dict[str, dict[int, dict[str, Any]]] = {}
     for agent in agents:
         for path in sorted((root / agent).glob("trial_*.json")):
-            data = json.loads(path.read_text(encoding="utf-8"))
-            outcome = (data.get("evaluation") or {}).get("outcome") or data.get("status")
-            callers = (data.get("usage") or {}).get("by_caller") or {}
-            memory_calls = sum(
-                int(v.get("calls", 0)) for k, v in callers.items() if k.startswith("memory:")
-            )
-            by_agent.setdefault(agent, {})[int(data["trial"])] = {
-                "outcome": outcome,
-                "memory_calls": memory_calls,
-                "calls": int((data.get("usage") or {}).get("model_calls", 0)),
-            }
+            row = _outcome_row(path, root)
+            if row is not None:
+                by_agent.setdefault(agent, {})[row.pop("trial")] = row
     trials = sorted({t for rows in by_agent.values() for t in rows})
     out = []
     for trial in trials:

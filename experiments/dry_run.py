@@ -17,12 +17,10 @@ per trial), else per trial.
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from statistics import fmean
 from typing import Any
 
 from cogarch.construction import prepare
@@ -33,29 +31,12 @@ from cogarch.models.providers import ProviderConfig, Providers
 from cogarch.tasks.registry import TASKS
 from cogarch.workspace.spec import AgentSpec, describe_spec, providers_named
 
+from .cost_estimate import Estimate, cost_line, estimates
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec
 from .run_config import RunConfig
 from .task_types import task_source
 from .worker import RunSetup, resolve_agents
-
-MAX_FILES = 40
-"""Trial files read per agent spec for an estimate."""
-
-
-@dataclass
-class Estimate:
-    """What trials of one agent spec cost in an earlier run."""
-
-    source: str
-    fake: bool
-    trials: int
-    calls: float
-    tokens: float
-    episodes: int = 0
-    """Episodes (games) those trials played; 0 when the task plays one per trial."""
-    actions: float | None = None
-    """Mean actions per episode, when the trial files say."""
 
 
 @dataclass
@@ -89,141 +70,6 @@ def _provider_line(name: str, cfg: ProviderSettings, providers: Providers) -> st
         where = ", ".join(u for u in cfg.endpoints() if u) or "the provider's default endpoint"
     settings = f"temperature {cfg.temperature}, max_tokens {cfg.max_tokens}"
     return f"{name}: {cfg.kind} model '{cfg.model}' at {where} ({settings}); not contacted"
-
-
-def _run_dirs(config: RunConfig, extra: Sequence[Path]) -> list[Path]:
-    found = [config.output_dir(), *extra]
-    runs = Path("runs")
-    if runs.is_dir():
-        found += sorted(p for p in runs.iterdir() if p.is_dir())
-    unique: dict[Path, None] = {}
-    for path in found:
-        if path.is_dir():
-            unique.setdefault(path.resolve(), None)
-    return list(unique)
-
-
-def _task_kind(run_dir: Path) -> str | None:
-    try:
-        meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    task = (meta.get("config") or {}).get("task") or {}
-    kind = task.get("kind")
-    return kind if isinstance(kind, str) else None
-
-
-def _trial_files(run_dir: Path) -> Iterable[Path]:
-    for folder in sorted(p for p in run_dir.iterdir() if p.is_dir() and p.name[0] != "."):
-        yield from sorted(folder.glob("trial_*.json"))
-
-
-def _read(path: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and data.get("status") == "complete" else None
-
-
-def _spec_name(record: dict[str, Any]) -> str | None:
-    spec = (record.get("metadata") or {}).get("agent_spec") or {}
-    name = spec.get("name")
-    return name if isinstance(name, str) else None
-
-
-def _is_fake(record: dict[str, Any]) -> bool:
-    settings = (record.get("metadata") or {}).get("provider_settings") or {}
-    return settings.get("kind") == "fake"
-
-
-def estimates(
-    config: RunConfig, specs: dict[str, str], extra: Sequence[Path]
-) -> dict[str, Estimate]:
-    """Per agent of ``config`` (``specs``: label -> spec name), what its trials of this task
-    cost in an earlier run: trials of an agent of the same name if there are any, else of
-    the same spec; a fake run before others, the first run found."""
-    wanted = set(specs.values())
-    found: list[tuple[bool, str, str, str, dict[str, Any]]] = []
-    for run_dir in _run_dirs(config, extra):
-        if _task_kind(run_dir) != config.task.kind:
-            continue
-        kept = 0
-        for path in _trial_files(run_dir):
-            record = _read(path)
-            name = _spec_name(record) if record is not None else None
-            if record is None or name not in wanted or kept >= MAX_FILES * len(wanted):
-                continue
-            kept += 1
-            agent = str(record.get("agent"))
-            found.append((_is_fake(record), str(run_dir), agent, str(name), record))
-    out: dict[str, Estimate] = {}
-    for label, spec in specs.items():
-        same = [f for f in found if f[2] == label and f[3] == spec]
-        pool = same or [f for f in found if f[3] == spec]
-        if not pool:
-            continue
-        fake = any(f[0] for f in pool)
-        source = next(f[1] for f in pool if f[0] == fake)
-        chosen = [f[4] for f in pool if f[0] == fake and f[1] == source][:MAX_FILES]
-        out[label] = _estimate(source, fake, chosen, agent=label if same else None)
-    return out
-
-
-def _estimate(
-    source: str, fake: bool, records: list[dict[str, Any]], agent: str | None = None
-) -> Estimate:
-    games = [
-        g
-        for r in records
-        for g in ((r.get("payload") or {}).get("games") or [])
-        if isinstance(g, dict) and "model_calls" in g
-    ]
-    where = f"{source} ({agent})" if agent else f"{source} (same agent spec)"
-    if games:
-        actions = [g["actions"] for g in games if isinstance(g.get("actions"), int)]
-        return Estimate(
-            where,
-            fake,
-            len(records),
-            fmean(g["model_calls"] for g in games),
-            fmean(g.get("prompt_tokens", 0) + g.get("completion_tokens", 0) for g in games),
-            episodes=len(games),
-            actions=fmean(actions) if actions else None,
-        )
-    usage = [r.get("usage") or {} for r in records]
-    return Estimate(
-        where,
-        fake,
-        len(records),
-        fmean(u.get("model_calls") or 0 for u in usage),
-        fmean((u.get("prompt_tokens") or 0) + (u.get("completion_tokens") or 0) for u in usage),
-    )
-
-
-def _cost_line(est: Estimate, episodes: int | None, limit: int | None) -> str:
-    kind = "fake run" if est.fake else "run"
-    if est.episodes and episodes:
-        seen = f"{est.episodes} games of a {kind} in {est.source}"
-        if est.actions and limit:
-            calls, tokens = est.calls / est.actions, est.tokens / est.actions
-            typical = min(est.actions, limit) * episodes
-            return (
-                f"expected per trial: {calls * typical:,.0f} model calls, "
-                f"{tokens * typical:,.0f} tokens; at most {calls * limit * episodes:,.0f} "
-                f"calls, {tokens * limit * episodes:,.0f} tokens if every game runs to its "
-                f"{limit} actions ({calls:.1f} calls and {tokens:,.0f} tokens per action, "
-                f"{est.actions:.1f} actions per game in {seen})"
-            )
-        return (
-            f"expected per trial: {est.calls * episodes:,.0f} model calls, "
-            f"{est.tokens * episodes:,.0f} tokens ({est.calls:.1f} calls and "
-            f"{est.tokens:,.0f} tokens per game in {seen})"
-        )
-    return (
-        f"expected per trial: {est.calls:,.0f} model calls, {est.tokens:,.0f} tokens (mean of "
-        f"{est.trials} trials of a {kind} in {est.source})"
-    )
 
 
 @dataclass
@@ -330,7 +176,7 @@ def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan
                 f"  {entry.label}: not known (no earlier run of {names[entry.label]} on this task)"
             )
         else:
-            out.append(f"  {entry.label}: {_cost_line(est, episodes, limit)}")
+            out.append(f"  {entry.label}: {cost_line(est, episodes, limit)}")
     out.append("dry run: nothing was played and no model was called")
     return plan
 

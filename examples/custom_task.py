@@ -7,8 +7,9 @@ names the number within ``max_turns`` guesses, ``out_of_turns`` when it does not
 
 Everything a task brings is here: its parameters, its player, its payload (what only this
 task reads back) and its evaluation (typed, with the outcome classes), its own table for the
-report and its own section for a trial's page, and two fake models to play the agent, so the
-run needs no model. Nothing in the framework is edited for it. From the repository root:
+report and its own section for a trial's page, the metrics a suite's leaderboard ranks it
+by, and two fake models to play the agent, so the run needs no model. Nothing in the
+framework is edited for it. From the repository root:
 
     cogarch run examples/custom_task.yaml
     cogarch report runs/custom_task
@@ -26,6 +27,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.evaluation import Evaluation
+from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.payload import TaskPayload
 from cogarch.core.records import Scoring, TrialOutput, TrialRecord, Turn
 from cogarch.core.task import Task, TrialContext
@@ -176,6 +178,21 @@ class GuessTask(Task):
     Payload = GuessPayload
     Evaluation = GuessEvaluation
     fakes: ClassVar = {"guess.bisect": bisecting_guesser, "guess.wild": wild_guesser}
+    leaderboard: ClassVar = (  # what a suite's leaderboard ranks agents by on this task
+        LeaderboardMetric(
+            name="solve_rate",
+            value="outcome",
+            equals="solved",
+            interval="wilson",
+            description="share of games the agent named the number in",
+        ),
+        LeaderboardMetric(
+            name="guesses",
+            value="guesses",
+            direction="lower",
+            description="guesses a game took (paired over trials: same seed, same number)",
+        ),
+    )
     params: GuessParams
 
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:

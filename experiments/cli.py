@@ -257,8 +257,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.set_defaults(fn=cmd_report)
 
+    from .suite_cli import add_suite_command
     from .viewer.commands import add_commands
 
+    add_suite_command(sub)
     add_commands(sub)
     return parser
 

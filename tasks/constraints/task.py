@@ -14,7 +14,7 @@ as they are; rerunning it judges them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from statistics import fmean
 from typing import ClassVar, Literal, Protocol
 
@@ -25,10 +25,12 @@ from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.records import TrialOutput, TrialRecord, Turn, TurnFootprint
 from cogarch.core.task import JointContext, Task, TrialContext
 from cogarch.errors import ModelCallError
+from cogarch.models.fakes import PairsFn
 from cogarch.models.model import Model
 
 from ..scenario_choice import SCENARIO_HELP, ScenarioParams, scenario_for_trial
 from .catalogue import CONSTRAINT_SCENARIOS, get_constraint_scenario
+from .fakes import AGENTS
 from .joint import judge_together
 from .judge import OUTCOME_METRICS, Judgement, judge_turn
 from .metrics import (
@@ -203,6 +205,8 @@ class ConstraintTask(Task):
     """The constraint-retention scenarios as a runnable task; the judge is the helper model."""
 
     kind: ClassVar[str] = "constraints"
+    fakes: ClassVar[Mapping[str, PairsFn]] = {f"constraints.{k}": fn for k, fn in AGENTS.items()}
+    """Scripted agents (honest, forgetful) and judge, as ``constraints.<kind>``."""
     Payload = ConstraintsPayload
     Evaluation = ConstraintsEvaluation
     leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -11,10 +11,12 @@ from cogarch.core.host import PrivateState
 from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.records import Scoring, TrialOutput, Turn, TurnFootprint
 from cogarch.core.task import Task, TrialContext
+from cogarch.models.fakes import PairsFn
 
 from ..constraints.metrics import MeasuredHost, respond_measured
 from ..scenario_choice import SCENARIO_HELP, ScenarioParams, scenario_for_trial
 from .checks import RoundCheck, check_round
+from .fakes import AGENTS
 from .records import RevisionEvaluation, RevisionPayload
 from .scenarios import SCENARIOS, Scenario, get_scenario
 
@@ -89,6 +91,8 @@ class RevisionTask(Task):
     """The revision scenarios as a runnable task (one scenario per trial)."""
 
     kind: ClassVar[str] = "revision"
+    fakes: ClassVar[Mapping[str, PairsFn]] = {f"revision.{k}": fn for k, fn in AGENTS.items()}
+    """Scripted agents: honest and forgetful, as ``revision.<kind>``."""
     Payload = RevisionPayload
     Evaluation = RevisionEvaluation
     scoring: ClassVar[Scoring] = Scoring(

@@ -78,6 +78,8 @@ def test_each_task_lists_its_own_fakes_under_its_name() -> None:
         [f"{task}.{kind}" for task, kinds in EXPECTED.items() for kind in kinds]
         + ["locomo.reader"]
         + [f"alfworld.{kind}" for kind in ("hallucinating", "oracle", "random", "silent")]
+        + ["revision.forgetful", "revision.honest"]
+        + ["constraints.forgetful", "constraints.honest", "constraints.judge"]
     )
     # each also as libs.<name>: the same fake answering the real memory libraries' calls
     assert table.names() == sorted(plain + [f"libs.{name}" for name in plain])

@@ -1,0 +1,126 @@
+"""What a leaderboard reads of one cell: its trial files, their status, items and costs.
+
+A cell's trials are the files of its agent in its run folder, read by the guarded trial
+reader (a corrupt file counts as missing). Its status: ``complete`` when every trial of the
+cell is complete, ``pending`` when no trial file is there, ``failed`` when files are there but
+none is complete, ``partial`` otherwise (some complete, some missing or failed). Its items are
+each declared metric's items over the complete trials; its costs sum every readable trial,
+failed ones included (they spent the tokens): model calls, prompt and completion tokens,
+calls made by memory modules (callers ``memory:...``, metered apart), the trials' wall time,
+and money where the suite prices the calls' provider.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from cogarch.core.leaderboard import LeaderboardMetric, metric_items
+from cogarch.core.records import TrialRecord
+
+from .results import iter_trials
+from .suite_config import Price
+
+CellStatus = Literal["complete", "partial", "pending", "failed"]
+MEMORY_CALLER = "memory:"
+
+
+@dataclass
+class CellCosts:
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    memory_calls: int = 0
+    seconds: float = 0.0
+    money: float | None = None
+    """None when no call's provider is priced."""
+    unpriced_calls: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def add(self, other: CellCosts) -> None:
+        self.calls += other.calls
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.memory_calls += other.memory_calls
+        self.seconds += other.seconds
+        self.unpriced_calls += other.unpriced_calls
+        if other.money is not None:
+            self.money = (self.money or 0.0) + other.money
+
+
+@dataclass
+class CellData:
+    trials: int
+    complete: int = 0
+    failed: int = 0
+    items: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Each metric's items, by metric name, then item key."""
+    costs: CellCosts = field(default_factory=CellCosts)
+
+    @property
+    def status(self) -> CellStatus:
+        if self.complete == self.trials:
+            return "complete"
+        if self.complete == 0:
+            return "failed" if self.failed else "pending"
+        return "partial"
+
+
+def _costs(record: TrialRecord, prices: dict[str, Price]) -> CellCosts:
+    usage = record.usage
+    costs = CellCosts(
+        calls=usage.model_calls,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        memory_calls=sum(
+            int(row.get("calls") or 0)
+            for caller, row in usage.by_caller.items()
+            if caller.startswith(MEMORY_CALLER)
+        ),
+        seconds=record.metadata.duration_s or 0.0,
+    )
+    for call in usage.calls:
+        price = prices.get(call.provider)
+        if price is None:
+            costs.unpriced_calls += 1
+            continue
+        spent = (
+            price.prompt * call.prompt_tokens + price.completion * call.completion_tokens
+        ) / 1e6
+        costs.money = (costs.money or 0.0) + spent
+    return costs
+
+
+def read_cell(
+    folder: Path,
+    agent: str,
+    trials: int,
+    metrics: list[LeaderboardMetric],
+    prices: dict[str, Price],
+) -> CellData:
+    """The cell of ``agent`` in the run folder ``folder`` (of ``trials`` trials)."""
+    cell = CellData(trials)
+    cell.items = {m.name: {} for m in metrics}
+    if not folder.is_dir():
+        return cell
+    found: dict[int, TrialRecord] = {}
+    for _, item in iter_trials(folder):
+        if isinstance(item, TrialRecord) and item.agent == agent and 0 <= item.trial < trials:
+            found[item.trial] = item
+    for index in sorted(found):
+        record = found[index]
+        cell.costs.add(_costs(record, prices))
+        if record.status != "complete":
+            cell.failed += 1
+            continue
+        cell.complete += 1
+        for metric in metrics:
+            cell.items[metric.name].update(metric_items(metric, record))
+    return cell
+
+
+__all__ = ["MEMORY_CALLER", "CellCosts", "CellData", "CellStatus", "read_cell"]

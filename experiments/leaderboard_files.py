@@ -1,0 +1,102 @@
+"""The leaderboard's files in the suite's folder: Markdown, CSV, JSON and an HTML page.
+
+``leaderboard.json`` holds ``{"suite", "cells", "rows", ...}`` (see ``leaderboard.Leaderboard``);
+``leaderboard.csv`` one line per cell; ``leaderboard.md`` the table and the costs, with the
+definitions; ``leaderboard.html`` the same with score-against-tokens figures
+(``leaderboard_html``). Every file is written atomically and rebuilt from the trial files.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from pathlib import Path
+
+from cogarch.io import atomic_write_json, atomic_write_text
+
+from .leaderboard import Cell, Leaderboard, build_leaderboard
+from .leaderboard_html import leaderboard_page
+from .leaderboard_tables import cost_table, main_table, metric_lines
+from .report_page import table_markdown
+
+CSV_COLUMNS = [
+    "agent",
+    "task",
+    "metric",
+    "value",
+    "low",
+    "high",
+    "n",
+    "status",
+    "complete",
+    "trials",
+    "best",
+    "p_value",
+    "p_adjusted",
+    "significant",
+    "test",
+    "calls",
+    "prompt_tokens",
+    "completion_tokens",
+    "memory_calls",
+    "seconds",
+    "tokens_per_success",
+    "money",
+]
+
+
+def to_markdown(board: Leaderboard) -> str:
+    parts = [
+        f"# Leaderboard: {board.suite}",
+        "",
+        table_markdown(main_table(board)),
+        "",
+        f"`*` the task's best cell; `†` differs significantly from it (Holm, alpha {board.alpha}).",
+        "",
+        "## Metrics",
+        "",
+        *(f"- {line}" for line in metric_lines(board)),
+        "",
+        "## Costs",
+        "",
+        table_markdown(cost_table(board)),
+        "",
+        "## How to read it",
+        "",
+        *(f"- {note}" for note in board.notes),
+        "",
+    ]
+    return "\n".join(parts)
+
+
+def to_csv(board: Leaderboard) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for cell in board.cells:
+        flat = {**cell.model_dump(), **cell.costs.model_dump()}
+        writer.writerow(["" if flat[k] is None else flat[k] for k in CSV_COLUMNS])
+    return out.getvalue()
+
+
+def write_leaderboard(folder: str | os.PathLike[str]) -> list[Path]:
+    """Rebuild the leaderboard of the suite in ``folder`` and write its four files."""
+    root = Path(folder)
+    board = build_leaderboard(root)
+    written = [
+        atomic_write_json(root / "leaderboard.json", board.model_dump(mode="json")),
+        atomic_write_text(root / "leaderboard.csv", to_csv(board)),
+        atomic_write_text(root / "leaderboard.md", to_markdown(board)),
+    ]
+    page = leaderboard_page(board, report_href=lambda c: _report_of(root, c))
+    written.append(atomic_write_text(root / "leaderboard.html", page))
+    return written
+
+
+def _report_of(root: Path, cell: Cell) -> str | None:
+    report = Path(cell.folder) / "report" / "report.html"
+    return report.as_posix() if (root / report).is_file() else None
+
+
+__all__ = ["CSV_COLUMNS", "to_csv", "to_markdown", "write_leaderboard"]

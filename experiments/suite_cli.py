@@ -1,0 +1,99 @@
+"""The ``suite`` subcommand: ``cogarch suite CONFIG`` runs (or resumes) a suite,
+``cogarch suite CONFIG --dry-run`` prints its plan, ``cogarch suite report DIR`` rebuilds the
+leaderboard of a suite's folder from its files."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from cogarch.errors import ConfigError
+
+USAGE = "cogarch suite CONFIG [--dry-run] | cogarch suite report DIR"
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from cogarch.config import validate_mapping
+
+    from .paths import folder_to_write
+    from .suite_config import SuiteConfig, load_suite_config
+
+    config = load_suite_config(args.target[0])
+    updates: dict[str, Any] = {}
+    if args.results_dir is not None:
+        updates["results_dir"] = folder_to_write(args.results_dir, "--results-dir")
+    execution = config.execution.model_dump()
+    if args.backend is not None or args.address is not None:
+        execution["backend"] = args.backend or "ray"
+        if args.address is not None or execution["backend"] == "local":
+            execution["address"] = args.address
+    if updates or execution != config.execution.model_dump():
+        fields = {**config.model_dump(), "execution": execution, **updates}
+        config = validate_mapping(SuiteConfig, fields, source="the command-line overrides")
+    return config
+
+
+def _report(folder: str) -> int:
+    from .leaderboard_files import write_leaderboard
+    from .paths import folder_to_read
+
+    root = folder_to_read(folder, "suite folder", "give the folder 'cogarch suite' wrote")
+    for path in write_leaderboard(root):
+        print(path)
+    return 0
+
+
+def cmd_suite(args: argparse.Namespace) -> int:
+    target = list(args.target)
+    if target[0] == "report" and len(target) == 2 and not Path("report").is_file():
+        return _report(target[1])
+    if len(target) != 1:
+        raise ConfigError(f"'cogarch suite' takes one config, or 'report DIR'; usage: {USAGE}")
+    config = _config(args)
+    if args.dry_run:
+        from .suite_dry_run import suite_dry_run
+
+        print(suite_dry_run(config, args.estimate_from or ()))
+        return 0
+    from .leaderboard import build_leaderboard
+    from .leaderboard_files import to_markdown
+    from .suite_runner import run_suite
+
+    result = asyncio.run(run_suite(config, progress=not args.quiet, reports=not args.no_reports))
+    print(f"\n{config.name}: {result.summary()}")
+    print(to_markdown(build_leaderboard(result.results_dir)).split("\n## Costs")[0])
+    for path in result.files:
+        print(path)
+    broken = [c for c in result.cells if c.error is not None]
+    return 1 if broken and len(broken) == len(result.cells) else 0
+
+
+def add_suite_command(sub: Any) -> None:
+    suite = sub.add_parser(
+        "suite",
+        help="run tasks x agents as one suite and write its leaderboard (resumes); "
+        "'suite report DIR' rebuilds the leaderboard",
+        usage=USAGE,
+    )
+    suite.add_argument("target", nargs="+", metavar="CONFIG", help="a suite config YAML")
+    suite.add_argument("--dry-run", action="store_true", help="print the grid and its cost")
+    suite.add_argument(
+        "--estimate-from",
+        action="append",
+        type=Path,
+        metavar="RUN_DIR",
+        help="with --dry-run: a run folder whose trial files give the expected cost",
+    )
+    suite.add_argument("--results-dir", help="override where the suite's folder goes")
+    suite.add_argument(
+        "--backend", choices=("local", "ray"), help="where trials run (default: the config's)"
+    )
+    suite.add_argument("--address", help="with the ray backend: the cluster to join")
+    suite.add_argument("--no-reports", action="store_true", help="do not write each cell's report")
+    suite.add_argument("--quiet", action="store_true", help="no progress bars")
+    suite.set_defaults(fn=cmd_suite)
+
+
+__all__ = ["add_suite_command", "cmd_suite"]

@@ -1,0 +1,253 @@
+"""The suite config: tasks x agents on shared providers, each cell an ordinary run.
+
+A suite names its tasks (each a run config's ``task:`` entry, with a ``name`` and optionally
+its own ``trials``), its agents (run config entries) and its providers; every cell (task x
+agent) not left out under ``skip`` becomes a :class:`~cogarch.experiments.run_config.RunConfig`
+of one agent (:meth:`SuiteConfig.cell_config`) whose results go to
+``<results_dir>/<task>/<agent>/``, so ``cogarch report``, ``cogarch view`` and resume work on
+a cell as on any run. Every cell uses the suite's seed, so trial i has the same seed (and the
+same task item) for every agent of a task: the leaderboard pairs items on it.
+
+A fake provider may name a behaviour instead of a fake (``fake: honest``): each task plays it
+with its own fake of that name (``hangman.honest`` for Hangman); a task that has none is a
+config error before any cell runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
+
+from cogarch.config import read_yaml, validate_mapping
+from cogarch.core.task import Task
+from cogarch.errors import ConfigError
+from cogarch.models.providers import ProviderEntry
+from cogarch.registry import is_file_path
+from cogarch.tasks.registry import TASKS
+
+from .execution import ExecutionConfig
+from .names import name_problem, safe_name
+from .run_config import AgentEntry, RunConfig, TaskEntry, _located, located_kinds
+from .task_types import task_source
+from .worker import task_setup
+
+
+def _checked(value: str) -> str:
+    if (problem := name_problem(value)) is not None:
+        raise ValueError(f"the name {problem}")
+    return value
+
+
+class SuiteTask(TaskEntry):
+    """A task of the suite: a run config's task entry with its name and its own trials."""
+
+    name: str | None = Field(default=None, description="Name in the leaderboard (default: kind).")
+    trials: StrictInt | None = Field(
+        default=None, ge=1, le=100_000, description="Trials per agent (default: the suite's)."
+    )
+    helper_provider: str | None = Field(
+        default=None, description="Provider of this task's own calls (default: the suite's)."
+    )
+    fakes: dict[str, str] = Field(
+        default_factory=dict,
+        description="Behaviours this task plays with one of its fakes of another name "
+        "({honest: oracle}); a behaviour not named here needs a fake of its own name.",
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _name_ok(cls, value: str | None) -> str | None:
+        return None if value is None else _checked(value)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.kind.rpartition(":")[2]
+
+    def entry(self) -> TaskEntry:
+        """The run config's task entry of this task (its kind and parameters)."""
+        return TaskEntry(kind=self.kind, **self.params())
+
+
+class SkippedCell(BaseModel):
+    """A cell left out: the agent is not run on the task."""
+
+    model_config = ConfigDict(extra="forbid")
+    agent: str
+    task: str
+
+
+class Price(BaseModel):
+    """What a provider's tokens cost, per million."""
+
+    model_config = ConfigDict(extra="forbid")
+    prompt: float = Field(ge=0, description="Price of a million prompt tokens.")
+    completion: float = Field(ge=0, description="Price of a million completion tokens.")
+
+
+class SuiteConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(description="The suite's name; results go to runs/<name>/ by default.")
+    tasks: list[SuiteTask] = Field(min_length=1, description="The tasks (leaderboard columns).")
+    agents: list[AgentEntry] = Field(min_length=1, description="The agents (leaderboard rows).")
+    trials: StrictInt = Field(default=5, ge=1, le=100_000, description="Trials per cell.")
+    seed: StrictInt = Field(default=1337, ge=0, description="Every cell's run seed.")
+    concurrency: StrictInt = Field(default=2, ge=1, le=512, description="Trials at once per cell.")
+    parallel_cells: StrictInt = Field(
+        default=1, ge=1, le=64, description="Cells run at once (they share the providers)."
+    )
+    skip: list[SkippedCell] = Field(default_factory=list, description="Cells to leave out.")
+    results_dir: Path | None = Field(default=None, description="Default: runs/<name>.")
+    helper_provider: str | None = Field(
+        default=None, description="Provider for the tasks' own calls (judges, proposals)."
+    )
+    cache: bool = Field(default=True, description="Cache seeded model calls in each cell.")
+    providers: dict[str, ProviderEntry] = Field(
+        default_factory=dict, description="Model sources by name, as in a run config."
+    )
+    prices: dict[str, Price] = Field(
+        default_factory=dict,
+        description="Token prices by provider name, to turn each cell's tokens into money.",
+    )
+    currency: str = Field(default="USD", description="The unit of the prices.")
+    execution: ExecutionConfig = Field(
+        default_factory=ExecutionConfig,
+        exclude=True,
+        description="Where trials run (local or ray), for every cell.",
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _name_ok(cls, value: str) -> str:
+        return _checked(value)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> SuiteConfig:
+        for what, labels in (
+            ("task", [t.label for t in self.tasks]),
+            ("agent", [a.label for a in self.agents]),
+        ):
+            folders: dict[str, str] = {}
+            for label in labels:
+                other = folders.setdefault(safe_name(label).casefold(), label)
+                if other != label or labels.count(label) > 1:
+                    raise ValueError(
+                        f"{what} names must be unique and need folders of their own; "
+                        f"'{label}' clashes with '{other}': give one a 'name'"
+                    )
+        tasks, agents = {t.label for t in self.tasks}, {a.label for a in self.agents}
+        for cell in self.skip:
+            if cell.task not in tasks or cell.agent not in agents:
+                raise ValueError(
+                    f"skip names the cell {cell.agent} x {cell.task}, which the suite does not "
+                    f"have; its tasks are {', '.join(sorted(tasks))} and its agents "
+                    f"{', '.join(sorted(agents))}"
+                )
+        return self
+
+    def output_dir(self) -> Path:
+        return self.results_dir or Path("runs") / self.name
+
+    def cells(self) -> list[tuple[SuiteTask, AgentEntry]]:
+        """Every cell to run, task by task, agents in order (skipped cells left out)."""
+        skipped = {(c.task, c.agent) for c in self.skip}
+        return [
+            (task, agent)
+            for task in self.tasks
+            for agent in self.agents
+            if (task.label, agent.label) not in skipped
+        ]
+
+    def cell_dir(self, task: str, agent: str) -> Path:
+        return self.output_dir() / safe_name(task) / safe_name(agent)
+
+    def cell_config(self, task: SuiteTask, agent: AgentEntry) -> RunConfig:
+        """The run of one cell: this agent alone on this task, in the cell's folder, with
+        behaviour-named fakes turned into the task's own."""
+        helper = task.helper_provider or self.helper_provider
+        used = {agent.provider, helper}
+        providers = {}
+        for name, entry in self.providers.items():
+            try:
+                providers[name] = _task_fake(entry.model_dump(), task)
+            except ConfigError:  # a behaviour this task lacks: an error where the cell uses it
+                if name in used:
+                    raise
+        data = {
+            "name": f"{self.name}.{task.label}.{agent.label}",
+            "task": task.entry().model_dump(),
+            "agents": [agent.model_dump(exclude_unset=True)],
+            "trials": task.trials or self.trials,
+            "seed": self.seed,
+            "concurrency": self.concurrency,
+            "results_dir": self.cell_dir(task.label, agent.label),
+            "helper_provider": helper,
+            "cache": self.cache,
+            "providers": providers,
+            "execution": self.execution.model_dump(),
+        }
+        where = f"the cell {agent.label} x {task.label}"
+        return validate_mapping(RunConfig, data, source=where)
+
+    def digest(self) -> str:
+        blob = json.dumps(self.model_dump(mode="json", exclude={"results_dir"}), sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def task_class(kind: str) -> type[Task]:
+    """The class of a suite's task kind (a registered name, an import path or a file)."""
+    with task_setup(kind):
+        return TASKS.get(task_source(kind) or kind)
+
+
+def _task_fake(entry: dict[str, Any], task: SuiteTask) -> dict[str, Any]:
+    """A provider entry whose fake names a behaviour (no dot, no colon) with that behaviour
+    played by the task's own fake (``libs.`` before it keeps that prefix)."""
+    fake = entry.get("fake")
+    if entry.get("kind") != "fake" or not isinstance(fake, str):
+        return entry
+    prefix, behaviour = ("libs.", fake[5:]) if fake.startswith("libs.") else ("", fake)
+    if "." in behaviour or ":" in behaviour:
+        return entry
+    own = sorted(task_class(task.kind).fakes)
+    played = task.fakes.get(behaviour, behaviour)
+    found = [name for name in own if name.rpartition(".")[2] == played]
+    if not found:
+        raise ConfigError(
+            f"task '{task.label}' has no fake '{played}' for the behaviour '{behaviour}' a "
+            f"provider names; its fakes are {', '.join(own) or 'none'}: map the behaviour to "
+            f"one of them (fakes: {{{behaviour}: NAME}} in the task's entry), or leave its "
+            "cells out under 'skip'"
+        )
+    return {**entry, "fake": prefix + found[0]}
+
+
+def load_suite_config(path: str | os.PathLike[str]) -> SuiteConfig:
+    """The suite config of a YAML file, read as run configs are (the same loader and
+    limits); task kinds and provider kinds named by a file's path are looked for relative to
+    the config file's folder, and every behaviour-named fake is checked against every task."""
+    data = read_yaml(path)
+    if not isinstance(data, dict):
+        raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
+    providers = data.get("providers")
+    if isinstance(providers, dict):
+        data = {**data, "providers": located_kinds(providers, path)}
+    config = validate_mapping(SuiteConfig, data, source=str(path))
+    tasks = []
+    for index, task in enumerate(config.tasks):
+        if is_file_path(task.kind):
+            located = _located(task.kind, path, f"tasks[{index}].kind")
+            task = task.model_copy(update={"kind": located, "name": task.label})
+        tasks.append(task)
+    config = config.model_copy(update={"tasks": tasks})
+    for task, agent in config.cells():
+        config.cell_config(task, agent)  # every cell valid before any runs
+    return config
+
+
+__all__ = ["Price", "SkippedCell", "SuiteConfig", "SuiteTask", "load_suite_config", "task_class"]

@@ -1,0 +1,131 @@
+"""Running a suite: every cell as an ordinary run, then the leaderboard from the files.
+
+Each cell's run resumes on its own (complete trials are skipped), so running a suite again
+after an interruption plays only what is missing. Up to ``parallel_cells`` cells run at once
+in this process, sharing its providers (one embedded model server serves them all); with
+``execution.backend: ray`` every cell's trials go to one Ray instance, started (or joined)
+once for the suite. A cell that cannot start (its provider is unreachable, say) is reported
+and the other cells go on; the leaderboard shows it as pending.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cogarch.errors import CogarchError
+from cogarch.io import atomic_write_json
+
+from .execution import ExecutionConfig
+from .leaderboard_files import write_leaderboard
+from .runner import BackendFactory, Runner
+from .suite_config import SuiteConfig
+from .suite_files import suite_manifest
+from .suite_reports import write_cell_reports
+
+
+@dataclass
+class CellRun:
+    """What running one cell did."""
+
+    task: str
+    agent: str
+    ran: int = 0
+    skipped: int = 0
+    failed: int = 0
+    seconds: float = 0.0
+    error: str | None = None
+    """Why the cell could not run at all."""
+
+
+@dataclass
+class SuiteRun:
+    results_dir: Path
+    cells: list[CellRun] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        ran = sum(c.ran for c in self.cells)
+        skipped = sum(c.skipped for c in self.cells)
+        failed = sum(c.failed for c in self.cells)
+        broken = [c for c in self.cells if c.error is not None]
+        text = (
+            f"{len(self.cells)} cells: {ran} trials run, {skipped} already complete, "
+            f"{failed} failed, in {self.seconds:.0f}s; results in {self.results_dir}"
+        )
+        return "\n".join([text, *(f"cell {c.agent} x {c.task}: {c.error}" for c in broken)])
+
+
+@contextmanager
+def _ray_for(execution: ExecutionConfig) -> Iterator[None]:
+    """One Ray instance for every cell of the suite (None needed for the local backend)."""
+    if execution.backend != "ray":
+        yield
+        return
+    from .backends.ray import import_ray
+    from .backends.ray_connect import probe, ray_options, start_local
+
+    ray = import_ray()
+    if ray.is_initialized():
+        yield
+        return
+    if execution.address is None:
+        start_local(ray)
+    else:
+        probe(execution.address)
+        ray.init(address=execution.address, **ray_options())
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+async def run_suite(
+    config: SuiteConfig,
+    *,
+    progress: bool = True,
+    backend: BackendFactory | None = None,
+    reports: bool = True,
+) -> SuiteRun:
+    """Run every cell not complete yet, then write each cell's report (unless ``reports`` is
+    False) and the leaderboard files."""
+    out = config.output_dir()
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(out / "suite.json", suite_manifest(config))
+    result = SuiteRun(out)
+    start = time.perf_counter()
+    gate = asyncio.Semaphore(config.parallel_cells)
+
+    async def one(cell: CellRun) -> None:
+        task = next(t for t in config.tasks if t.label == cell.task)
+        agent = next(a for a in config.agents if a.label == cell.agent)
+        async with gate:
+            began = time.perf_counter()
+            try:
+                runner = Runner(config.cell_config(task, agent), progress=progress, backend=backend)
+                report = await runner.run()
+            except CogarchError as exc:
+                cell.error = str(exc).splitlines()[0][:300]
+                sys.stderr.write(f"warning: cell {cell.agent} x {cell.task}: {cell.error}\n")
+                return
+            finally:
+                cell.seconds = time.perf_counter() - began
+            cell.ran, cell.skipped, cell.failed = report.ran, report.skipped, report.failed
+
+    result.cells = [CellRun(t.label, a.label) for t, a in config.cells()]
+    with _ray_for(config.execution):
+        await asyncio.gather(*(one(c) for c in result.cells))
+    result.seconds = time.perf_counter() - start
+    if reports:
+        await asyncio.to_thread(write_cell_reports, out)
+    result.files = write_leaderboard(out)
+    return result
+
+
+__all__ = ["CellRun", "SuiteRun", "run_suite"]

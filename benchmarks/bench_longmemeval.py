@@ -4,7 +4,7 @@ the whole of S with the process's embedding memo, on synthetic files in the offi
 Run from the repository root::
 
     python benchmarks/bench_longmemeval.py [--sessions 50] [--turns 10] [--words 45]
-        [--questions 500] [--pool 2000] [--concurrency 2] [--skip-whole]
+        [--questions 500] [--pool 2000] [--concurrency 2] [--skip-one] [--skip-whole]
 
 LongMemEval's data is not shipped: the benchmark writes its own files
 (``cogarch.tasks.longmemeval.synthetic``): a haystack of ``--sessions`` sessions of
@@ -71,12 +71,15 @@ async def ingest_once(data: Path, folder: Path, embedder: str) -> float:
     """Seconds for a fresh raw_turns_hybrid agent to take the first question's haystack in,
     session by session, as the task feeds it."""
     from cogarch.experiments.worker import RunSetup
+    from cogarch.tasks.longmemeval.data import load_longmemeval
     from cogarch.tasks.longmemeval.task import observations
-    from cogarch.workspace.spec import build_agent
+    from cogarch.workspace.spec import AgentSpec, build_agent
 
     setup = RunSetup(run_config(data, folder / "runs", embedder))
-    agent = build_agent(setup.specs["raw"], setup.providers.get, name="raw", provider="reader")
-    question = setup.task.questions[0]
+    spec = setup.specs["raw"]
+    assert isinstance(spec, AgentSpec)
+    agent = build_agent(spec, setup.providers.get, name="raw", provider="reader")
+    question = load_longmemeval(data)[0]
     start = time.perf_counter()
     for session in question.in_date_order():
         await agent.observe_many(observations(session))
@@ -161,10 +164,13 @@ async def main() -> None:
     parser.add_argument("--pool", type=int, default=2000)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--skip-whole", action="store_true")
+    parser.add_argument("--skip-one", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        print("one S-sized haystack:", json.dumps(await one_haystack(folder, args)), flush=True)
+        if not args.skip_one:
+            one = await one_haystack(folder, args)
+            print("one S-sized haystack:", json.dumps(one), flush=True)
         if not args.skip_whole:
             print("whole S:", json.dumps(await whole(folder, args)), flush=True)
 

@@ -113,7 +113,7 @@ class RetrievalModule(MemoryModule):
         if self.provider is None and provider is not None:
             self.provider = provider
 
-    def retrieved(self) -> list[MemoryItem]:
+    def retrieved(self) -> list[MemoryItem] | None:
         return list(self.last_retrieved)
 
     def model(self, ctx: MemoryContext) -> ChatModel:

@@ -103,7 +103,12 @@ def report_tables(records: Sequence[TrialRecord]) -> list[Table]:
     rows = []
     for name in ["overall", *QUESTION_TYPES, "abstention", "task_averaged"]:
         if any(name in s for s in summaries.values()):
-            empty = {"accuracy": None, "n": 0, "low": None, "high": None}
+            empty: dict[str, float | int | None] = {
+                "accuracy": None,
+                "n": 0,
+                "low": None,
+                "high": None,
+            }
             rows.append([name, *(_percent(summaries[a].get(name, empty)) for a in agents)])
     title = (
         "LongMemEval accuracy, % [95% Wilson interval], judged by "

@@ -18,7 +18,7 @@ from typing import Any
 
 from .data import DATE_FORMAT, QUESTION_TYPES
 
-_FACTS: list[tuple[str, str, str | int]] = [
+_FACTS: list[tuple[str, str, str]] = [
     ("I just adopted a {color} {pet} and named it {name}.", "What did I name my {pet}?", "{name}"),
     (
         "I have been collecting vinyl records, I own {n} of them now.",

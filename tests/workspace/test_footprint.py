@@ -24,7 +24,7 @@ TURNS = [
     "Summarise the plan.",
 ]
 LONGER = "\nFollow the house style guide in every reply. " * 40
-ANSWERING = {"responder", "tool_responder", "react", "motor"}
+ANSWERING = {"responder", "tool_responder", "react", "motor", "history_reader"}
 
 
 def spec_of(name: str, longer: bool) -> AgentSpec:
@@ -35,7 +35,8 @@ def spec_of(name: str, longer: bool) -> AgentSpec:
             if component.kind in ANSWERING:
                 extra = component.model_extra
                 assert extra is not None
-                default = SPECIALISTS.get(component.kind).Params().prompt  # type: ignore[attr-defined]
+                params = SPECIALISTS.get(component.kind).Params  # type: ignore[attr-defined]
+                default = params.model_fields["prompt"].default
                 extra["prompt"] = resolve_prompt(extra.get("prompt", default)) + LONGER
     return spec
 

@@ -56,6 +56,8 @@ QUESTION = re.compile(
 )
 """The question message: ``Current Date: D``, ``Question: Q``, then the answer cue."""
 COT_CUE = "Answer (step by step)"
+SLOT = re.compile(r"\{(history|date|question)\}")
+"""The answer prompt's slots, filled in one pass (what fills one is never read as another)."""
 
 
 def question_message(question: str, date: str, cot: bool = False) -> str:
@@ -98,6 +100,15 @@ class HistoryReader(BaseSpecialist):
             description="Keep the head of the history block within this many tokens: the "
             "model's window minus the answer's length minus 1000 (none: no cut).",
         )
+        prompt: str = Field(
+            default=ANSWER_PROMPT,
+            description="The answer prompt, with {history}, {date} and {question} (default: "
+            "the official one).",
+        )
+        cot_prompt: str = Field(
+            default=ANSWER_PROMPT_COT,
+            description="The answer prompt when asked step by step (default: the official one).",
+        )
         max_tokens: int | None = Field(
             default=None,
             ge=1,
@@ -135,7 +146,7 @@ class HistoryReader(BaseSpecialist):
         asked = QUESTION.match(ws.current_input.strip())
         question = asked["question"] if asked else ws.current_input
         date = asked["date"] if asked else ""
-        cot = bool(asked) and asked["tail"] == COT_CUE
+        cot = asked is not None and asked["tail"] == COT_CUE
         mctx = ctx.memory_context(f"memory:{module.kind}")
         with tracing.memory_operation("search_memory", p.memory, module.kind) as span:
             found = await module.retrieve(question, mctx)
@@ -163,8 +174,9 @@ class HistoryReader(BaseSpecialist):
         history = head_within(
             render_history(chunks, module.params.history_format), p.history_tokens
         )
-        template = ANSWER_PROMPT_COT if cot else ANSWER_PROMPT
-        prompt = template.format(history=history, date=date, question=question)
+        template = p.cot_prompt if cot else p.prompt
+        values = {"history": history, "date": date, "question": question}
+        prompt = SLOT.sub(lambda m: values[m.group(1)], template)
         ws.memory_tokens = count_tokens(history)
         limit = p.max_tokens or (800 if cot else 500)
         completion = await model.complete(

@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +38,6 @@ from typing import Any, TextIO
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, ValidationError
 
 from cogarch.core.state import StateError
-from cogarch.errors import CogarchError
 from cogarch.files import MAX_STATE_BYTES, FileRefusedError, read_bytes, set_aside
 from cogarch.io import atomic_write_json, loads_json
 from cogarch.models.types import Usage
@@ -162,12 +162,12 @@ class TrialState:
         fresh = agent.save_state()
         try:
             agent.load_state(state)
-        except StateError:
-            self._set_aside(SNAPSHOT)
+        except StateError as exc:
+            self._set_aside(SNAPSHOT, why=str(exc))
             return False
-        except (CogarchError, KeyError, TypeError, ValueError, AttributeError, IndexError):
+        except Exception as exc:  # a library's own error (its database, say) included
             agent.load_state(fresh)
-            self._set_aside(SNAPSHOT)
+            self._set_aside(SNAPSHOT, why=f"{type(exc).__name__}: {exc}")
             return False
         return True
 
@@ -246,11 +246,19 @@ class TrialState:
     def _header(self) -> dict[str, Any]:
         return {"fingerprint": self.fingerprint}
 
-    def _set_aside(self, name: str, suffix: str = ".unusable") -> None:
+    def _set_aside(self, name: str, suffix: str = ".unusable", why: str = "") -> None:
+        """Set state file ``name`` aside; one that cannot be used is named in a warning (its
+        work is done again)."""
         path = self._path(name)
         if os.path.lexists(path):
             with contextlib.suppress(OSError):
-                set_aside(path, suffix)
+                kept = set_aside(path, suffix)
+                if suffix == ".unusable":
+                    reason = f" ({' '.join(why.split())[:300]})" if why else ""
+                    sys.stderr.write(
+                        f"warning: the trial state '{path}' cannot be used{reason}; kept as "
+                        f"'{kept.name}', its work is done again\n"
+                    )
 
     def _carry_over_old_sidecars(self) -> None:
         """Rewrite the sidecars of the previous layout (``memory.json``, ``answers.json``) as

@@ -26,6 +26,7 @@ import shutil
 import tempfile
 import threading
 import weakref
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Self
@@ -82,18 +83,22 @@ class AMemLibMemory(LibraryModule):
     def _open(self, session: ProxySession) -> Any:
         module = _prepare(self.kind)
         folder = Path(tempfile.mkdtemp(prefix="cogarch-amem-"))
-        system = module.AgenticMemorySystem(
-            model_name=str(minilm_path()),
-            llm_backend="openai",
-            llm_model=self.model_name,
-            evo_threshold=self.params.evo_threshold,
-            api_key=session.token,
-            storage_path=str(folder),
-        )
+        try:
+            system = module.AgenticMemorySystem(
+                model_name=str(minilm_path()),
+                llm_backend="openai",
+                llm_model=self.model_name,
+                evo_threshold=self.params.evo_threshold,
+                api_key=session.token,
+                storage_path=str(folder),
+            )
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        weakref.finalize(system, shutil.rmtree, str(folder), ignore_errors=True)
         from openai import OpenAI
 
         system.llm_controller.llm.client = OpenAI(api_key=session.token, base_url=session.base_url)
-        weakref.finalize(system, shutil.rmtree, str(folder), ignore_errors=True)
         return system
 
     def _copy(self, lib: Any, session: ProxySession) -> Any:
@@ -117,6 +122,9 @@ class AMemLibMemory(LibraryModule):
         sizes = {len(collection.ids), len(collection.documents), len(collection.metadatas)}
         if len(sizes | {len(collection.embeddings)}) != 1:
             raise ValueError("the collection's ids, documents, metadata and embeddings differ")
+        repeated = sorted(i for i, n in Counter(collection.ids).items() if n > 1)
+        if repeated:
+            raise ValueError(f"the collection holds the note id(s) {repeated[:5]} more than once")
         if any(len(e) != MINILM_DIM for e in collection.embeddings):
             raise ValueError(f"every embedding must have {MINILM_DIM} dimensions")
         sources = data.get("note_sources", {})

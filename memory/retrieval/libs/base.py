@@ -188,6 +188,12 @@ class LibraryModule(RetrievalModule):
             lib = self._restore(data, session)
         except (KeyError, TypeError, ValueError, ValidationError) as exc:
             raise StateError(f"cannot load this '{self.kind}' state: {exc}") from exc
+        except Exception as exc:  # the library's own error (its database, its vector store)
+            raise StateError(
+                f"cannot load this '{self.kind}' state: the {self.library.distribution} library "
+                f"refused its store ({type(exc).__name__}: {str(exc)[:200]}); load a state a "
+                f"'{self.kind}' module saved, or start from an empty memory"
+            ) from exc
         if params.embedder != self.params.embedder:
             self._embedder = get_embedder(params.embedder)
         self.params = params  # type: ignore[assignment]

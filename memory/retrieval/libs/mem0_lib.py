@@ -148,6 +148,7 @@ class Mem0LibMemory(LibraryModule):
                 [PointStruct(id=p.id, vector=p.vector, payload=p.payload) for p in store.points],
             )
         if store.history_rows:
+            _check_history(memory, store)
             marks = ", ".join("?" for _ in store.history_columns)
             names = ", ".join(f'"{c}"' for c in store.history_columns)
             with memory.db.connection:
@@ -256,6 +257,25 @@ def _upsert(memory: Any, points: Sequence[Any]) -> None:
         for p in points
     ]
     memory.vector_store.client.upsert(collection_name=COLLECTION, points=structs)
+
+
+def _check_history(memory: Any, store: _Store) -> None:
+    """Refuse a saved history table whose columns are not the library's own (each once) or
+    whose rows do not fit them: no name from a state reaches SQL unless the table has it."""
+    cursor = memory.db.connection.execute("PRAGMA table_info(history)")
+    known = {str(row[1]) for row in cursor.fetchall()}
+    columns = store.history_columns
+    unknown = [c for c in columns if c not in known]
+    if unknown or len(set(columns)) != len(columns):
+        raise ValueError(
+            f"the history's columns {columns[:12]} are not the library's own, each once "
+            f"({', '.join(sorted(known))})"
+        )
+    for row in store.history_rows:
+        if len(row) != len(columns):
+            raise ValueError(f"a history row has {len(row)} values for {len(columns)} columns")
+        if not all(v is None or isinstance(v, str | int | float) for v in row):
+            raise ValueError("a history row holds a value that is not text, a number or null")
 
 
 def _history(memory: Any) -> tuple[list[str], list[list[Any]]]:

@@ -21,14 +21,15 @@ Fork: a fresh ``Memoryos`` over a copy of the folder. State: the folder's JSON f
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import tempfile
 import threading
 import weakref
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar, Self
 
 from pydantic import Field
@@ -40,6 +41,7 @@ from ..base import LoggedMessage, RetrievalParams, Role, clip
 from ..embeddings import minilm_model
 from ..provenance import SOURCE_KEY, union_ids
 from .base import LibraryModule, LibraryParams
+from .memoryos_files import check_store_file
 from .offline import MEMORYOS, load
 
 EMBEDDER_NAME = "all-MiniLM-L6-v2"
@@ -85,7 +87,8 @@ class MemoryOSLibMemory(LibraryModule):
     def _open(self, session: ProxySession, folder: Path | None = None) -> Any:
         module = _prepare(self.kind)
         if folder is None:
-            folder = Path(tempfile.mkdtemp(prefix="cogarch-memoryos-"))
+            with _store_folder() as folder:
+                return self._open(session, folder)
         memory = module.Memoryos(
             user_id=self.params.user_id,
             openai_api_key=session.token,
@@ -104,9 +107,9 @@ class MemoryOSLibMemory(LibraryModule):
 
     def _copy(self, lib: Any, session: ProxySession) -> Any:
         _save_all(lib)
-        folder = Path(tempfile.mkdtemp(prefix="cogarch-memoryos-"))
-        shutil.copytree(lib.data_storage_path, folder, dirs_exist_ok=True)
-        return self._open(session, folder)
+        with _store_folder() as folder:
+            shutil.copytree(lib.data_storage_path, folder, dirs_exist_ok=True)
+            return self._open(session, folder)
 
     def _after_fork(self, clone: Self) -> None:
         clone.page_sources = dict(self.page_sources)
@@ -126,15 +129,20 @@ class MemoryOSLibMemory(LibraryModule):
         sources = data.get("page_sources", {})
         if not isinstance(files, Mapping) or not isinstance(sources, Mapping):
             raise ValueError("'files' and 'page_sources' must be objects")
-        folder = Path(tempfile.mkdtemp(prefix="cogarch-memoryos-"))
-        for name, content in files.items():
-            path = (folder / str(name)).resolve()
-            if folder.resolve() not in path.parents or path.suffix != ".json":
+        for name in files:
+            inside = PurePosixPath(str(name))
+            if inside.is_absolute() or ".." in inside.parts or inside.suffix != ".json":
                 raise ValueError(f"'{name}' is not a JSON file inside the store")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(content, ensure_ascii=False), encoding="utf-8")
-        self._pending_sources = {str(k): [str(i) for i in v] for k, v in sources.items()}
-        return self._open(session, folder)
+        checked = {str(k): check_store_file(str(k), content) for k, content in files.items()}
+        with _store_folder() as folder:
+            for name, content in checked.items():
+                path = (folder / name).resolve()
+                if folder.resolve() not in path.parents or path.suffix != ".json":
+                    raise ValueError(f"'{name}' is not a JSON file inside the store")
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(content, ensure_ascii=False), encoding="utf-8")
+            self._pending_sources = {str(k): [str(i) for i in v] for k, v in sources.items()}
+            return self._open(session, folder)
 
     def _loaded(self, data: Mapping[str, Any]) -> None:
         self.page_sources = getattr(self, "_pending_sources", {})
@@ -240,6 +248,18 @@ class MemoryOSLibMemory(LibraryModule):
     def private_text(self) -> str:
         lines = ["[Pages]", *(f"- {m.text}" for m in self.memories())]
         return "\n".join([*lines, "[User Profile]", self.profile()])
+
+
+@contextlib.contextmanager
+def _store_folder() -> Iterator[Path]:
+    """A new store folder, removed again when what fills and opens it fails (an opened store
+    removes its own folder when it is dropped)."""
+    folder = Path(tempfile.mkdtemp(prefix="cogarch-memoryos-"))
+    try:
+        yield folder
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 def _prepare(kind: str) -> Any:

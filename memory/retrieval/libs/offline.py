@@ -10,9 +10,12 @@ import time: ``MEM0_TELEMETRY=False`` (else Mem0 starts PostHog and fetches a no
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import importlib.metadata
 import os
+import shutil
+import stat
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -80,18 +83,54 @@ def missing(kind: str) -> str | None:
     return f"{library.distribution} is {found}; install it with `{library.install}`"
 
 
+_HOME: Path | None = None
+"""The run's own working folder of the libraries, once made."""
+
+
+def _private(folder: Path) -> bool:
+    """Whether ``folder`` is still a real folder (not a link) owned by this user, private to
+    it."""
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    owner = getattr(os, "getuid", lambda: info.st_uid)()
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == owner and not info.st_mode & 0o077
+
+
+def working_folder() -> Path:
+    """The folder the libraries may write (``MEM0_DIR`` and the like): made fresh for this
+    process by ``mkdtemp`` (a new name, mode 0700, owned by the user, so nothing planted in the
+    temporary directory beforehand, a link included, is ever used or written through),
+    made again if it stopped being such a folder, and removed when the process ends."""
+    global _HOME
+    if _HOME is None or not _private(_HOME):
+        _HOME = Path(tempfile.mkdtemp(prefix="cogarch-libs-"))
+        atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
+    return _HOME
+
+
 def offline_environment() -> Path:
-    """Set the switches (once per process) and return the folder the libraries may write."""
-    home = Path(tempfile.gettempdir()) / f"cogarch-libs-{os.getuid()}"
-    home.mkdir(parents=True, exist_ok=True)
+    """Set the switches (once per process) and return the folder the libraries may write
+    (:func:`working_folder`)."""
+    home = working_folder()
     os.environ["MEM0_TELEMETRY"] = "False"
-    os.environ.setdefault("MEM0_DIR", str(home / "mem0"))
+    if _ours("MEM0_DIR"):
+        os.environ["MEM0_DIR"] = str(home / "mem0")
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     os.environ["ANONYMIZED_TELEMETRY"] = "False"
-    os.environ.setdefault("NLTK_DATA", str(home / "nltk_data"))
+    if _ours("NLTK_DATA"):
+        os.environ["NLTK_DATA"] = str(home / "nltk_data")
     return home
+
+
+def _ours(variable: str) -> bool:
+    """Whether ``variable`` is unset or names a folder cogarch chose (the user's own setting is
+    kept)."""
+    value = os.environ.get(variable)
+    return value is None or Path(value).parent.name.startswith("cogarch-libs-")
 
 
 def load(library: Library, kind: str, submodule: str = "") -> ModuleType:
@@ -144,4 +183,5 @@ __all__ = [
     "minilm_path",
     "missing",
     "offline_environment",
+    "working_folder",
 ]

@@ -36,13 +36,55 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from autogen_core.models import LLMMessage
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from cogarch.core.model import ChatModel, Completion
 from cogarch.errors import CogarchError, ConfigError
+from cogarch.io import loads_json
 from cogarch.models.messages import assistant, system, user
 
 REQUEST_TIMEOUT_S = 3600.0
 """The longest a request waits for its answer."""
+MAX_BODY_BYTES = 8 * 2**20
+"""The largest request body read (a library's prompt is a few hundred kB at most)."""
+MAX_BODY_DEPTH = 64
+"""The deepest nesting of a request body's JSON."""
+BACKLOG = 256
+"""Connections the server's socket queues: the libraries' own thread pools send bursts."""
+READ_TIMEOUT_S = 60.0
+"""The longest the server waits for the rest of a request the client is sending."""
+
+
+class _Request(BaseModel):
+    """The fields of a chat completion request the proxy reads, each checked (a request that
+    fails is answered 400, naming the field)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    messages: list[Any] = Field(min_length=1)
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0, allow_inf_nan=False)
+    max_tokens: StrictInt | None = Field(default=None, ge=1, le=10_000_000)
+    max_completion_tokens: StrictInt | None = Field(default=None, ge=1, le=10_000_000)
+    stream: bool | None = None
+    response_format: dict[str, Any] | None = None
+    model: str | None = None
+
+
+def checked_body(raw: bytes) -> dict[str, Any]:
+    """A request body as the JSON object it must be, its fields checked (``ValueError``
+    naming what is wrong otherwise: bad JSON, nesting past ``MAX_BODY_DEPTH``, a number out of
+    range, a list where a number belongs, a response schema that is not an object)."""
+    body = loads_json(raw, max_depth=MAX_BODY_DEPTH)
+    if not isinstance(body, dict):
+        raise ValueError("the body must be a JSON object")
+    try:
+        _Request.model_validate(body)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the body"
+        raise ValueError(f"{where}: {first['msg']}") from None
+    response_schema_of(body)
+    return body
 
 
 @dataclass
@@ -171,7 +213,10 @@ def response_schema_of(body: Mapping[str, Any]) -> Mapping[str, Any] | None:
         return {"title": "json_object", "type": "object"}
     if fmt.get("type") == "json_schema":
         spec = fmt.get("json_schema") or {}
-        schema = dict(spec.get("schema") or {"type": "object"})
+        found = spec.get("schema") if isinstance(spec, Mapping) else None
+        if not isinstance(spec, Mapping) or not isinstance(found, Mapping | None):
+            raise ValueError("response_format.json_schema must be an object whose schema is one")
+        schema = dict(found or {"type": "object"})
         schema.setdefault("title", str(spec.get("name", "response")))
         return schema
     raise ValueError(f"unsupported response_format type {fmt.get('type')!r}")
@@ -225,6 +270,7 @@ def completion_body(completion: Completion, model: str) -> dict[str, Any]:
 
 class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = BACKLOG
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         return None
@@ -233,6 +279,7 @@ class _QuietServer(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     proxy: ModelProxy
     protocol_version = "HTTP/1.1"
+    timeout = READ_TIMEOUT_S
 
     def log_message(self, format: str, *args: Any) -> None:
         return None
@@ -245,31 +292,62 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(404, f"no route for GET {self.path}")
 
     def do_POST(self) -> None:
-        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        """Route and token are checked before a byte of the body is read (a refused request's
+        body is never read: its connection is closed); then the declared length is checked
+        and the body read, bounded; every malformed request is answered 400."""
         if self.path.rstrip("/") != "/v1/chat/completions":
-            self._error(404, f"no route for POST {self.path}")
+            self._refuse(404, f"no route for POST {self.path}")
             return
         token = (self.headers.get("Authorization") or "").removeprefix("Bearer ").strip()
         session = self.proxy.find(token)
         if session is None:
-            self._error(401, "unknown session: the API key must be a proxy session's token")
+            self._refuse(401, "unknown session: the API key must be a proxy session's token")
             return
         binding = session.binding
         if binding is None:
-            self._error(409, "the session is not bound to a model (no operation under way)")
+            self._refuse(409, "the session is not bound to a model (no operation under way)")
+            return
+        length = self._length()
+        if length is None:
+            return
+        raw = self.rfile.read(length)
+        if len(raw) != length:
+            self._refuse(400, "the body ended before its Content-Length")
             return
         session.requests += 1
         try:
-            body = json.loads(raw)
-            if not isinstance(body, dict):
-                raise ValueError("the body must be a JSON object")
+            body = checked_body(raw)
             completion = self._run(binding, body)
         except (ValueError, CogarchError, TimeoutError) as exc:
             message = f"{type(exc).__name__}: {exc}"
             session.errors.append(message)
             self._error(400, message)
             return
+        except Exception as exc:  # a request no check foresaw still gets its answer
+            message = f"the request could not be answered ({type(exc).__name__}: {exc})"
+            session.errors.append(message)
+            self._error(400, message)
+            return
         self._send(200, completion_body(completion, str(body.get("model") or "")))
+
+    def _length(self) -> int | None:
+        """The request's declared body length, when it is one the proxy reads (else the
+        request is refused and None returned)."""
+        declared = self.headers.get_all("Content-Length") or []
+        if len(declared) != 1 or not declared[0].strip().isdigit():
+            self._refuse(400, "a request needs one Content-Length, a whole number of bytes")
+            return None
+        length = int(declared[0])
+        if length > MAX_BODY_BYTES:
+            self._refuse(413, f"the body is larger than the {MAX_BODY_BYTES} bytes read")
+            return None
+        return length
+
+    def _refuse(self, status: int, message: str) -> None:
+        """Answer ``status`` without reading the body, and close the connection (what is
+        left of the request is never read as another one)."""
+        self.close_connection = True
+        self._error(status, message)
 
     def _run(self, binding: Binding, body: Mapping[str, Any]) -> Completion:
         async def in_context() -> Completion:
@@ -292,17 +370,22 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(data)
         self.wfile.flush()
 
 
 __all__ = [
+    "BACKLOG",
+    "MAX_BODY_BYTES",
     "REQUEST_TIMEOUT_S",
     "Binding",
     "ModelProxy",
     "ProxySession",
     "answer",
+    "checked_body",
     "completion_body",
     "get_proxy",
     "response_schema_of",

@@ -5,8 +5,11 @@ The memory's spec is read from the agent itself, through the state it saves when
 built (its memory modules, their kinds and the parameters they keep), with the agent's
 provider and model: two agents whose fresh states and models are the same ingest the same
 way. Entries are JSON files under the run's results (``.trial_state/longmemeval_memory``),
-written atomically; the latest few stay in memory too. Trials that need the same entry wait
-for the first to ingest it (one lock per key).
+written atomically and read back as untrusted input (a link is not followed, a file that is
+not a whole JSON object is set aside, and a state the agent refuses is dropped and the
+haystack ingested again); the latest few stay in memory too. An entry holds the whole agent
+(its public history and its memory): about 2-4 MB for an S haystack in raw-turn memory.
+Trials that need the same entry wait for the first to ingest it (one lock per key).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from cogarch.files import MAX_STATE_BYTES, FileRefusedError, read_bytes, set_aside
+from cogarch.files import MAX_STATE_BYTES, FileRefusedError, read_bytes, real_folder, set_aside
 from cogarch.io import atomic_write_json, loads_json
 
 RECENT = 4
@@ -55,7 +58,7 @@ class MemoryCache:
             self._recent.move_to_end(key)
             return self._recent[key]
         path = self._path(key)
-        if path is None or not path.is_file():
+        if path is None or not path.is_file() or path.is_symlink():
             return None
         try:
             data = loads_json(read_bytes(path, within=self.folder, max_bytes=MAX_STATE_BYTES))
@@ -71,8 +74,10 @@ class MemoryCache:
         while len(self._recent) > RECENT:
             self._recent.popitem(last=False)
         path = self._path(key)
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+        if path is not None and self.folder is not None:
+            real_folder(
+                self.folder
+            )  # a link planted in its place is set aside, not written through
             atomic_write_json(path, state, indent=None)
 
     def forget(self, key: str) -> None:

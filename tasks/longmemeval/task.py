@@ -24,13 +24,13 @@ from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.records import Scoring, TrialOutput, TrialRecord
 from cogarch.core.state import StateError
 from cogarch.core.task import Task, TrialContext
-from cogarch.core.views import Table
+from cogarch.core.views import Section, Table
 from cogarch.errors import CogarchError
 from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter
 from cogarch.tasks.memory_bench.ingest import IngestCost, clock, ingest_observations, trim_history
 from cogarch.tasks.memory_bench.judging import judge_model
-from cogarch.tasks.memory_bench.ranking import ranking_metrics
+from cogarch.tasks.memory_bench.ranking import ranking_metrics, session_of
 from cogarch.tasks.memory_bench.retrieved import retrieved_ids
 from cogarch.workspace.specialists.history_reader import question_message
 
@@ -270,6 +270,42 @@ class LongMemEvalTask(Task):
     @classmethod
     def report_tables(cls, records: Sequence[TrialRecord]) -> list[Table]:
         return report_tables(records)
+
+    @classmethod
+    def trial_sections(cls, record: TrialRecord) -> list[Section]:
+        payload = record.payload
+        if not isinstance(payload, LongMemEvalPayload):
+            return []
+        verdict = {None: "not judged", True: "correct", False: "wrong"}[payload.verdict]
+        lines = [
+            f"{payload.question_id} ({payload.question_type}"
+            + (", abstention" if payload.abstention else "")
+            + f"), asked {payload.question_date}",
+            f"Question: {payload.question}",
+            f"Gold: {payload.gold}",
+            f"Judge ({payload.judge_model or 'none'}): {verdict}"
+            + (f" ({payload.judge_reply!r})" if payload.judge_reply is not None else ""),
+            f"Ingested {payload.sessions_ingested} sessions, {payload.turns_ingested} turns"
+            + (" (memory reused)" if payload.memory_reused else ""),
+        ]
+        sections = [Section("Question", lines=lines, preformatted=[payload.hypothesis])]
+        if payload.ranked is not None:
+            evidence = set(payload.evidence_turns) | set(payload.answer_session_ids)
+            rows = [
+                [
+                    str(rank),
+                    ", ".join(ids),
+                    any(i in evidence or session_of(i) in evidence for i in ids),
+                ]
+                for rank, ids in enumerate(payload.ranked[:50], start=1)
+            ]
+            sections.append(
+                Section(
+                    "Retrieved",
+                    table=Table("Ranked entries", ["rank", "turn ids", "evidence"], rows),
+                )
+            )
+        return sections
 
     @classmethod
     def tidy_columns(cls, record: TrialRecord) -> dict[str, Scalar]:

@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from cogarch.core.leaderboard import metric_items
 from cogarch.experiments.results import iter_trials
 from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
+from cogarch.tasks.longmemeval.metrics import accuracy_summary
 from cogarch.tasks.longmemeval.records import LongMemEvalPayload
 from cogarch.tasks.longmemeval.synthetic import write_synthetic
+from cogarch.tasks.longmemeval.task import LongMemEvalTask
 
 REPO = Path(__file__).resolve().parents[3]
 FAKES = REPO / "experiments" / "longmemeval_fakes.yaml"
@@ -130,3 +133,52 @@ async def test_the_shipped_fakes_config_runs_every_reader(tmp_path: Path) -> Non
         assert len(answers) == 7
         assert sum(bool(p.verdict) for p in answers) >= 5, name
         assert all(p.judge_model for p in answers)
+    records = [r for _, r in iter_trials(cfg.output_dir()) if not isinstance(r, Exception)]
+    [metric] = LongMemEvalTask.leaderboard_metrics()
+    assert metric.name == "accuracy"
+    for record in records:
+        assert metric_items(metric, record) == [
+            (str(record.trial), float(bool(record.payload.verdict)))  # type: ignore[attr-defined]
+        ]
+    accuracy, retrieval = LongMemEvalTask.report_tables(records)
+    assert accuracy.rows[0][0] == "overall"
+    assert "gpt-4o-2024-08-06" in accuracy.title
+    assert "session recall_any@10" in [row[0] for row in retrieval.rows]
+    sections = LongMemEvalTask.trial_sections(records[0])
+    assert sections[0].title == "Question"
+
+
+def test_accuracy_is_summarised_by_type_in_the_official_order() -> None:
+    def answer(qtype: str, verdict: bool, abstention: bool = False) -> LongMemEvalPayload:
+        return LongMemEvalPayload(
+            question_id="q_abs" if abstention else "q",
+            question_type=qtype,
+            abstention=abstention,
+            question="?",
+            question_date="2023/05/30 (Tue) 23:40",
+            gold="x",
+            hypothesis="x",
+            verdict=verdict,
+            sessions_ingested=1,
+            turns_ingested=2,
+        )
+
+    answers = [
+        answer("knowledge-update", True),
+        answer("knowledge-update", False),
+        answer("single-session-user", True),
+        answer("single-session-user", True, abstention=True),
+    ]
+    summary = accuracy_summary(answers)
+    assert list(summary) == [
+        "overall",
+        "single-session-user",
+        "knowledge-update",
+        "abstention",
+        "task_averaged",
+    ]
+    assert summary["overall"]["accuracy"] == 0.75 and summary["overall"]["n"] == 4
+    assert summary["abstention"]["accuracy"] == 1.0
+    assert summary["task_averaged"]["accuracy"] == 0.75  # (1.0 + 0.5) / 2
+    low, high = summary["overall"]["low"], summary["overall"]["high"]
+    assert low is not None and high is not None and 0.3 < low < 0.75 < high < 1.0

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pytest
+from cogarch.bridges.inspect.scoring import RECORD_KEY
 
-if os.environ.get("CI") != "true":
-    pytest.importorskip(
-        "inspect_ai", reason="the Inspect bridge needs: pip install -e '.[inspect]'"
-    )
-
-from cogarch.bridges.inspect.scoring import RECORD_KEY  # noqa: E402
-from tests.bridges.inspect.conftest import INSPECT_WARNINGS, run_eval  # noqa: E402
+from .conftest import INSPECT_WARNINGS, REPO, run_eval
 
 pytestmark = INSPECT_WARNINGS
-DATA = Path(__file__).parent / "data" / "small.json"
+DATA = REPO / "tests" / "tasks" / "longmemeval" / "data" / "small.json"
 
 
 def test_longmemeval_runs_under_inspect_with_the_helper_as_judge(tmp_path: Path) -> None:

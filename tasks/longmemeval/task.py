@@ -24,7 +24,7 @@ from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.records import Scoring, TrialOutput, TrialRecord
 from cogarch.core.state import StateError
 from cogarch.core.task import Task, TrialContext
-from cogarch.core.views import Section, Table
+from cogarch.core.views import Cell, Section, Table
 from cogarch.errors import CogarchError
 from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter
@@ -291,7 +291,7 @@ class LongMemEvalTask(Task):
         sections = [Section("Question", lines=lines, preformatted=[payload.hypothesis])]
         if payload.ranked is not None:
             evidence = set(payload.evidence_turns) | set(payload.answer_session_ids)
-            rows = [
+            rows: list[list[Cell]] = [
                 [
                     str(rank),
                     ", ".join(ids),

@@ -11,8 +11,8 @@ LongMemEval's data is not shipped: the benchmark writes its own files
 ``--turns`` turns, padded so that it is about the 115k tokens of an S haystack.
 
 One haystack: a fresh ``raw_turns_hybrid`` agent (MiniLM embeddings, BM25 and dense fused,
-chromadb store) takes the haystack in session by session as the task feeds it
-(``observe_many`` per session): first with the embedding memo empty, then again into a fresh
+chromadb store) takes the haystack in as the task feeds it (one ``observe_many`` of every
+session in date order): first with the embedding memo empty, then again into a fresh
 agent with every turn's vector in the memo (what is left is the store, BM25 and the agent),
 and once with the hash embedder (no model at all). The difference is what embedding costs.
 
@@ -69,10 +69,10 @@ def run_config(data: Path, results: Path, embedder: str, **extra: Any) -> Any:
 
 async def ingest_once(data: Path, folder: Path, embedder: str) -> float:
     """Seconds for a fresh raw_turns_hybrid agent to take the first question's haystack in,
-    session by session, as the task feeds it."""
+    as the task feeds it (every session, in date order, in one batch)."""
     from cogarch.experiments.worker import RunSetup
     from cogarch.tasks.longmemeval.data import load_longmemeval
-    from cogarch.tasks.longmemeval.task import observations
+    from cogarch.tasks.longmemeval.task import haystack_observations
     from cogarch.workspace.spec import AgentSpec, build_agent
 
     setup = RunSetup(run_config(data, folder / "runs", embedder))
@@ -81,8 +81,7 @@ async def ingest_once(data: Path, folder: Path, embedder: str) -> float:
     agent = build_agent(spec, setup.providers.get, name="raw", provider="reader")
     question = load_longmemeval(data)[0]
     start = time.perf_counter()
-    for session in question.in_date_order():
-        await agent.observe_many(observations(session))
+    await agent.observe_many(haystack_observations(question))
     return time.perf_counter() - start
 
 

@@ -1,14 +1,15 @@
 """LongMemEval as a runnable task: one question per trial.
 
-A trial builds a fresh agent, lets it take in the question's haystack (every session, or with
-``haystack: oracle`` only the evidence sessions, as ``longmemeval_oracle`` holds them) in date
-order, each turn as ``[date] role: content`` with its turn id and its session's date, through
-the ingestion path LoCoMo uses (so every memory module plays); then asks the question at its
-``question_date`` (``Current Date: D\\nQuestion: Q\\nAnswer:``, the official prompt's ending),
-keeps the reply and the ranked ids the agent's memory retrieved, and has the run's helper
-provider judge the reply with the official prompt of the question's type. An ingested memory
-is kept by the haystack's digest and the memory's spec (see ``memory_cache``), so a rerun, or
-another agent with the same memory, loads it instead of ingesting again.
+A trial builds a fresh agent and lets it take in the question's haystack (every session, or
+with ``haystack: oracle`` only the evidence sessions, as ``longmemeval_oracle`` holds them)
+in date order and in one batch, each turn as ``[date] role: content`` with its turn id and
+its session's date, through the ingestion path LoCoMo uses (so every memory module plays).
+It asks the question at its ``question_date`` (``Current Date: D\\nQuestion: Q\\nAnswer:``,
+the official prompt's ending), keeps the reply and the ranked ids the agent's memory
+retrieved, and has the run's helper provider judge the reply with the official prompt of the
+question's type. An ingested memory is kept by the haystack's digest and the memory's spec
+(see ``memory_cache``), so a rerun, or another agent with the same memory, loads it instead
+of ingesting again.
 """
 
 from __future__ import annotations
@@ -105,6 +106,12 @@ def observations(session: Session) -> list[Observation]:
     ]
 
 
+def haystack_observations(question: Question) -> list[Observation]:
+    """The whole haystack as the agent takes it in, sessions in date order, in one batch (a
+    module embeds all its turns in one call; the turns keep their order and their dates)."""
+    return [o for session in question.in_date_order() for o in observations(session)]
+
+
 def evaluate(payload: LongMemEvalPayload) -> LongMemEvalEvaluation:
     outcome = None if payload.verdict is None else ("correct" if payload.verdict else "wrong")
     return LongMemEvalEvaluation(
@@ -193,11 +200,10 @@ class LongMemEvalTask(Task):
                     except (StateError, CogarchError, KeyError, TypeError, ValueError):
                         agent.load_state(fresh)
                         cache.forget(key)
-            for session in played.in_date_order():
-                meter, start = Meter(), clock()
-                with meter.active():
-                    await ingest_observations(agent, observations(session))
-                cost.add(meter, clock() - start)
+            meter, start = Meter(), clock()
+            with meter.active():
+                await ingest_observations(agent, haystack_observations(played))
+            cost.add(meter, clock() - start)
             if cache is not None and key is not None:
                 cache.put(key, agent.save_state())
         return cost, False
@@ -328,4 +334,10 @@ class _Nothing:
         return None
 
 
-__all__ = ["LongMemEvalParams", "LongMemEvalTask", "evaluate", "observations"]
+__all__ = [
+    "LongMemEvalParams",
+    "LongMemEvalTask",
+    "evaluate",
+    "haystack_observations",
+    "observations",
+]

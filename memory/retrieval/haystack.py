@@ -2,8 +2,10 @@
 
 Writing: every ingested message is kept as it was said, with its session (its source id is
 a turn id, ``<session id>_<index from 1>``; the session is the part before the last
-underscore) and its date (an observed line ``[2023/05/30 (Tue) 23:40] user: text`` gives its
-date, role and words; another text is the user's, dated by its turn). No model is called.
+underscore; a turn without an id is a session of its own) and its date (an observed line
+``[2023/05/30 (Tue) 23:40] user: text`` gives its date, role and words; another text is the
+speaker's own, dated by its turn). A turn id seen again is not indexed twice. No model is
+called.
 
 Reading, by ``select``:
 
@@ -147,7 +149,8 @@ class HaystackMemory(RetrievalModule):
         if self.params.select != "search":
             return
         if self.params.granularity == "round":
-            users = [t for t in added if t.role == "user" and t.content.strip()]
+            fresh = {t.turn_id: t for t in added if t.role == "user" and t.content.strip()}
+            users = [t for i, t in fresh.items() if i not in self.store]
             if users:
                 await self.store.aadd(
                     [t.turn_id for t in users],

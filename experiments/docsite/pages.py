@@ -66,6 +66,23 @@ def run_config_page() -> str:
     )
 
 
+def suite_config_page() -> str:
+    from cogarch.core.leaderboard import LeaderboardMetric
+    from cogarch.experiments.suite_config import SuiteConfig
+
+    return (
+        GENERATED_NOTE
+        + "# Suite config\n\nThe file `cogarch suite CONFIG` reads: one `SuiteConfig`, "
+        "validated, with every cell's run config and every behaviour-named fake checked, "
+        "before any cell runs. Agents and providers take the entries of a "
+        "[run config](run-config.md); each task is a run config's `task:` entry with a "
+        "`name`, its own `trials`, `helper_provider` and `fakes` beside its parameters "
+        "([Compare memory architectures](../guides/compare-memory.md)). A task's "
+        "leaderboard metrics are declared on its class as `LeaderboardMetric`s.\n\n"
+        + _models_section([SuiteConfig, LeaderboardMetric])
+    )
+
+
 def _params_of(cls: Any) -> type[BaseModel] | None:
     params = getattr(cls, "Params", None)
     return params if isinstance(params, type) and issubclass(params, BaseModel) else None
@@ -215,6 +232,7 @@ def reference_pages() -> dict[str, str]:
 
     pages = {
         f"{PREFIX}/run-config.md": run_config_page(),
+        f"{PREFIX}/suite-config.md": suite_config_page(),
         f"{PREFIX}/tasks.md": tasks_page(),
         f"{PREFIX}/memory.md": memory_page(),
         f"{PREFIX}/specialists.md": specialists_page(),

@@ -20,6 +20,7 @@ from ..results import CorruptTrialError
 from .guard import Guard, new_token
 from .index import Query, TrialIndex
 from .render import STATIC, render
+from .suite_pages import SuitePages
 from .trial_view import trial_view
 
 PER_PAGE = 50
@@ -35,6 +36,7 @@ def query_of(request: Request) -> Query:
     params = request.query_params
     return Query(
         agent=params.get("agent", ""),
+        run=params.get("run", ""),
         outcome=params.get("outcome", ""),
         status=params.get("status", ""),
         q=params.get("q", ""),
@@ -63,7 +65,9 @@ def trial_html(
 def live_context(index: TrialIndex, query: Query) -> dict[str, Any]:
     """What the run page's live part shows for ``query``."""
     fields = {
-        k: v for k, v in vars(query).items() if k in ("agent", "outcome", "status", "q") and v
+        k: v
+        for k, v in vars(query).items()
+        if k in ("agent", "run", "outcome", "status", "q") and v
     }
 
     def page_href(n: int) -> str:
@@ -78,27 +82,33 @@ def live_context(index: TrialIndex, query: Query) -> dict[str, Any]:
     }
 
 
-def run_page_context(index: TrialIndex, query: Query) -> dict[str, Any]:
+def run_page_context(
+    index: TrialIndex, query: Query, suite_href: str | None = None
+) -> dict[str, Any]:
+    """The run page's context; ``suite_href`` links a suite's leaderboard page."""
     names = index.runs()
     return {
         "title": ", ".join(names) or "no trials yet",
         "dirs": [str(d) for d in index.dirs],
         "agents": index.agents(),
         "query": query,
+        "suite_href": suite_href,
         **live_context(index, query),
     }
 
 
-def create_app(index: TrialIndex) -> Starlette:
+def create_app(index: TrialIndex, suite: SuitePages | None = None) -> Starlette:
     """The web app over ``index``; it re-reads changed trial files as pages are asked for.
-    It changes nothing, and answers only its own host names (see :class:`Guard`)."""
+    It changes nothing, and answers only its own host names (see :class:`Guard`). With
+    ``suite``, it also serves the suite's leaderboard at ``/leaderboard`` and each cell's
+    report at ``/report/<cell>/``."""
     base = {"root": "/", "home": "/", "mode": "live"}
+    suite_href = "/leaderboard" if suite is not None else None
 
     async def run_page(request: Request) -> Response:
         index.refresh()
-        return HTMLResponse(
-            render("run.html", **base, **run_page_context(index, query_of(request)))
-        )
+        context = run_page_context(index, query_of(request), suite_href)
+        return HTMLResponse(render("run.html", **base, **context))
 
     async def live(request: Request) -> Response:
         index.refresh()
@@ -118,13 +128,16 @@ def create_app(index: TrialIndex) -> Starlette:
         )
         return HTMLResponse(html, status_code=status)
 
+    routes = [
+        Route("/", run_page),
+        Route("/live", live),
+        Route("/trial/{run}/{agent}/{trial}", trial_page),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    if suite is not None:
+        routes += suite.routes()
     return Starlette(
-        routes=[
-            Route("/", run_page),
-            Route("/live", live),
-            Route("/trial/{run}/{agent}/{trial}", trial_page),
-            Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        ],
+        routes=routes,
         middleware=[Middleware(Guard, token=new_token())],
     )
 

@@ -31,16 +31,22 @@ def cmd_view(args: argparse.Namespace) -> int:
     dirs = [
         folder_to_read(d, "results directory", "give a run's folder") for d in args.results_dirs
     ]
+    from .suite_pages import suite_of
+
+    suite = suite_of(dirs)
+    if suite is not None:
+        dirs = suite.run_dirs()
     if args.export is not None:
         from .export import export_static
 
         out = folder_to_write(args.export, "--export")
-        print(export_static(TrialIndex(dirs), out))
+        page = export_static(TrialIndex(dirs), out)
+        print(suite.export(page.parent) if suite is not None else page)
         return 0
     from .app import create_app
     from .serve import serve
 
-    serve(create_app(TrialIndex(dirs)), port)
+    serve(create_app(TrialIndex(dirs), suite), port)
     return 0
 
 

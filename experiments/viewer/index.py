@@ -49,6 +49,8 @@ class TrialRow:
 @dataclass(frozen=True)
 class Query:
     agent: str = ""
+    run: str = ""
+    """One run's trials only (a suite's cell), by the run's name."""
     outcome: str = ""
     status: str = ""
     q: str = ""
@@ -58,6 +60,7 @@ class Query:
     def matches(self, row: TrialRow) -> bool:
         return (
             (not self.agent or row.agent == self.agent)
+            and (not self.run or row.run == self.run)
             and (not self.outcome or row.label == self.outcome)
             and (not self.status or row.status == self.status)
             and (not self.q or self.q.lower() in row.text)

@@ -25,6 +25,7 @@ function filterRows(event) {
   for (const row of document.querySelectorAll("tr.trial")) {
     const ok =
       (!want.agent || row.dataset.agent === want.agent) &&
+      (!want.run || row.dataset.run === want.run) &&
       (!want.outcome || row.dataset.label === want.outcome) &&
       (!want.status || row.dataset.status === want.status) &&
       (!needle || (texts[row.dataset.key] || "").includes(needle));
@@ -39,7 +40,14 @@ document.addEventListener("DOMContentLoaded", () => {
   if (mode === "live") window.setTimeout(pollLive, 1500);
   if (mode === "static") {
     const form = document.getElementById("filters");
-    if (form) form.addEventListener("submit", filterRows);
+    if (form) {
+      form.addEventListener("submit", filterRows);
+      const run = new URLSearchParams(window.location.search).get("run");
+      if (run && form.elements.run) {
+        form.elements.run.value = run; // a leaderboard cell's link: that cell's trials
+        filterRows();
+      }
+    }
   }
   const toggle = document.getElementById("show-private");
   if (toggle) {

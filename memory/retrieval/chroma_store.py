@@ -21,6 +21,7 @@ in-process store does; what both kinds do the same way is ``store_base.BaseStore
 
 from __future__ import annotations
 
+import math
 import os
 import weakref
 from collections.abc import Mapping, Sequence
@@ -29,6 +30,7 @@ from typing import Any
 from .chroma_collection import Collection, decode, drop_collection, encode
 from .embeddings import Embedder
 from .records import REVISIONS, Hit, Record
+from .rows import dots
 from .search import DENSE, SearchParams
 from .store_base import Added, BaseStore, Changed
 from .vector_store import VectorStore
@@ -196,10 +198,11 @@ class ChromaVectorStore(BaseStore):
             import numpy as np
 
             query = np.asarray(vector, dtype=np.float64)
+            query_norm = math.sqrt(float(dots(query[None, :], query)[0]))
             for record in self.get(missed, embeddings=True):
-                row = np.asarray(record.embedding, dtype=np.float64)
-                norm = float(np.linalg.norm(row) * np.linalg.norm(query))
-                found[record.id] = float(row @ query) / norm if norm > 0 else 0.0
+                row = np.asarray(record.embedding, dtype=np.float64)[None, :]
+                norm = math.sqrt(float(dots(row, row[0])[0])) * query_norm
+                found[record.id] = float(dots(row, query)[0]) / norm if norm > 0 else 0.0
         return found
 
     def query_vector(

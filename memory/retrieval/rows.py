@@ -37,12 +37,33 @@ class Rows:
         return start
 
     def scores(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
-        """The dot product of ``query`` with each of ``rows``, in their order: one product
-        over the whole matrix when those rows fill most of it, else over just them."""
+        """The dot product of ``query`` with each of ``rows``, in their order (see
+        :func:`dots`): over the whole matrix when those rows fill most of it, else over just
+        them."""
         matrix, size = self.matrix, self.size
         if size <= 2 * len(rows):
-            return (matrix[:size] @ query)[rows]
-        return matrix[rows] @ query
+            return dots(matrix[:size], query)[rows]
+        return dots(matrix[rows], query)
+
+
+_CHUNK = 4096
+"""Rows multiplied at once by :func:`dots` (bounds its float64 temporaries)."""
+
+
+def dots(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """The dot product of ``query`` with each row of ``matrix``, in float64, the same bits on
+    every machine.
+
+    A matrix product goes through the BLAS kernel, whose choice (by CPU, thread count or
+    ``OPENBLAS_CORETYPE``) changes the last bits of a score and so the order of near ties.
+    Here each product of two float32 values is exact in float64 and each row is summed by
+    numpy's fixed-order reduction, so a ranking does not depend on the machine."""
+    q = np.asarray(query, dtype=np.float64)
+    out = np.empty(len(matrix), dtype=np.float64)
+    for start in range(0, len(matrix), _CHUNK):
+        block = np.asarray(matrix[start : start + _CHUNK], dtype=np.float64)
+        out[start : start + len(block)] = np.sum(block * q, axis=1)
+    return out
 
 
 def unit(vectors: Any, dim: int) -> np.ndarray:
@@ -69,4 +90,4 @@ def vector_block(rows: np.ndarray | list[list[float]]) -> dict[str, Any]:
     }
 
 
-__all__ = ["Rows", "unit", "vector_block"]
+__all__ = ["Rows", "dots", "unit", "vector_block"]

@@ -38,7 +38,7 @@ from cogarch.core.cow import CowDict
 
 from .embeddings import Embedder
 from .records import REVISIONS, Hit, Record, VectorStoreError, encode_metadata
-from .rows import Rows, unit
+from .rows import Rows, dots, unit
 from .search import DENSE, SearchParams
 from .store_base import Added, BaseStore, Changed
 from .store_state import StoreStateError
@@ -187,7 +187,7 @@ class VectorStore(BaseStore):
         if not known:
             return {}
         [query] = unit([list(vector)], self._rows.dim)
-        scores = self._rows.matrix[[self._entries[i].row for i in known]] @ query
+        scores = dots(self._rows.matrix[[self._entries[i].row for i in known]], query)
         return {i: float(s) for i, s in zip(known, scores, strict=True)}
 
     @staticmethod

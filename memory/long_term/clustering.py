@@ -87,21 +87,33 @@ def kmeans(data: np.ndarray, k: int, seed: int, n_init: int = 10) -> np.ndarray:
     rng = np.random.default_rng(seed % (2**32))
     best_labels: np.ndarray | None = None
     best_inertia = math.inf
+    columns: dict[int, np.ndarray] = {}  # distances to a row, shared by the restarts' seedings
     for _ in range(max(1, n_init)):
-        labels, inertia = _lloyd(data, _plus_plus(data, k, rng))
+        labels, inertia = _lloyd(data, _plus_plus(data, k, rng, columns))
         if inertia < best_inertia:
             best_labels, best_inertia = labels, inertia
     assert best_labels is not None
     return _canonical(best_labels)
 
 
-def _plus_plus(data: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+def _plus_plus(
+    data: np.ndarray, k: int, rng: np.random.Generator, columns: dict[int, np.ndarray]
+) -> np.ndarray:
     """Greedy k-means++ seeding: each new centre is the best of 2 + floor(ln k) candidates
-    drawn with probability proportional to the squared distance to the nearest centre."""
+    drawn with probability proportional to the squared distance to the nearest centre
+    (``columns`` keeps each row's distances to all rows once computed)."""
     n = len(data)
     trials = 2 + int(math.log(k))
+
+    def to(rows: list[int]) -> np.ndarray:
+        missing = [r for r in dict.fromkeys(rows) if r not in columns]
+        if missing:
+            for r, column in zip(missing, squared_distances(data, data[missing]).T, strict=True):
+                columns[r] = column
+        return np.stack([columns[r] for r in rows], axis=1)
+
     chosen = [int(rng.integers(n))]
-    closest = squared_distances(data, data[chosen])[:, 0]
+    closest = to(chosen)[:, 0]
     for _ in range(1, k):
         total = float(closest.sum())
         if total <= 0:  # every row sits on a centre: take the first row not chosen yet
@@ -110,7 +122,7 @@ def _plus_plus(data: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray
             cumulative = np.cumsum(closest)
             draws = rng.random(trials) * total
             picks = [min(int(i), n - 1) for i in np.searchsorted(cumulative, draws, side="right")]
-        to_picks = squared_distances(data, data[picks])
+        to_picks = to(picks)
         potentials = np.round(np.minimum(closest[:, None], to_picks).sum(axis=0), DIGITS)
         best = int(np.argmin(potentials))
         chosen.append(picks[best])

@@ -27,13 +27,13 @@ from cogarch.core.state import StateError
 from cogarch.core.task import Task, TrialContext
 from cogarch.core.views import Cell, Section, Table
 from cogarch.errors import CogarchError
+from cogarch.memory.retrieval.haystack import question_message
 from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter
 from cogarch.tasks.memory_bench.ingest import IngestCost, clock, ingest_observations, trim_history
 from cogarch.tasks.memory_bench.judging import judge_model
 from cogarch.tasks.memory_bench.ranking import ranking_metrics, session_of
 from cogarch.tasks.memory_bench.retrieved import retrieved_ids
-from cogarch.workspace.specialists.history_reader import question_message
 
 from .data import QUESTION_TYPES, Question, Session, load_longmemeval
 from .fakes import FAKES
@@ -184,7 +184,7 @@ class LongMemEvalTask(Task):
         key = None
         if cache is not None:
             provider = ctx.agent_provider
-            model = getattr(ctx.models(provider), "model", None) if provider else None
+            model = ctx.models(provider).model if provider else None
             key = MemoryCache.key(played.digest(), agent.save_state(), str(model))
         async with cache.lock(key) if cache is not None and key else _Nothing():
             if cache is not None and key is not None:

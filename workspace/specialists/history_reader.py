@@ -21,7 +21,13 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch import tracing
-from cogarch.memory.retrieval.haystack import HaystackMemory, render_history
+from cogarch.memory.retrieval.haystack import (
+    COT_CUE,
+    QUESTION,
+    HaystackMemory,
+    question_message,
+    render_history,
+)
 from cogarch.models.messages import user
 from cogarch.tokens import count_tokens
 
@@ -49,21 +55,8 @@ NOTE_PROMPT = (
     "{question_date}\nQuestion: {question}\nExtracted note (information relevant to answering "
     "the question):"
 )
-QUESTION = re.compile(
-    r"Current Date: (?P<date>.*?)\nQuestion: (?P<question>.*)\n(?P<tail>Answer(?: \(step by "
-    r"step\))?):\s*\Z",
-    re.S,
-)
-"""The question message: ``Current Date: D``, ``Question: Q``, then the answer cue."""
-COT_CUE = "Answer (step by step)"
 SLOT = re.compile(r"\{(history|date|question)\}")
 """The answer prompt's slots, filled in one pass (what fills one is never read as another)."""
-
-
-def question_message(question: str, date: str, cot: bool = False) -> str:
-    """What the reader is asked: the official prompt's ending."""
-    cue = COT_CUE if cot else "Answer"
-    return f"Current Date: {date}\nQuestion: {question}\n{cue}:"
 
 
 def head_within(text: str, budget: int | None) -> str:

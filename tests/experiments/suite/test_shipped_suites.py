@@ -1,0 +1,55 @@
+"""The shipped suites: the fakes suite end to end through the command, the others checked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cogarch.experiments.cli import main
+from cogarch.experiments.suite_config import load_suite_config
+
+REPO = Path(__file__).resolve().parents[3]
+SUITES = REPO / "experiments"
+
+
+def test_the_fakes_suite_ranks_every_task_and_agent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(REPO)  # the config names its data relative to the checkout
+    out = tmp_path / "suite"
+    config = SUITES / "suite_memory_fakes.yaml"
+    assert main(["suite", str(config), "--results-dir", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "24 cells: 64 trials run, 0 already complete, 0 failed" in printed
+    board = json.loads((out / "leaderboard.json").read_text(encoding="utf-8"))
+    assert {c["status"] for c in board["cells"]} == {"complete"}
+    value = {(c["agent"], c["task"]): c["value"] for c in board["cells"]}
+    for task in ("hangman_sct", "diagnosis_sct", "alfworld", "revision"):
+        assert value["workflow_overwrite", task] == 1.0 and value["forgetful_vanilla", task] == 0.0
+    assert (
+        value["vanilla", "constraints"] == 0.0 and value["forgetful_vanilla", "constraints"] == 1.0
+    )
+    rows = {r["agent"]: r for r in board["rows"]}
+    assert len(rows["vanilla"]["tasks"]) == 6
+    assert rows["forgetful_vanilla"]["mean_rank"] > rows["vanilla"]["mean_rank"]
+
+    assert main(["suite", str(config), "--results-dir", str(out), "--quiet"]) == 0
+    assert "0 trials run, 64 already complete" in capsys.readouterr().out  # resumed: all done
+    assert main(["suite", "report", str(out)]) == 0
+    assert json.loads((out / "leaderboard.json").read_text(encoding="utf-8")) == board
+
+
+@pytest.mark.parametrize("name", ["suite_memory_local.yaml", "suite_memory_paper.yaml"])
+def test_the_model_suites_load_and_plan(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(REPO)
+    config = load_suite_config(SUITES / name)
+    assert len({a.label for a in config.agents}) >= 3 and len(config.tasks) >= 3
+    if name == "suite_memory_local.yaml":
+        assert (
+            main(["suite", str(SUITES / name), "--dry-run", "--results-dir", "/nonexistent/x"]) == 0
+        )
+        assert "12 cells" in capsys.readouterr().out

@@ -61,8 +61,10 @@ def dots(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
     q = np.asarray(query, dtype=np.float64)
     out = np.empty(len(matrix), dtype=np.float64)
     for start in range(0, len(matrix), _CHUNK):
-        block = np.asarray(matrix[start : start + _CHUNK], dtype=np.float64)
-        out[start : start + len(block)] = np.sum(block * q, axis=1)
+        block = matrix[start : start + _CHUNK]
+        # float32 rows meet the float64 query: numpy widens them in its own buffers, so no
+        # float64 copy of the block is made
+        np.sum(np.multiply(block, q), axis=1, out=out[start : start + len(block)])
     return out
 
 

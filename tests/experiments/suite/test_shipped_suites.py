@@ -52,4 +52,4 @@ def test_the_model_suites_load_and_plan(
         assert (
             main(["suite", str(SUITES / name), "--dry-run", "--results-dir", "/nonexistent/x"]) == 0
         )
-        assert "12 cells" in capsys.readouterr().out
+        assert "9 cells" in capsys.readouterr().out

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from cogarch.core.evaluation import Evaluation, Scalar
 from cogarch.core.records import Scoring, TrialRecord
@@ -152,12 +153,33 @@ class TidyTable:
     """How the run's task names its final answers (see ``Evaluation.answer_label``)."""
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+"""What a spreadsheet reads a cell starting with as a formula (fullwidth forms included)."""
+
+
+def csv_cell(value: Any) -> Any:
+    """``value`` as a CSV cell a spreadsheet shows as text: a string that would start a formula
+    (``=``, ``+``, ``-``, ``@``, a tab or a line break first) gets a leading ``'``, and a
+    carriage return becomes a line feed (which the writer quotes; a bare one would split the
+    row for readers); None is empty; numbers stay numbers. The JSONL keeps text as it is."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        return value
+    text = value.replace("\r\n", "\n").replace("\r", "\n")
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def write_csv(rows: Sequence[TidyRow], path: str | Path) -> Path:
+    """The rows as CSV, every text cell (and column name) escaped by :func:`csv_cell`, so
+    trial text never becomes a live formula when the file is opened in a spreadsheet."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=columns_of(rows), lineterminator="\n")
-    writer.writeheader()
+    names = columns_of(rows)
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([csv_cell(name) for name in names])
     for row in rows:
-        writer.writerow({k: "" if v is None else v for k, v in row.cells().items()})
+        cells = row.cells()
+        writer.writerow([csv_cell(cells.get(name)) for name in names])
     return atomic_write_text(path, buffer.getvalue())
 
 
@@ -172,4 +194,13 @@ def write_jsonl(rows: Sequence[TidyRow], path: str | Path) -> Path:
     return atomic_write_text(path, "".join(lines))
 
 
-__all__ = ["BASE_COLUMNS", "TidyRow", "TidyTable", "columns_of", "write_csv", "write_jsonl"]
+__all__ = [
+    "BASE_COLUMNS",
+    "FORMULA_STARTS",
+    "TidyRow",
+    "TidyTable",
+    "columns_of",
+    "csv_cell",
+    "write_csv",
+    "write_jsonl",
+]

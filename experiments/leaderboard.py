@@ -133,7 +133,9 @@ def _value(metric: LeaderboardMetric, found: Estimate | None) -> MetricValue:
     )
 
 
-def _test_against_best(cells: list[Cell], data: dict[str, CellData], metric: LeaderboardMetric):
+def _test_against_best(
+    cells: list[Cell], data: dict[str, CellData], metric: LeaderboardMetric
+) -> None:
     """Mark the task's best cell, test every other measured cell against it, Holm-correct."""
     measured = [c for c in cells if c.value is not None]
     if not measured:

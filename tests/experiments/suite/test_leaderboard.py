@@ -3,6 +3,7 @@ files give them, intervals and tests as computed by hand, missing cells never ze
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import shutil
@@ -15,7 +16,9 @@ from cogarch.experiments.leaderboard import build_leaderboard
 from cogarch.experiments.leaderboard_files import write_leaderboard
 from cogarch.experiments.leaderboard_stats import compare
 from cogarch.experiments.results import iter_trials
+from cogarch.experiments.suite_config import SuiteConfig
 from cogarch.experiments.suite_files import read_manifest
+from cogarch.experiments.suite_runner import run_suite
 from cogarch.experiments.summary import summarize
 from cogarch.experiments.tidy import tidy_run
 
@@ -147,3 +150,30 @@ def test_the_files_are_written_and_link_each_cell_to_its_report(known: Path) -> 
     assert page.count("<svg") == len(board.tasks) + 1 and 'class="pareto"' in page
     header = (known / "leaderboard.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header.startswith("agent,task,metric,value,low,high,n,status")
+
+
+def test_a_cell_whose_every_trial_failed_shows_as_failed(tmp_path: Path) -> None:
+    config = SuiteConfig.model_validate(
+        {
+            "name": "broken",
+            "trials": 2,
+            "cache": False,
+            "results_dir": tmp_path / "out",
+            "providers": {
+                "honest": {"kind": "fake", "fake": "honest"},
+                "broken": {"kind": "fake", "fake": "tests.experiments.slow_fakes:broken_host"},
+            },
+            "tasks": [{"kind": "hangman_sct", "t_fork": 3, "n_candidates": 3}],
+            "agents": [
+                {"name": "fine", "agent": "vanilla", "provider": "honest"},
+                {"name": "down", "agent": "vanilla", "provider": "broken"},
+            ],
+        }
+    )
+    result = asyncio.run(run_suite(config, progress=False, reports=False))
+    assert [c.failed for c in result.cells] == [0, 2]
+    board = build_leaderboard(result.results_dir)
+    down = board.cell("down", "hangman_sct")
+    assert down is not None and (down.status, down.value, down.n) == ("failed", None, 0)
+    assert down.significant is None and down.failed == 2
+    assert {r.agent: r.tasks for r in board.rows} == {"fine": [], "down": []}

@@ -46,7 +46,8 @@ def cmd_view(args: argparse.Namespace) -> int:
     from .app import create_app
     from .serve import serve
 
-    serve(create_app(TrialIndex(dirs), suite), port)
+    what = "viewer" if suite is None else "viewer (the suite's leaderboard at /leaderboard)"
+    serve(create_app(TrialIndex(dirs), suite), port, what=what)
     return 0
 
 

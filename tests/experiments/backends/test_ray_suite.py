@@ -36,7 +36,6 @@ SUITE: dict[str, Any] = {
         {"name": "lost", "agent": "vanilla", "provider": "forgetful"},
     ],
 }
-TIMING = ("seconds",)
 
 
 def comparable(folder: Path) -> dict[str, Any]:

@@ -49,7 +49,8 @@ class Costs(BaseModel):
     tokens_per_success: float | None = None
 
     @classmethod
-    def of(cls, costs: CellCosts, successes: float | None) -> Costs:
+    def of(cls, costs: CellCosts, successes: float | None = None) -> Costs:
+        """``costs`` as a record; tokens per success when ``successes`` is given."""
         per = costs.tokens / successes if successes else None
         return cls(
             calls=costs.calls,
@@ -61,6 +62,12 @@ class Costs(BaseModel):
             money=costs.money,
             tokens_per_success=per,
         )
+
+    def per_success(self, tokens: int, successes: float | None) -> Costs:
+        """With tokens per success over the cells whose main metric is a rate (``tokens``
+        spent there, ``successes`` won there)."""
+        per = tokens / successes if successes else None
+        return self.model_copy(update={"tokens_per_success": per})
 
 
 class Cell(BaseModel):
@@ -163,6 +170,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
     columns: list[TaskColumn] = []
     row_costs = {agent: CellCosts() for agent in manifest.agents}
     row_successes: dict[str, float] = {}
+    row_rate_tokens: dict[str, int] = {}
     main_values: dict[str, dict[str, float]] = {}
     mains: dict[str, LeaderboardMetric] = {}
     for task in manifest.tasks:
@@ -212,6 +220,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
             row_costs.setdefault(spec.agent, CellCosts()).add(read.costs)
             if successes is not None:
                 row_successes[spec.agent] = row_successes.get(spec.agent, 0.0) + successes
+                row_rate_tokens[spec.agent] = row_rate_tokens.get(spec.agent, 0) + read.costs.tokens
             mine.append(cell)
         if main is not None:
             _test_against_best(mine, data, main)
@@ -226,7 +235,9 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
             mean_rank=ranked[agent].mean_rank,
             normalised_mean=ranked[agent].normalised_mean,
             tasks=ranked[agent].tasks,
-            costs=Costs.of(row_costs[agent], row_successes.get(agent)),
+            costs=Costs.of(row_costs[agent]).per_success(
+                row_rate_tokens.get(agent, 0), row_successes.get(agent)
+            ),
         )
         for agent in manifest.agents
     ]
@@ -253,8 +264,8 @@ NOTES = [
     "normalised mean: (value - worst) / (best - worst), averaged; a task counts when at "
     "least two agents have a value on it, partial cells included.",
     "costs: sums over every readable trial file, failed ones included; memory calls are the "
-    "calls memory modules made; tokens per success divide tokens by the main rate's "
-    "successes.",
+    "calls memory modules made; tokens per success divide the tokens of the cells whose "
+    "main metric is a rate by their successes.",
 ]
 
 __all__ = ["Cell", "Costs", "Leaderboard", "MetricValue", "Row", "TaskColumn", "build_leaderboard"]

@@ -31,6 +31,10 @@ _CSS = (
 W, H, PAD = 340, 220, 40
 
 
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
+
+
 def pareto(points: Sequence[tuple[str, float, float]], higher: bool) -> set[str]:
     """The names of ``(name, tokens, score)`` points no other point dominates (fewer or
     equal tokens and a better or equal score, one of them strictly)."""
@@ -148,7 +152,7 @@ def leaderboard_page(
     figures = []
     for task in board.tasks:
         points = [
-            (c.agent, float(c.tokens), c.value, c.low or c.value, c.high or c.value)
+            (c.agent, float(c.tokens), c.value, _or(c.low, c.value), _or(c.high, c.value))
             for c in board.cells
             if c.task == task.name and c.value is not None
         ]

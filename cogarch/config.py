@@ -9,6 +9,7 @@ without end or exhaust memory; each refusal is one line naming the file, line an
 
 from __future__ import annotations
 
+import math
 import os
 import reprlib
 from pathlib import Path
@@ -172,11 +173,38 @@ def format_validation_error(exc: ValidationError, where: str = "") -> str:
     return "\n".join(lines)
 
 
+def non_finite(data: Any) -> tuple[str, float] | None:
+    """Where ``data`` (mappings and lists, walked without recursion, each shared one once)
+    holds a float that is infinite or not a number, and that float; None when it holds none."""
+    stack: list[tuple[tuple[str, ...], Any]] = [((), data)]
+    seen: set[int] = set()
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return ".".join(path), value
+        if isinstance(value, dict | list | tuple):
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+        if isinstance(value, dict):
+            stack.extend(((*path, str(k)), v) for k, v in value.items())
+        elif isinstance(value, list | tuple):
+            stack.extend(((*path, str(i)), v) for i, v in enumerate(value))
+    return None
+
+
 def validate_mapping(model: type[M], data: Any, *, where: str = "", source: str = "") -> M:
+    """``data`` validated by ``model``: every problem one line naming its key. A float that is
+    infinite or not a number (``.inf``, ``.nan``) is refused wherever it stands, whatever the
+    model declares: no setting of cogarch's, or of a plug-in's, means anything with one."""
+    head = f"invalid configuration{f' in {source}' if source else ''}:"
+    found = non_finite(data)
+    if found is not None:
+        key = ".".join(p for p in (where, found[0]) if p) or "(top level)"
+        raise ConfigError(f"{head}\n  {key}: must be a finite number (got {found[1]})")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        head = f"invalid configuration{f' in {source}' if source else ''}:"
         raise ConfigError(f"{head}\n{format_validation_error(exc, where)}") from None
 
 

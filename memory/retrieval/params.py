@@ -14,9 +14,10 @@ Role = Literal["user", "assistant"]
 
 
 class RetrievalParams(ProviderFallback):
-    """Settings every retrieval baseline takes (the paper's m and k, and where it runs)."""
+    """Settings every retrieval baseline takes (the paper's m and k, and where it runs). No
+    float of a baseline's (a threshold, a weight) may be infinite or not a number."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     window: int = Field(
         default=10,

@@ -38,7 +38,7 @@ DETAIL_KEY = "search"
 class SearchParams(BaseModel):
     """The ``search`` setting: which search finds records, and how hybrid search fuses."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     mode: SearchMode = Field(
         default="dense",
@@ -63,6 +63,7 @@ class SearchParams(BaseModel):
     entity_boost: float = Field(
         default=0.0,
         ge=0.0,
+        le=10.0,
         description="hybrid: added to the fused score, times the share of the query's names and "
         "numbers found in the record (0: off).",
     )

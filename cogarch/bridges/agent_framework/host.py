@@ -23,7 +23,7 @@ import json
 import uuid
 import warnings
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from agent_framework import AgentSession, InMemoryHistoryProvider, SupportsAgentRun
@@ -31,7 +31,7 @@ from agent_framework import AgentSession, InMemoryHistoryProvider, SupportsAgent
 from cogarch.core.host import EpisodeReport, Observation, ReplyReport
 from cogarch.core.memory import EpisodeEnd
 from cogarch.core.records import WalkStep
-from cogarch.core.state import state_object, state_part, state_value
+from cogarch.core.state import StateError, state_object, state_part, state_value
 from cogarch.errors import CogarchError, ConfigError
 
 from .memory_provider import MemoryContextProvider
@@ -177,12 +177,39 @@ class FrameworkHost:
         saved = state_object(state, owner)
         state_value(saved, "session_id", str, owner)
         if saved.get("service_session_id") is not None:
-            state_value(saved, "service_session_id", str, owner)
+            raise StateError(
+                f"the {owner} state holds a service-side conversation "
+                f"({saved['service_session_id']!r}): the conversation lives on the service, so "
+                "this session could not be forked; save a session whose history it holds"
+            )
         if "state" in saved:
             state_value(saved, "state", dict, owner)
+            self._check_provider_states(saved["state"], owner)
         with state_part(owner, "session"):
             session = AgentSession.from_dict(dict(saved))
+        try:
+            check_copyable(self.agent, session, name=self.name)
+        except SessionCopyError as exc:
+            raise StateError(str(exc)) from None
         self.session = session
+
+    def _check_provider_states(self, states: Mapping[str, Any], owner: str) -> None:
+        """Check each provider's part of a saved session's state as the provider will read it
+        (a memory module's state loaded into a copy, the history's messages listed), so a
+        damaged part is refused now, never raised in the middle of a later turn."""
+        owners: dict[str, Any] = {
+            p.source_id: p for p in getattr(self.agent, "context_providers", []) or []
+        }
+        if isinstance(self.agent, WorkspaceFrameworkAgent):
+            owners[self.agent.source_id] = self.agent
+        for key, value in states.items():
+            found = owners.get(key)
+            if isinstance(found, MemoryContextProvider | WorkspaceFrameworkAgent):
+                found.check_state(value, f"{owner}'s '{key}'")
+            elif isinstance(found, InMemoryHistoryProvider):
+                part = state_object(value, f"{owner}'s '{key}' history")
+                if "messages" in part:
+                    state_value(part, "messages", list, f"{owner}'s '{key}' history")
 
     # -- what an Agent Framework agent cannot do -------------------------------------------
     def _unsupported(self, what: str) -> UnsupportedCapabilityError:

@@ -28,6 +28,7 @@ from agent_framework import AgentSession, ContextProvider, SessionContext, Suppo
 from cogarch.config import validate_mapping
 from cogarch.core.memory import MemoryContext, MemoryModule, TurnRecord
 from cogarch.core.model import ChatModel
+from cogarch.core.state import state_object, state_part
 from cogarch.errors import ConfigError
 from cogarch.memory.registry import build_memory
 from cogarch.memory.retrieval.prompts import RESPONDER_PROMPTS
@@ -127,16 +128,47 @@ class MemoryContextProvider(ContextProvider):
     # -- the module a session holds ---------------------------------------------------------
     def module(self, session: AgentSession) -> MemoryModule:
         """The session's module as its state holds it (a fresh copy for a new session)."""
-        state = session.state.get(self.source_id) or {}
+        state = state_object(
+            session.state.get(self.source_id) or {},
+            f"session state of memory provider '{self.source_id}'",
+        )
         revision = str(state.get("revision"))
         cached = self._live.get(session)
         if cached is not None and cached[0] == revision:
             return cached[1]
         module = self.template.fork()
-        if "module" in state:
-            module.load_state(state["module"])
+        if state:  # refused before the agent replies, never halfway through a turn
+            owner = f"session state of memory provider '{self.source_id}'"
+            self.check_state(state, owner, load=False)
+            if "module" in state:
+                with state_part(owner, "module"):
+                    module.load_state(state["module"])
         self._live[session] = (revision, module)
         return module
+
+    def check_state(self, value: Any, owner: str, *, load: bool = True) -> None:
+        """Refuse (``StateError``, naming ``owner``) a session's state of this provider that
+        it could not go on from: not an object, a turn count, dialogue or failed turns of
+        another shape, or (with ``load``) a module state the module refuses."""
+        state = state_object(value, owner)
+        with state_part(owner, "turn"):
+            turn = state.get("turn", 0)
+            if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
+                raise ValueError(f"not a turn count: {turn!r}")
+        with state_part(owner, "dialogue"):
+            for pair in state.get("dialogue", []):
+                role, text = pair
+                if role not in ("user", "assistant") or not isinstance(text, str):
+                    raise ValueError(f"not a [role, text] pair: {pair!r}")
+        with state_part(owner, "failed_turns"):
+            if not all(
+                isinstance(t, int) and not isinstance(t, bool)
+                for t in state.get("failed_turns", [])
+            ):
+                raise ValueError("not a list of turn numbers")
+        if load and "module" in state:
+            with state_part(owner, "module"):
+                self.template.fork().load_state(state["module"])
 
     def _keys(self, module: MemoryModule) -> set[str]:
         """The placeholders the block fills: the provider's and module's names, and the

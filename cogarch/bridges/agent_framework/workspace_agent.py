@@ -31,6 +31,7 @@ from agent_framework import (
     normalize_messages,
 )
 
+from cogarch.core.state import state_object, state_part
 from cogarch.errors import ConfigError
 from cogarch.workspace.agent import Agent
 
@@ -59,16 +60,27 @@ class WorkspaceFrameworkAgent(BaseAgent):
 
     def agent_of(self, session: AgentSession) -> Agent:
         """The composed agent as ``session`` holds it (a fresh copy for a new session)."""
-        state = session.state.get(self.source_id) or {}
+        state = state_object(
+            session.state.get(self.source_id) or {}, f"session state of '{self.source_id}'"
+        )
         revision = str(state.get("revision"))
         cached = self._live.get(session)
         if cached is not None and cached[0] == revision:
             return cached[1]
         agent = self._initial.fork()
         if "agent" in state:
-            agent.load_state(state["agent"])
+            with state_part(f"session state of '{self.source_id}'", "agent"):
+                agent.load_state(state["agent"])
         self._live[session] = (revision, agent)
         return agent
+
+    def check_state(self, value: Any, owner: str) -> None:
+        """Refuse (``StateError``, naming ``owner``) a session's state of this agent that it
+        could not go on from: not an object, or an agent state the composed agent refuses."""
+        state = state_object(value, owner)
+        if "agent" in state:
+            with state_part(owner, "agent"):
+                self._initial.fork().load_state(state["agent"])
 
     def run(
         self,

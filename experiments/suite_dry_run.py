@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from cogarch.errors import ConfigError
 from cogarch.workspace.spec import AgentSpec
 
 from .dry_run import _resolve, estimates
 from .results import iter_trials
 from .suite_config import SuiteConfig
+from .suite_files import is_suite, read_manifest
 
 
 def _done(folder: Path, agent: str, trials: int) -> int:
@@ -34,9 +36,25 @@ def _done(folder: Path, agent: str, trials: int) -> int:
     )
 
 
+def _suite_cells(folders: Sequence[Path]) -> list[Path]:
+    """The cells' run folders of every suite in ``folders`` or directly under them."""
+    found: list[Path] = []
+    for folder in folders:
+        for suite in (folder, *sorted(folder.glob("*"))) if folder.is_dir() else ():
+            if is_suite(suite):
+                try:
+                    found += [suite / cell.folder for cell in read_manifest(suite).cells]
+                except ConfigError:
+                    continue
+    return found
+
+
 def suite_dry_run(config: SuiteConfig, estimate_from: Sequence[Path] = ()) -> str:
-    """The plan of ``config`` as text; a ``ConfigError`` for what would stop a cell."""
+    """The plan of ``config`` as text; a ``ConfigError`` for what would stop a cell. Costs
+    are estimated from earlier trial files: the cell's own, those of ``estimate_from`` and
+    of the cells of every suite there or under ``runs/``."""
     cells = config.cells()
+    sources = [*estimate_from, *_suite_cells([*estimate_from, Path("runs")])]
     lines = [
         f"suite: {config.name} (config hash {config.digest()[:12]})",
         f"results: {config.output_dir()}",
@@ -57,7 +75,7 @@ def suite_dry_run(config: SuiteConfig, estimate_from: Sequence[Path] = ()) -> st
             label: spec.name if isinstance(spec, AgentSpec) else f"{spec.framework}:{spec.factory}"
             for label, spec in resolved.specs.items()
         }
-        found = estimates(run, names, estimate_from).get(agent.label)
+        found = estimates(run, names, sources).get(agent.label)
         episodes = resolved.task.episodes_per_trial() if resolved.task is not None else None
         status = "complete" if left == 0 else "pending" if done == 0 else "partial"
         head = f"  {task.label} x {agent.label}: {done}/{run.trials} done ({status})"

@@ -5,6 +5,7 @@ Run from the repository root::
 
     python benchmarks/bench_longmemeval.py [--sessions 50] [--turns 10] [--words 45]
         [--questions 500] [--pool 2000] [--concurrency 2] [--skip-one] [--skip-whole]
+        [--dates-per-haystack]
 
 LongMemEval's data is not shipped: the benchmark writes its own files
 (``cogarch.tasks.longmemeval.synthetic``): a haystack of ``--sessions`` sessions of
@@ -17,7 +18,9 @@ agent with every turn's vector in the memo (what is left is the store, BM25 and 
 and once with the hash embedder (no model at all). The difference is what embedding costs.
 
 Whole S: ``--questions`` questions whose haystacks draw their filler sessions from a shared
-pool of ``--pool`` sessions (as S's haystacks share sessions) are played through the real
+pool of ``--pool`` sessions (as S's haystacks share sessions; a pool session keeps one date
+everywhere unless ``--dates-per-haystack``: raw-turn memory embeds each turn with its date, so
+a session dated anew is a new text) are played through the real
 task and runner (fake reader, no judge, no memory cache), ``--concurrency`` at a time: each
 distinct turn is embedded once, every other ingestion reads the memo. Reported: wall time,
 turns ingested per second, the memo's hits, and the peak RSS.
@@ -96,6 +99,7 @@ def write_data(path: Path, questions: int, args: argparse.Namespace) -> Path:
         abstention=0,
         pool=args.pool,
         turn_words=args.words,
+        shared_dates=not args.dates_per_haystack,
         seed=7,
     )[:questions]
     path.write_text(json.dumps(data), encoding="utf-8")
@@ -164,6 +168,11 @@ async def main() -> None:
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--skip-whole", action="store_true")
     parser.add_argument("--skip-one", action="store_true")
+    parser.add_argument(
+        "--dates-per-haystack",
+        action="store_true",
+        help="date each haystack's sessions anew (a shared session's dated lines then differ)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -122,20 +122,27 @@ def synthetic_longmemeval(
     abstention: int = 1,
     pool: int = 40,
     turn_words: int = 0,
+    shared_dates: bool = False,
     seed: int = 0,
 ) -> list[dict[str, Any]]:
     """Questions of every type (``questions_per_type`` each, plus ``abstention`` ones), each
     with ``sessions`` sessions of ``turns_per_session`` turns: one evidence session (its
     first user turn states the fact asked about, marked ``has_answer``) among filler sessions
     drawn from a shared ``pool``, their turns padded with ``turn_words`` words (user) and four
-    times that (assistant): 50 sessions of 10 turns with ``turn_words=70`` are about the
-    115k tokens of an S haystack. Answers that are counts are numbers, as in the data."""
+    times that (assistant): 50 sessions of 10 turns with ``turn_words=45`` are about the
+    115k tokens of an S haystack. With ``shared_dates`` a pool session has one date in every
+    haystack that draws it (its dated turns are then the same text everywhere); otherwise
+    each haystack dates its sessions anew. Answers that are counts are numbers, as in the data."""
     rng = random.Random(seed)
     start = datetime(2023, 3, 1, 9, 30)
     fillers = [
         (f"sharegpt_{rng.getrandbits(32):08x}_{i}", _filler(rng, turns_per_session, turn_words))
         for i in range(pool)
     ]
+    pool_dates = {
+        sid: start + timedelta(days=1 + i % 199, minutes=(i * 37) % 600)
+        for i, (sid, _) in enumerate(fillers)
+    }
     out: list[dict[str, Any]] = []
     kinds = [(t, False) for t in QUESTION_TYPES for _ in range(questions_per_type)]
     kinds += [(QUESTION_TYPES[(i * 3) % len(QUESTION_TYPES)], True) for i in range(abstention)]
@@ -155,8 +162,15 @@ def synthetic_longmemeval(
         chosen = rng.sample(fillers, min(sessions - 1, len(fillers)))
         place = rng.randrange(len(chosen) + 1)
         haystack = [*chosen[:place], (evidence_id, evidence), *chosen[place:]]
-        days = sorted(rng.sample(range(1, 200), len(haystack)))
-        dates = [_date(start + timedelta(days=d, minutes=rng.randrange(600))) for d in days]
+        if shared_dates:
+            own = start + timedelta(days=rng.randrange(1, 200), minutes=rng.randrange(600))
+            haystack.sort(key=lambda sd: pool_dates.get(sd[0], own))
+            stamps = [pool_dates.get(sid, own) for sid, _ in haystack]
+            dates = [_date(t) for t in stamps]
+            days = [(stamps[-1] - start).days]
+        else:
+            days = sorted(rng.sample(range(1, 200), len(haystack)))
+            dates = [_date(start + timedelta(days=d, minutes=rng.randrange(600))) for d in days]
         qid = f"{rng.getrandbits(32):08x}" + ("_abs" if abstains else "")
         if abstains:
             question = question.replace("my ", "my cousin's ", 1)

@@ -2,6 +2,23 @@
 
 from __future__ import annotations
 
+import os
+
+DEBUG_ENV = "COGARCH_DEBUG"
+"""Set (to anything but 0, false or no) to see the traceback behind an error's one line (the
+``cogarch --debug`` flag sets it for its command)."""
+
+
+def debug_enabled() -> bool:
+    """Whether tracebacks are wanted: ``COGARCH_DEBUG`` is set (``cogarch --debug``)."""
+    return os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def one_line(exc: BaseException, limit: int = 300) -> str:
+    """``Type: message`` of ``exc`` on one line, cut to ``limit`` characters."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:limit]}" if text else type(exc).__name__
+
 
 class CogarchError(Exception):
     """Base class of every error cogarch raises on purpose."""

@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cogarch.errors import CogarchError, ConfigError
+from cogarch.errors import DEBUG_ENV, CogarchError, ConfigError, debug_enabled, one_line
 
 if TYPE_CHECKING:
     from cogarch.models.providers import Providers
 
 
-def _providers(config: str | None) -> Providers:
+def _providers(config: str | None, own: bool = True) -> Providers:
+    """The providers of ``config`` (a YAML file with a ``providers:`` section); without
+    ``own``, a provider whose kind is the user's own code is left out (not imported: see
+    :func:`_own_kinds`)."""
     from cogarch.models.providers import Providers, load_providers_yaml
 
     from .fakes import run_fakes
@@ -34,7 +39,22 @@ def _providers(config: str | None) -> Providers:
             f"not a {type(section).__name__}"
         )
     located = located_kinds(section or {}, config)
+    if not own:
+        located = {k: v for k, v in located.items() if k not in _own_kinds(located)}
     return Providers(load_providers_yaml(located), fakes=run_fakes())
+
+
+def _own_kinds(section: dict[object, object]) -> dict[str, str]:
+    """The providers of a ``providers:`` section whose kind is code of the user's own (an
+    import path or a file, not a kind cogarch registers), by name."""
+    from cogarch.models.providers import PROVIDER_KINDS
+
+    own = {}
+    for name, entry in section.items():
+        kind = entry.get("kind", "openai") if isinstance(entry, dict) else None
+        if isinstance(kind, str) and kind not in PROVIDER_KINDS:
+            own[str(name)] = kind
+    return own
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -99,8 +119,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_models(args: argparse.Namespace) -> int:
     from cogarch.models.messages import user
 
-    providers = _providers(args.config)
+    providers = _providers(args.config, own=not args.no_check)
     failures = 0
+    if args.no_check and args.config is not None:  # listed without running their code
+        from cogarch.config import read_yaml
+
+        data = read_yaml(args.config)
+        section = data.get("providers", data) if isinstance(data, dict) else {}
+        for name, kind in _own_kinds(section if isinstance(section, dict) else {}).items():
+            print(f"{name:<20} {kind} (your own provider kind; not imported with --no-check)")
     for name in providers.names():
         provider = providers.provider(name)
         line = f"{name:<20} {provider.config.kind:<7} {provider.served} ({provider.where})"
@@ -185,16 +212,31 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cogarch", description=__doc__)
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="show the traceback behind an error (also COGARCH_DEBUG=1); without it every "
+        "error is one line",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    run = sub.add_parser("run", help="run an experiment config (resumes where it stopped)")
+    run = sub.add_parser(
+        "run",
+        help="run an experiment config (resumes where it stopped)",
+        description="Run an experiment config; a rerun resumes where it stopped. The run (and "
+        "its --dry-run) imports, and so runs, the Python code of your own the config names: "
+        "a task, provider kinds and agent factories given by import path or file "
+        "(file.py:Class), and memory modules and specialists so named in its agent specs; "
+        "the dry run's plan lists them.",
+    )
     run.add_argument("config", help="a run config YAML, e.g. experiments/hangman_sct_fakes.yaml")
     run.add_argument("--trials", type=int, help="override the number of trials")
     run.add_argument(
         "--dry-run",
         action="store_true",
         help="check the config and print the plan (trials, games, agents, providers, the "
-        "expected cost per trial where an earlier run tells it); no model is called",
+        "expected cost per trial where an earlier run tells it, and the code of your own it "
+        "imported to check it); no model is called",
     )
     run.add_argument(
         "--estimate-from",
@@ -225,8 +267,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(fn=cmd_run)
 
     models = sub.add_parser("models", help="list providers and check that each answers")
-    models.add_argument("--config", help="a YAML file with a 'providers:' section")
-    models.add_argument("--no-check", action="store_true", help="list without calling")
+    models.add_argument(
+        "--config",
+        help="a YAML file with a 'providers:' section (a provider kind of your own, named by "
+        "import path or file, is imported to check it; not with --no-check)",
+    )
+    models.add_argument(
+        "--no-check",
+        action="store_true",
+        help="list without calling a model or importing a provider kind of your own",
+    )
     models.set_defaults(fn=cmd_models)
 
     chat = sub.add_parser("chat", help="talk to a model")
@@ -265,11 +315,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _debugging(on: bool) -> Iterator[None]:
+    """``COGARCH_DEBUG`` set while the command runs, when ``--debug`` asks for it (the code
+    the command runs, plug-ins and bridges included, then lets tracebacks through)."""
+    before = os.environ.get(DEBUG_ENV)
+    if on:
+        os.environ[DEBUG_ENV] = "1"
+    try:
+        yield
+    finally:
+        if on and before is None:
+            os.environ.pop(DEBUG_ENV, None)
+        elif on and before is not None:
+            os.environ[DEBUG_ENV] = before
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    with _debugging(args.debug):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command ``args`` names; every error is one line on stderr (with its traceback
+    too only under ``--debug`` / ``COGARCH_DEBUG=1``)."""
     try:
         return int(args.fn(args))
     except CogarchError as exc:
+        if debug_enabled():
+            raise
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -278,8 +353,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # a file or folder the checks could not foresee (a race, a disk)
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    except Exception:
-        raise
+    except Exception as exc:  # not foreseen by any check: one line, the traceback on demand
+        if debug_enabled():
+            raise
+        print(
+            f"error: {one_line(exc, 500)} (rerun with --debug, or COGARCH_DEBUG=1, for the "
+            "traceback)",
+            file=sys.stderr,
+        )
+        return 1
     except BaseException as exc:  # sys.exit() or another stop in code the command ran
         what = f"sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else type(exc).__name__
         print(

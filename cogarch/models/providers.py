@@ -24,7 +24,13 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 
-from cogarch.errors import ConfigError, UnknownNameError
+from cogarch.errors import (
+    CogarchError,
+    ConfigError,
+    UnknownNameError,
+    debug_enabled,
+    one_line,
+)
 from cogarch.models import prompt_cache
 from cogarch.models.cache import ResponseCache
 from cogarch.models.endpoints import replica_index
@@ -265,8 +271,21 @@ class Providers:
         return lambda name: self.get(name, seed)
 
     def check(self, name: str) -> None:
-        """Fail now, naming the valid choices, if provider ``name`` could never be built."""
-        self.provider(name).check()
+        """Fail now, naming the valid choices, if provider ``name`` could never be built; a
+        provider kind's own code that raises anything else is one ``ConfigError`` line naming
+        the provider (the traceback under ``COGARCH_DEBUG``)."""
+        try:
+            self.provider(name).check()
+        except CogarchError:
+            raise
+        except Exception as exc:
+            if debug_enabled():
+                raise
+            kind = self.config(name).kind
+            raise ConfigError(
+                f"provider '{name}' (kind {kind}) failed its check: {one_line(exc)}; fix the "
+                f"provider's settings or its code (COGARCH_DEBUG=1 shows the traceback)"
+            ) from exc
 
     async def aclose(self) -> None:
         """Close every model built so far."""

@@ -21,7 +21,7 @@ from typing import Any
 from agent_framework import SupportsAgentRun
 
 from cogarch.core.model import ChatModel
-from cogarch.errors import ConfigError
+from cogarch.errors import CogarchError, ConfigError, debug_enabled, one_line
 from cogarch.registry import import_object
 
 from .chat_client import CogarchChatClient
@@ -94,7 +94,17 @@ class FrameworkAgentBuilder:
         if self.provider is not None:
             client = CogarchChatClient(models(self.provider), seed=seed, caller=self.name)
         ctx = FactoryContext(self.name, seed, client, models, self.provider, self.params)
-        agent = self.factory(ctx)
+        try:
+            agent = self.factory(ctx)
+        except CogarchError:
+            raise
+        except Exception as exc:  # the factory's own code: one line naming it
+            if debug_enabled():
+                raise
+            raise ConfigError(
+                f"factory '{self.path}' of agent '{self.name}' raised {one_line(exc)}; fix the "
+                "factory (COGARCH_DEBUG=1 shows the traceback)"
+            ) from exc
         if inspect.isawaitable(agent):
             raise ConfigError(
                 f"factory '{self.path}' returned an awaitable; make it a plain function that "

@@ -22,6 +22,7 @@ from typing import Any
 
 from inspect_ai import Epochs
 from inspect_ai import Task as InspectTask
+from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import transcript
 from inspect_ai.model import (
@@ -38,6 +39,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from cogarch.core.backend import TrialSpec
 from cogarch.core.records import TrialRecord
 from cogarch.core.task import Task
+from cogarch.errors import CogarchError, ConfigError, debug_enabled
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.task_types import task_source
 from cogarch.experiments.worker import RunSetup
@@ -178,12 +180,27 @@ def trial_samples(params: BridgeParams) -> MemoryDataset:
     return MemoryDataset(samples, name=f"cogarch_{config.name}")
 
 
+class BridgeConfigError(ConfigError, PrerequisiteError):
+    """A mistake in a cogarch task's ``-T`` values, as Inspect is told it: still a
+    ``ConfigError`` to Python callers, and shown by Inspect's command as its message alone,
+    without a traceback (``COGARCH_DEBUG=1`` lets the original error through instead)."""
+
+    def __init__(self, message: str) -> None:
+        ConfigError.__init__(self, message)
+        self.message = f"error: {message}"
+
+
 def cogarch_task(kind: str | None, params: Mapping[str, Any]) -> InspectTask:
     """The Inspect task of cogarch's task ``kind`` under the ``-T`` parameters ``params``:
     checked now (a mistake fails before any sample runs, with cogarch's error)."""
     given = dict(params)
-    bridge = read_params(kind, given, helper=helper_name())
-    TrialPlayer(bridge)  # builds the run's setup: every name and setting is checked now
+    try:
+        bridge = read_params(kind, given, helper=helper_name())
+        TrialPlayer(bridge)  # builds the run's setup: every name and setting is checked now
+    except CogarchError as exc:
+        if debug_enabled():
+            raise
+        raise BridgeConfigError(str(exc)) from None
     source = task_source(bridge.config.task.kind) or bridge.config.task.kind
     return InspectTask(
         dataset=trial_samples(bridge),
@@ -194,4 +211,12 @@ def cogarch_task(kind: str | None, params: Mapping[str, Any]) -> InspectTask:
     )
 
 
-__all__ = ["TrialPlayer", "cogarch_task", "dialogue", "fill_state", "play_trial", "trial_metadata"]
+__all__ = [
+    "BridgeConfigError",
+    "TrialPlayer",
+    "cogarch_task",
+    "dialogue",
+    "fill_state",
+    "play_trial",
+    "trial_metadata",
+]

@@ -34,8 +34,10 @@ from cogarch.workspace.spec import AgentSpec, describe_spec, providers_named
 from .cost_estimate import Estimate, cost_line, estimates
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec
+from .identity import code_digests
 from .run_config import RunConfig
 from .task_types import task_source
+from .user_code import user_code
 from .worker import RunSetup, resolve_agents
 
 
@@ -167,6 +169,11 @@ def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan
         label: spec.name if isinstance(spec, AgentSpec) else f"{spec.framework}:{spec.factory}"
         for label, spec in resolved.specs.items()
     }
+    own = user_code(config, resolved.specs, code_digests(config))
+    out.append(
+        "your code imported (run to check it, as the run will):" if own else "your code: none"
+    )
+    out += [f"  {line}" for line in own]
     costs = estimates(config, names, estimate_from)
     out.append("cost:")
     for entry in config.agents:

@@ -304,9 +304,9 @@ def outcome_rows(results: str | Path, agents: Iterable[str]) -> list[dict[str, A
     by_agent: dict[str, dict[int, dict[str, Any]]] = {}
     for agent in agents:
         for path in sorted((root / agent).glob("trial_*.json")):
-            row = _outcome_row(path, root)
-            if row is not None:
-                by_agent.setdefault(agent, {})[row.pop("trial")] = row
+            read = _outcome_row(path, root)
+            if read is not None:
+                by_agent.setdefault(agent, {})[read.pop("trial")] = read
     trials = sorted({t for rows in by_agent.values() for t in rows})
     out = []
     for trial in trials:

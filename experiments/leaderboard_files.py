@@ -19,6 +19,7 @@ from .leaderboard import Cell, Leaderboard, build_leaderboard
 from .leaderboard_html import leaderboard_page
 from .leaderboard_tables import cost_table, main_table, metric_lines
 from .report_page import table_markdown
+from .tidy_table import csv_cell
 
 CSV_COLUMNS = [
     "agent",
@@ -74,9 +75,9 @@ def to_csv(board: Leaderboard) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for cell in board.cells:
+    for cell in board.cells:  # a name that would start a formula is written as text
         flat = {**cell.model_dump(), **cell.costs.model_dump()}
-        writer.writerow(["" if flat[k] is None else flat[k] for k in CSV_COLUMNS])
+        writer.writerow([csv_cell(flat[k]) for k in CSV_COLUMNS])
     return out.getvalue()
 
 

@@ -41,3 +41,14 @@ def test_a_cell_that_would_start_a_formula_is_written_as_text(tmp_path: Path, te
 def test_numbers_and_plain_text_stay_as_they_are() -> None:
     assert [csv_cell(v) for v in (-3, 0.5, None, "homer", "a=b")] == [-3, 0.5, "", "homer", "a=b"]
     assert csv_cell("a\rb") == "a\nb"  # quoted by the writer, never a row break
+
+
+def test_the_leaderboard_csv_escapes_its_cells_too() -> None:
+    from types import SimpleNamespace
+
+    from cogarch.experiments.leaderboard_files import CSV_COLUMNS, to_csv
+
+    values = {k: f"=cmd|{k}" for k in CSV_COLUMNS}
+    cell = SimpleNamespace(model_dump=lambda: values, costs=SimpleNamespace(model_dump=lambda: {}))
+    rows = list(csv.reader(to_csv(SimpleNamespace(cells=[cell])).splitlines()))  # type: ignore[arg-type]
+    assert rows[1] == [f"'=cmd|{k}" for k in CSV_COLUMNS]

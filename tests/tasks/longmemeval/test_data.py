@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cogarch.tasks.longmemeval.data import LongMemEvalDataError, load_longmemeval
+from cogarch.tasks.longmemeval.data import LongMemEvalDataError, load_longmemeval, parse_date
 from cogarch.tasks.longmemeval.selection import select_questions
 from cogarch.tasks.longmemeval.synthetic import synthetic_longmemeval
 
@@ -119,3 +119,17 @@ def test_questions_are_chosen_by_ids_type_count_and_proportion(tmp_path: Path) -
         select_questions(questions, ids=["nope"])
     with pytest.raises(LongMemEvalDataError, match="one of LongMemEval"):
         select_questions(questions, types=["trivia"])
+
+
+def test_synthetic_files_are_official_and_can_share_dated_sessions(tmp_path: Path) -> None:
+    data = synthetic_longmemeval(2, sessions=5, pool=8, shared_dates=True, seed=4)
+    questions = load_longmemeval(write(tmp_path, data))
+    dates: dict[str, set[str]] = {}
+    for q in questions:
+        assert [s.session_id for s in q.in_date_order()] == [s.session_id for s in q.sessions]
+        assert q.sessions[-1].time < parse_date(q.question_date).isoformat()
+        assert len(q.evidence_turns()) == 1
+        for s in q.sessions:
+            dates.setdefault(s.session_id, set()).add(s.date)
+    shared = [sid for sid, seen in dates.items() if sid.startswith("sharegpt")]
+    assert shared and all(len(dates[sid]) == 1 for sid in shared)

@@ -194,17 +194,10 @@ def non_finite(data: Any) -> tuple[str, float] | None:
 
 
 def validate_mapping(model: type[M], data: Any, *, where: str = "", source: str = "") -> M:
-    """``data`` validated by ``model``: every problem one line naming its key. A float that is
-    infinite or not a number (``.inf``, ``.nan``) is refused wherever it stands, whatever the
-    model declares: no setting of cogarch's, or of a plug-in's, means anything with one."""
-    head = f"invalid configuration{f' in {source}' if source else ''}:"
-    found = non_finite(data)
-    if found is not None:
-        key = ".".join(p for p in (where, found[0]) if p) or "(top level)"
-        raise ConfigError(f"{head}\n  {key}: must be a finite number (got {found[1]})")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
+        head = f"invalid configuration{f' in {source}' if source else ''}:"
         raise ConfigError(f"{head}\n{format_validation_error(exc, where)}") from None
 
 
@@ -229,10 +222,20 @@ def _read_text(file: Path) -> str:
 
 
 def read_yaml(path: str | os.PathLike[str]) -> Any:
+    """The YAML document in the file a user gave, loaded by :func:`bounded_load`; a float in
+    it that is infinite or not a number (``.inf``, ``.nan``) is refused, naming its key: no
+    setting of cogarch's, or of a plug-in's, means anything with one."""
     file = Path(path)
     text = _read_text(file)
     try:
-        return bounded_load(text)
+        data = bounded_load(text)
+        found = non_finite(data)
+        if found is not None:
+            key = found[0] or "(top level)"
+            raise ConfigError(
+                f"'{file}' is refused: {key} must be a finite number (got {found[1]})"
+            )
+        return data
     except LimitExceeded as exc:
         mark = exc.problem_mark
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""

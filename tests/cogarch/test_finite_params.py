@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
-from cogarch.config import validate_mapping
+from cogarch.config import read_yaml
 from cogarch.errors import ConfigError
 from cogarch.memory.registry import build_memory
 from cogarch.memory.retrieval.memoryos import MemoryOSParams
@@ -20,19 +20,19 @@ from cogarch.workspace.spec import load_agent_spec
 BAD = [math.inf, -math.inf, math.nan]
 
 
-class Loose(BaseModel):
-    """A component's params of its own, with a float field and no bounds."""
-
-    weight: float = 1.0
-    nested: dict[str, Any] = {}
-
-
-@pytest.mark.parametrize("value", BAD)
-def test_validation_refuses_a_non_finite_float_anywhere_naming_the_key(value: float) -> None:
-    for data, key in (({"weight": value}, "weight"), ({"nested": {"a": [1, value]}}, "nested.a.1")):
-        with pytest.raises(ConfigError, match="finite") as info:
-            validate_mapping(Loose, data)
-        assert key in str(info.value) and len(str(info.value).splitlines()) == 2
+@pytest.mark.parametrize("value", [".inf", "-.inf", ".nan", ".NaN", "1.0e+999"])
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("weight: {}\n", "weight"), ("nested: {{a: [1, {}]}}\n", "nested.a.1")],
+)
+def test_a_yaml_file_with_a_non_finite_float_is_refused_naming_the_key(
+    tmp_path: Path, value: str, text: str, key: str
+) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(text.format(value), encoding="utf-8")
+    with pytest.raises(ConfigError, match="finite") as info:
+        read_yaml(path)
+    assert f"{key} must be" in str(info.value) and len(str(info.value).splitlines()) == 1
 
 
 @pytest.mark.parametrize("value", BAD)

@@ -49,19 +49,24 @@ def trial_code() -> Iterator[None]:
 
 class RunInterrupts:
     """Ctrl-C handling while a run's trials are played (a context manager used inside the
-    event loop's thread); ``stop_trials`` is called (in the loop) on the first Ctrl-C."""
+    event loop's thread); ``stop_trials`` is called (in the loop) on the first Ctrl-C.
+
+    Runs going on at once in one process (a suite's cells) share one handler: the first
+    Ctrl-C stops the trials of every one of them, a second stops at once, and the handler
+    found before the first run began is put back when the last one ends, whatever their
+    order."""
 
     def __init__(self, stop_trials: Callable[[], None]) -> None:
         self.stop_trials = stop_trials
         self.requested = False
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._previous: object = None
         self._installed = False
 
     def __enter__(self) -> RunInterrupts:
         self._loop = asyncio.get_running_loop()
         try:
-            self._previous = signal.signal(signal.SIGINT, self._on_sigint)
+            if not _ACTIVE:
+                _PREVIOUS[:] = [signal.signal(signal.SIGINT, _on_sigint)]
             self._installed = True
             _ACTIVE.append(self)
         except ValueError:  # not the main thread: Ctrl-C is someone else's to handle
@@ -75,25 +80,36 @@ class RunInterrupts:
         tb: TracebackType | None,
     ) -> None:
         if self._installed:
-            signal.signal(signal.SIGINT, self._previous)  # type: ignore[arg-type]
-            self._installed = False
             _ACTIVE.remove(self)
+            self._installed = False
+            if not _ACTIVE and _PREVIOUS:
+                signal.signal(signal.SIGINT, _PREVIOUS.pop())  # type: ignore[arg-type]
 
-    def _on_sigint(self, signum: int, frame: FrameType | None) -> None:
-        if self.requested:
-            raise KeyboardInterrupt
+    def _request(self) -> None:
         self.requested = True
-        sys.stderr.write(
-            "\ninterrupted: stopping the trials in flight, keeping those finished "
-            "(Ctrl-C again to stop at once)\n"
-        )
         assert self._loop is not None
         self._loop.call_soon_threadsafe(self.stop_trials)
-        if _IN_TRIAL.get():  # a trial's code holds the event loop: stop that trial now
-            task = asyncio.current_task(self._loop)
-            if task is not None:
-                task.cancel()
-                raise asyncio.CancelledError
+
+
+_PREVIOUS: list[object] = []
+"""The SIGINT handler in force before the first of the runs going on began."""
+
+
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    if any(h.requested for h in _ACTIVE):
+        raise KeyboardInterrupt
+    sys.stderr.write(
+        "\ninterrupted: stopping the trials in flight, keeping those finished "
+        "(Ctrl-C again to stop at once)\n"
+    )
+    for handler in list(_ACTIVE):
+        handler._request()
+    if _IN_TRIAL.get():  # a trial's code holds the event loop: stop that trial now
+        loop = _ACTIVE[0]._loop if _ACTIVE else None
+        task = asyncio.current_task(loop) if loop is not None else None
+        if task is not None:
+            task.cancel()
+            raise asyncio.CancelledError
 
 
 __all__ = ["RunInterrupts", "task_raised", "trial_code"]

@@ -101,15 +101,21 @@ async def run_suite(
     result = SuiteRun(out)
     start = time.perf_counter()
     gate = asyncio.Semaphore(config.parallel_cells)
+    interrupted: list[CellRun] = []
 
     async def one(cell: CellRun) -> None:
         task = next(t for t in config.tasks if t.label == cell.task)
         agent = next(a for a in config.agents if a.label == cell.agent)
         async with gate:
+            if interrupted:  # Ctrl-C came before this cell began: it stays for the resume
+                return
             began = time.perf_counter()
             try:
                 runner = Runner(config.cell_config(task, agent), progress=progress, backend=backend)
                 report = await runner.run()
+            except KeyboardInterrupt:  # Ctrl-C stopped this cell's trials (and every cell's)
+                interrupted.append(cell)
+                return
             except CogarchError as exc:
                 cell.error = str(exc).splitlines()[0][:300]
                 sys.stderr.write(f"warning: cell {cell.agent} x {cell.task}: {cell.error}\n")
@@ -120,7 +126,11 @@ async def run_suite(
 
     result.cells = [CellRun(t.label, a.label) for t, a in config.cells()]
     with _ray_for(config.execution):
+        # a KeyboardInterrupt leaving a task of its own would leave the event loop at once,
+        # before the other cells end: each cell notes it, and the suite raises it here
         await asyncio.gather(*(one(c) for c in result.cells))
+    if interrupted:
+        raise KeyboardInterrupt
     result.seconds = time.perf_counter() - start
     if reports:
         await asyncio.to_thread(write_cell_reports, out)

@@ -17,15 +17,29 @@ relative to a directory nobody wrote down.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from cogarch.files import FileRefusedError, read_bytes
 from cogarch.registry import MAX_CODE_BYTES, is_file_path
 
-if TYPE_CHECKING:
-    from .run_config import RunConfig
+
+class RunConfig(Protocol):
+    """What this module reads of a run config (``run_config.RunConfig``, which imports this
+    module to name its runs)."""
+
+    @property
+    def task(self) -> Any: ...
+
+    @property
+    def providers(self) -> Mapping[str, Any]: ...
+
+    @property
+    def agents(self) -> Sequence[Any]: ...
+
+    def model_dump(self, *, mode: str, exclude: set[str]) -> dict[str, Any]: ...
+
 
 CODE_KEY = "code_sha256"
 """The metadata key of the digests of the Python files a config names."""

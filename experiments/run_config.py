@@ -209,10 +209,11 @@ class RunConfig(BaseModel):
 def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
     """The run config of a YAML file. A task named by a Python file's path
     (``kind: my_task.py:MyTask``), and an agent factory so named (``factory:
-    agents.py:build``), is looked for relative to the config file's folder and recorded by
-    its absolute path, so the config means the same from any directory; so is a provider
-    kind so named (``kind: my_provider.py:MyProvider``), before its entry is validated. (A
-    trial's identity holds such a file's content, not its path: see ``identity``.)"""
+    agents.py:build``), is looked for relative to the config file's folder, and recorded
+    relative to the current directory (where the run's results go too); so is a provider
+    kind so named (``kind: my_provider.py:MyProvider``), before its entry is validated. A
+    trial's identity holds such a file's content, not its path (see ``identity``), so the
+    run resumes from any directory."""
     data = read_yaml(path)
     if not isinstance(data, dict):
         raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
@@ -257,4 +258,13 @@ def _located(target: str, config: str | os.PathLike[str], where: str) -> str:
             f"{where} names the file '{file}', which is not a file in the config's folder "
             f"('{found}'); give the file's path relative to the config file"
         )
-    return f"{found.resolve()}:{name}"
+    return f"{_shown(found)}:{name}"
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the current directory when it can be, else absolute (what the
+    trial files record; the run's identity holds the file's content, not this path)."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive
+        return str(path.resolve())

@@ -32,6 +32,8 @@ from cogarch.tasks.registry import TASKS
 from cogarch.workspace.spec import AgentSpec, describe_spec, providers_named
 
 from .cost_estimate import Estimate, cost_line, estimates
+from .episodex_paper import episodex_deviations, played_games
+from .episodex_protocol import unstated_settings
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec
 from .identity import code_digests
@@ -126,14 +128,23 @@ def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan
         f"seed {config.seed}, {config.concurrency} at once"
     )
     out.append(f"task: {config.task.kind}")
+    recorded = config.model_dump(mode="json")
     if task is None:
         out += [f"  {k}: {v}" for k, v in config.task.params().items()]
+        if (games := played_games(recorded)) is not None:
+            out.append(f"  games: {games}")
         out.append(f"  MISSING DATA (supply it before running): {resolved.missing}")
         episodes = limit = None
     else:
         out += [f"  {line}" for line in task.plan()]
         episodes = task.episodes_per_trial()
         limit = task.actions_per_episode()
+    if unstated := unstated_settings(recorded):
+        out.append("not stated by the paper (cogarch's choice):")
+        out += [f"  {line}" for line in unstated]
+    if differs := [d for d in episodex_deviations(recorded) if "cogarch's choice" not in d]:
+        out.append("differs from the paper:")
+        out += [f"  {line}" for line in differs]
     used: set[str] = set()
     out.append("agents:")
     described: dict[str, dict[str, Any]] = {}

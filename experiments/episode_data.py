@@ -57,6 +57,14 @@ class GameRow(BaseModel):
     """The focus-loop activations during the game (None: not recorded)."""
     budget_ended_steps: list[int] | None = None
     """The steps whose turn the agent's step budget ended (None: not recorded)."""
+    transitions: int | None = None
+    """The agent's specialist transitions during the game (None: not recorded)."""
+    held_back: int | None = None
+    """Outputs the agent held back during the game (None: not recorded)."""
+    ended_by: str | None = None
+    """Why the game ended: won, actions, transitions, error (None: not recorded)."""
+    source: str | None = None
+    """Where the game came from: official or generated (None: not recorded)."""
 
 
 _GAMES = TypeAdapter(list[GameRow])
@@ -143,8 +151,31 @@ def run_games(records: Sequence[TrialRecord]) -> RunGames:
     return RunGames(list(found.values()), problems)
 
 
+def game_sources(records: Sequence[TrialRecord]) -> set[str]:
+    """The sources of the games the complete trials played (``official``, ``generated``);
+    empty when no payload says."""
+    found: set[str] = set()
+    for record in records:
+        if record.status != "complete":
+            continue
+        try:
+            games = games_of(record)
+        except ValidationError:
+            continue
+        found |= {g.source for g in games or [] if g.source}
+    return found
+
+
 def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
-__all__ = ["AgentGames", "FocusRun", "GameRow", "RunGames", "games_of", "run_games"]
+__all__ = [
+    "AgentGames",
+    "FocusRun",
+    "GameRow",
+    "RunGames",
+    "game_sources",
+    "games_of",
+    "run_games",
+]

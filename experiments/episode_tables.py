@@ -13,7 +13,10 @@ reads), ``cogarch report`` adds three kinds of table, each only when the run has
 - **memory per game**: per agent and memory module, the entries retrieved per game, the games
   that drew on earlier ones, the entries stored, the clusters formed and failed updates;
 - **focus loop**: per agent, the activations by what started them, and whether the next
-  proposed action was admissible (recovered), again not (failed) or never came (pending).
+  proposed action was admissible (recovered), again not (failed) or never came (pending);
+- **play per game**: per agent, games won, actions per won game, specialist transitions per
+  game (and games the transition budget ended), outputs held back per game, and the concepts
+  in context per step with the clusters they came in.
 
 Games are pooled over an agent's trials; within a trial they are not independent (memory
 carries from game to game), so the intervals are narrower than they should be.
@@ -81,6 +84,15 @@ CUT_NOTE = (
     "games cut: games in which a cap on the past episodes in context (episode_tokens, "
     "context_tokens, belief_chars) left out or shortened beliefs of a drawn episode; by "
     "default every drawn episode is shown in full."
+)
+PLAY_NOTE = (
+    "Play per game: transitions are the agent's specialist steps during a game (the paper's "
+    "'agent transitions'); 'ended by transitions' counts the games a transition budget "
+    "(task.max_transitions) ended before they were won or their actions ran out; held back: "
+    "outputs that were no action of the game (they cost no action, the focus loop takes them "
+    "up). Concepts per step: the concepts in the prompts of a step, averaged over every step "
+    "played (stored concepts shown when the game began, plus the lessons of the game so far "
+    "when they are shown during it); clusters per game: the k-means clusters they came in."
 )
 MISSING_NOTE = (
     "The trial files keep no per-game record of what memory did or of the focus loop (the "
@@ -230,6 +242,54 @@ def focus_table(agents: Sequence[AgentGames]) -> Table | None:
     return Table("focus loop", header, rows)
 
 
+def _concepts_per_step(games: Sequence[GameRow]) -> tuple[float | None, float | None]:
+    """The concepts in context per step, over every step of ``games`` whose conceptual
+    memory kept a record, and the clusters per such game."""
+    counts: list[float] = []
+    clusters: list[float] = []
+    for game in games:
+        activity = (game.memory or {}).get("conceptual")
+        if not isinstance(activity, dict) or not activity.get("enabled", True):
+            continue
+        shown = len(activity.get("retrieved") or [])
+        lessons = sorted(activity.get("lessons") or []) if activity.get("in_game") else []
+        clusters.append(len(activity.get("clusters") or []))
+        for step in range(game.actions or 0):
+            counts.append(shown + sum(s < step for s in lessons))
+    return _mean(counts), _mean(clusters)
+
+
+def play_table(agents: Sequence[AgentGames]) -> Table | None:
+    """Per agent, how its games were played; None when no game records transitions."""
+    rows: list[list[Scalar]] = []
+    for a in agents:
+        if not any(g.transitions is not None for g in a.games):
+            continue
+        won = [g.actions for g in a.games if g.won and g.actions is not None]
+        transitions = [g.transitions for g in a.games if g.transitions is not None]
+        held = [g.held_back for g in a.games if g.held_back is not None]
+        per_step, clusters = _concepts_per_step(a.games)
+        rows.append(
+            [
+                a.agent,
+                len(a.games),
+                sum(bool(g.won) for g in a.games),
+                _mean(won),
+                _mean(transitions),
+                sum(g.ended_by == "transitions" for g in a.games),
+                _mean(held),
+                per_step,
+                clusters,
+            ]
+        )
+    if not rows:
+        return None
+    header = ["agent", "games", "won", "actions per won game", "transitions per game"]
+    header += ["ended by transitions", "held back per game", "concepts per step"]
+    header.append("clusters per game")
+    return Table("play per game", header, rows)
+
+
 def episode_tables(records: Sequence[TrialRecord]) -> EpisodeTables:
     """The episode report of a run's records (empty when no trial played several games)."""
     run = run_games(records)
@@ -240,7 +300,8 @@ def episode_tables(records: Sequence[TrialRecord]) -> EpisodeTables:
     for family in families:
         mine = [a for a in run.agents if a.family == family]
         out.tables += [comparison_table(family, mine, by) for by in varied(mine)]
-    extra = [t for t in (memory_table(run.agents), focus_table(run.agents)) if t is not None]
+    made = (memory_table(run.agents), focus_table(run.agents), play_table(run.agents))
+    extra = [t for t in made if t is not None]
     if not out.tables and not extra:
         return out
     out.notes.insert(0, NOTE)
@@ -250,6 +311,8 @@ def episode_tables(records: Sequence[TrialRecord]) -> EpisodeTables:
         out.notes.append(MEMORY_NOTE)
     if "focus loop" in titles:
         out.notes.append(FOCUS_NOTE)
+    if "play per game" in titles:
+        out.notes.append(PLAY_NOTE)
     if any(any(str(h).startswith("paper") for h in t.header) for t in out.tables):
         out.notes.append(PAPER_NOTE)
     memory = next((t for t in extra if t.title == "memory per game"), None)
@@ -267,5 +330,6 @@ __all__ = [
     "episode_tables",
     "focus_table",
     "memory_table",
+    "play_table",
     "varied",
 ]

@@ -33,8 +33,9 @@ from cogarch.files import real_folder
 from cogarch.io import atomic_write_text
 
 from . import figures
+from .episode_data import game_sources
 from .episode_tables import episode_tables
-from .episodex_paper import embedded_note, episodex_deviations
+from .episodex_paper import embedded_note, episodex_deviations, played_games
 from .paper_settings import embedded_model_note, paper_deviations
 from .paths import folder_to_write
 from .reading import check_reading, outcome_of, short_trials_note, stratum, success_of
@@ -273,7 +274,10 @@ def _content(
             f"trials per agent: {config.get('trials')}, seed: {config.get('seed')}, "
             f"config hash: {str(meta.get('config_hash', '-'))[:12]}"
         )
-        deviations = paper_deviations(config) + episodex_deviations(config)
+        sources = game_sources(table.records)
+        if (games := played_games(config, sources)) is not None:
+            facts.append(f"games played: {games}")
+        deviations = paper_deviations(config) + episodex_deviations(config, sources)
         if deviations:
             facts.append(f"differs from the paper's settings: {'; '.join(deviations)}")
     notes = []

@@ -101,6 +101,8 @@ class Agent:
         node = self.graph.entry
         self.route_log.add(self._entry(ws, node))
         budget = self.graph.step_budget
+        if percept is not None and percept.step_budget is not None:
+            budget = min(budget or percept.step_budget, percept.step_budget)
         steps = 0
         while True:
             steps += 1
@@ -164,10 +166,11 @@ class Agent:
         acting = self.workspace.acting
         focus = [asdict(f) for f in acting.focus_log if f.episode == end.episode]
         cut = [turn for episode, turn in acting.budget_ends if episode == end.episode]
+        held = sum(a.sent is None for a in acting.actions if a.episode == end.episode)
         self.workspace.dialogue = CowList()
         self.workspace.episode = end.episode + 1
         acting.new_episode()
-        return EpisodeReport(memory=activity, focus=focus, budget_turns=cut)
+        return EpisodeReport(memory=activity, focus=focus, budget_turns=cut, held_back=held)
 
     async def _finish_without_choices(
         self, node: str, ws: Workspace, ctx: StepContext, steps: int
@@ -231,10 +234,9 @@ class Agent:
         """What the latest reply carried: its memory footprint, the private state after it,
         the prompt tokens of the responder's calls and what memory retrieved for it."""
         turn = self.workspace.turn
+        ran = [s for s in self.route_log.steps if s.turn == turn]
         answering = [
-            s.prompt_tokens
-            for s in self.route_log.steps
-            if s.turn == turn and s.node == self.graph.responder and s.model_calls
+            s.prompt_tokens for s in ran if s.node == self.graph.responder and s.model_calls
         ]
         retrieved: list[Retrieved] | None = None
         for name, module in self.memory.items():
@@ -246,6 +248,7 @@ class Agent:
             state_tokens=self.state_sizes[-1] if self.state_sizes else None,
             answer_prompt_tokens=sum(answering) if answering else None,
             retrieved=tuple(retrieved) if retrieved is not None else None,
+            steps=len(ran),
         )
 
     async def observe(

@@ -62,6 +62,9 @@ class Percept:
     """The game of the trial, from 0 (None: not known)."""
     step: int | None = None
     """The actions taken so far in this game (None: not known)."""
+    step_budget: int | None = None
+    """The most specialist steps the agent may take on this turn before it must act, when the
+    task limits them (what is left of a game's transition budget); None: the agent's own."""
 
     def allows(self, action: str) -> bool | None:
         """Whether ``action`` is admissible (case and spacing aside); None when unknown."""

@@ -47,6 +47,9 @@ class ReplyReport:
     retrieved: tuple[Retrieved, ...] | None = None
     """What memory retrieved for the reply, in rank order per module; None when no memory
     module of the agent retrieves."""
+    steps: int | None = None
+    """The specialist steps the reply's turn ran (each one transition of the agent's graph);
+    None for an agent without a graph."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,9 @@ class EpisodeReport:
     budget_turns: list[int] = field(default_factory=list)
     """The turns of the episode that the agent's step budget ended (its responder made to
     reply before its walk was done), in order."""
+    held_back: int | None = None
+    """Outputs its responder held back during the episode (proposals that were no action of
+    the environment, which cost no action); None where the agent cannot say."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Conceptual memory (kind ``conceptual``): concepts learned from won games, clustered before
-each game, every cluster's representative put in context.
+each game, every concept put in context under its cluster's label.
 
 Episodex's conceptual memory. During a game it collects the belief states the conscious node
 writes (``take_belief``) and the lessons the learning node records (``note``). When the task
@@ -7,9 +7,13 @@ ends the game (``end_episode``) and the game was won, one model call abstracts a
 ``max_concepts`` concepts from that belief sequence and those lessons, each kept with its game,
 goal and the belief steps it draws on; a lost game or one the task gives no outcome for leaves
 nothing. Before each game (``begin_episode``) every stored concept is embedded and the N of
-them are clustered by k-means into k = max(1, floor(sqrt(N))) clusters (scikit-learn, seeded by
-the trial's seed and the game's index); the member nearest each centroid represents its
-cluster, and all representatives are retrieved and shown (``render``).
+them are clustered by k-means into k = max(1, floor(sqrt(N))) clusters (seeded by the trial's
+seed and the game's index); the member nearest each centroid represents its cluster. Every
+concept is shown under its cluster's label (``show: all``), or the representatives alone; a
+token cap (``tokens``, off by default) records what it leaves out (``cut``). See
+``concept_view.py``. With ``in_game`` on (the paper's "contrastive learning during task
+execution", section 4), the lessons recorded during a game are shown to its later steps and
+kept as concepts, as written, when it ends, won or lost.
 
 With ``enabled`` off nothing is learned or retrieved (the paper's comparison without
 conceptual memory). ``games`` logs, per game, the clusters formed, the concepts retrieved and
@@ -32,7 +36,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.config import validate_mapping
 from cogarch.core.cow import CowList
@@ -41,42 +45,15 @@ from cogarch.core.state import state_value
 from cogarch.errors import ModelCallError
 
 from ..budget import truncate_to_budget
-from ..model_call import ask_model, listed
+from ..model_call import ask_model
 from ..provider_param import ProviderFallback
 from ..retrieval.base import clip
 from ..retrieval.embeddings import Embedder, EmbedderName
+from .abstraction import CONCEPT_PROMPT, ConceptDraft, ConceptDrafts
 from .clustering import consolidate
+from .concept_view import ConceptsShown, in_context_text, view
 from .game_log import GameLogMemory
 from .records import EMPTY, Belief, Cluster, Concept, ConceptGame, EpisodeOrderError, Note
-
-CONCEPT_PROMPT = """You abstract reusable knowledge from an agent's experience in a text \
-environment. You are shown the belief states the agent wrote while it played a game it WON, \
-and the lessons it noted along the way. Write at most {n} concepts: general rules about how \
-the environment works, or strategies that would help in other games with other goals. Each \
-concept is one sentence and names kinds of things (a fridge, a countertop), not this game's \
-numbered objects.
-Reply with ONLY JSON: {{"concepts": [{{"text": "<one sentence>", "steps": [<the step \
-numbers of the beliefs it draws on>]}}]}}"""
-
-
-class ConceptDraft(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    text: str = Field(min_length=1, max_length=600)
-    steps: list[int] = Field(default_factory=list, max_length=200)
-
-
-class ConceptDrafts(BaseModel):
-    """The abstraction's answer; a bare list, or plain strings, are accepted too."""
-
-    model_config = ConfigDict(extra="ignore", title="Concepts")
-
-    concepts: list[ConceptDraft] = Field(max_length=40)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _common_shapes(cls, data: Any) -> Any:
-        return listed(data, "concepts", lambda c: {"text": c} if isinstance(c, str) else c)
 
 
 def _seed(seed: int | None, episode: int) -> int:
@@ -112,6 +89,22 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
         )
         max_tokens: int = Field(default=512, ge=16, description="The abstraction's answer.")
         n_init: int = Field(default=10, ge=1, le=100, description="k-means restarts.")
+        show: ConceptsShown = Field(
+            default="all",
+            description="all: every concept, grouped and labelled by cluster (the paper's "
+            "retrieval in full); representatives: each cluster's representative only.",
+        )
+        tokens: int | None = Field(
+            default=None,
+            ge=1,
+            description="Cap the concepts in context at this many tokens (None: no cap); what "
+            "it leaves out is recorded in the game's log.",
+        )
+        in_game: bool = Field(
+            default=False,
+            description="Lessons recorded during a game are shown to its later steps and kept "
+            "as concepts when it ends, won or lost.",
+        )
 
     params: Params
     # its parts, as GameLogMemory saves them
@@ -147,12 +140,24 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
     # ------------------------------------------------------------------ the game in progress
 
     def representatives(self) -> list[Concept]:
-        """The concepts in context for the game in progress."""
+        """The representatives of the game in progress's clusters."""
+        game = self.game
+        if game is None:
+            return []
+        by_id = {c.id: c for c in self.concepts}
+        return [by_id[c.representative] for c in game.clusters]
+
+    def in_context(self) -> list[Concept]:
+        """The concepts in context for the game in progress, in the order shown."""
         game = self.game
         if game is None:
             return []
         by_id = {c.id: c for c in self.concepts}
         return [by_id[i] for i in game.retrieved]
+
+    def lessons(self) -> list[Note]:
+        """This game's lessons shown to its later steps (none unless ``in_game``)."""
+        return list(self.notes) if self.params.in_game and self.game is not None else []
 
     def begin_episode(self, episode: int, task: str, ctx: MemoryContext) -> ConceptGame:
         """Open game ``episode``: cluster the stored concepts and retrieve the representatives.
@@ -176,7 +181,9 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
                 for i, g in enumerate(groups)
             ]
             game.k = len(game.clusters)
-            game.retrieved = [c.representative for c in game.clusters]
+            shown = view(self.concepts, game.clusters, self.params.show, self.params.tokens)
+            game.retrieved = shown.shown
+            game.cut = list(shown.cut)
         self.games.append(game)
         return game
 
@@ -214,11 +221,12 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
     # ------------------------------------------------------------------ the module interface
 
     async def retrieve(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
-        """Every cluster's representative (consolidated now for a game about ``query`` when
-        no game is in progress)."""
+        """The concepts in context, each with its cluster (consolidated now for a game about
+        ``query`` when no game is in progress)."""
         game = self.game or self.begin_episode(self._next_episode(), query, ctx)
-        size = {c.representative: len(c.members) for c in game.clusters}
-        cluster = {c.representative: c.id for c in game.clusters}
+        size = {m: len(c.members) for c in game.clusters for m in c.members}
+        cluster = {m: c.id for c in game.clusters for m in c.members}
+        representative = {c.representative for c in game.clusters}
         return [
             MemoryItem(
                 id=c.id,
@@ -229,9 +237,10 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
                     "steps": list(c.steps),
                     "cluster": cluster[c.id],
                     "cluster_size": size[c.id],
+                    "representative": c.id in representative,
                 },
             )
-            for c in self.representatives()
+            for c in self.in_context()
         ]
 
     async def end_episode(self, end: EpisodeEnd, ctx: MemoryContext) -> None:
@@ -248,6 +257,16 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
                 game.stored = self._store(drafts, end.episode, label)
         elif self.params.enabled and self.params.learn_from == "every" and self.notes:
             game.stored = self._keep_lessons(end.episode, label)
+        if self.params.enabled and self.params.in_game and self.notes:
+            kept = {c.text for c in self.concepts}
+            fresh = []
+            for note in self.notes:  # each lesson once, and none already a concept
+                text = " ".join(note.text.split())
+                if text not in kept:
+                    kept.add(text)
+                    fresh.append(note)
+            game.stored += self._keep_lessons(end.episode, label, fresh)
+        game.lessons = [n.step for n in self.notes]
         game.ended = True
         self._clear_gathered()
 
@@ -296,10 +315,11 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
                 break
         return stored
 
-    def _keep_lessons(self, episode: int, label: str) -> list[str]:
-        """The game's recorded lessons kept as concepts as they were written."""
+    def _keep_lessons(self, episode: int, label: str, notes: list[Note] | None = None) -> list[str]:
+        """The game's recorded lessons (or ``notes`` of them) kept as concepts as they were
+        written, the latest ``max_concepts`` of them."""
         stored = []
-        for note in self.notes[-self.params.max_concepts :]:
+        for note in (self.notes if notes is None else notes)[-self.params.max_concepts :]:
             text = " ".join(note.text.split())
             if not text:
                 continue
@@ -315,11 +335,10 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
         return stored
 
     def episode_activity(self, episode: int) -> dict[str, Any] | None:
-        """What the module did for game ``episode``, by id: the N concepts stored when it
-        began, the k clusters formed from them with each one's members and representative,
-        the concepts retrieved (the representatives), the concepts learned when it ended
-        (``stored``, with their text in ``texts``) and why none were (``error``); None for a
-        game it never saw."""
+        """What the module did for game ``episode``, by id: N concepts when it began, the k
+        clusters (members, representative), the concepts shown (``retrieved``) and cut, the
+        steps of its lessons, the concepts learned when it ended (``stored``, ``texts``) and
+        why none were (``error``); None for a game it never saw."""
         game = self.game_log(episode)
         if game is None:
             return None
@@ -332,6 +351,10 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
             "k": game.k,
             "clusters": [c.model_dump(mode="json") for c in game.clusters],
             "retrieved": list(game.retrieved),
+            "shown": self.params.show,
+            "cut": list(game.cut),
+            "lessons": list(game.lessons),
+            "in_game": self.params.in_game,
             "stored": list(game.stored),
             "texts": {c.id: c.text for c in self.concepts if c.id in learned},
             "won": game.won,
@@ -339,22 +362,36 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
         }
 
     def render(self, budget_tokens: int | None = None) -> str:
-        """The representatives in context, one per line."""
-        lines = [f"- {c.text}" for c in self.representatives()]
-        return truncate_to_budget("\n".join(lines), budget_tokens) if lines else EMPTY
+        """The concepts in context, each cluster's under its label; then, with ``in_game``,
+        the lessons recorded so far in this game."""
+        game = self.game
+        clusters = game.clusters if game is not None else []
+        text = in_context_text(clusters, self.in_context(), self.params.show, self.lessons())
+        return truncate_to_budget(text, budget_tokens) if text else EMPTY
 
     def private_text(self) -> str:
-        """The concepts in context, with the cluster each represents."""
+        """The concepts in context, by cluster, and this game's lessons shown."""
         game = self.game
-        if not self.params.enabled or game is None or not game.retrieved:
+        if not self.params.enabled or game is None or not (game.retrieved or self.lessons()):
             return ""
-        lines = [f"Concepts in context ({game.k} clusters of {game.concepts} concepts):"]
-        sizes = {c.representative: len(c.members) for c in game.clusters}
-        lines += [f"- [{c.id}, {sizes[c.id]} alike] {c.text}" for c in self.representatives()]
-        return "\n".join(lines)
+        head = f"Concepts in context ({game.k} clusters of {game.concepts} concepts):"
+        if self.params.show == "representatives":
+            sizes = {c.representative: len(c.members) for c in game.clusters}
+            lines = [f"- [{c.id}, {sizes[c.id]} alike] {c.text}" for c in self.in_context()]
+            return "\n".join([head, *lines])
+        body = in_context_text(game.clusters, self.in_context(), "all", self.lessons())
+        return f"{head}\n{body}"
 
     def _settings(self) -> dict[str, Any]:
         return {"provider": self.provider}
+
+    def _load_params(self, state: dict[str, Any]) -> BaseModel:
+        """The saved parameters; a state saved before every concept was shown (its params
+        name no ``show``) goes on showing the representatives, as it did."""
+        params = state.get("params")
+        if isinstance(params, dict) and "show" not in params:
+            state = {**state, "params": {**params, "show": "representatives"}}
+        return super()._load_params(state)
 
     def _load_settings(self, state: dict[str, Any]) -> dict[str, Any]:
         provider = state.get("provider")

@@ -141,9 +141,15 @@ class ConceptGame(GameRecord):
     """Clusters formed: max(1, floor(sqrt(N))) (0 when nothing was stored or memory is off)."""
     clusters: list[Cluster] = Field(default_factory=list)
     retrieved: list[str] = Field(default_factory=list)
-    """Ids of the concepts put in context: every cluster's representative."""
+    """Ids of the concepts put in context, in the order shown: every concept, cluster by
+    cluster (``show: all``), or every cluster's representative."""
+    cut: list[str] = Field(default_factory=list)
+    """Ids of the concepts a token cap left out of context (empty: none was cut)."""
+    lessons: list[int] = Field(default_factory=list)
+    """The steps at which lessons were recorded during the game."""
     stored: list[str] = Field(default_factory=list)
-    """Ids of the concepts learned when the game ended (won games only)."""
+    """Ids of the concepts learned when the game ended (won games; with ``in_game`` or
+    ``learn_from: every``, lost games' lessons too)."""
     won: bool | None = None
     ended: bool = False
     error: str | None = None

@@ -34,9 +34,9 @@ _WHERE = {
     "GameSession": "session",
     "StepResult": "session",
     "AlfworldHost": "task",
-    "AlfworldParams": "task",
+    "AlfworldParams": "params",
     "AlfworldTask": "task",
-    "CurriculumPart": "task",
+    "CurriculumPart": "params",
     "TASK_TYPES": "wheel",
     "AlfworldMissingError": "wheel",
 }

@@ -2,23 +2,33 @@
 
 The layout is ``<root>/json_2.1.1/<split>/<task>/<trial>/game.tw-pddl`` beside
 ``traj_data.json`` (``<root>`` is what ALFWorld calls ``$ALFWORLD_DATA``; pointing at
-``json_2.1.1`` itself works too). ALFWorld's splits map to ours: ``train`` -> ``train``,
-``valid_seen`` -> ``id``, ``valid_unseen`` -> ``ood``. As ALFWorld does, games with movable
-receptacles or sliced objects are left out, and so are games marked unsolvable. Every file is
-read as untrusted input (``gamefile.py``: regular files, bounded, off the event loop) and a
-game is checked before it is played: a file that is not a game is refused naming it, and a game
-without a stored walkthrough gets the planner's (checked in a child process).
+``json_2.1.1`` or at the split's folder itself works too). As ALFWorld's loader does, a split's
+folder is walked to any depth; a game's task type is its ``traj_data.json``'s, else its task
+folder's name, and its room the trajectory's floor plan, else the folder name's last number.
+ALFWorld's splits map to ours: ``train`` -> ``train``, ``valid_seen`` -> ``id``,
+``valid_unseen`` -> ``ood``. As ALFWorld does, games with movable receptacles or sliced objects
+are left out, and so are games marked unsolvable. Every file is read as untrusted input
+(``gamefile.py``: regular files, bounded, off the event loop) and a game is checked before it
+is played: a file that is not a game is refused naming it, and a game without a stored
+walkthrough gets the planner's (checked in a child process).
+
+Where the data is, when a config asks for official games without naming a folder
+(:func:`locate_official`): ``$ALFWORLD_DATA`` when it is set (ALFWorld's own variable), else
+ALFWorld's default, ``~/.cache/alfworld`` (where ``alfworld-download`` puts it). When neither
+holds the splits asked, the run refuses to start (``MissingDataError``), naming both and the
+two ways on: download the data, or ask for generated games (``source: generated``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from cogarch.errors import ConfigError
+from cogarch.errors import ConfigError, MissingDataError
 from cogarch.files import FileRefusedError, read_json
 
 from .gamefile import MAX_GAME_BYTES, read_game_file
@@ -29,6 +39,10 @@ from .wheel import TASK_TYPES
 FOLDERS: dict[Split, str] = {"train": "train", "id": "valid_seen", "ood": "valid_unseen"}
 _GOAL = re.compile(r"Your task is to: (.*?)\.?\"")
 _ROOM = re.compile(r"FloorPlan(\d+)")
+DATA_ENV = "ALFWORLD_DATA"
+"""ALFWorld's variable naming the folder its data is downloaded to."""
+DEFAULT_DATA = "~/.cache/alfworld"
+"""ALFWorld's default data folder, used when ``$ALFWORLD_DATA`` is not set."""
 
 
 @dataclass(frozen=True)
@@ -42,8 +56,28 @@ class OfficialGame:
 
 
 def _split_dir(root: Path, split: Split) -> Path:
+    if root.name == FOLDERS[split]:  # the split's own folder
+        return root
     base = root / "json_2.1.1" if (root / "json_2.1.1").is_dir() else root
     return base / FOLDERS[split]
+
+
+def locate_official(splits: tuple[Split, ...]) -> str:
+    """The folder holding ALFWorld's official games of ``splits``: ``$ALFWORLD_DATA`` when
+    set, else ``~/.cache/alfworld``; refuses when it does not hold them, saying how to go on."""
+    named = os.environ.get(DATA_ENV)
+    root = named or DEFAULT_DATA
+    where = Path(root).expanduser()
+    missing = [FOLDERS[s] for s in splits if not _split_dir(where, s).is_dir()]
+    if not missing:
+        return root
+    shown = f"${DATA_ENV} ({root})" if named else f"{DEFAULT_DATA} (${DATA_ENV} is not set)"
+    raise MissingDataError(
+        f"task.source is official, but ALFWorld's {', '.join(missing)} games are not under "
+        f"{shown}: download them with alfworld-download (pip install alfworld, then "
+        f"'alfworld-download'), or point ${DATA_ENV} or task.official at that folder; to play "
+        "games cogarch generates instead (not ALFWorld's own), set task.source: generated"
+    )
 
 
 @cache
@@ -57,28 +91,36 @@ def official_games(root: str, split: Split) -> tuple[OfficialGame, ...]:
             "and valid_unseen)"
         )
     found = []
-    for path in sorted(folder.glob("*/*/game.tw-pddl")):
-        task_dir = path.parent.parent.name
-        if "movable" in task_dir or "Sliced" in task_dir:
+    for path in sorted(folder.rglob("game.tw-pddl")):  # at any depth, as ALFWorld walks it
+        where = path.parent.relative_to(folder).as_posix()
+        if "movable" in where or "Sliced" in where:
             continue
-        task_type = task_dir.split("-", 1)[0]
+        task_dir = path.parent.parent.name
+        traj = _traj(path.parent / "traj_data.json")
+        task_type = str(traj.get("task_type") or task_dir.split("-", 1)[0])
         if task_type not in TASK_TYPES:
             continue
-        room = _room(path.parent / "traj_data.json", task_dir)
-        found.append(OfficialGame(path, split, task_type, room))
+        found.append(OfficialGame(path, split, task_type, _room(traj, task_dir)))
     if not found:
         raise ConfigError(f"no game.tw-pddl files of ALFWorld's six task types under {folder}")
     return tuple(found)
 
 
-def _room(traj: Path, task_dir: str) -> int | None:
+def _traj(path: Path) -> dict[str, object]:
+    """The game's ``traj_data.json`` (ALFRED's record of it), or nothing when unreadable."""
     try:
-        scene = read_json(traj, max_bytes=MAX_GAME_BYTES)["scene"]["floor_plan"]
-        found = _ROOM.search(str(scene))
+        data = read_json(path, max_bytes=MAX_GAME_BYTES)
+    except FileRefusedError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _room(traj: dict[str, object], task_dir: str) -> int | None:
+    scene = traj.get("scene")
+    if isinstance(scene, dict):
+        found = _ROOM.search(str(scene.get("floor_plan")))
         if found:
             return int(found.group(1))
-    except (FileRefusedError, KeyError, TypeError):
-        pass
     tail = task_dir.rsplit("-", 1)[-1]
     return int(tail) if tail.isdigit() else None
 
@@ -107,4 +149,12 @@ async def load_official(entry: OfficialGame, *, timeout_s: float = DEFAULT_TIMEO
     )
 
 
-__all__ = ["FOLDERS", "OfficialGame", "load_official", "official_games"]
+__all__ = [
+    "DATA_ENV",
+    "DEFAULT_DATA",
+    "FOLDERS",
+    "OfficialGame",
+    "load_official",
+    "locate_official",
+    "official_games",
+]

@@ -89,11 +89,20 @@ def _header(game: GameResult, max_steps: int) -> list[str]:
         f"{how} after {game.actions} actions (at most {max_steps}); the planner's plan takes "
         f"{game.plan_length}",
         f"inadmissible actions: {game.inadmissible_actions}; repeated: {game.repeated_actions}",
+        *([_walked(game)] if game.transitions is not None else []),
         f"cost: {game.model_calls} model calls, {game.prompt_tokens} prompt and "
         f"{game.completion_tokens} completion tokens, {game.seconds} s",
         *([f"first observation: {' '.join(first.split())}"] if first else []),
         *([f"the engine failed, so the game counts as lost: {game.error}"] if game.error else []),
     ]
+
+
+def _walked(game: GameResult) -> str:
+    """The agent's transitions and held-back outputs in the game, and why it ended."""
+    line = f"specialist transitions: {game.transitions}; outputs held back: {game.held_back}"
+    if game.ended_by == "transitions":
+        line += "; the transition budget ended the game"
+    return line
 
 
 def _flags(step: GameStep, last: bool, won: bool) -> str:

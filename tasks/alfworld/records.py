@@ -48,6 +48,11 @@ class GameStep(_Record):
     """The same action from the same observation as an earlier step of the game."""
 
 
+EndedBy = Literal["won", "actions", "transitions", "error"]
+"""Why a game ended: won, its actions spent, its specialist transitions spent, or the engine
+failed."""
+
+
 class GameResult(_Record):
     """One game of the curriculum, as played."""
 
@@ -90,6 +95,14 @@ class GameResult(_Record):
     error: str | None = None
     """Why the engine could not load or play the game (naming its file), which then counts
     as lost; None for a game played to its end."""
+    transitions: int | None = None
+    """The agent's specialist transitions during the game (every specialist step of its
+    turns); None for an agent that does not say (one without a graph)."""
+    held_back: int | None = None
+    """Outputs the agent held back during the game (no action of the game: they cost no
+    action, the focus loop takes them up); None for an agent that does not say."""
+    ended_by: EndedBy | None = None
+    """Why the game ended (None in files of earlier versions)."""
 
     @property
     def tokens(self) -> int:
@@ -102,6 +115,8 @@ class AlfworldPayload(TaskPayload):
     kind: Literal["alfworld"] = "alfworld"
     version: int = 1
     max_steps: int
+    max_transitions: int | None = None
+    """The specialist transitions a game allowed (None: no limit)."""
     games: list[GameResult] = Field(default_factory=list)
 
 
@@ -137,4 +152,4 @@ class AlfworldEvaluation(Evaluation):
     """Prompt and completion tokens per game."""
 
 
-__all__ = ["AlfworldEvaluation", "AlfworldPayload", "GameResult", "GameStep"]
+__all__ = ["AlfworldEvaluation", "AlfworldPayload", "EndedBy", "GameResult", "GameStep"]

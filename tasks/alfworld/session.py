@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from cogarch.core.acting import ActionChoice, read_action
 from cogarch.core.affordances import normalize_action
@@ -24,6 +24,18 @@ from .remote import EngineFailure, RemoteEngine
 DEFAULT_MAX_STEPS: Final = 50
 """ALFWorld's step limit per game."""
 NOTHING_HAPPENS: Final = "Nothing happens."
+NOT_ADMISSIBLE: Final = (
+    "The action {action} is not in the list of admissible actions for the current timestep."
+)
+"""The Episodex paper's answer to an inadmissible command (its appendix A.2.3)."""
+InadmissibleReply = Literal["nothing_happens", "admissible_list"]
+
+
+def inadmissible_answer(action: str, reply: InadmissibleReply = "nothing_happens") -> str:
+    """What the agent is told of ``action`` when the game does not admit it."""
+    if reply == "admissible_list":
+        return NOT_ADMISSIBLE.format(action=action.strip() or "(none)")
+    return NOTHING_HAPPENS
 
 
 class SessionError(CogarchError):
@@ -49,12 +61,18 @@ class GameSession:
     ``await step(action)`` until ``done``."""
 
     def __init__(
-        self, game: Game, *, max_steps: int = DEFAULT_MAX_STEPS, memoise: bool = True
+        self,
+        game: Game,
+        *,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        memoise: bool = True,
+        inadmissible_reply: InadmissibleReply = "nothing_happens",
     ) -> None:
         if max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, got {max_steps}")
         self.game = game
         self.max_steps = max_steps
+        self.inadmissible_reply: InadmissibleReply = inadmissible_reply
         self.memoise = memoise
         self._env: Any = None
         self.observation = ""
@@ -109,12 +127,13 @@ class GameSession:
         self.steps += 1
         if command is None:
             # the engine answers any other command with "Nothing happens." and changes nothing
-            observation = NOTHING_HAPPENS
+            observation = inadmissible_answer(sent, self.inadmissible_reply)
         else:
             state = await asyncio.to_thread(self._step, command)
             self.won = bool(state["won"])
             observation = str(state["feedback"]).strip()
             self.admissible = tuple(state["admissible_commands"])
+        inadmissible = command is None or observation == NOTHING_HAPPENS
         self.observation = observation
         key = (before, normalize_action(sent))
         repeated = key in self._seen
@@ -125,7 +144,7 @@ class GameSession:
             admissible=self.admissible,
             won=self.won,
             done=self.done,
-            inadmissible=command is None or observation == NOTHING_HAPPENS,
+            inadmissible=inadmissible,
             repeated=repeated,
         )
 
@@ -143,8 +162,11 @@ class GameSession:
 __all__ = [
     "DEFAULT_MAX_STEPS",
     "NOTHING_HAPPENS",
+    "NOT_ADMISSIBLE",
     "EngineFailure",
     "GameSession",
+    "InadmissibleReply",
     "SessionError",
     "StepResult",
+    "inadmissible_answer",
 ]

@@ -7,13 +7,17 @@ actions it has left under the step limit ("Actions remaining: 47 of 50.", unless
 and answers with its action choice; any other gets it as text (``cogarch.core.affordances``)
 and its reply is read as one command (``cogarch.core.acting.read_action``). The command is sent
 to the game whatever it is: one the game does not admit is answered "Nothing happens." and
-costs the step, as in ALFWorld. A game ends when it is won or after ``max_steps`` turns; the
-task then tells the agent how it went (``end_episode``), so memory that learns across games
-takes it in and the next game starts a fresh dialogue, and records what the agent reports of
-the game. Memory is carried from game to game within a trial, never across trials: every trial
-builds a new agent. The task measures rather than classifies: a trial is a curriculum, not one
-outcome, so its evaluation holds rates, its report tables (``tables``) break them down and its
-page (``page``) shows each game.
+costs the step, as in ALFWorld (or, with ``inadmissible_reply: admissible_list``, is answered
+as the Episodex paper's runs answer it). A game ends when it is won, after ``max_steps`` turns,
+or (with ``max_transitions``) when the agent's specialist transitions in the game reach that
+budget (each percept caps the turn's walk at what is left, ``Percept.step_budget``); each game
+records its transitions and the outputs the agent held back (which cost no action). The task
+then tells the agent how it went (``end_episode``), so memory that learns across games takes it
+in and the next game starts a fresh dialogue, and records what the agent reports of the game.
+Memory is carried from game to game within a trial, never across trials: every trial builds a
+new agent. The task measures rather than classifies: a trial is a curriculum, not one outcome,
+so its evaluation holds rates, its report tables (``tables``) break them down and its page
+(``page``) shows each game.
 """
 
 from __future__ import annotations
@@ -22,9 +26,9 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
-from typing import ClassVar, Final, Literal, Protocol
+from typing import ClassVar, Final, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel
 
 from cogarch.core.acting import ActionChoice, Percept, read_action
 from cogarch.core.affordances import render
@@ -40,97 +44,20 @@ from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter
 
 from . import curriculum, page, tables
-from .curriculum import Part, Settings, TaskMix
 from .evaluate import evaluate
 from .fakes import PLAYERS, first_observation_key, trial_walkthroughs
 from .games import Game, Split
-from .records import AlfworldEvaluation, AlfworldPayload, GameResult, GameStep
-from .session import DEFAULT_MAX_STEPS, EngineFailure, GameSession
-from .wheel import TASK_TYPES, all_rooms
+from .official import FOLDERS, official_games
+from .params import AlfworldParams, CurriculumPart
+from .records import AlfworldEvaluation, AlfworldPayload, EndedBy, GameResult, GameStep
+from .session import EngineFailure, GameSession, InadmissibleReply, inadmissible_answer
+from .wheel import all_rooms
 
-
-class CurriculumPart(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    split: Split = Field(
-        description="train: ALFRED's seen rooms; id: the same rooms, held-out seeds; ood: "
-        "its unseen rooms."
-    )
-    games: int = Field(ge=1, le=10_000, description="Games of this split, played in order.")
-
-
-class AlfworldParams(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    curriculum: list[CurriculumPart] = Field(
-        default_factory=lambda: [
-            CurriculumPart(split="train", games=4),
-            CurriculumPart(split="ood", games=2),
-        ],
-        min_length=1,
-        description="The games a trial plays, part after part, with one agent.",
-    )
-    task_types: list[str] | Literal["all"] = Field(
-        default="all", description=f"Task types to draw from: all, or some of {TASK_TYPES}."
-    )
-    rooms: list[int] | None = Field(
-        default=None,
-        description="Only these rooms (FloorPlan numbers); each split keeps to its own.",
-    )
-    max_receptacles: int | None = Field(
-        default=None, ge=1, description="Only rooms with at most this many receptacles."
-    )
-    max_steps: int = Field(
-        default=DEFAULT_MAX_STEPS, ge=1, le=1000, description="Agent turns per game."
-    )
-    announce_limit: bool = Field(
-        default=True,
-        description="Tell the agent each turn how many of its max_steps actions remain.",
-    )
-    task_mix: TaskMix = Field(
-        default="uniform",
-        description="How task types are drawn: uniform (they take turns) or alfworld "
-        "(ALFWorld's valid_unseen proportions).",
-    )
-    official: str | None = Field(
-        default=None,
-        description="Play the official games under this folder (alfworld-download's "
-        "$ALFWORLD_DATA) instead of generated ones.",
-    )
-    cache_dir: str | None = Field(
-        default=None,
-        description="Where generated games are cached (default: the user cache directory's "
-        "alfworld/, under $COGARCH_CACHE_DIR when set).",
-    )
-    plan_timeout_s: float = Field(
-        default=600.0, gt=0, le=3600, description="Time the planner may take per game."
-    )
-
-    @field_validator("task_types")
-    @classmethod
-    def _known_types(cls, value: list[str] | str) -> list[str] | str:
-        if isinstance(value, list):
-            unknown = [t for t in value if t not in TASK_TYPES]
-            if unknown or not value:
-                raise ValueError(
-                    f"unknown task types {unknown}; choose among {', '.join(TASK_TYPES)} or "
-                    "write 'all'"
-                )
-        return value
-
-    def settings(self) -> Settings:
-        return Settings(
-            parts=tuple(Part(p.split, p.games) for p in self.curriculum),
-            task_types=tuple(TASK_TYPES if self.task_types == "all" else self.task_types),
-            task_mix=self.task_mix,
-            rooms=tuple(self.rooms) if self.rooms is not None else None,
-            max_receptacles=self.max_receptacles,
-            official=self.official,
-            cache_dir=self.cache_dir,
-            plan_timeout_s=self.plan_timeout_s,
-        )
-
-
+GENERATED_NOTE: Final = (
+    "games: GENERATED by cogarch, not ALFWorld's own: each problem is written from the "
+    "alfworld wheel's room layouts (1-3 of each object type placed at random, a copy of any "
+    "missing fixed receptacle added) and checked by the planner"
+)
 STATE_BUDGET_CHARS: Final = 2_000_000
 """Private state recorded per trial, in characters, before only games' first turns record it."""
 
@@ -188,10 +115,15 @@ class AlfworldTask(Task):
         p, settings = self.params, self.settings
         games = sum(part.games for part in p.curriculum)
         parts = ", then ".join(f"{part.games} {part.split}" for part in p.curriculum)
-        lines = [f"games per trial: {games} ({parts}), at most {p.max_steps} actions each"]
-        if p.official is not None:
-            lines.append(f"official ALFWorld games from {p.official}")
+        most = f"at most {p.max_steps} actions"
+        if p.max_transitions is not None:
+            most += f" and {p.max_transitions} specialist transitions"
+        most += " each"
+        lines = [f"games per trial: {games} ({parts}), {most}"]
+        if settings.official is not None:
+            lines.append(_official_line(settings.official, p.curriculum))
         else:
+            lines.append(GENERATED_NOTE)
             for split in dict.fromkeys(part.split for part in p.curriculum):
                 rooms = curriculum.hosts(split, settings)
                 held = sorted({n for ns in rooms.values() for n in ns})
@@ -199,7 +131,7 @@ class AlfworldTask(Task):
                 lines.append(f"{split} rooms ({len(held)}): {shown}")
         types = ", ".join(settings.task_types)
         lines.append(f"task types ({p.task_mix} mix): {types}")
-        if p.task_mix == "alfworld" and p.official is None:
+        if p.task_mix == "alfworld" and settings.official is None:
             for part in p.curriculum:
                 counts = curriculum.mix_counts(
                     list(curriculum.hosts(part.split, settings)), part.games
@@ -211,6 +143,8 @@ class AlfworldTask(Task):
             if p.announce_limit
             else "the agent is not told its actions remaining"
         )
+        answer = inadmissible_answer("X", p.inadmissible_reply)
+        lines.append(f'an inadmissible command is answered "{answer}" and costs the action')
         return lines
 
     def episodes_per_trial(self) -> int | None:
@@ -222,10 +156,14 @@ class AlfworldTask(Task):
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         agent: AlfworldHost = ctx.make_agent()
         games = await curriculum.build(ctx.seed, self.settings)
-        play = _Curriculum(agent, self.params.max_steps, self.params.announce_limit)
+        p = self.params
+        play = _Curriculum(agent, p.max_steps, p.announce_limit, p.inadmissible_reply)
+        play.max_transitions = p.max_transitions
         with trial_walkthroughs(play.walkthroughs):  # the oracle fake's plans, this trial's only
             results = [await play.game(i, game) for i, game in enumerate(games)]
-        payload = AlfworldPayload(max_steps=self.params.max_steps, games=results)
+        payload = AlfworldPayload(
+            max_steps=p.max_steps, max_transitions=p.max_transitions, games=results
+        )
         return TrialOutput(turns=play.turns, evaluation=evaluate(payload), payload=payload)
 
     @classmethod
@@ -245,9 +183,20 @@ class _Curriculum:
     """One trial's games played in turn by one agent: the public turns of all of them, and
     the agent's private state, recorded on a turn when it changed."""
 
-    def __init__(self, agent: AlfworldHost, max_steps: int, announce_limit: bool = True) -> None:
+    def __init__(
+        self,
+        agent: AlfworldHost,
+        max_steps: int,
+        announce_limit: bool = True,
+        inadmissible_reply: InadmissibleReply = "nothing_happens",
+    ) -> None:
         self.agent, self.max_steps = agent, max_steps
         self.announce_limit = announce_limit
+        self.inadmissible_reply: InadmissibleReply = inadmissible_reply
+        self.max_transitions: int | None = None
+        """Specialist transitions per game (None: no limit)."""
+        self._transitions: int | None = None
+        """The game in progress's transitions so far (None: the agent does not say)."""
         self.turns: list[Turn] = []
         self.walkthroughs: dict[str, tuple[str, ...]] = {}
         """The planner's walkthrough of each game started, by its first observation."""
@@ -255,7 +204,10 @@ class _Curriculum:
 
     async def game(self, index: int, game: Game) -> GameResult:
         """Play ``game`` to its end, tell the agent how it went, and record it."""
-        session = GameSession(game, max_steps=self.max_steps)
+        session = GameSession(
+            game, max_steps=self.max_steps, inadmissible_reply=self.inadmissible_reply
+        )
+        self._transitions = None
         meter, start = Meter(), time.perf_counter()
         steps: list[GameStep] = []
         error: str | None = None
@@ -302,6 +254,9 @@ class _Curriculum:
             focus=reported["focus"],
             error=error,
             budget_ended_steps=_steps_of(reported.get("budget_turns") or [], steps),
+            transitions=self._transitions,
+            held_back=reported.get("held_back"),
+            ended_by=_ended_by(session, error, self._over_budget()),
         )
 
     async def _steps(
@@ -309,7 +264,7 @@ class _Curriculum:
     ) -> None:
         first = await session.reset()
         self.walkthroughs[first_observation_key(first)] = tuple(game.walkthrough)
-        while not session.done:
+        while not session.done and not self._over_budget():
             shown, allowed = session.observation, session.admissible
             told = self.announce_limit
             percept = Percept(
@@ -320,12 +275,16 @@ class _Curriculum:
                 goal=game.goal,
                 game=index,
                 step=session.steps,
+                step_budget=self._steps_left(),
             )
             text = render(percept)
             choice = await self._act(percept, text)
             reply = choice.reply
             result = await session.step(choice)
             turn = self._turn(text, reply, index, session.steps)
+            ran = self.agent.last_reply().steps
+            if ran is not None:
+                self._transitions = (self._transitions or 0) + ran
             steps.append(
                 GameStep(
                     step=session.steps,
@@ -346,6 +305,20 @@ class _Curriculum:
         if isinstance(self.agent, Acting):
             return await self.agent.act(percept)
         return read_action(await self.agent.respond(text), percept.actions)
+
+    def _steps_left(self) -> int | None:
+        """The specialist steps the next turn may take before its responder must act, so that
+        the turn ends within the game's transition budget (None: no budget). A turn whose walk
+        the cap cuts takes one more step, its responder's; with one transition left it still
+        takes two, its first node's and the responder's."""
+        if self.max_transitions is None:
+            return None
+        return max(1, self.max_transitions - (self._transitions or 0) - 1)
+
+    def _over_budget(self) -> bool:
+        """Whether the game in progress has spent its transitions."""
+        budget, spent = self.max_transitions, self._transitions
+        return budget is not None and spent is not None and spent >= budget
 
     def _turn(self, text: str, reply: str, game: int, step: int) -> Turn:
         """The public turn, with the private state's size, and the state itself when it
@@ -372,6 +345,28 @@ class _Curriculum:
         )
         self.turns.append(turn)
         return turn
+
+
+def _official_line(root: str, parts: Sequence[CurriculumPart]) -> str:
+    """The plan's line naming the official games: where, and how many each split holds."""
+    asked: dict[Split, int] = {}
+    for part in parts:
+        asked[part.split] = asked.get(part.split, 0) + part.games
+    found = []
+    for split, wanted in asked.items():
+        playable = len(official_games(root, split))
+        short = f", fewer than the {wanted} asked" if playable < wanted else ""
+        found.append(f"{FOLDERS[split]} {playable} playable{short}")
+    return f"games: ALFWorld's official games from {root} ({', '.join(found)})"
+
+
+def _ended_by(session: GameSession, error: str | None, over_budget: bool) -> EndedBy:
+    """Why the game ended."""
+    if error is not None:
+        return "error"
+    if session.won:
+        return "won"
+    return "transitions" if over_budget and not session.done else "actions"
 
 
 def _steps_of(turns: list[int], steps: list[GameStep]) -> list[int]:

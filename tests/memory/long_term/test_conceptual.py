@@ -113,12 +113,21 @@ async def test_concepts_are_clustered_into_the_square_root_of_their_number(games
     assert game.k == len(game.clusters) == max(1, math.isqrt(n))
     members = sorted(m for c in game.clusters for m in c.members)
     assert members == sorted(c.id for c in module.concepts)
-    assert game.retrieved == [c.representative for c in game.clusters]
+    # every concept in context, cluster by cluster, each cluster's representative first
+    assert game.retrieved == [
+        m
+        for c in game.clusters
+        for m in (
+            c.representative,
+            *sorted(set(c.members) - {c.representative}, key=c.members.index),
+        )
+    ]
     assert all(c.representative in c.members for c in game.clusters)
     items = await module.retrieve("anything", context(fake, 5))
     assert [i.id for i in items] == game.retrieved
-    assert sum(i.fields["cluster_size"] for i in items) == n
-    assert module.render().count("\n- ") == game.k - 1
+    assert sum(i.fields["representative"] for i in items) == game.k
+    assert module.render().count("\n- ") == n
+    assert module.render().count("Cluster k") == game.k
 
 
 async def test_a_games_activity_names_its_clusters_retrieved_and_stored_concepts() -> None:
@@ -141,12 +150,16 @@ async def test_a_games_activity_names_its_clusters_retrieved_and_stored_concepts
             for c in game.clusters
         ],
         "retrieved": game.retrieved,
+        "shown": "all",
+        "cut": [],
+        "lessons": [1],
+        "in_game": False,
         "stored": ["c6", "c7", "c8"],
         "texts": {c.id: c.text for c in module.concepts[6:]},
         "won": True,
         "error": None,
     }
-    assert [c["representative"] for c in last["clusters"]] == last["retrieved"]
+    assert sorted(last["retrieved"]) == sorted(f"c{i}" for i in range(6))
     assert (third["stored"], third["texts"], third["won"]) == ([], {}, False)  # a lost game
     assert module.episode_activity(4) is None
     off = memory(enabled=False)

@@ -72,14 +72,15 @@ async def test_concepts_come_from_won_games_only_and_are_clustered_before_each_g
     assert len(brain.shown("memory:conceptual")) == sum(won)
     for game in conceptual.games:
         assert game.k == (max(1, math.isqrt(game.concepts)) if game.concepts else 0)
-        assert game.retrieved == [c.representative for c in game.clusters]
+        assert sorted(game.retrieved) == sorted(m for c in game.clusters for m in c.members)
     stored_by = {c: g.episode for g in conceptual.games for c in g.stored}
     assert all(stored_by[c.id] == c.episode for c in conceptual.concepts)
     assert {c.episode for c in conceptual.concepts} <= {i for i, w in enumerate(won) if w}
-    # the representatives of the last game are in the planner's context
+    # every concept of the last game is in the planner's context, under its cluster's label
     last = conceptual.games[-1]
     texts = {c.id: c.text for c in conceptual.concepts}
     assert all(texts[i] in brain.shown("action_planner")[-1] for i in last.retrieved)
+    assert all(f"Cluster {c.id}" in brain.shown("action_planner")[-1] for c in last.clusters)
 
 
 async def test_the_same_seed_gives_the_same_memory_and_another_seed_another_draw() -> None:

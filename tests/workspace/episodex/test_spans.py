@@ -36,11 +36,11 @@ async def test_memory_work_in_a_game_is_traced_as_memory_operations() -> None:
         await agent.respond(house.prompt(house.start()))
         await agent.end_episode(EpisodeEnd(1, False, label=house.task, steps=1))
 
-    k = concepts.games[1].k  # type: ignore[attr-defined]
+    k = len(concepts.games[1].retrieved)  # type: ignore[attr-defined]
     assert k >= 1
     assert memory_ops(spans, "conscious") == [
         ("search_memory", "episodic", 1),  # the game begins: ep0 drawn
-        ("search_memory", "conceptual", k),  # concepts clustered, representatives retrieved
+        ("search_memory", "conceptual", k),  # concepts clustered, every concept retrieved
         ("create_memory", "episodic", 1),  # the belief state
         ("create_memory", "conceptual", 1),  # kept for the abstraction
     ]

@@ -45,7 +45,9 @@ def test_the_graph_is_the_papers() -> None:
 
 async def test_every_turn_ends_in_one_action_along_allowed_transitions_only() -> None:
     brain = Scripted(slip=0.3, detours=0.5)
-    agent = episodex(brain)
+    # the brain's detours follow its prompts; with the representatives alone in context these
+    # houses never spend a turn's step budget (the budget's own cut is tested below)
+    agent = episodex(brain, concepts_shown="representatives")
     houses = [apple_house(), mug_house(), empty_house(), apple_house()]
     replies = await play(agent, houses)
 

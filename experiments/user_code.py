@@ -11,11 +11,12 @@ lists providers without importing any.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from cogarch.memory.registry import MEMORY_MODULES
 from cogarch.models.providers import PROVIDER_KINDS
-from cogarch.registry import Registry
+from cogarch.registry import Registry, is_file_path
 from cogarch.tasks.registry import TASKS
 from cogarch.workspace.registry import SPECIALISTS
 from cogarch.workspace.spec import AgentSpec
@@ -38,8 +39,9 @@ def user_code(
 
     def add(what: str, ref: str) -> None:
         digest = (digests or {}).get(ref)
+        shown = _resolved(ref)
         found.setdefault(
-            f"{what} {ref}", f"{what} {ref}" + (f" (sha256 {digest[:12]})" if digest else "")
+            f"{what} {shown}", f"{what} {shown}" + (f" (sha256 {digest[:12]})" if digest else "")
         )
 
     if is_own(TASKS, config.task.kind):
@@ -59,6 +61,14 @@ def user_code(
                 if is_own(SPECIALISTS, part.kind):
                     add(f"agent '{label}' specialist '{node}'", part.kind)
     return list(found.values())
+
+
+def _resolved(ref: str) -> str:
+    """A file reference (``file.py:name``) with the file's absolute path; others as given."""
+    if not is_file_path(ref):
+        return ref
+    file, _, name = ref.rpartition(":")
+    return f"{Path(file).expanduser().resolve()}:{name}"
 
 
 __all__ = ["is_own", "user_code"]

@@ -19,7 +19,11 @@ from cogarch.models import providers as providers_module
 from tests.tasks.alfworld import conftest as alfworld
 
 REPO = Path(__file__).resolve().parents[2]
-SHIPPED = sorted([*REPO.glob("experiments/*.yaml"), *REPO.glob("examples/*.yaml")])
+SHIPPED = sorted(
+    path
+    for path in [*REPO.glob("experiments/*.yaml"), *REPO.glob("examples/*.yaml")]
+    if "tasks" not in read_yaml(path)  # a suite config: tests/experiments/suite plans those
+)
 DUMMY = "http://dummy.invalid/v1"
 
 engine = alfworld.engine

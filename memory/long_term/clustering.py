@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .records import Cluster
+
 DIGITS = 12
 """Decimals a squared distance keeps before it is compared (ties beyond them are equal)."""
 MAX_ITER = 300
@@ -75,6 +77,21 @@ def consolidate(vectors: Sequence[Sequence[float]], seed: int, n_init: int = 10)
         best = members[int(np.argmin(distances))]  # argmin keeps the earliest of equals
         groups.append(Grouping(tuple(members), best))
     return sorted(groups, key=lambda g: g.members[0])
+
+
+def concept_clusters(
+    ids: Sequence[str], vectors: Sequence[Sequence[float]], seed: int, n_init: int = 10
+) -> list[Cluster]:
+    """The concepts ``ids`` (with their ``vectors``) consolidated into cluster records
+    ``k0``, ``k1``, ... in :func:`consolidate`'s order."""
+    return [
+        Cluster(
+            id=f"k{i}",
+            members=tuple(ids[m] for m in g.members),
+            representative=ids[g.representative],
+        )
+        for i, g in enumerate(consolidate(vectors, seed, n_init))
+    ]
 
 
 def kmeans(data: np.ndarray, k: int, seed: int, n_init: int = 10) -> np.ndarray:
@@ -156,4 +173,12 @@ def _canonical(labels: np.ndarray) -> np.ndarray:
     return np.array([order[int(label)] for label in labels.tolist()], dtype=np.int64)
 
 
-__all__ = ["DIGITS", "Grouping", "cluster_count", "consolidate", "kmeans", "squared_distances"]
+__all__ = [
+    "DIGITS",
+    "Grouping",
+    "cluster_count",
+    "concept_clusters",
+    "consolidate",
+    "kmeans",
+    "squared_distances",
+]

@@ -50,10 +50,10 @@ from ..provider_param import ProviderFallback
 from ..retrieval.base import clip
 from ..retrieval.embeddings import Embedder, EmbedderName
 from .abstraction import CONCEPT_PROMPT, ConceptDraft, ConceptDrafts
-from .clustering import consolidate
+from .clustering import concept_clusters
 from .concept_view import ConceptsShown, in_context_text, view
 from .game_log import GameLogMemory
-from .records import EMPTY, Belief, Cluster, Concept, ConceptGame, EpisodeOrderError, Note
+from .records import EMPTY, Belief, Concept, ConceptGame, EpisodeOrderError, Note
 
 
 def _seed(seed: int | None, episode: int) -> int:
@@ -170,16 +170,9 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
         game = ConceptGame(episode=episode, task=task, concepts=len(self.concepts))
         if self.params.enabled and self.concepts:
             vectors = self.embedder.embed([c.text for c in self.concepts])
-            groups = consolidate(vectors, _seed(ctx.seed, episode), n_init=self.params.n_init)
             ids = [c.id for c in self.concepts]
-            game.clusters = [
-                Cluster(
-                    id=f"k{i}",
-                    members=tuple(ids[m] for m in g.members),
-                    representative=ids[g.representative],
-                )
-                for i, g in enumerate(groups)
-            ]
+            seed = _seed(ctx.seed, episode)
+            game.clusters = concept_clusters(ids, vectors, seed, n_init=self.params.n_init)
             game.k = len(game.clusters)
             shown = view(self.concepts, game.clusters, self.params.show, self.params.tokens)
             game.retrieved = shown.shown

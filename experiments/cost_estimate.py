@@ -221,31 +221,6 @@ def _estimate(source: str, fake: bool, records: list[_Costs], agent: str | None 
     )
 
 
-def _cost_line(est: Estimate, episodes: int | None, limit: int | None) -> str:
-    kind = "fake run" if est.fake else "run"
-    if est.episodes and episodes:
-        seen = f"{est.episodes} games of a {kind} in {est.source}"
-        if est.actions and limit:
-            calls, tokens = est.calls / est.actions, est.tokens / est.actions
-            typical = min(est.actions, limit) * episodes
-            return (
-                f"expected per trial: {calls * typical:,.0f} model calls, "
-                f"{tokens * typical:,.0f} tokens; at most {calls * limit * episodes:,.0f} "
-                f"calls, {tokens * limit * episodes:,.0f} tokens if every game runs to its "
-                f"{limit} actions ({calls:.1f} calls and {tokens:,.0f} tokens per action, "
-                f"{est.actions:.1f} actions per game in {seen})"
-            )
-        return (
-            f"expected per trial: {est.calls * episodes:,.0f} model calls, "
-            f"{est.tokens * episodes:,.0f} tokens ({est.calls:.1f} calls and "
-            f"{est.tokens:,.0f} tokens per game in {seen})"
-        )
-    return (
-        f"expected per trial: {est.calls:,.0f} model calls, {est.tokens:,.0f} tokens (mean of "
-        f"{est.trials} trials of a {kind} in {est.source})"
-    )
-
-
 def cost_line(est: Estimate, episodes: int | None, limit: int | None) -> str:
     kind = "fake run" if est.fake else "run"
     if est.episodes and episodes:

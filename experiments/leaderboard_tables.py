@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cogarch.core.views import Table
 
-from .leaderboard import Cell, Leaderboard
+from .leaderboard import Cell, Costs, Leaderboard
 
 
 def number(value: float | None, digits: int = 3) -> str:
@@ -34,6 +34,19 @@ def main_table(board: Leaderboard) -> Table:
     return Table("leaderboard", header, body)
 
 
+def _cost_cells(c: Costs) -> list[str]:
+    """A cell's or a row's costs as the cost table's last seven columns."""
+    return [
+        str(c.calls),
+        str(c.prompt_tokens),
+        str(c.completion_tokens),
+        str(c.memory_calls),
+        f"{c.seconds:.1f}",
+        number(c.tokens_per_success, 4) or "-",
+        "-" if c.money is None else f"{c.money:.4f}",
+    ]
+
+
 def cost_table(board: Leaderboard) -> Table:
     header = ["agent", "task", "status", "trials", "model calls", "prompt tokens"]
     header += ["completion tokens", "memory calls", "wall s", "tokens per success"]
@@ -47,13 +60,7 @@ def cost_table(board: Leaderboard) -> Table:
                 cell.task,
                 cell.status,
                 f"{cell.complete}/{cell.trials}",
-                str(c.calls),
-                str(c.prompt_tokens),
-                str(c.completion_tokens),
-                str(c.memory_calls),
-                f"{c.seconds:.1f}",
-                number(c.tokens_per_success, 4) or "-",
-                "-" if c.money is None else f"{c.money:.4f}",
+                *_cost_cells(c),
             ]
         )
     for row in board.rows:
@@ -64,13 +71,7 @@ def cost_table(board: Leaderboard) -> Table:
                 "all tasks",
                 "",
                 "",
-                str(c.calls),
-                str(c.prompt_tokens),
-                str(c.completion_tokens),
-                str(c.memory_calls),
-                f"{c.seconds:.1f}",
-                number(c.tokens_per_success, 4) or "-",
-                "-" if c.money is None else f"{c.money:.4f}",
+                *_cost_cells(c),
             ]
         )
     return Table("costs per cell and per agent", header, body)

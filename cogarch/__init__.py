@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from cogarch.models import Meter, Model, ProviderConfig, Providers
 
 __version__ = "0.1.0"
+"""The installed version of cogarch."""
 
 _LAZY = {"Meter", "Model", "ProviderConfig", "Providers"}
 

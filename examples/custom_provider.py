@@ -26,8 +26,7 @@ from typing import ClassVar
 from autogen_core.models import ChatCompletionClient
 from pydantic import Field, field_validator
 
-from cogarch.models.fakes import pairs_model
-from cogarch.models.provider import Provider, ProviderSettings
+from cogarch.models import Provider, ProviderSettings, pairs_model
 
 Messages = list[dict[str, str]]
 _RANGE = re.compile(r"from (-?\d+) to (-?\d+)")

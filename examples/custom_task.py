@@ -26,12 +26,19 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.core.evaluation import Evaluation
-from cogarch.core.leaderboard import LeaderboardMetric
-from cogarch.core.payload import TaskPayload
-from cogarch.core.records import Scoring, TrialOutput, TrialRecord, Turn
-from cogarch.core.task import Task, TrialContext
-from cogarch.core.views import Section, Table
+from cogarch.core import (
+    Evaluation,
+    LeaderboardMetric,
+    Scoring,
+    Section,
+    Table,
+    Task,
+    TaskPayload,
+    TrialContext,
+    TrialOutput,
+    TrialRecord,
+    Turn,
+)
 
 OUTCOMES = ("solved", "out_of_turns", "no_guesses")
 _NUMBER = re.compile(r"-?\d+")

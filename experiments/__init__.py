@@ -1,1 +1,49 @@
-"""Experiments: run configs, the runner, trial files, statistics and reports."""
+"""Experiments from Python: run a run config (:func:`load_run_config`, :class:`Runner`) or a
+suite (:func:`load_suite_config`, :func:`run_suite`), report on a results folder
+(:func:`build_report`) and read its trial files (:func:`read_trial`, :func:`iter_trials`), as
+the ``cogarch`` command does. Each name is imported from its file on first use."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cogarch.experiments.report import build_report
+    from cogarch.experiments.results import CorruptTrialError, iter_trials, read_trial
+    from cogarch.experiments.run_config import RunConfig, load_run_config
+    from cogarch.experiments.runner import Runner, RunReport
+    from cogarch.experiments.suite_config import SuiteConfig, load_suite_config
+    from cogarch.experiments.suite_runner import SuiteRun, run_suite
+
+_FROM = {
+    "report": ("build_report",),
+    "results": ("CorruptTrialError", "iter_trials", "read_trial"),
+    "run_config": ("RunConfig", "load_run_config"),
+    "runner": ("RunReport", "Runner"),
+    "suite_config": ("SuiteConfig", "load_suite_config"),
+    "suite_runner": ("SuiteRun", "run_suite"),
+}
+_WHERE = {name: module for module, names in _FROM.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
+
+
+__all__ = [
+    "CorruptTrialError",
+    "RunConfig",
+    "RunReport",
+    "Runner",
+    "SuiteConfig",
+    "SuiteRun",
+    "build_report",
+    "iter_trials",
+    "load_run_config",
+    "load_suite_config",
+    "read_trial",
+    "run_suite",
+]

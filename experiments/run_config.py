@@ -123,6 +123,9 @@ class TaskEntry(BaseModel):
 
 
 class RunConfig(BaseModel):
+    """A run: the task, the agents and their providers, how many trials and where the results
+    go (``load_run_config`` reads one from YAML)."""
+
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(description="The run's name; results go to runs/<name>/ by default.")

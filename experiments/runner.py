@@ -56,6 +56,9 @@ OTEL_MISSING = "--trace needs the OpenTelemetry SDK: pip install 'cogarch[otel]'
 
 @dataclass
 class RunReport:
+    """What a run did: its results folder and how many trials ran, were skipped (already
+    complete) and failed."""
+
     results_dir: Path
     ran: int = 0
     skipped: int = 0
@@ -122,6 +125,10 @@ class Progress:
 
 
 class Runner:
+    """Plays a run config's trials (those not complete yet: a rerun resumes), writes each
+    trial file as it ends and returns the :class:`RunReport` (``await Runner(config).run()``,
+    what ``cogarch run`` does)."""
+
     def __init__(
         self,
         config: RunConfig,
@@ -392,7 +399,3 @@ class Runner:
             return type(self.task.params).model_validate(settings).model_dump()
         except ValidationError:
             return None
-
-
-async def run_config(config: RunConfig, *, progress: bool = True) -> RunReport:
-    return await Runner(config, progress=progress).run()

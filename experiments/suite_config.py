@@ -90,6 +90,9 @@ class Price(BaseModel):
 
 
 class SuiteConfig(BaseModel):
+    """A suite: every task by every agent, each pair a cell run as its own run config, ranked
+    on one leaderboard (``load_suite_config`` reads one from YAML)."""
+
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(description="The suite's name; results go to runs/<name>/ by default.")

@@ -45,6 +45,8 @@ class CellRun:
 
 @dataclass
 class SuiteRun:
+    """What a suite run did: its folder, each cell's run and the leaderboard files written."""
+
     results_dir: Path
     cells: list[CellRun] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)

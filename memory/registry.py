@@ -9,6 +9,7 @@ from cogarch.core.memory import MemoryModule
 from cogarch.registry import Registry
 
 MEMORY_MODULES: Registry[type[MemoryModule]] = Registry("memory module", base=MemoryModule)
+"""The memory modules cogarch ships, by the ``kind`` an agent spec's ``memory:`` names."""
 BUILT_IN: dict[str, str] = {
     "working_memory": "cogarch.memory.working.module:WorkingMemory",
     "mem0": "cogarch.memory.retrieval.mem0:Mem0Memory",
@@ -43,4 +44,7 @@ def check_memory(kind: str, params: dict[str, Any], *, where: str = "") -> None:
 
 
 def build_memory(kind: str, params: dict[str, Any], *, where: str = "") -> MemoryModule:
+    """The memory module of ``kind`` (a registered kind, an import path or a file) built with
+    ``params``; a wrong parameter is a ``ConfigError`` naming it (``where`` says where the
+    entry was)."""
     return memory_recipe(kind, params, where=where).build()

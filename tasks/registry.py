@@ -9,6 +9,7 @@ from cogarch.core.task import Task
 from cogarch.registry import Registry
 
 TASKS: Registry[type[Task]] = Registry("task", base=Task)
+"""The tasks cogarch ships, by the ``kind`` a run config's ``task:`` names."""
 TASKS.register("hangman_sct", "cogarch.tasks.hangman.task:HangmanSCT")
 TASKS.register("diagnosis_sct", "cogarch.tasks.diagnosis.task:DiagnosisSCT")
 TASKS.register("revision", "cogarch.tasks.revision.task:RevisionTask")
@@ -19,4 +20,7 @@ TASKS.register("alfworld", "cogarch.tasks.alfworld.task:AlfworldTask")
 
 
 def build_task(kind: str, params: dict[str, Any]) -> Task:
+    """The task of ``kind`` (a registered kind, an import path or a file) built with
+    ``params``, the keys of a run config's ``task:`` section; a wrong key is a
+    ``ConfigError`` naming it."""
     return prepare(TASKS, kind, params, where="task").build()

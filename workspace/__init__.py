@@ -1,32 +1,47 @@
-"""The global workspace: specialists routed over a transition graph around a shared blackboard."""
+"""The global workspace: an agent composed from a spec (:func:`load_agent_spec`,
+:func:`build_agent`), the :class:`Agent` it makes, a specialist of your own
+(:class:`BaseSpecialist` with its :class:`StepContext`), and a composed agent as an AutoGen
+chat agent (:class:`WorkspaceChatAgent`). Each name is imported from its file on first use."""
 
-from .agent import Agent, TurnError
-from .conditions import PREDICATES
-from .graph import Edge, NodeRouting, TransitionGraph
-from .registry import SPECIALISTS, ready_made_agents
-from .route_log import RouteLog, StepRecord, Transition
-from .router import Router
-from .spec import AgentSpec, build_agent, load_agent_spec
-from .specialist import BaseSpecialist, StepContext
-from .workspace import Message, Workspace
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cogarch.workspace.agent import Agent, TurnError
+    from cogarch.workspace.autogen_adapter import WorkspaceChatAgent
+    from cogarch.workspace.registry import ready_made_agents
+    from cogarch.workspace.spec import AgentSpec, build_agent, load_agent_spec
+    from cogarch.workspace.specialist import BaseSpecialist, StepContext
+    from cogarch.workspace.workspace import Message, Workspace
+
+_FROM = {
+    "agent": ("Agent", "TurnError"),
+    "autogen_adapter": ("WorkspaceChatAgent",),
+    "registry": ("ready_made_agents",),
+    "spec": ("AgentSpec", "build_agent", "load_agent_spec"),
+    "specialist": ("BaseSpecialist", "StepContext"),
+    "workspace": ("Message", "Workspace"),
+}
+_WHERE = {name: module for module, names in _FROM.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
+
 
 __all__ = [
-    "PREDICATES",
-    "SPECIALISTS",
     "Agent",
     "AgentSpec",
     "BaseSpecialist",
-    "Edge",
     "Message",
-    "NodeRouting",
-    "RouteLog",
-    "Router",
     "StepContext",
-    "StepRecord",
-    "Transition",
-    "TransitionGraph",
     "TurnError",
     "Workspace",
+    "WorkspaceChatAgent",
     "build_agent",
     "load_agent_spec",
     "ready_made_agents",

@@ -58,6 +58,9 @@ class RoutingSpec(BaseModel):
 
 
 class AgentSpec(BaseModel):
+    """An agent as a YAML spec describes it: its specialists, memory, transition graph and
+    routing, with the parameters the spec takes (``load_agent_spec`` reads one)."""
+
     model_config = ConfigDict(extra="forbid")
 
     name: str

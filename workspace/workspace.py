@@ -18,6 +18,8 @@ from .acting import ActingState, percept_of
 
 @dataclass(frozen=True, slots=True)
 class Message:
+    """One message of the public dialogue."""
+
     role: Literal["user", "assistant"]
     content: str
 

@@ -1,2 +1,114 @@
-"""Core interfaces and records: the small protocols the rest of cogarch is written against,
-one concept per file."""
+"""What a task, memory module or specialist is written against: the public names of the core.
+
+A task subclasses :class:`Task` and returns a :class:`TrialOutput` (its :class:`TaskPayload`,
+:class:`Evaluation`, :class:`Turn` list); it talks to the agent through the host capabilities
+(:class:`Host`, :class:`Acting`, :class:`Forking`, ...). A memory module subclasses
+:class:`MemoryModule` and forks by the copy-on-write convention (:class:`CowList`,
+:class:`CowDict`, :func:`fork_fields`). The rest of ``cogarch.core`` is internal, one concept
+per file; each name here is imported from its file on first use.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cogarch.core.acting import ActionChoice, read_action
+    from cogarch.core.cow import CowDict, CowList, fork_fields
+    from cogarch.core.evaluation import Evaluation
+    from cogarch.core.host import (
+        Acting,
+        AgentHost,
+        DialogueTrimming,
+        EpisodeAware,
+        EpisodeReport,
+        Forking,
+        Host,
+        Observation,
+        Observing,
+        PrivateState,
+        ReplyReport,
+        ReplyReporting,
+        Retrieved,
+        StateSaving,
+        Walking,
+    )
+    from cogarch.core.leaderboard import LeaderboardMetric
+    from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule, TurnRecord
+    from cogarch.core.model import ChatModel
+    from cogarch.core.payload import TaskPayload
+    from cogarch.core.records import Branch, Scoring, TrialOutput, TrialRecord, Turn
+    from cogarch.core.state import StateError
+    from cogarch.core.task import Task, TrialContext
+    from cogarch.core.views import Fold, Section, Table
+
+_FROM = {
+    "acting": ("ActionChoice", "read_action"),
+    "cow": ("CowDict", "CowList", "fork_fields"),
+    "evaluation": ("Evaluation",),
+    "host": (
+        "Acting", "AgentHost", "DialogueTrimming", "EpisodeAware", "EpisodeReport", "Forking",
+        "Host", "Observation", "Observing", "PrivateState", "ReplyReport", "ReplyReporting",
+        "Retrieved", "StateSaving", "Walking",
+    ),
+    "leaderboard": ("LeaderboardMetric",),
+    "memory": ("EpisodeEnd", "MemoryContext", "MemoryItem", "MemoryModule", "TurnRecord"),
+    "model": ("ChatModel",),
+    "payload": ("TaskPayload",),
+    "records": ("Branch", "Scoring", "TrialOutput", "TrialRecord", "Turn"),
+    "state": ("StateError",),
+    "task": ("Task", "TrialContext"),
+    "views": ("Fold", "Section", "Table"),
+}  # fmt: skip
+_WHERE = {name: module for module, names in _FROM.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
+
+
+__all__ = [
+    "Acting",
+    "ActionChoice",
+    "AgentHost",
+    "Branch",
+    "ChatModel",
+    "CowDict",
+    "CowList",
+    "DialogueTrimming",
+    "EpisodeAware",
+    "EpisodeEnd",
+    "EpisodeReport",
+    "Evaluation",
+    "Fold",
+    "Forking",
+    "Host",
+    "LeaderboardMetric",
+    "MemoryContext",
+    "MemoryItem",
+    "MemoryModule",
+    "Observation",
+    "Observing",
+    "PrivateState",
+    "ReplyReport",
+    "ReplyReporting",
+    "Retrieved",
+    "Scoring",
+    "Section",
+    "StateError",
+    "StateSaving",
+    "Table",
+    "Task",
+    "TaskPayload",
+    "TrialContext",
+    "TrialOutput",
+    "TrialRecord",
+    "Turn",
+    "TurnRecord",
+    "Walking",
+    "fork_fields",
+    "read_action",
+]

@@ -132,12 +132,16 @@ class PrivateState(Protocol):
 
 
 class ReplyReporting(Protocol):
+    """A host that tells what its latest reply carried."""
+
     def last_reply(self) -> ReplyReport:
         """What the latest reply carried (see :class:`ReplyReport`)."""
         ...
 
 
 class Forking(Protocol):
+    """A host that forks into independent branches (the SCT, LoCoMo's questions)."""
+
     def fork(self) -> Self:
         """An independent branch: nothing mutable is shared with the original."""
         ...
@@ -156,6 +160,8 @@ class Walking(Protocol):
 
 
 class EpisodeAware(Protocol):
+    """A host that plays several episodes in one trial, its memory carried across them."""
+
     async def end_episode(self, end: EpisodeEnd) -> EpisodeReport:
         """An episode of a multi-episode trial ended: memory takes in how it went, and the
         public dialogue starts afresh. Returns what the agent did during the episode."""
@@ -163,6 +169,8 @@ class EpisodeAware(Protocol):
 
 
 class StateSaving(Protocol):
+    """A host whose whole state saves as JSON data and loads back, all or nothing."""
+
     def save_state(self) -> dict[str, Any]:
         """The agent's whole state as JSON data."""
         ...
@@ -173,6 +181,8 @@ class StateSaving(Protocol):
 
 
 class DialogueTrimming(Protocol):
+    """A host whose public dialogue can be cut to fit a model's context."""
+
     def trim_dialogue(self, budget_tokens: int) -> None:
         """Keep only the latest public messages that fit ``budget_tokens`` (a model's
         context); private memory is untouched."""

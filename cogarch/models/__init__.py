@@ -1,42 +1,60 @@
-"""The model layer: one ``Model`` over any AutoGen ``ChatCompletionClient``."""
+"""The model layer: one :class:`Model` over any AutoGen ``ChatCompletionClient``, the
+:class:`Providers` that build models by name, a provider kind of your own (:class:`Provider`
+with its :class:`ProviderSettings`), and scripted models for tests (:class:`FunctionModel`,
+:class:`ScriptedModel`, :func:`pairs_model`). Each name is imported from its file on first use,
+so ``import cogarch.models`` loads no model client."""
 
-from cogarch.models.cache import ResponseCache
-from cogarch.models.fakes import CallInfo, FakeReply, FunctionModel, ScriptedModel, pairs_model
-from cogarch.models.guard import allow_model_requests, model_requests_allowed
-from cogarch.models.messages import LLMMessage, as_pairs, assistant, system, user
-from cogarch.models.metering import Meter
-from cogarch.models.model import Model, split_reasoning
-from cogarch.models.providers import FakeTable, ProviderConfig, Providers, build_model
-from cogarch.models.retry import RetryPolicy
-from cogarch.models.structured import Structured, extract_json, structured
-from cogarch.models.types import Completion, ToolCall, Usage
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cogarch.models.cache import ResponseCache
+    from cogarch.models.fakes import CallInfo, FakeReply, FunctionModel, ScriptedModel, pairs_model
+    from cogarch.models.messages import as_pairs, assistant, system, user
+    from cogarch.models.metering import Meter
+    from cogarch.models.model import Model
+    from cogarch.models.provider import Provider, ProviderContext, ProviderSettings
+    from cogarch.models.providers import ProviderConfig, Providers
+    from cogarch.models.retry import RetryPolicy
+
+_FROM = {
+    "cache": ("ResponseCache",),
+    "fakes": ("CallInfo", "FakeReply", "FunctionModel", "ScriptedModel", "pairs_model"),
+    "messages": ("as_pairs", "assistant", "system", "user"),
+    "metering": ("Meter",),
+    "model": ("Model",),
+    "provider": ("Provider", "ProviderContext", "ProviderSettings"),
+    "providers": ("ProviderConfig", "Providers"),
+    "retry": ("RetryPolicy",),
+}
+_WHERE = {name: module for module, names in _FROM.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
+
 
 __all__ = [
     "CallInfo",
-    "Completion",
     "FakeReply",
-    "FakeTable",
     "FunctionModel",
-    "LLMMessage",
     "Meter",
     "Model",
+    "Provider",
     "ProviderConfig",
+    "ProviderContext",
+    "ProviderSettings",
     "Providers",
     "ResponseCache",
     "RetryPolicy",
     "ScriptedModel",
-    "Structured",
-    "ToolCall",
-    "Usage",
-    "allow_model_requests",
     "as_pairs",
     "assistant",
-    "build_model",
-    "extract_json",
-    "model_requests_allowed",
     "pairs_model",
-    "split_reasoning",
-    "structured",
     "system",
     "user",
 ]

@@ -16,14 +16,17 @@ __all__ = ["LLMMessage", "as_pairs", "assistant", "system", "user"]
 
 
 def system(text: str) -> SystemMessage:
+    """A system message."""
     return SystemMessage(content=text)
 
 
 def user(text: str, source: str = "user") -> UserMessage:
+    """A user message."""
     return UserMessage(content=text, source=source)
 
 
 def assistant(text: str, source: str = "assistant", thought: str | None = None) -> AssistantMessage:
+    """An assistant message (``thought``: the reasoning that came with it)."""
     return AssistantMessage(content=text, source=source, thought=thought)
 
 

@@ -20,6 +20,9 @@ _ACTIVE: ContextVar[tuple[Meter, ...]] = ContextVar("cogarch_meters", default=()
 
 @dataclass
 class Meter:
+    """Records the usage of every model call made while it is active
+    (``with meter.active():``); meters nest, and each active one records every call."""
+
     records: list[Usage] = field(default_factory=list)
 
     def record(self, usage: Usage) -> None:

@@ -1,11 +1,41 @@
-"""Test helpers that ship with cogarch: a fault-injecting OpenAI-compatible server."""
+"""Test helpers that ship with cogarch: a fault-injecting OpenAI-compatible server
+(:class:`FaultServer`, scripted by :class:`Step`) and one that answers by a function of the
+request (:class:`ScriptedServer`). Each name is imported from its file on first use."""
 
-from cogarch.testing.fault_server import (
-    FAULT_KINDS,
-    FaultServer,
-    RecordedRequest,
-    Step,
-    allowing_model_requests,
-)
+from __future__ import annotations
 
-__all__ = ["FAULT_KINDS", "FaultServer", "RecordedRequest", "Step", "allowing_model_requests"]
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cogarch.testing.fault_server import (
+        FAULT_KINDS,
+        FaultServer,
+        RecordedRequest,
+        allowing_model_requests,
+    )
+    from cogarch.testing.fault_steps import Step
+    from cogarch.testing.scripted_server import ScriptedServer
+
+_FROM = {
+    "fault_server": ("FAULT_KINDS", "FaultServer", "RecordedRequest", "allowing_model_requests"),
+    "fault_steps": ("Step",),
+    "scripted_server": ("ScriptedServer",),
+}
+_WHERE = {name: module for module, names in _FROM.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
+
+
+__all__ = [
+    "FAULT_KINDS",
+    "FaultServer",
+    "RecordedRequest",
+    "ScriptedServer",
+    "Step",
+    "allowing_model_requests",
+]

@@ -10,7 +10,10 @@ next build with no edit under ``docs/``.
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib.util
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
@@ -23,13 +26,21 @@ GENERATED_NOTE = (
     "(cogarch.experiments.docsite); do not edit. -->\n\n"
 )
 
-API_MODULES: dict[str, tuple[str, ...]] = {
-    "agents": ("cogarch.workspace.agent", "cogarch.workspace.spec", "cogarch.workspace.describe"),
-    "models": ("cogarch.models.providers", "cogarch.models.model", "cogarch.models.fakes"),
-    "tasks": ("cogarch.core.task", "cogarch.core.host", "cogarch.core.evaluation"),
-    "memory": ("cogarch.core.memory", "cogarch.core.specialist"),
-    "experiments": ("cogarch.experiments.runner", "cogarch.experiments.report"),
+API_PAGES: dict[str, tuple[str, str]] = {
+    "cogarch": ("cogarch", "Errors, the version, and the model layer's main names"),
+    "core": ("cogarch.core", "Tasks, hosts and memory modules"),
+    "models": ("cogarch.models", "Models and providers"),
+    "workspace": ("cogarch.workspace", "Agents and specialists"),
+    "memory": ("cogarch.memory", "Memory modules by kind"),
+    "tasks": ("cogarch.tasks", "Tasks by kind"),
+    "experiments": ("cogarch.experiments", "Runs, suites and reports"),
+    "testing": ("cogarch.testing", "Test servers"),
+    "agent-framework": ("cogarch.bridges.agent_framework", "Microsoft Agent Framework"),
+    "inspect": ("cogarch.bridges.inspect", "Inspect AI"),
 }
+"""The public modules, by their page under ``reference/api``: what a user may rely on is what
+their ``__all__`` lists; every other module is internal and exports nothing."""
+PUBLIC_MODULES = tuple(module for module, _ in API_PAGES.values())
 
 
 def _models_section(roots: Iterable[type[BaseModel]], level: str = "##") -> str:
@@ -221,9 +232,27 @@ def cli_page() -> str:
     return "".join(out)
 
 
-def api_page(title: str, modules: tuple[str, ...]) -> str:
-    body = "".join(f"## `{m}`\n\n::: {m}\n\n" for m in modules)
-    return GENERATED_NOTE + f"# Python API: {title}\n\n" + body
+def public_names(module: str) -> list[str]:
+    """The names a public module's ``__all__`` lists, read from its source (importing it
+    would need a bridge's extra)."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise ValueError(f"public module '{module}' is not found")
+    for node in ast.parse(Path(spec.origin).read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            return list(ast.literal_eval(node.value))
+    raise ValueError(f"public module '{module}' has no __all__")
+
+
+def api_page(module: str, title: str) -> str:
+    """The module's public names, rendered by mkdocstrings, and nothing else."""
+    members = "".join(f"        - {name}\n" for name in public_names(module))
+    return (
+        GENERATED_NOTE
+        + f"# `{module}`: {title}\n\n::: {module}\n    options:\n      members:\n{members}"
+    )
 
 
 def reference_pages() -> dict[str, str]:
@@ -244,9 +273,9 @@ def reference_pages() -> dict[str, str]:
         page, svg = agent_page(name)
         pages[f"{PREFIX}/agents/{name}.md"] = page
         pages[f"{PREFIX}/agents/{name}.svg"] = svg
-    for key, modules in API_MODULES.items():
-        pages[f"{PREFIX}/api/{key}.md"] = api_page(key, modules)
+    for key, (module, title) in API_PAGES.items():
+        pages[f"{PREFIX}/api/{key}.md"] = api_page(module, title)
     return pages
 
 
-__all__ = ["API_MODULES", "reference_pages"]
+__all__ = ["API_PAGES", "PUBLIC_MODULES", "reference_pages"]

@@ -2,7 +2,39 @@
 
 Every registered task is an Inspect task named ``cogarch/<kind>`` (and ``cogarch/task`` plays
 a task of your own, named by import path or file path), found by Inspect through the
-package's ``inspect_ai`` entry point (:mod:`cogarch.bridges.inspect.tasks`). Each sample is
+package's ``inspect_ai`` entry point (``cogarch.bridges.inspect.tasks``). Each sample is
 one trial, played by cogarch's own runner setup with the seed ``cogarch run`` gives it; the
-agent's model is Inspect's (:mod:`.model`) or one of cogarch's scripted fakes.
+agent's model is Inspect's (:func:`inspect_model`) or one of cogarch's scripted fakes. From
+Python, :func:`cogarch_task` makes the Inspect task of any cogarch task, and
+:func:`trial_outcome` is its scorer. Each name is imported from its file on first use.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cogarch.bridges.inspect.model import inspect_model
+    from cogarch.bridges.inspect.scoring import trial_outcome
+    from cogarch.bridges.inspect.task import cogarch_task
+
+_FROM = {
+    "model": ("inspect_model",),
+    "scoring": ("trial_outcome",),
+    "task": ("cogarch_task",),
+}
+_WHERE = {name: module for module, names in _FROM.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
+
+
+__all__ = [
+    "cogarch_task",
+    "inspect_model",
+    "trial_outcome",
+]

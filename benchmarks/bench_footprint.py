@@ -105,9 +105,10 @@ def form_reply(pairs: list[tuple[str, str]]) -> str:
 
 
 def make_models(reply_words: int, form_replies: bool = False) -> Callable[[str], Any]:
+    from autogen_core.models import LLMMessage
+
     from cogarch.models import FunctionModel, Model, as_pairs
     from cogarch.models.fakes import CallInfo
-    from cogarch.models.messages import LLMMessage
 
     def reply(messages: Sequence[LLMMessage], info: CallInfo) -> str:
         pairs = as_pairs(messages)
@@ -128,7 +129,8 @@ def make_models(reply_words: int, form_replies: bool = False) -> Callable[[str],
 
 
 async def long_scenarios(reply_words: int) -> dict[str, dict[str, list[int]]]:
-    from cogarch.tasks.constraints import CONSTRAINT_SCENARIOS, respond_measured
+    from cogarch.tasks.constraints.catalogue import CONSTRAINT_SCENARIOS
+    from cogarch.tasks.constraints.metrics import respond_measured
     from cogarch.workspace.spec import build_agent, load_agent_spec
 
     out: dict[str, dict[str, list[int]]] = {}
@@ -177,7 +179,8 @@ FORM_AGENTS: dict[str, dict[str, Any]] = {
 
 
 async def form_scenario() -> dict[str, Any]:
-    from cogarch.tasks.revision import get_scenario, run_revision
+    from cogarch.tasks.revision.scenarios import get_scenario
+    from cogarch.tasks.revision.task import run_revision
     from cogarch.workspace.spec import AgentSpec, build_agent
 
     scenario = get_scenario("form")

@@ -23,7 +23,7 @@ import random
 import sys
 from collections.abc import Callable
 
-from cogarch.tasks.hangman import LETTER_FREQUENCY, HangmanPlayer, letter_weights
+from cogarch.tasks.hangman.player import LETTER_FREQUENCY, HangmanPlayer, letter_weights
 
 TOP_NINE = frozenset("etaoinsrh")
 GUESSES = 3

@@ -83,7 +83,8 @@ async def bench(
 ) -> list[tuple[int, Measure, Measure]]:
     import openai
 
-    from cogarch.models import Meter, ProviderConfig, build_model, user
+    from cogarch.models import Meter, ProviderConfig, user
+    from cogarch.models.providers import build_model
 
     texts = prompts(requests)
     config = ProviderConfig(

@@ -80,6 +80,3 @@ def construct(
 ) -> T:
     """``prepare`` then ``build``: an instance of ``kind`` made with ``args`` and its params."""
     return prepare(registry, kind, params, where=where, unused=unused).build(*args)
-
-
-__all__ = ["Recipe", "construct", "prepare"]

@@ -192,16 +192,3 @@ def append_only_file(path: str | os.PathLike[str]) -> int:
             "can be written there"
         )
     return fd
-
-
-__all__ = [
-    "MAX_FILE_BYTES",
-    "MAX_STATE_BYTES",
-    "FileRefusedError",
-    "append_only_file",
-    "kind_of",
-    "read_bytes",
-    "read_json",
-    "real_folder",
-    "set_aside",
-]

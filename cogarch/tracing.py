@@ -178,23 +178,3 @@ def to_json(value: Any) -> str:
 def text_message(role: str, text: str, **extra: Any) -> dict[str, Any]:
     """One message in the conventions' shape: a role and one text part."""
     return {"role": role, "parts": [{"type": "text", "content": text}], **extra}
-
-
-__all__ = [
-    "NO_SPAN",
-    "AttributeValue",
-    "Attributes",
-    "MemoryOperation",
-    "Span",
-    "SpanKind",
-    "TraceMode",
-    "Tracer",
-    "capture_content",
-    "current_tracer",
-    "memory_operation",
-    "record_search",
-    "span",
-    "text_message",
-    "to_json",
-    "tracing_with",
-]

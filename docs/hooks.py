@@ -1,8 +1,9 @@
 """MkDocs hook: the reference pages, written from the code at every build.
 
-``cogarch.experiments.docsite.reference_pages`` reads the run-config models, the registered
-tasks, memory modules and specialists, the ready-made agents and the CLI parser; each page is
-added to the build as a generated file, so nothing under ``docs/reference`` is kept in git.
+``cogarch.experiments.docsite.pages.reference_pages`` reads the run-config models, the
+registered tasks, memory modules and specialists, the ready-made agents, the CLI parser and
+the public modules' names; each page is added to the build as a generated file, so nothing
+under ``docs/reference`` is kept in git.
 The repository root comes first on ``sys.path``, so a checkout documents its own code.
 """
 
@@ -42,7 +43,7 @@ def _replace(nav: list[Any], target: str, pages: list[str]) -> bool:
 def on_files(files: Any, config: Any) -> Any:
     from mkdocs.structure.files import File
 
-    from cogarch.experiments.docsite import reference_pages
+    from cogarch.experiments.docsite.pages import reference_pages
 
     for path, text in reference_pages().items():
         files.append(File.generated(config, path, content=text))

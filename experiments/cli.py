@@ -150,7 +150,9 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from cogarch.models.messages import LLMMessage, assistant, system, user
+    from autogen_core.models import LLMMessage
+
+    from cogarch.models.messages import assistant, system, user
 
     model = _providers(args.config).get(args.provider)
     history: list[LLMMessage] = [system(args.system)]

@@ -328,22 +328,3 @@ def markdown(rows: Sequence[Any]) -> str:
     lines = ["| " + " | ".join(keys) + " |", "|" + "|".join("---" for _ in keys) + "|"]
     lines += ["| " + " | ".join(str(d.get(k, "")) for k in keys) + " |" for d in dicts]
     return "\n".join(lines)
-
-
-__all__ = [
-    "PAIRS",
-    "PARAMS",
-    "Dialogue",
-    "DialogueRow",
-    "TurnRow",
-    "compare_dialogue",
-    "dialogue_of",
-    "exact_overlap",
-    "fuzzy_matches",
-    "fuzzy_overlap",
-    "hangman_dialogue",
-    "locomo_dialogue",
-    "markdown",
-    "outcome_rows",
-    "stored_texts",
-]

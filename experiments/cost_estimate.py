@@ -244,6 +244,3 @@ def cost_line(est: Estimate, episodes: int | None, limit: int | None) -> str:
         f"expected per trial: {est.calls:,.0f} model calls, {est.tokens:,.0f} tokens (mean of "
         f"{est.trials} trials of a {kind} in {est.source})"
     )
-
-
-__all__ = ["MAX_FILES", "Estimate", "cost_line", "estimates"]

@@ -31,7 +31,7 @@ from cogarch.models.providers import ProviderConfig, Providers
 from cogarch.tasks.registry import TASKS
 from cogarch.workspace.spec import AgentSpec, describe_spec, providers_named
 
-from .cost_estimate import Estimate, cost_line, estimates
+from .cost_estimate import cost_line, estimates
 from .episodex_paper import episodex_deviations, played_games
 from .episodex_protocol import unstated_settings
 from .fakes import run_fakes
@@ -197,6 +197,3 @@ def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan
             out.append(f"  {entry.label}: {cost_line(est, episodes, limit)}")
     out.append("dry run: nothing was played and no model was called")
     return plan
-
-
-__all__ = ["DryRunPlan", "Estimate", "dry_run", "estimates"]

@@ -168,14 +168,3 @@ def game_sources(records: Sequence[TrialRecord]) -> set[str]:
 
 def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
-
-
-__all__ = [
-    "AgentGames",
-    "FocusRun",
-    "GameRow",
-    "RunGames",
-    "game_sources",
-    "games_of",
-    "run_games",
-]

@@ -321,15 +321,3 @@ def episode_tables(records: Sequence[TrialRecord]) -> EpisodeTables:
     if not extra:
         out.notes.append(MISSING_NOTE)
     return out
-
-
-__all__ = [
-    "PROVIDER",
-    "EpisodeTables",
-    "comparison_table",
-    "episode_tables",
-    "focus_table",
-    "memory_table",
-    "play_table",
-    "varied",
-]

@@ -191,17 +191,3 @@ def embedded_note(config: dict[str, Any]) -> str | None:
         for a in _episodex_agents(config)
     )
     return EMBEDDED_NOTE if embedded else None
-
-
-__all__ = [
-    "CONCEPTUAL",
-    "EMBEDDED_NOTE",
-    "HEADLINE",
-    "PLANNING",
-    "TABLE_1",
-    "PaperResult",
-    "embedded_note",
-    "episodex_deviations",
-    "paper_columns",
-    "played_games",
-]

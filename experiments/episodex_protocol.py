@@ -115,11 +115,3 @@ def unstated_settings(config: Mapping[str, Any]) -> list[str]:
         "games in one curriculum; nothing is carried in from earlier runs"
     )
     return lines
-
-
-__all__ = [
-    "episodex_agents",
-    "games_played",
-    "is_episodex_on_alfworld",
-    "unstated_settings",
-]

@@ -57,6 +57,3 @@ class ExecutionConfig(BaseModel):
                     "ray://host:10001 or host:port (or null for a local instance)"
                 )
         return self
-
-
-__all__ = ["ExecutionConfig"]

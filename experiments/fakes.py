@@ -10,6 +10,3 @@ from cogarch.workspace.fakes import agent_fakes
 
 def run_fakes() -> FakeTable:
     return agent_fakes(task_fakes())
-
-
-__all__ = ["run_fakes"]

@@ -135,6 +135,3 @@ def footprint(
             series.setdefault(r.agent, []).append(list(r.footprint_tokens))
     label = "footprint (tokens" + (", log scale)" if log else ")")
     return _band_plot(series, path, title=title, ylabel=label, log=log)
-
-
-__all__ = ["footprint", "mean_band", "private_state_size"]

@@ -55,6 +55,3 @@ def save_png(figure: Figure, path: str | Path) -> Path:
 def agents_in(rows: Iterable[TidyRow]) -> list[str]:
     """Agent names in the order they first appear."""
     return list(dict.fromkeys(r.agent for r in rows))
-
-
-__all__ = ["DPI", "agents_in", "new_figure", "plain_text", "save_png"]

@@ -79,6 +79,3 @@ def _own_heatmap(counts: Counter[tuple[str, str]], path: str | Path, title: str)
                     color="black" if n > 0.6 * peak else "white",
                 )
     return save_png(figure, path)
-
-
-__all__ = ["routed_agents", "transition_counts", "transition_heatmap"]

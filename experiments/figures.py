@@ -23,9 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from .figure_bands import footprint, mean_band, private_state_size
 from .figure_canvas import agents_in, new_figure, plain_text, save_png
-from .figure_routing import routed_agents, transition_counts, transition_heatmap
 from .tidy_table import TidyRow
 
 OUTCOME_STYLE: dict[str, tuple[str, str]] = {
@@ -153,17 +151,3 @@ def top_answers(
     for axes in list(grid.flat)[len(tallies) :]:
         axes.set_visible(False)
     return save_png(figure, path)
-
-
-__all__ = [
-    "OUTCOME_STYLE",
-    "agents_in",
-    "footprint",
-    "mean_band",
-    "outcome_breakdown",
-    "private_state_size",
-    "routed_agents",
-    "top_answers",
-    "transition_counts",
-    "transition_heatmap",
-]

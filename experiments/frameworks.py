@@ -45,6 +45,3 @@ def framework_builder(entry: AgentEntry) -> FrameworkAgentBuilder:
     return FrameworkAgentBuilder(
         entry.agent.factory, name=entry.label, provider=entry.provider, params=entry.params
     )
-
-
-__all__ = ["FrameworkAgentSpec", "framework_builder"]

@@ -114,14 +114,3 @@ def identity(config: RunConfig, digests: Mapping[str, str] | None = None) -> dic
     with each Python file it names by content (see :func:`canonical`)."""
     data = config.model_dump(mode="json", exclude={"results_dir"})
     return canonical(data, code_digests(config) if digests is None else digests)
-
-
-__all__ = [
-    "CODE_KEY",
-    "canonical",
-    "code_digests",
-    "file_refs",
-    "identity",
-    "recorded_digests",
-    "same_code",
-]

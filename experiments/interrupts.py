@@ -110,6 +110,3 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
         if task is not None:
             task.cancel()
             raise asyncio.CancelledError
-
-
-__all__ = ["RunInterrupts", "task_raised", "trial_code"]

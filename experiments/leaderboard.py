@@ -267,5 +267,3 @@ NOTES = [
     "calls memory modules made; tokens per success divide the tokens of the cells whose "
     "main metric is a rate by their successes.",
 ]
-
-__all__ = ["Cell", "Costs", "Leaderboard", "MetricValue", "Row", "TaskColumn", "build_leaderboard"]

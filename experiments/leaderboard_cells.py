@@ -121,6 +121,3 @@ def read_cell(
         for metric in metrics:
             cell.items[metric.name].update(metric_items(metric, record))
     return cell
-
-
-__all__ = ["MEMORY_CALLER", "CellCosts", "CellData", "CellStatus", "read_cell"]

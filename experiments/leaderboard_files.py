@@ -98,6 +98,3 @@ def write_leaderboard(folder: str | os.PathLike[str]) -> list[Path]:
 def _report_of(root: Path, cell: Cell) -> str | None:
     report = Path(cell.folder) / "report" / "report.html"
     return report.as_posix() if (root / report).is_file() else None
-
-
-__all__ = ["CSV_COLUMNS", "to_csv", "to_markdown", "write_leaderboard"]

@@ -175,6 +175,3 @@ def leaderboard_page(
         f"{board.alpha}).</p><h2>Score against tokens</h2>{''.join(figures)}"
         f"{_table(cost_table(board))}<h2>How to read it</h2><ul>{notes}</ul></body></html>"
     )
-
-
-__all__ = ["leaderboard_page", "pareto", "scatter"]

@@ -69,6 +69,3 @@ def aggregate(
             row.ranks.append(1 + losses + ties / 2)
             row.normalised.append(1.0 if best == worst else (mine - worst) / (best - worst))
     return out
-
-
-__all__ = ["Aggregates", "aggregate"]

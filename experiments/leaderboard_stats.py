@@ -76,14 +76,3 @@ def compare(metric: LeaderboardMetric, a: Items, b: Items) -> tuple[float, str]:
 def better(metric: LeaderboardMetric, x: float, y: float) -> bool:
     """Whether ``x`` is better than ``y`` on ``metric``."""
     return x > y if metric.direction == "higher" else x < y
-
-
-__all__ = [
-    "BOOTSTRAP_RESAMPLES",
-    "BOOTSTRAP_SEED",
-    "Estimate",
-    "Items",
-    "better",
-    "compare",
-    "estimate",
-]

@@ -85,6 +85,3 @@ def metric_lines(board: Leaderboard) -> list[str]:
         + (f"; {t.description}" if t.description else "")
         for t in board.tasks
     ]
-
-
-__all__ = ["cell_text", "cost_table", "main_table", "metric_lines", "number"]

@@ -148,6 +148,3 @@ def migrate_v1(data: Mapping[str, Any], types: RecordTypes | None = None) -> Tri
         },
         types,
     )
-
-
-__all__ = ["V1_SCORING", "current_names", "migrate_v1"]

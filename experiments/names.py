@@ -49,6 +49,3 @@ def safe_name(name: str) -> str:
         head = folder.encode("utf-8")[: MAX_NAME_BYTES - 17].decode("utf-8", "ignore")
         folder = f"{head}-{digest}"
     return folder
-
-
-__all__ = ["MAX_NAME_BYTES", "name_problem", "safe_name"]

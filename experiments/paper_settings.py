@@ -71,6 +71,3 @@ def embedded_model_note(config: Mapping[str, Any]) -> str | None:
         for s in _used_providers(config).values()
     )
     return EMBEDDED_MODEL_NOTE if embedded else None
-
-
-__all__ = ["EMBEDDED_MODEL_NOTE", "PAPER_MODELS", "embedded_model_note", "paper_deviations"]

@@ -93,6 +93,3 @@ def folder_to_read(value: str | os.PathLike[str], what: str, hint: str = "check 
             f"{what} '{path}' is {kind_of(info.st_mode)}, not a folder; name a folder"
         )
     return path
-
-
-__all__ = ["MAX_PORT", "check_port", "folder_to_read", "folder_to_write"]

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from cogarch.errors import ConfigError
 
-from .tidy import TidyRow
+from .tidy_table import TidyRow
 
 
 def check_reading(reading: str | None, readings: Mapping[str, str]) -> str | None:
@@ -59,6 +59,3 @@ def short_trials_note(rows: list[TidyRow]) -> str | None:
         f"{len(short)} trial(s) could not be rated in full and are left out of the rates and "
         f"the tests: {listed}{more}."
     )
-
-
-__all__ = ["check_reading", "outcome_of", "short_trials_note", "stratum", "success_of"]

@@ -36,16 +36,21 @@ from . import figures
 from .episode_data import game_sources
 from .episode_tables import episode_tables
 from .episodex_paper import embedded_note, episodex_deviations, played_games
+from .figure_bands import footprint, private_state_size
+from .figure_canvas import agents_in
+from .figure_routing import routed_agents, transition_heatmap
 from .paper_settings import embedded_model_note, paper_deviations
 from .paths import folder_to_write
 from .reading import check_reading, outcome_of, short_trials_note, stratum, success_of
 from .report_page import ReportContent, render_html, render_markdown
 from .report_tables import task_tables
 from .run_meta import read_run_meta
-from .stats import Comparison, compare_to_baselines, markers_from, wilson_interval
+from .stats import Comparison, compare_to_baselines, markers_from
+from .summary import wilson_interval
 from .task_metrics import metric_tables
 from .task_types import task_of
-from .tidy import TidyRow, TidyTable, tidy_run, write_csv, write_jsonl
+from .tidy import tidy_run
+from .tidy_table import TidyRow, TidyTable, write_csv, write_jsonl
 from .usage_table import USAGE_NOTE, usage_table
 
 DEFAULT_BASELINES = ("vanilla", "mem0", "amem", "lightmem", "memoryos", "transcript")
@@ -64,7 +69,7 @@ def is_default_baseline(*names: str | None) -> bool:
 def resolve_baselines(
     rows: Sequence[TidyRow], meta: dict[str, Any], baselines: Iterable[str] | None
 ) -> list[str]:
-    agents = figures.agents_in(rows)
+    agents = agents_in(rows)
     configured = (meta.get("config") or {}).get("baselines") or None  # [] was the old default
     chosen = baselines if baselines is not None else configured
     if chosen is not None:
@@ -108,7 +113,7 @@ def summary_table(
     counts = ["agent", "task / model", "role", "trials", "complete", "failed", "corrupt"]
     header = [*counts, *outcomes, *(["SC %", "95% CI"] if rated else [])]
     body: list[list[str]] = []
-    for agent in figures.agents_in(rows):
+    for agent in agents_in(rows):
         ours = [r for r in rows if r.agent == agent]
         strata = list(dict.fromkeys(stratum(r) for r in ours if r.task)) or [""]
         for task in strata:
@@ -214,7 +219,7 @@ def make_figures(
         ("Outcome breakdown per agent", figures.outcome_breakdown(rows, out / "outcomes.png")),
         (
             "Private state size per turn (mean, 95% band, log scale)",
-            figures.private_state_size(rows, out / "private_state.png"),
+            private_state_size(rows, out / "private_state.png"),
         ),
         (
             f"{title} (top 10 per agent)",
@@ -229,21 +234,19 @@ def make_figures(
             made.append(
                 (
                     f"Memory footprint per turn, scenario {scenario} (mean, 95% band)",
-                    figures.footprint(mine, target, title=f"Memory footprint per turn: {scenario}"),
+                    footprint(mine, target, title=f"Memory footprint per turn: {scenario}"),
                 )
             )
     else:
         made.append(
             (
                 "Memory footprint per turn (mean, 95% band)",
-                figures.footprint(rows, out / "footprint.png"),
+                footprint(rows, out / "footprint.png"),
             )
         )
-    for agent in figures.routed_agents(rows):
+    for agent in routed_agents(rows):
         target = out / f"transitions_{_file_part(agent)}.png"
-        made.append(
-            (f"Transitions of {agent}", figures.transition_heatmap(rows, target, agent=agent))
-        )
+        made.append((f"Transitions of {agent}", transition_heatmap(rows, target, agent=agent)))
     return [(caption, path) for caption, path in made if path is not None]
 
 
@@ -391,6 +394,3 @@ def build_report(
     md = atomic_write_text(out / "report.md", render_markdown(content, out))
     page = atomic_write_text(out / "report.html", render_html(content))
     return [md, page, csv_path, jsonl_path, *(path for _, path in pictures)]
-
-
-__all__ = ["DEFAULT_BASELINES", "build_report", "is_default_baseline", "resolve_baselines"]

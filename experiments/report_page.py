@@ -165,14 +165,3 @@ def render_html(content: ReportContent) -> str:
         parts.append("<p>No figure: the run holds no data to plot.</p>")
     parts.append("</body></html>\n")
     return "\n".join(parts)
-
-
-__all__ = [
-    "METRICS_NOTE",
-    "ReportContent",
-    "md_text",
-    "render_html",
-    "render_markdown",
-    "table_html",
-    "table_markdown",
-]

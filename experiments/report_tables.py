@@ -76,6 +76,3 @@ def _is_scalar(value: object) -> bool:
     if isinstance(value, float):
         return math.isfinite(value)
     return value is None or isinstance(value, str | int | bool)
-
-
-__all__ = ["task_columns", "task_sections", "task_tables"]

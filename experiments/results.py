@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from cogarch.core.records import SCHEMA_VERSION, RecordTypes, TrialError, TrialRecord
+from cogarch.core.records import SCHEMA_VERSION, RecordTypes, TrialRecord
 from cogarch.errors import CogarchError
 from cogarch.files import FileRefusedError, read_json, real_folder
 from cogarch.io import atomic_write_text
@@ -157,19 +157,3 @@ def iter_trials(
         except CorruptTrialError as exc:
             out.append((path, exc))
     return out
-
-
-__all__ = [
-    "CorruptTrialError",
-    "TrialError",
-    "TrialRecord",
-    "agent_folder",
-    "iter_trials",
-    "keep_aside",
-    "load_record",
-    "read_trial",
-    "safe_name",
-    "trial_path",
-    "write_fitted",
-    "write_trial",
-]

@@ -108,6 +108,3 @@ class RunLock:
                 except FileNotFoundError:
                     pass
         return removed
-
-
-__all__ = ["LEFTOVERS", "ResultsDirError", "RunLock", "disk_problem"]

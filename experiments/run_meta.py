@@ -68,6 +68,3 @@ def read_run_meta(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], str 
             "report goes without the run's recorded config"
         )
     return meta.model_dump(mode="json"), None
-
-
-__all__ = ["RecordedAgent", "RecordedConfig", "RunMeta", "read_run_meta"]

@@ -48,7 +48,7 @@ from .usage_table import USAGE_NOTE, usage_table
 from .worker import RunSetup, TrialWorker
 
 if TYPE_CHECKING:
-    from .otel import Tracing
+    from .otel.session import Tracing
 
 BackendFactory = Callable[[TrialWorker, int], ExecutionBackend]
 OTEL_MISSING = "--trace needs the OpenTelemetry SDK: pip install 'cogarch[otel]'"
@@ -229,7 +229,7 @@ class Runner:
             yield None
             return
         try:
-            from .otel import start_tracing
+            from .otel.session import start_tracing
         except ImportError:
             raise ConfigError(OTEL_MISSING) from None
         tracing = start_tracing(self.trace, self.results_dir)

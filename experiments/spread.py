@@ -38,6 +38,3 @@ def sd(values: Sequence[float]) -> float:
     if scale == 0:
         return 0.0
     return statistics.stdev([v / scale for v in values]) * scale
-
-
-__all__ = ["mean", "sd"]

@@ -27,8 +27,6 @@ from scipy.stats import fisher_exact
 
 from cogarch.errors import ConfigError
 
-from .summary import wilson_interval
-
 Family = Literal["agent_column", "column", "agent", "all", "none"]
 FAMILIES: tuple[Family, ...] = ("agent_column", "column", "agent", "all", "none")
 
@@ -194,16 +192,3 @@ def superiority_markers(
         for agent, cells in counts.items()
     }
     return markers_from(compare_to_baselines(table, baselines, alpha=alpha, family=family))
-
-
-__all__ = [
-    "FAMILIES",
-    "Comparison",
-    "Family",
-    "compare_to_baselines",
-    "fisher_greater",
-    "holm",
-    "markers_from",
-    "superiority_markers",
-    "wilson_interval",
-]

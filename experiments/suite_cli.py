@@ -94,6 +94,3 @@ def add_suite_command(sub: Any) -> None:
     suite.add_argument("--no-reports", action="store_true", help="do not write each cell's report")
     suite.add_argument("--quiet", action="store_true", help="no progress bars")
     suite.set_defaults(fn=cmd_suite)
-
-
-__all__ = ["add_suite_command", "cmd_suite"]

@@ -251,6 +251,3 @@ def load_suite_config(path: str | os.PathLike[str]) -> SuiteConfig:
     for task, agent in config.cells():
         config.cell_config(task, agent)  # every cell valid before any runs
     return config
-
-
-__all__ = ["Price", "SkippedCell", "SuiteConfig", "SuiteTask", "load_suite_config", "task_class"]

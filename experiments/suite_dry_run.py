@@ -15,7 +15,8 @@ from pathlib import Path
 from cogarch.errors import ConfigError
 from cogarch.workspace.spec import AgentSpec
 
-from .dry_run import _resolve, estimates
+from .cost_estimate import estimates
+from .dry_run import _resolve
 from .results import iter_trials
 from .suite_config import SuiteConfig
 from .suite_files import is_suite, read_manifest
@@ -102,6 +103,3 @@ def suite_dry_run(config: SuiteConfig, estimate_from: Sequence[Path] = ()) -> st
     )
     lines.append("dry run: nothing was played and no model was called")
     return "\n".join(lines)
-
-
-__all__ = ["suite_dry_run"]

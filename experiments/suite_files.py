@@ -117,14 +117,3 @@ def read_manifest(folder: str | os.PathLike[str]) -> SuiteManifest:
                 "suite's folder; run the suite's config again to write it anew"
             )
     return manifest
-
-
-__all__ = [
-    "SUITE_FILE",
-    "SuiteCell",
-    "SuiteManifest",
-    "SuiteTaskInfo",
-    "is_suite",
-    "read_manifest",
-    "suite_manifest",
-]

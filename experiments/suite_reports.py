@@ -28,6 +28,3 @@ def write_cell_reports(folder: str | os.PathLike[str]) -> list[Path]:
             line = str(exc).splitlines()[0][:200]
             sys.stderr.write(f"warning: no report for cell {cell.agent} x {cell.task}: {line}\n")
     return written
-
-
-__all__ = ["write_cell_reports"]

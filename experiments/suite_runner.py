@@ -138,6 +138,3 @@ async def run_suite(
         await asyncio.to_thread(write_cell_reports, out)
     result.files = write_leaderboard(out)
     return result
-
-
-__all__ = ["CellRun", "SuiteRun", "run_suite"]

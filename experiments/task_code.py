@@ -209,14 +209,3 @@ def _load_module(name: str, found: CodeFile) -> ModuleType:
     if package is not None:
         setattr(package, leaf, module)
     return module
-
-
-__all__ = [
-    "CodeFile",
-    "attribute_of",
-    "code_of",
-    "load_checked",
-    "module_file",
-    "module_of",
-    "search_path_outside",
-]

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from cogarch.core.views import Table
 
 from .spread import mean, sd
-from .tidy import TidyRow
+from .tidy_table import TidyRow
 
 _USAGE: tuple[tuple[str, Callable[[TidyRow], float | None]], ...] = (
     ("model calls", lambda r: r.model_calls),
@@ -97,6 +97,3 @@ def metric_tables(rows: Sequence[TidyRow], totals: Sequence[str] = ()) -> list[T
         mine = [r for r in done if r.scenario == scenario]
         tables.append(_table(_title(scenario, mine), mine))
     return tables
-
-
-__all__ = ["metric_tables"]

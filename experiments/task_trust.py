@@ -162,14 +162,3 @@ def trusted(source: str, *, within: str | os.PathLike[str] | None = None) -> boo
         return True
     found = code_of(source, within=within)
     return found is not None and trusted_code(source, found)
-
-
-__all__ = [
-    "TRUST_FILE",
-    "TrustedCode",
-    "needs_trust",
-    "trust",
-    "trust_file",
-    "trusted",
-    "trusted_code",
-]

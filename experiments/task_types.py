@@ -107,6 +107,3 @@ def task_of(
     """The class of ``record``'s task, when it can be loaded here."""
     root = Path(within) if within is not None else None
     return task_class(record.task, record.metadata.task_source, within=root)
-
-
-__all__ = ["record_types", "task_class", "task_of", "task_source"]

@@ -28,13 +28,14 @@ from typing import Any
 from cogarch.core.evaluation import Evaluation
 from cogarch.core.records import TrialRecord
 
+from .names import safe_name
 from .paths import folder_to_read
 from .report_tables import task_columns
-from .results import CorruptTrialError, iter_trials, safe_name
+from .results import CorruptTrialError, iter_trials
 from .run_meta import read_run_meta
 from .summary import run_scoring
 from .task_types import task_of
-from .tidy_table import BASE_COLUMNS, TidyRow, TidyTable, columns_of, write_csv, write_jsonl
+from .tidy_table import TidyRow, TidyTable, write_csv, write_jsonl
 
 _TRIAL_FILE = re.compile(r"trial_(\d+)\.json$")
 
@@ -234,21 +235,3 @@ def write_tidy(
         write_csv(table.rows, out / "trials.csv"),
         write_jsonl(table.rows, out / "trials.jsonl"),
     )
-
-
-__all__ = [
-    "BASE_COLUMNS",
-    "TidyRow",
-    "TidyTable",
-    "columns_of",
-    "footprint_of",
-    "metrics_of",
-    "row_from_corrupt",
-    "row_from_trial",
-    "run_name",
-    "tidy_run",
-    "transitions_of",
-    "write_csv",
-    "write_jsonl",
-    "write_tidy",
-]

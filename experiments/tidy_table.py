@@ -192,15 +192,3 @@ def write_jsonl(rows: Sequence[TidyRow], path: str | Path) -> Path:
         cells = row.cells()
         lines.append(json.dumps({k: cells.get(k) for k in names}, ensure_ascii=False) + "\n")
     return atomic_write_text(path, "".join(lines))
-
-
-__all__ = [
-    "BASE_COLUMNS",
-    "FORMULA_STARTS",
-    "TidyRow",
-    "TidyTable",
-    "columns_of",
-    "csv_cell",
-    "write_csv",
-    "write_jsonl",
-]

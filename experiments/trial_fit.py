@@ -179,15 +179,3 @@ def fit_trial(record: TrialRecord, types: RecordTypes | None, read: Reader) -> F
     )
     text = trial_text(record)
     return FittedTrial(read(loads_json(text), types), text, [])
-
-
-__all__ = [
-    "MAX_TABLED",
-    "NOT_WRITTEN",
-    "FittedTrial",
-    "Reader",
-    "check_numbers",
-    "fit_trial",
-    "trial_text",
-    "untableable",
-]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from cogarch.core.views import Table
 
-from .tidy import TidyRow
+from .tidy_table import TidyRow
 
 USAGE_TITLE = "model usage per agent (sums over its trial files)"
 
@@ -75,6 +75,3 @@ def usage_table(rows: Sequence[TidyRow]) -> Table | None:
             ]
         )
     return Table(USAGE_TITLE, list(HEADER), body)
-
-
-__all__ = ["HEADER", "USAGE_NOTE", "USAGE_TITLE", "usage_table"]

@@ -69,6 +69,3 @@ def _resolved(ref: str) -> str:
         return ref
     file, _, name = ref.rpartition(":")
     return f"{Path(file).expanduser().resolve()}:{name}"
-
-
-__all__ = ["is_own", "user_code"]

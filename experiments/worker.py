@@ -348,6 +348,3 @@ class TrialWorker:
     async def aclose(self) -> None:
         for setup in self._setups.values():
             await setup.providers.aclose()
-
-
-__all__ = ["RunSetup", "TrialWorker", "check_provider", "package_versions"]

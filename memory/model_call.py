@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from autogen_core.models import LLMMessage
 from pydantic import BaseModel
 
 from cogarch.core.memory import MemoryContext
-from cogarch.models.messages import LLMMessage, system, user
+from cogarch.models.messages import system, user
 from cogarch.models.structured import Structured, structured
 
 T = TypeVar("T", bound=BaseModel)
@@ -52,6 +53,3 @@ def listed(data: Any, key: str, item: Callable[[Any], Any], *, single: str | Non
     if isinstance(data, dict) and isinstance(data.get(key), list):
         data = {**data, key: [item(i) for i in data[key]]}
     return data
-
-
-__all__ = ["ask_model", "listed"]

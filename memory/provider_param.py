@@ -24,6 +24,3 @@ class ProviderFallback(BaseModel):
         if chosen is None:
             raise ConfigError(missing)
         return chosen
-
-
-__all__ = ["ProviderFallback"]

@@ -38,6 +38,3 @@ def task_fakes() -> FakeTable:
         table.register(name, fn)
         table.register(f"libs.{name}", with_library_memory(fn))
     return table
-
-
-__all__ = ["declared_fakes", "task_fakes"]

@@ -15,7 +15,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import (
     InMemorySpanExporter,
 )
 
-from cogarch.experiments.otel import Tracing
+from cogarch.experiments.otel.session import Tracing
 
 
 class Spans:

@@ -147,6 +147,3 @@ def _plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return asdict(value)
     return copy.deepcopy(value)
-
-
-__all__ = ["SHAPES", "ActingState", "percept_of"]

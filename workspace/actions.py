@@ -119,18 +119,3 @@ def focus_summary(log: list[FocusActivation], episode: int | None = None) -> Foc
         failed=sum(_valid(f) is False for f in chosen),
         pending=sum(_valid(f) is None for f in chosen),
     )
-
-
-__all__ = [
-    "MAX_ACTION_WORDS",
-    "NO_ACTION",
-    "OUTSIDE_TASK",
-    "ActionAttempt",
-    "FocusActivation",
-    "FocusReason",
-    "FocusSummary",
-    "Problem",
-    "focus_summary",
-    "judge_action",
-    "one_line",
-]

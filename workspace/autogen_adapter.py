@@ -92,6 +92,3 @@ class WorkspaceChatAgent(BaseChatAgent):
     async def load_state(self, state: Mapping[str, Any]) -> None:
         """Go on from a state ``save_state`` returned (``Agent.load_state``)."""
         self._agent.load_state(state)
-
-
-__all__ = ["WorkspaceChatAgent"]

@@ -28,8 +28,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from cogarch.core.acting import Problem, marked_actions, read_action
-from cogarch.core.affordances import ActionInput, normalize_action
+from cogarch.core.acting import Problem, marked_actions, normalize_action, read_action
+from cogarch.core.affordances import ActionInput
 from cogarch.registry import Registry
 
 from .actions import MAX_ACTION_WORDS
@@ -242,15 +242,3 @@ def _judge_one(
     if names and slots and not any(normalize_action(s) in names for s in slots):
         return Verdict(action, "unknown_name", admissible)
     return Verdict(action, None, admissible)
-
-
-__all__ = [
-    "AUTO",
-    "GRAMMARS",
-    "HOUSEHOLD",
-    "CommandGrammar",
-    "Verdict",
-    "grammar_for",
-    "judge_reply",
-    "names_in",
-]

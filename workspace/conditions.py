@@ -35,5 +35,3 @@ def action_rejected(ws: Workspace) -> bool:
 
 
 PREDICATES.register("action_rejected", action_rejected)
-
-__all__ = ["PREDICATES", "Predicate", "action_rejected"]

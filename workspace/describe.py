@@ -175,14 +175,3 @@ def draw(agent: Composed, path: str | os.PathLike[str], *, dpi: int = 120) -> Pa
     else:
         render_png(layout, target, dpi=dpi)
     return target
-
-
-__all__ = [
-    "Composed",
-    "describe",
-    "diff",
-    "draw",
-    "format_description",
-    "layout_from_description",
-    "layout_of",
-]

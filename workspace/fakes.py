@@ -25,6 +25,3 @@ def agent_fakes(table: FakeTable | None = None) -> FakeTable:
         for kind, fn in fakes.items():
             table.register(f"{family}.{kind}", fn)
     return table
-
-
-__all__ = ["AGENT_FAKES", "agent_fakes"]

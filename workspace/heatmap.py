@@ -122,6 +122,3 @@ def plot_transition_heatmap(
     target.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(target, format="png", dpi=dpi)
     return target
-
-
-__all__ = ["aggregate_counts", "plot_transition_heatmap", "transition_matrix"]

@@ -310,6 +310,3 @@ def to_svg(
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)
-
-
-__all__ = ["Layout", "PlacedEdge", "PlacedNode", "layered", "text_width", "to_svg"]

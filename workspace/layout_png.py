@@ -87,6 +87,3 @@ def render_png(layout: Layout, path: Path, *, dpi: int = 120) -> None:
                 zorder=4,
             )
     figure.savefig(path, format="png", dpi=dpi)
-
-
-__all__ = ["render_png"]

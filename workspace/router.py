@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cogarch.models.messages import LLMMessage, system, user
+from autogen_core.models import LLMMessage
+
+from cogarch.models.messages import system, user
 from cogarch.models.structured import extract_json
 
 from .conditions import PREDICATES

@@ -64,6 +64,3 @@ def public_text(text: str) -> str:
             if cleaned == text:
                 return cleaned.strip()
         text = cleaned
-
-
-__all__ = ["PRIVATE_TAGS", "public_text"]

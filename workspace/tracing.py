@@ -86,6 +86,3 @@ def step_span(agent: Agent, node: str, step: int) -> AbstractContextManager[Span
     if into is not None and into.target == node:
         attributes["cogarch.step.source"] = into.source
     return tracer.span(f"step {node}", attributes)
-
-
-__all__ = ["record_turn", "step_span", "turn_span"]

@@ -185,15 +185,3 @@ def _to_current(command: str) -> str:
     if put:
         return f"move {put['obj']} to {put['recep']}"
     return command
-
-
-__all__ = [
-    "LONGEST",
-    "TAIL",
-    "ActionChoice",
-    "Percept",
-    "Problem",
-    "marked_actions",
-    "normalize_action",
-    "read_action",
-]

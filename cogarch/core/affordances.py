@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .acting import Percept, normalize_action
+from .acting import Percept
 
 HEADER = "Admissible actions:"
 REMAINING = re.compile(r"^Actions remaining: (\d+) of (\d+)\.?$")
@@ -64,14 +64,3 @@ def split_input(text: str) -> Percept:
     if left is None:
         return ActionInput(head, actions)
     return ActionInput(before.rstrip(), actions, int(left.group(1)), int(left.group(2)))
-
-
-__all__ = [
-    "HEADER",
-    "REMAINING",
-    "ActionInput",
-    "format_input",
-    "normalize_action",
-    "render",
-    "split_input",
-]

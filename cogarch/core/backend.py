@@ -67,6 +67,3 @@ class ExecutionBackend(Protocol):
     async def aclose(self) -> None:
         """Cancel what is still running and release the workers."""
         ...
-
-
-__all__ = ["ExecutionBackend", "TrialCancelledError", "TrialFn", "TrialHandle", "TrialSpec"]

@@ -338,6 +338,3 @@ def fork_fields(obj: T, *, share: Iterable[str] = ()) -> T:
         {name: v if name in shared else fork_value(v) for name, v in vars(obj).items()}
     )
     return twin
-
-
-__all__ = ["CowDict", "CowList", "Forkable", "fork_fields", "fork_value", "is_immutable"]

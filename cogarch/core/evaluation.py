@@ -106,6 +106,3 @@ class Evaluation(BaseModel):
 
 def _scalar(value: Any) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
-
-
-__all__ = ["Evaluation", "Scalar"]

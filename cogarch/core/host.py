@@ -203,22 +203,3 @@ class AgentHost(
 ):
     """Every capability every agent a run builds offers a task; a composed agent acts too
     (:class:`Acting`), which a task asks for at run time (a bridged agent only answers text)."""
-
-
-__all__ = [
-    "Acting",
-    "AgentHost",
-    "DialogueTrimming",
-    "EpisodeAware",
-    "EpisodeReport",
-    "Forking",
-    "Host",
-    "Observation",
-    "Observing",
-    "PrivateState",
-    "ReplyReport",
-    "ReplyReporting",
-    "Retrieved",
-    "StateSaving",
-    "Walking",
-]

@@ -143,6 +143,3 @@ def metric_items(metric: LeaderboardMetric, record: TrialRecord) -> list[tuple[s
         name = position if metric.key is None else _at(item, metric.key)
         out.append((f"{record.trial}/{name}", value))
     return out
-
-
-__all__ = ["Direction", "IntervalKind", "LeaderboardMetric", "metric_items"]

@@ -260,15 +260,3 @@ class MemoryModule(ABC):
                 f"load it into a {self.kind} module"
             )
         return state
-
-
-__all__ = [
-    "EpisodeEnd",
-    "MemoryContext",
-    "MemoryItem",
-    "MemoryModule",
-    "ModelSource",
-    "Move",
-    "Trajectory",
-    "TurnRecord",
-]

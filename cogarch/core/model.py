@@ -75,6 +75,3 @@ class ChatModel(Protocol):
     async def aclose(self) -> None:
         """Release connections; a later call may reopen them."""
         ...
-
-
-__all__ = ["ChatModel", "Completion", "ToolCall", "Usage"]

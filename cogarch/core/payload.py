@@ -123,6 +123,3 @@ class PayloadRegistry:
         if version < cls.current_version():
             fields = cls.upgrade(fields, version)
         return cls.model_validate(fields)
-
-
-__all__ = ["GenericPayload", "Payload", "PayloadRegistry", "TaskPayload"]

@@ -23,6 +23,3 @@ class Player(Protocol):
 
     def observe(self, reply: str) -> None:
         """Read the host's public reply to the latest message."""
-
-
-__all__ = ["Player", "Propose"]

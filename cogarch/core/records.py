@@ -329,22 +329,3 @@ class TrialRecord(_Parts):
         if self.status != "complete":
             return None
         return self.scoring.succeeded(self.evaluation.outcome)
-
-
-__all__ = [
-    "GENERIC",
-    "SCHEMA_VERSION",
-    "Branch",
-    "RecordTypes",
-    "Scoring",
-    "Status",
-    "TransitionCount",
-    "TrialError",
-    "TrialMetadata",
-    "TrialOutput",
-    "TrialRecord",
-    "Turn",
-    "TurnFootprint",
-    "WalkStep",
-    "transitions_from",
-]

@@ -42,6 +42,3 @@ class Specialist(Protocol[W, C]):
     def describe(self) -> dict[str, Any]:
         """The specialist's kind, provider and parameters, as plain data."""
         ...
-
-
-__all__ = ["Specialist"]

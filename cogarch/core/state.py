@@ -90,13 +90,3 @@ def state_items(
         state_value(state, key, list, owner)
     with state_part(owner, key):
         return [model.model_validate(v) for v in values]
-
-
-__all__ = [
-    "READ_ERRORS",
-    "StateError",
-    "state_items",
-    "state_object",
-    "state_part",
-    "state_value",
-]

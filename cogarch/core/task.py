@@ -232,6 +232,3 @@ class Task(ABC):
         runner writes back atomically; the default changes none. Trials stay independent
         records: a pass only fills in what their own files leave pending."""
         return []
-
-
-__all__ = ["JointContext", "Task", "TrialContext", "checked_output", "is_untrusted_stop"]

@@ -190,6 +190,3 @@ class UsageMeter(Protocol):
     def usage(self) -> TrialUsage:
         """Everything recorded so far, totalled."""
         ...
-
-
-__all__ = ["CallRecord", "MeteredCall", "TrialUsage", "UsageMeter", "usage_totals"]

@@ -80,6 +80,3 @@ class Section:
     table: Table | None = None
     preformatted: Sequence[str] = field(default_factory=tuple)
     """Blocks shown as written (a prompt, a reply, a state), each in its own box."""
-
-
-__all__ = ["Cell", "Fold", "Section", "Table", "cell_text"]

@@ -129,6 +129,3 @@ class ResponseCache:
             log.warning("response cache: cannot use or move %s (%s; %s)", path, why, exc)
             return
         log.warning("response cache: %s was unusable (%s); set aside as %s", path, why, kept.name)
-
-
-__all__ = ["CachedCompletion", "CachedToolCall", "ResponseCache", "cache_key"]

@@ -101,6 +101,3 @@ class CountedClient(ChatCompletionClient):
     @property
     def model_info(self) -> ModelInfo:
         return INFO
-
-
-__all__ = ["CONTEXT_TOKENS", "INFO", "CountedClient"]

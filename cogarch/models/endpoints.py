@@ -38,6 +38,3 @@ def endpoint_gate(endpoint: str, limit: int) -> asyncio.Semaphore:
     with _lock:
         gates = _gates.setdefault(loop, {})
         return gates.setdefault((endpoint, limit), asyncio.Semaphore(limit))
-
-
-__all__ = ["endpoint_gate", "replica_index"]

@@ -32,25 +32,7 @@ from typing import Any, Final, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cogarch.errors import CogarchError
-from cogarch.models.weights import (
-    LocalExtraMissingError,
-    ModelFileError,
-    ensure_default_weights,
-    model_cache_dir,
-    verify_gguf,
-)
-
-__all__ = [
-    "DEFAULT_MODEL_NAME",
-    "LocalExtraMissingError",
-    "LocalServer",
-    "LocalServerError",
-    "LocalServerSettings",
-    "ModelFileError",
-    "get_local_server",
-    "model_cache_dir",
-    "stop_local_servers",
-]
+from cogarch.models.weights import LocalExtraMissingError, ensure_default_weights, verify_gguf
 
 DEFAULT_MODEL_NAME: Final = "qwen2.5-coder-1.5b-instruct"
 

@@ -12,8 +12,6 @@ from autogen_core.models import (
     UserMessage,
 )
 
-__all__ = ["LLMMessage", "as_pairs", "assistant", "system", "user"]
-
 
 def system(text: str) -> SystemMessage:
     """A system message."""

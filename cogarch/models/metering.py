@@ -12,8 +12,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+from cogarch.core.model import Usage
 from cogarch.core.usage import TrialUsage, usage_totals
-from cogarch.models.types import Usage
 
 _ACTIVE: ContextVar[tuple[Meter, ...]] = ContextVar("cogarch_meters", default=())
 

@@ -24,8 +24,6 @@ from typing import Any, Protocol
 
 from cogarch.io import loads_json
 
-__all__ = ["PromptCacheReport", "cached_prompt_tokens_of", "capture", "http_client", "report"]
-
 
 @dataclass
 class PromptCacheReport:

@@ -135,6 +135,3 @@ class Provider:
             fake=self.offline,
             **self.model_options(),
         )
-
-
-__all__ = ["Provider", "ProviderContext", "ProviderSettings"]

@@ -114,6 +114,3 @@ class FakeProvider(_Builtin):
         return Model(
             pairs_model(fn), model=f"fake:{self.config.fake}", fake=True, **self.model_options()
         )
-
-
-__all__ = ["FakeProvider", "LocalProvider", "OpenAIProvider"]

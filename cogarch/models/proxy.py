@@ -375,19 +375,3 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
         self.wfile.flush()
-
-
-__all__ = [
-    "BACKLOG",
-    "MAX_BODY_BYTES",
-    "REQUEST_TIMEOUT_S",
-    "Binding",
-    "ModelProxy",
-    "ProxySession",
-    "answer",
-    "checked_body",
-    "completion_body",
-    "get_proxy",
-    "response_schema_of",
-    "to_messages",
-]

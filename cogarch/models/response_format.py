@@ -50,6 +50,3 @@ _SCHEMA_MAPS = frozenset({"properties", "$defs", "definitions", "patternProperti
 """Keys whose values map names to schemas (never schemas themselves)."""
 _SCHEMA_DATA = frozenset({"default", "enum", "const", "examples"})
 """Keys whose values are data, not schemas."""
-
-
-__all__ = ["all_required", "response_format_for"]

@@ -170,6 +170,3 @@ def keeps_slots(model: object) -> bool:
     """Whether ``model`` keeps each trial to one server slot (then the trial's requests queue
     on that slot, and asking forked branches one at a time loses nothing)."""
     return bool(getattr(model, "slots", None))
-
-
-__all__ = ["Affinity", "SlotPool", "current_slot", "keeps_slots", "pool_for", "trial_affinity"]

@@ -169,6 +169,3 @@ def _output_message(completion: Completion) -> dict[str, Any]:
         for c in completion.tool_calls
     ]
     return {"role": "assistant", "parts": parts, "finish_reason": completion.finish_reason}
-
-
-__all__ = ["chat_span", "provider_name", "record_completion", "span_kind"]

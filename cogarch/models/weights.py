@@ -28,22 +28,6 @@ from typing import IO, Final
 
 from cogarch.errors import CogarchError
 
-__all__ = [
-    "DEFAULT_GGUF_NAME",
-    "DEFAULT_GGUF_SHA256",
-    "DEFAULT_GGUF_SIZE",
-    "GGUF_MAGIC",
-    "LocalExtraMissingError",
-    "ModelFileError",
-    "assemble_parts",
-    "default_part_paths",
-    "ensure_default_weights",
-    "model_cache_dir",
-    "sha256_file",
-    "stamp_path",
-    "verify_gguf",
-]
-
 DEFAULT_GGUF_NAME: Final = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 DEFAULT_GGUF_SHA256: Final = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
 DEFAULT_GGUF_SIZE: Final = 1_117_320_768

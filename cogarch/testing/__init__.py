@@ -8,18 +8,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cogarch.testing.fault_server import (
-        FAULT_KINDS,
-        FaultServer,
-        RecordedRequest,
-        allowing_model_requests,
-    )
-    from cogarch.testing.fault_steps import Step
+    from cogarch.testing.fault_server import FaultServer, RecordedRequest, allowing_model_requests
+    from cogarch.testing.fault_steps import FAULT_KINDS, Step
     from cogarch.testing.scripted_server import ScriptedServer
 
 _FROM = {
-    "fault_server": ("FAULT_KINDS", "FaultServer", "RecordedRequest", "allowing_model_requests"),
-    "fault_steps": ("Step",),
+    "fault_server": ("FaultServer", "RecordedRequest", "allowing_model_requests"),
+    "fault_steps": ("FAULT_KINDS", "Step"),
     "scripted_server": ("ScriptedServer",),
 }
 _WHERE = {name: module for module, names in _FROM.items() for name in names}

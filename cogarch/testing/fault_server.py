@@ -55,23 +55,7 @@ from types import TracebackType
 from typing import Any, Final, Self
 
 from cogarch.models.guard import allow_model_requests, model_requests_allowed
-from cogarch.testing.fault_steps import (
-    CACHE_REPORTS,
-    FAULT_KINDS,
-    STATUS_PATTERN,
-    CacheReport,
-    Step,
-)
-
-__all__ = [
-    "CACHE_REPORTS",
-    "FAULT_KINDS",
-    "CacheReport",
-    "FaultServer",
-    "RecordedRequest",
-    "Step",
-    "allowing_model_requests",
-]
+from cogarch.testing.fault_steps import CACHE_REPORTS, STATUS_PATTERN, CacheReport, Step
 
 _ERROR_TYPES: Final = {
     400: "invalid_request_error",

@@ -7,8 +7,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-__all__ = ["CACHE_REPORTS", "FAULT_KINDS", "STATUS_PATTERN", "CacheReport", "Step"]
-
 CacheReport = Literal["details", "timings", "both"]
 """Where an answer reports cached prompt tokens: OpenAI's
 ``usage.prompt_tokens_details.cached_tokens`` (``details``), llama.cpp's top-level

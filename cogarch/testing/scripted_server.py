@@ -48,6 +48,3 @@ def all_text(body: dict[str, Any]) -> str:
     return "\n".join(
         str(m.get("content") or "") for m in body.get("messages") or [] if isinstance(m, dict)
     )
-
-
-__all__ = ["Answer", "ScriptedServer", "all_text", "last_user_text"]

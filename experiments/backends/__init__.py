@@ -8,7 +8,7 @@ from cogarch.core.backend import ExecutionBackend
 
 from ..execution import ExecutionConfig
 from ..worker import TrialWorker
-from .local import LocalBackend, LocalHandle
+from .local import LocalBackend
 
 
 def backend_factory(
@@ -24,6 +24,3 @@ def backend_factory(
 
         return lambda worker, concurrency: RayBackend(execution, concurrency, worker.setups)
     return lambda worker, concurrency: LocalBackend(worker, concurrency)
-
-
-__all__ = ["LocalBackend", "LocalHandle", "backend_factory"]

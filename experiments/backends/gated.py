@@ -79,6 +79,3 @@ class GatedBackend(ABC):
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
-
-
-__all__ = ["GatedBackend", "LocalHandle"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from cogarch.core.backend import TrialFn, TrialSpec
 from cogarch.core.records import TrialRecord
 
-from .gated import GatedBackend, LocalHandle
+from .gated import GatedBackend
 
 
 class LocalBackend(GatedBackend):
@@ -17,6 +17,3 @@ class LocalBackend(GatedBackend):
 
     async def _run(self, spec: TrialSpec) -> TrialRecord:
         return await self._gated(spec, self._play)
-
-
-__all__ = ["LocalBackend", "LocalHandle"]

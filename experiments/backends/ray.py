@@ -134,6 +134,3 @@ class RayBackend(GatedBackend):
                 self._ray.kill(self._ray.get_actor(actor))
         if self._owns_ray:
             self._ray.shutdown()
-
-
-__all__ = ["RAY_MISSING", "RayBackend", "RayWorkerError", "import_ray"]

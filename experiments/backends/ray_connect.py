@@ -119,6 +119,3 @@ class Joining:
                 f"({one_line(self.failure)}); check --address (execution.address); auto "
                 "needs a running 'ray start --head' on this machine"
             )
-
-
-__all__ = ["CLIENT_PORT", "Joining", "one_line", "probe", "ray_options", "start_local"]

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from cogarch.core.backend import TrialSpec
 from cogarch.models.weights import model_cache_dir
 
-from ..results import safe_name
+from ..names import safe_name
 from ..run_config import RunConfig
 from ..worker import RunSetup, TrialWorker
 
@@ -123,13 +123,3 @@ def play_trial(
     with recording(trace) as spans:
         record = _loop.run_until_complete(play)
     return {"record": record.model_dump(mode="json"), "spans": spans}
-
-
-__all__ = [
-    "SERVER_PREFIX",
-    "NodeServer",
-    "node_cache_dir",
-    "node_local_server",
-    "play_trial",
-    "setup_from",
-]

@@ -47,6 +47,3 @@ def record_trial(span: Span, record: TrialRecord) -> None:
     tracer = tracing.current_tracer()
     if record.error is not None and tracer is not None:
         tracer.fail(span, record.error.type, record.error.message)
-
-
-__all__ = ["record_trial", "trial_span"]

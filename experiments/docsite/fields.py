@@ -104,6 +104,3 @@ def fields_table(model: type[BaseModel]) -> str:
             f"| {_cell(bounds_text(field))} | {_cell(field.description or '')} |"
         )
     return "\n".join(rows) + "\n"
-
-
-__all__ = ["bounds_text", "default_text", "fields_table", "nested_models", "type_name"]

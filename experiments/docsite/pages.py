@@ -276,6 +276,3 @@ def reference_pages() -> dict[str, str]:
     for key, (module, title) in API_PAGES.items():
         pages[f"{PREFIX}/api/{key}.md"] = api_page(module, title)
     return pages
-
-
-__all__ = ["API_PAGES", "PUBLIC_MODULES", "reference_pages"]

@@ -27,6 +27,3 @@ def content_capture_from_env() -> bool:
         f"{CONTENT_ENV}={os.environ[CONTENT_ENV]!r} is not understood; set it to true to "
         "record message contents on spans, or false (the default) to leave them out"
     )
-
-
-__all__ = ["CONTENT_ENV", "content_capture_from_env"]

@@ -207,6 +207,3 @@ class OtlpJsonFileExporter(SpanExporter):
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
         return True
-
-
-__all__ = ["OtlpJsonFileExporter", "request_json"]

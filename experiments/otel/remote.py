@@ -59,6 +59,3 @@ def span_from_data(data: Mapping[str, Any], resource: Resource) -> ReadableSpan:
         end_time=data["end"],
         instrumentation_scope=None if scope is None else InstrumentationScope(*scope),
     )
-
-
-__all__ = ["span_data", "span_from_data"]

@@ -168,13 +168,3 @@ def start_tracing(mode: TraceMode, results_dir: Path) -> Tracing:
             )
         return Tracing.to(OtlpJsonFileExporter(path))
     return Tracing.to(otlp_exporter())
-
-
-__all__ = [
-    "TRACES_FILE",
-    "TraceMode",
-    "Tracing",
-    "default_resource",
-    "otlp_exporter",
-    "start_tracing",
-]

@@ -38,6 +38,3 @@ def recording(carrier: Mapping[str, Any]) -> Iterator[list[dict[str, Any]]]:
         context.detach(token)
         spans.extend(span_data(s) for s in collector.get_finished_spans())
         tracing.shutdown()
-
-
-__all__ = ["recording"]

@@ -140,13 +140,3 @@ def create_app(index: TrialIndex, suite: SuitePages | None = None) -> Starlette:
         routes=routes,
         middleware=[Middleware(Guard, token=new_token())],
     )
-
-
-__all__ = [
-    "create_app",
-    "live_context",
-    "page_number",
-    "query_of",
-    "run_page_context",
-    "trial_html",
-]

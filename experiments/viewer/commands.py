@@ -96,6 +96,3 @@ def add_commands(sub: Any) -> None:
     play.add_argument("--seed", type=int, default=0, help="seed of the game and the agent")
     play.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: free)")
     play.set_defaults(fn=cmd_play)
-
-
-__all__ = ["add_commands", "cmd_play", "cmd_view"]

@@ -24,6 +24,3 @@ def explain(record: TrialRecord) -> list[str]:
     else:
         verdict += "."
     return [verdict]
-
-
-__all__ = ["explain"]

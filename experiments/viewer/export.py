@@ -94,6 +94,3 @@ def export_static(index: TrialIndex, out: str | os.PathLike[str]) -> Path:
         page, render("run.html", root="", home="index.html", mode="static", **context)
     )
     return page
-
-
-__all__ = ["MARKER", "export_name", "export_static"]

@@ -100,6 +100,3 @@ def draw(shape: Shape, visited_steps: Iterable[WalkStep]) -> Drawing:
     ]
     svg = to_svg(layout, visited_nodes=seen_nodes, visited_edges=taken)
     return Drawing(round(layout.width), round(layout.height), boxes, lines, svg)
-
-
-__all__ = ["Drawing", "EdgeLine", "NodeBox", "Shape", "draw", "shape_of"]

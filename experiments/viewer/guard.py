@@ -171,6 +171,3 @@ def _with_headers(send: Send) -> Send:
         await send(message)
 
     return sending
-
-
-__all__ = ["MAX_BODY_BYTES", "OWN_NAMES", "TOKEN_HEADER", "Guard", "new_token", "own_hosts"]

@@ -231,6 +231,3 @@ class TrialIndex:
 def _sort_key(key: str) -> tuple[int, str, int, str]:
     d, agent, n = key.split("/")
     return int(d), agent, int(n) if n.isdigit() else -1, n
-
-
-__all__ = ["Counts", "Page", "Query", "TrialIndex", "TrialRow", "key_of", "row_of", "search_text"]

@@ -14,7 +14,9 @@ from cogarch.core.records import TrialRecord, Turn
 from cogarch.errors import ConfigError
 from cogarch.models.providers import Providers
 from cogarch.tasks.registry import build_task
-from cogarch.tasks.sct import SCTEvaluation, SCTTask, fork_sct, score
+from cogarch.tasks.sct.engine import SCTTask, fork_sct
+from cogarch.tasks.sct.records import SCTEvaluation
+from cogarch.tasks.sct.score import score
 from cogarch.workspace.agent import Agent
 from cogarch.workspace.spec import build_agent, check_agent_spec, load_agent_spec
 
@@ -111,6 +113,3 @@ class PlaySession:
             }
         )
         return trial_view(record)
-
-
-__all__ = ["GAMES", "PlaySession"]

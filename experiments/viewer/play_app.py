@@ -113,6 +113,3 @@ def create_play_app(session: PlaySession, *, token: str | None = None) -> Starle
         ],
         middleware=[Middleware(Guard, token=secret)],
     )
-
-
-__all__ = ["BadBody", "create_play_app", "message_text"]

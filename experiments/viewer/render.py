@@ -29,6 +29,3 @@ def render(name: str, **context: Any) -> str:
     """``name`` rendered with ``context``; every inserted value is HTML-escaped, and a lone
     surrogate (text no UTF-8 page can hold) is shown as U+FFFD."""
     return without_surrogates(str(_env().get_template(name).render(**context)))
-
-
-__all__ = ["STATIC", "TEMPLATES", "render"]

@@ -54,6 +54,3 @@ def serving(app: Any) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=10)
         sock.close()
-
-
-__all__ = ["bind", "serve", "serving"]

@@ -110,6 +110,3 @@ def suite_of(dirs: list[Path]) -> SuitePages | None:
             f"'{suites[0]}' is a suite's folder: view it alone (cogarch view {suites[0]})"
         )
     return SuitePages(suites[0])
-
-
-__all__ = ["SuitePages", "suite_of"]

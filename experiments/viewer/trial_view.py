@@ -149,6 +149,3 @@ def trial_view(record: TrialRecord, *, within: str | None = None) -> TrialView:
         extra_steps=extra,
         sections=sections,
     )
-
-
-__all__ = ["BranchView", "ForkView", "TrialView", "TurnView", "state_diff", "trial_view"]

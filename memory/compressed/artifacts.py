@@ -97,13 +97,3 @@ def drop_unused(store: Any) -> None:
     drop = getattr(store, "drop", None)
     if callable(drop):
         drop()
-
-
-__all__ = [
-    "ARTIFACT_BACKENDS",
-    "ArtifactBackend",
-    "ChromaBackend",
-    "HashListBackend",
-    "drop_unused",
-    "holds",
-]

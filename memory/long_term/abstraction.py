@@ -42,6 +42,3 @@ class ConceptDrafts(BaseModel):
     @classmethod
     def _common_shapes(cls, data: Any) -> Any:
         return listed(data, "concepts", lambda c: {"text": c} if isinstance(c, str) else c)
-
-
-__all__ = ["CONCEPT_PROMPT", "ConceptDraft", "ConceptDrafts"]

@@ -171,14 +171,3 @@ def _canonical(labels: np.ndarray) -> np.ndarray:
     for label in labels.tolist():
         order.setdefault(int(label), len(order))
     return np.array([order[int(label)] for label in labels.tolist()], dtype=np.int64)
-
-
-__all__ = [
-    "DIGITS",
-    "Grouping",
-    "cluster_count",
-    "concept_clusters",
-    "consolidate",
-    "kmeans",
-    "squared_distances",
-]

@@ -122,15 +122,3 @@ def in_context_text(
     if lessons:
         parts.append("Learned in this game:\n" + render_lessons(lessons))
     return "\n".join(parts)
-
-
-__all__ = [
-    "ConceptView",
-    "ConceptsShown",
-    "in_context_text",
-    "label",
-    "render_lessons",
-    "render_shown",
-    "render_view",
-    "view",
-]

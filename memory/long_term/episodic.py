@@ -33,8 +33,8 @@ from cogarch.core.cow import CowList
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, TurnRecord
 from cogarch.tokens import count_tokens
 
-from ..retrieval.base import clip
 from ..retrieval.embeddings import Embedder, EmbedderName, cosine
+from ..retrieval.messages import clip
 from .game_log import GameLogMemory
 from .records import EMPTY, Belief, Episode, EpisodeOrderError, EpisodicGame, StepAction
 
@@ -341,6 +341,3 @@ class EpisodicMemory(GameLogMemory[EpisodicGame]):
             lines = kept[::-1]
             cut += [b.step for b in beliefs[: len(beliefs) - len(lines)]]
         return "\n".join([header, *lines]), sorted(set(cut))
-
-
-__all__ = ["EpisodicMemory"]

@@ -173,6 +173,3 @@ class GameLogMemory(MemoryModule, Generic[G]):
     def _load_params(self, state: dict[str, Any]) -> BaseModel:
         with state_part(self.kind, "params"):
             return self.Params.model_validate(state_value(state, "params", dict, self.kind))
-
-
-__all__ = ["EmbedderParams", "GameLogMemory"]

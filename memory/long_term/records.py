@@ -159,18 +159,3 @@ class ConceptGame(GameRecord):
     def over(self) -> bool:
         """Whether it ended."""
         return self.ended
-
-
-__all__ = [
-    "EMPTY",
-    "Belief",
-    "Cluster",
-    "Concept",
-    "ConceptGame",
-    "Episode",
-    "EpisodeOrderError",
-    "EpisodicGame",
-    "GameRecord",
-    "Note",
-    "StepAction",
-]

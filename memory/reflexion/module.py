@@ -158,6 +158,3 @@ class _Activity(BaseModel):
 
 def _copy(activity: dict[str, Any]) -> dict[str, Any]:
     return {**activity, "carried": list(activity["carried"])}
-
-
-__all__ = ["HEADER", "REFLECT", "ReflexionMemory", "ReflexionParams"]

@@ -29,12 +29,14 @@ from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.errors import ModelCallError
 from cogarch.models.messages import user
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
+from .base import RetrievalModule
+from .messages import LoggedMessage
+from .params import RetrievalParams, Role
 from .prompts import AMEM_EVOLVE, AMEM_NOTE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
+from .records import Hit
 from .search import hit_fields
 from .staging import Staging
-from .vector_store import Hit
 
 
 def _strings(value: Any) -> Any:
@@ -259,6 +261,3 @@ def _render_note(note: Mapping[str, Any]) -> str:
         f"- Content: {note.get('content', '')}\nKeywords: {keywords}\nTags: {tags}\n"
         f"Context: {note.get('context', '')}"
     )
-
-
-__all__ = ["AMemMemory", "AMemParams", "Evolution", "NoteAnalysis"]

@@ -15,6 +15,7 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, Self, TypeVar
 
+from autogen_core.models import LLMMessage
 from pydantic import BaseModel
 
 from cogarch.config import validate_mapping
@@ -23,13 +24,12 @@ from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRec
 from cogarch.core.model import ChatModel
 from cogarch.core.state import StateError, state_items, state_part, state_value
 from cogarch.errors import ConfigError
-from cogarch.models.messages import LLMMessage
 from cogarch.models.structured import structured
 
 from ..budget import truncate_to_budget
 from .chroma_store import ChromaVectorStore
 from .embeddings import Embedder, embed_off_loop, get_embedder
-from .messages import TURN_CLOCK_START, Clock, LoggedMessage, clip, saved_item
+from .messages import TURN_CLOCK_START, Clock, LoggedMessage, saved_item
 from .params import RetrievalParams, Role
 from .staging import Staging
 from .store_base import BaseStore
@@ -352,15 +352,3 @@ class RetrievalModule(MemoryModule):
         """The module's own attributes read from its part of a state (``staging.data``),
         by name: new values only (stores from ``staging.store``), nothing of ``self``
         changed; ``load_state`` sets them once the whole state has been read."""
-
-
-__all__ = [
-    "EMPTY_BLOCK",
-    "TURN_CLOCK_START",
-    "Clock",
-    "LoggedMessage",
-    "RetrievalModule",
-    "RetrievalParams",
-    "Role",
-    "clip",
-]

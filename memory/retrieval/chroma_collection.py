@@ -145,6 +145,3 @@ class Collection:
     def release(self) -> None:
         with self._lock:
             self.holders -= 1
-
-
-__all__ = ["Collection", "adapter_class", "chroma_client", "decode", "drop_collection", "encode"]

@@ -283,6 +283,3 @@ class ChromaVectorStore(BaseStore):
             [r.metadata for r in records],
             embeddings=[r.embedding or [] for r in records],
         )
-
-
-__all__ = ["ChromaVectorStore"]

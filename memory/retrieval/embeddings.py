@@ -248,18 +248,3 @@ def get_embedder(name: str) -> Embedder:
     if name == "hash":
         return HashEmbedder()
     raise ConfigError(f"unknown embedder '{name}'; valid names: {', '.join(EMBEDDERS)}")
-
-
-__all__ = [
-    "EMBEDDERS",
-    "MEMO_SIZE",
-    "Embedder",
-    "EmbedderName",
-    "HashEmbedder",
-    "MiniLMEmbedder",
-    "cosine",
-    "embed_off_loop",
-    "get_embedder",
-    "hash_embedding",
-    "minilm_model",
-]

@@ -38,7 +38,9 @@ from cogarch.core.cow import CowList
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.core.state import StateError
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
+from .base import RetrievalModule
+from .messages import LoggedMessage
+from .params import RetrievalParams, Role
 from .provenance import SOURCE_KEY
 from .search import hit_fields
 from .staging import Staging
@@ -293,15 +295,3 @@ class HaystackMemory(RetrievalModule):
         except TypeError as exc:
             raise StateError(f"the 'haystack' memory state has a malformed turn: {exc}") from None
         return {"turns": turns, "store": staging.store("store", "chunks")}
-
-
-__all__ = [
-    "COT_CUE",
-    "QUESTION",
-    "HaystackMemory",
-    "HaystackParams",
-    "HistoryTurn",
-    "question_message",
-    "render_history",
-    "session_of",
-]

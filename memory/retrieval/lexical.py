@@ -332,6 +332,3 @@ class Scored:
         found = self._scores[at] if len(self._slots) else np.zeros(len(known))
         hit = self._slots[at] == wanted if len(self._slots) else np.zeros(len(known), bool)
         return {i: float(s) if h else 0.0 for i, s, h in zip(known, found, hit, strict=True)}
-
-
-__all__ = ["K1", "TOKENIZER", "B", "LexicalIndex", "Scored", "tokenize"]

@@ -35,13 +35,15 @@ from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import user
 from cogarch.tokens import count_tokens
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
+from .base import RetrievalModule
 from .embeddings import cosine
+from .messages import LoggedMessage
+from .params import RetrievalParams, Role
 from .prompts import LIGHTMEM_EXTRACT, LIGHTMEM_UPDATE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
+from .records import Record
 from .search import hit_fields
 from .staging import Staging
-from .vector_store import Record
 
 _TRAILING: Final = ",.;:!?"
 _KEEP: Final = frozenset({"no", "not", "nor", "never", "none", "nothing", "nobody", "without"})
@@ -353,14 +355,3 @@ def _line(text: str, fields: Mapping[str, Any]) -> str:
         return text
     when = datetime.fromisoformat(str(stamp))
     return f"{_stamp(when)} {fields.get('weekday') or when.strftime('%a')} {text}"
-
-
-__all__ = [
-    "BufferedMessage",
-    "ExtractedFact",
-    "FactBatch",
-    "LightMemMemory",
-    "LightMemParams",
-    "UpdateDecision",
-    "compress_text",
-]

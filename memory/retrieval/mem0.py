@@ -26,7 +26,9 @@ from cogarch.core.cow import CowList
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import system, user
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
+from .base import RetrievalModule
+from .messages import LoggedMessage
+from .params import RetrievalParams, Role
 from .prompts import (
     MEM0_EXTRACT,
     MEM0_EXTRACT_INPUT,
@@ -268,6 +270,3 @@ class _LoggedEvent(BaseModel):
 def _line(text: str, fields: Mapping[str, Any]) -> str:
     stamp = fields.get("updated_at") or fields.get("created_at")
     return f"- {text} @ {stamp}" if stamp else f"- {text}"
-
-
-__all__ = ["FactList", "Mem0Memory", "Mem0Params", "MemoryOp", "UpdatePlan"]

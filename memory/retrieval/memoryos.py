@@ -33,8 +33,10 @@ from cogarch.core.cow import CowDict
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import user
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
+from .base import RetrievalModule
 from .memoryos_tiers import Knowledge, MemoryPage, PageSummary, ProfileUpdate, Session
+from .messages import LoggedMessage, clip
+from .params import RetrievalParams, Role
 from .prompts import (
     MEMORYOS_KNOWLEDGE,
     MEMORYOS_PAGE,
@@ -42,9 +44,9 @@ from .prompts import (
     render_template,
 )
 from .provenance import SOURCE_KEY, ids_of
+from .records import Hit
 from .search import DETAIL_KEY, hit_fields, passes
 from .staging import Staging
-from .vector_store import Hit
 
 
 class MemoryOSParams(RetrievalParams):
@@ -378,15 +380,3 @@ def _page_fields(page: MemoryPage, hit: Hit | None = None) -> dict[str, Any]:
 
 def _section(title: str, lines: list[str], empty: str) -> list[str]:
     return [title, *lines] if lines else [f"{title} {empty}"]
-
-
-__all__ = [
-    "Knowledge",
-    "MemoryOSMemory",
-    "MemoryOSParams",
-    "MemoryPage",
-    "PageSummary",
-    "ProfileUpdate",
-    "Session",
-    "jaccard",
-]

@@ -50,6 +50,3 @@ class Session(BaseModel):
     """Pages added since the last promotion (the heat's L_interaction)."""
     last_visit: str
     created: str
-
-
-__all__ = ["Knowledge", "MemoryPage", "PageSummary", "ProfileUpdate", "Session"]

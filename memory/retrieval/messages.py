@@ -51,6 +51,3 @@ def saved_item(saved: Any) -> MemoryItem:
     if not isinstance(saved["fields"], Mapping):
         raise TypeError("a retrieved entry's fields are an object")
     return MemoryItem(saved["id"], saved["text"], float(saved["score"]), dict(saved["fields"]))
-
-
-__all__ = ["TURN_CLOCK_START", "Clock", "LoggedMessage", "clip", "saved_item"]

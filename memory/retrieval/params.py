@@ -81,6 +81,3 @@ class RetrievalParams(ProviderFallback):
                 "store: chroma, or drop persist_dir"
             )
         return self
-
-
-__all__ = ["RetrievalParams", "Role"]

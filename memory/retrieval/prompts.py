@@ -314,24 +314,3 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 def render_template(template: str, **values: str) -> str:
     """Fill ``{name}`` for the given names; every other brace stays as written."""
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
-
-
-__all__ = [
-    "AMEM_EVOLVE",
-    "AMEM_NOTE",
-    "AMEM_RESPONDER",
-    "LIGHTMEM_EXTRACT",
-    "LIGHTMEM_RESPONDER",
-    "LIGHTMEM_UPDATE",
-    "MEM0_EXTRACT",
-    "MEM0_EXTRACT_INPUT",
-    "MEM0_RESPONDER",
-    "MEM0_UPDATE",
-    "MEM0_USER_FACTS",
-    "MEMORYOS_KNOWLEDGE",
-    "MEMORYOS_PAGE",
-    "MEMORYOS_PROFILE",
-    "MEMORYOS_RESPONDER",
-    "RESPONDER_PROMPTS",
-    "render_template",
-]

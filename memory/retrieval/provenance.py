@@ -31,6 +31,3 @@ def ids_of(messages: Iterable[_HasSources]) -> list[str]:
 def sources(metadata: Mapping[str, Any]) -> list[str]:
     """The source ids an entry's metadata holds (none for entries stored before provenance)."""
     return [str(i) for i in metadata.get(SOURCE_KEY, [])]
-
-
-__all__ = ["SOURCE_KEY", "ids_of", "sources", "union_ids"]

@@ -148,17 +148,3 @@ def checked_update(
             f"cannot update ids not in store '{store}': {', '.join(missing[:5])}"
         )
     return ids
-
-
-__all__ = [
-    "REVISIONS",
-    "Hit",
-    "Record",
-    "SearchDetail",
-    "SearchMode",
-    "VectorStoreError",
-    "checked_add",
-    "checked_update",
-    "encode_metadata",
-    "safe_prefix",
-]

@@ -90,6 +90,3 @@ def vector_block(rows: np.ndarray | list[list[float]]) -> dict[str, Any]:
         "rows": int(matrix.shape[0]) if matrix.ndim == 2 else 0,
         "base64": base64.b64encode(matrix.tobytes()).decode("ascii"),
     }
-
-
-__all__ = ["Rows", "dots", "unit", "vector_block"]

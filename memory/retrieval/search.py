@@ -291,18 +291,3 @@ def hit_fields(hit: Hit) -> dict[str, Any]:
     if hit.detail is not None:
         fields[DETAIL_KEY] = hit.detail.as_fields()
     return fields
-
-
-__all__ = [
-    "DENSE",
-    "DETAIL_KEY",
-    "SearchDetail",
-    "SearchMode",
-    "SearchParams",
-    "asearch",
-    "hit_fields",
-    "names_and_numbers",
-    "passes",
-    "ranked",
-    "search",
-]

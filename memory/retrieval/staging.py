@@ -100,6 +100,3 @@ class Staging:
         """Let go of the stores made (the state was not used)."""
         for store in self.stores:
             store.drop()
-
-
-__all__ = ["Staging"]

@@ -392,6 +392,3 @@ class BaseStore(ABC):
     @abstractmethod
     def _take(self, staged: BaseStore) -> None:
         """Replace the contents with those of ``staged`` (from ``_staging``, now loaded)."""
-
-
-__all__ = ["BaseStore"]

@@ -113,6 +113,3 @@ def restored_lexical(
         saved if isinstance(saved, Mapping) else None,
         [(str(r["id"]), str(r["text"])) for r in records],
     )
-
-
-__all__ = ["Saved", "StoreStateError", "read_saved", "restored_lexical"]

@@ -37,11 +37,10 @@ import numpy as np
 from cogarch.core.cow import CowDict
 
 from .embeddings import Embedder
-from .records import REVISIONS, Hit, Record, VectorStoreError, encode_metadata
+from .records import REVISIONS, Hit, Record
 from .rows import Rows, dots, unit
 from .search import DENSE, SearchParams
 from .store_base import Added, BaseStore, Changed
-from .store_state import StoreStateError
 from .where import compile_where
 
 OFFLOAD_ROWS = 16_384
@@ -245,15 +244,3 @@ class VectorStore(BaseStore):
         assert isinstance(staged, VectorStore)
         self._entries, self._rows, self._next_seq = staged._entries, staged._rows, staged._next_seq
         self._index, self.revision = None, next(REVISIONS)
-
-
-__all__ = [
-    "OFFLOAD_ROWS",
-    "REVISIONS",
-    "Hit",
-    "Record",
-    "StoreStateError",
-    "VectorStore",
-    "VectorStoreError",
-    "encode_metadata",
-]

@@ -88,6 +88,3 @@ def _combined(how: str, parts: list[Predicate]) -> Predicate:
 
 def _on_key(key: str, test: Callable[[Any], bool]) -> Predicate:
     return lambda meta: test(meta.get(key, _MISSING))
-
-
-__all__ = ["Predicate", "WhereError", "compile_where"]

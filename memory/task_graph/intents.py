@@ -95,6 +95,3 @@ Message: "Hmm, didn't I choose the garden room?" -> {"intents": [{"intent": "che
 Message: "Go back to the earlier venue, and drop the projector." -> {"intents": [{"intent": \
 "update", "slot": "venue", "action": "rollback"}, {"intent": "update", "slot": "projector", \
 "action": "remove"}]}"""
-
-
-__all__ = ["INTENTS", "TRIM_PROMPT", "Applied", "Intent", "IntentKind", "Trim", "TurnReport"]

@@ -34,7 +34,7 @@ from ..budget import truncate_to_budget
 from ..model_call import ask_model
 from ..provider_param import ProviderFallback
 from .graph import TaskGraph, slot_key
-from .intents import INTENTS, TRIM_PROMPT, Applied, Intent, IntentKind, Trim, TurnReport
+from .intents import INTENTS, TRIM_PROMPT, Applied, Intent, Trim, TurnReport
 from .nodes import TaskGraphError
 
 _ALL = {"all", "*", "everything", "summary"}
@@ -311,15 +311,3 @@ class TaskMemory(MemoryModule):
     def fork(self) -> Self:
         """An independent copy in O(1): the graph and the reports are copy-on-write."""
         return fork_fields(self, share=("params",))
-
-
-__all__ = [
-    "INTENTS",
-    "TRIM_PROMPT",
-    "Applied",
-    "Intent",
-    "IntentKind",
-    "TaskMemory",
-    "Trim",
-    "TurnReport",
-]

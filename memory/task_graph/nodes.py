@@ -81,14 +81,3 @@ class CheckResult(BaseModel):
                 "none": "",
             }[self.claim_status]
         return text
-
-
-__all__ = [
-    "CheckResult",
-    "ClaimStatus",
-    "GraphEvent",
-    "HistoryEntry",
-    "Op",
-    "TaskGraphError",
-    "TaskNode",
-]

@@ -18,8 +18,8 @@ from cogarch.core.state import state_items, state_part, state_value
 
 from ..budget import truncate_to_budget
 from .document import INITIAL_MEMORY
+from .edit_meta import ToolResult
 from .tool_specs import apply_tool_call, strategy_tools, tool_call_schema, tool_guide, tool_schemas
-from .tools import ToolResult
 
 Strategy = Literal["overwrite", "append_delete", "patch_replace"]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from cogarch.io import loads_json
 
-from .tools import MemoryToolError
+from .edit_meta import MemoryToolError
 
 MAX_LIST_NESTING = 3
 MAX_JSON_DEPTH = 64

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-__all__ = ["GUIDES"]
-
 
 def _example(name: str, **arguments: object) -> str:
     return "  " + json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)

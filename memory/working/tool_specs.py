@@ -18,32 +18,12 @@ from typing import Any
 
 from cogarch.errors import UnknownNameError
 
+from .edit_meta import MemoryToolError, ToolResult
+from .line_edits import append_in_memory, delete_from_memory
+from .overwrite import overwrite_memory
+from .patch import patch_memory
+from .replace import replace_in_memory
 from .tool_guide import GUIDES
-from .tools import (
-    MemoryToolError,
-    ToolResult,
-    append_in_memory,
-    delete_from_memory,
-    overwrite_memory,
-    patch_memory,
-    replace_in_memory,
-)
-
-__all__ = [
-    "STRATEGIES",
-    "TOOL_ALIASES",
-    "TOOL_SCHEMAS",
-    "MemoryToolError",
-    "ToolResult",
-    "apply_tool_call",
-    "canonical_tool_name",
-    "openai_tools",
-    "signature",
-    "strategy_tools",
-    "tool_call_schema",
-    "tool_guide",
-    "tool_schemas",
-]
 
 STRATEGIES: dict[str, tuple[str, ...]] = {
     "overwrite": ("overwrite_memory",),

@@ -123,6 +123,3 @@ class GameCache:
 
 def _warn(text: str) -> None:
     sys.stderr.write(f"warning: {text}\n")
-
-
-__all__ = ["MAX_ENTRY_BYTES", "CachedGame", "GameCache", "default_cache_dir"]

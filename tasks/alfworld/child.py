@@ -38,6 +38,3 @@ def child_command(module: str) -> list[str]:
         f"from {module} import main; main()"
     )
     return [sys.executable, "-I", "-c", code]
-
-
-__all__ = ["child_command", "code_root", "import_path"]

@@ -237,20 +237,3 @@ async def _official(rng: random.Random, root: str, settings: Settings) -> list[G
                 f"{part.games} asked"
             )
     return games
-
-
-__all__ = [
-    "ALFWORLD_MIX",
-    "MAX_DRAWS",
-    "SEED_SPAN",
-    "UNSEEN_ROOMS",
-    "Part",
-    "Settings",
-    "TaskMix",
-    "build",
-    "check",
-    "hosts",
-    "mix_counts",
-    "split_rooms",
-    "task_order",
-]

@@ -96,6 +96,3 @@ def close_engine(env: Any) -> None:
         if lib is not None:
             env.unwrapped.downward_lib = None
             _SPARE.append(lib)
-
-
-__all__ = ["close_engine", "engine_lock", "game_data", "open_engine", "translating"]

@@ -52,6 +52,3 @@ def evaluate(payload: AlfworldPayload) -> AlfworldEvaluation:
         model_calls_per_game=_mean([g.model_calls for g in games]),
         tokens_per_game=_mean([g.tokens for g in games]),
     )
-
-
-__all__ = ["evaluate"]

@@ -27,7 +27,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from types import MappingProxyType
 
-from cogarch.core.affordances import normalize_action, split_input
+from cogarch.core.acting import normalize_action
+from cogarch.core.affordances import split_input
 from cogarch.models.fakes import CallInfo, PairsFn
 
 REFLECTION = (
@@ -158,14 +159,3 @@ PLAYERS: dict[str, PairsFn] = {
     "hallucinating": hallucinating,
     "silent": silent,
 }
-
-__all__ = [
-    "PLAYERS",
-    "REFLECTION",
-    "first_observation_key",
-    "hallucinating",
-    "oracle",
-    "random_player",
-    "silent",
-    "trial_walkthroughs",
-]

@@ -60,6 +60,3 @@ def read_game_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     except FileRefusedError as exc:
         raise GameFileError(f"cannot read the ALFWorld game: {exc}") from None
     return check_game_data(data, str(path))
-
-
-__all__ = ["MAX_GAME_BYTES", "GameFileError", "check_game_data", "read_game_file"]

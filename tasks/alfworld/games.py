@@ -217,6 +217,3 @@ def _entry(
         reason=reason,
         plan_seconds=round(seconds, 3),
     )
-
-
-__all__ = ["SPLITS", "Game", "Split", "generated_game", "generated_games"]

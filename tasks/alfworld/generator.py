@@ -242,15 +242,3 @@ def _problem_text(r: Room, things: list[tuple[str, str, Receptacle]], goal_pddl:
     )
     # the library's goal closes the problem's parenthesis itself
     return _mangle(body + "\n" + goal_pddl.strip() + "\n")
-
-
-__all__ = [
-    "GENERATOR_VERSION",
-    "GameSpec",
-    "InfeasibleGameError",
-    "Problem",
-    "Target",
-    "feasible",
-    "targets",
-    "write_problem",
-]

@@ -147,14 +147,3 @@ async def load_official(entry: OfficialGame, *, timeout_s: float = DEFAULT_TIMEO
         source="official",
         path=str(entry.path),
     )
-
-
-__all__ = [
-    "DATA_ENV",
-    "DEFAULT_DATA",
-    "FOLDERS",
-    "OfficialGame",
-    "load_official",
-    "locate_official",
-    "official_games",
-]

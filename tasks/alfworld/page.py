@@ -217,6 +217,3 @@ def trial_sections(record: TrialRecord) -> list[Section]:
         )
         sections += [s for s in (_memory(title, game), _focus(title, game)) if s is not None]
     return sections
-
-
-__all__ = ["LONG_REPLY", "trial_sections"]

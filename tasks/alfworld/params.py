@@ -132,6 +132,3 @@ class AlfworldParams(BaseModel):
             cache_dir=self.cache_dir,
             plan_timeout_s=self.plan_timeout_s,
         )
-
-
-__all__ = ["AlfworldParams", "CurriculumPart", "GameSource"]

@@ -208,15 +208,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-
-
-__all__ = [
-    "DEFAULT_TIMEOUT_S",
-    "Outcome",
-    "PlanRequest",
-    "PlanTimeoutError",
-    "Solution",
-    "UnsolvableGameError",
-    "solve",
-    "solve_many",
-]

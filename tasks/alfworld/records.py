@@ -150,6 +150,3 @@ class AlfworldEvaluation(Evaluation):
     model_calls_per_game: float | None
     tokens_per_game: float | None
     """Prompt and completion tokens per game."""
-
-
-__all__ = ["AlfworldEvaluation", "AlfworldPayload", "EndedBy", "GameResult", "GameStep"]

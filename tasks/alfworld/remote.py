@@ -279,13 +279,3 @@ class RemoteEngine:
         ):
             raise EngineFailure(f"the engine gave no game state for {self.label}")
         return state
-
-
-__all__ = [
-    "LOAD_TIMEOUT_S",
-    "STEP_TIMEOUT_S",
-    "EngineFailure",
-    "RemoteEngine",
-    "max_idle",
-    "shutdown",
-]

@@ -14,8 +14,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from cogarch.core.acting import ActionChoice, read_action
-from cogarch.core.affordances import normalize_action
+from cogarch.core.acting import ActionChoice, normalize_action, read_action
 from cogarch.errors import CogarchError
 
 from .games import Game
@@ -157,16 +156,3 @@ class GameSession:
     def _step(self, command: str) -> Any:
         state, _, _ = self._env.step(command)
         return state
-
-
-__all__ = [
-    "DEFAULT_MAX_STEPS",
-    "NOTHING_HAPPENS",
-    "NOT_ADMISSIBLE",
-    "EngineFailure",
-    "GameSession",
-    "InadmissibleReply",
-    "SessionError",
-    "StepResult",
-    "inadmissible_answer",
-]

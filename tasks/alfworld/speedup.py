@@ -84,6 +84,3 @@ def uninstall_parse_cache() -> None:
 
 def parse_cache_installed() -> bool:
     return bool(_STOCK)
-
-
-__all__ = ["install_parse_cache", "parse_cache_installed", "uninstall_parse_cache"]

@@ -181,6 +181,3 @@ def tidy_columns(record: TrialRecord) -> dict[str, Scalar]:
     if not isinstance(payload, AlfworldPayload):
         return {"won_by_game": None}
     return {"won_by_game": "".join("1" if g.won else "0" for g in payload.games)}
-
-
-__all__ = ["CURVE_COLUMNS", "report_tables", "tidy_columns"]

@@ -50,7 +50,8 @@ from .games import Game, Split
 from .official import FOLDERS, official_games
 from .params import AlfworldParams, CurriculumPart
 from .records import AlfworldEvaluation, AlfworldPayload, EndedBy, GameResult, GameStep
-from .session import EngineFailure, GameSession, InadmissibleReply, inadmissible_answer
+from .remote import EngineFailure
+from .session import GameSession, InadmissibleReply, inadmissible_answer
 from .wheel import all_rooms
 
 GENERATED_NOTE: Final = (
@@ -379,12 +380,3 @@ def _trajectory(steps: list[GameStep]) -> Trajectory:
     """The game as the agent lived it, for memory that reflects on it."""
     start = steps[0].observation if steps else ""
     return Trajectory(start, tuple(Move(s.action, s.feedback) for s in steps))
-
-
-__all__ = [
-    "STATE_BUDGET_CHARS",
-    "AlfworldHost",
-    "AlfworldParams",
-    "AlfworldTask",
-    "CurriculumPart",
-]

@@ -174,22 +174,3 @@ def _room_span() -> str:
 def all_rooms() -> tuple[int, ...]:
     r = rules()
     return tuple(sorted(r.seen_rooms + r.unseen_rooms))
-
-
-__all__ = [
-    "GOAL_PLACEHOLDER",
-    "INSTALL_HINT",
-    "TASK_TYPES",
-    "AlfworldMissingError",
-    "Goal",
-    "Receptacle",
-    "Room",
-    "Rules",
-    "alfworld_root",
-    "all_rooms",
-    "domain_text",
-    "goals",
-    "grammar_text",
-    "room",
-    "rules",
-]

@@ -84,6 +84,3 @@ def main() -> None:
     os.dup2(2, 1)  # whatever else is printed goes to stderr
     sys.stdout = sys.stderr
     serve(sys.stdin.buffer, channel)
-
-
-__all__ = ["main", "serve"]

@@ -18,6 +18,3 @@ def get_constraint_scenario(name: str) -> ConstraintScenario:
     except KeyError:
         valid = ", ".join(CONSTRAINT_SCENARIOS)
         raise UnknownNameError(f"unknown constraint scenario '{name}'; valid: {valid}") from None
-
-
-__all__ = ["CONSTRAINT_SCENARIOS", "get_constraint_scenario"]

@@ -55,5 +55,3 @@ AGENTS: dict[str, PairsFn] = {
     "forgetful": _agent(FORGOTTEN),
     "judge": judge,
 }
-
-__all__ = ["AGENTS", "FORGOTTEN", "KEPT", "judge"]

@@ -17,10 +17,11 @@ import string
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from autogen_core.models import LLMMessage
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
 from cogarch.errors import ModelCallError
-from cogarch.models.messages import LLMMessage, system, user
+from cogarch.models.messages import system, user
 from cogarch.models.model import Model
 from cogarch.models.structured import structured
 
@@ -143,13 +144,3 @@ async def judge_together(
             else f"the judge gave no verdict for reply {string.ascii_uppercase[position]}"
         )
     return out
-
-
-__all__ = [
-    "JOINT_PROMPT",
-    "JointVerdict",
-    "joint_messages",
-    "joint_verdict_for",
-    "judge_together",
-    "presentation_order",
-]

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from autogen_core.models import LLMMessage
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.models.messages import LLMMessage, system, user
+from cogarch.models.messages import system, user
 from cogarch.models.model import Model
 from cogarch.models.structured import structured
 

@@ -194,6 +194,3 @@ def payments_batch(seed: int = 2026) -> ConstraintScenario:
         PAYMENTS_CLOSING,
         seed=seed,
     )
-
-
-__all__ = ["LONG_TURNS", "build_long_scenario", "payments_batch"]

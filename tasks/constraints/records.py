@@ -40,6 +40,3 @@ class ConstraintsPayload(TaskPayload):
     version: int = 1
     constraints: dict[str, Any]
     final_private_state: str | None = None
-
-
-__all__ = ["ConstraintsEvaluation", "ConstraintsPayload"]

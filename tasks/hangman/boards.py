@@ -34,6 +34,3 @@ def boards_match(word: str, pairs: Sequence[tuple[str, str]]) -> bool | None:
         if shown != reveal_pattern(secret, guessed):
             return False
     return True if compared else None
-
-
-__all__ = ["boards_match"]

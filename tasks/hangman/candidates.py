@@ -31,8 +31,6 @@ from ..sct.parsing import parse_reveal_word, strip_reasoning
 from .rules import Constraints
 from .vocabulary import Vocabulary
 
-__all__ = ["CandidateOrigin", "CandidateSet", "Rejection", "build_candidates", "parse_word_list"]
-
 CandidateOrigin = Literal["revealed", "memory", "vocabulary", "model"]
 
 _WORD = re.compile(r"[a-z]+")

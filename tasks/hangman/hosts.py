@@ -41,20 +41,6 @@ from ..sct.fake_memory import is_memory_update, memory_tool_call
 from .rules import format_pattern, reveal_pattern
 from .vocabulary import consistent_words, is_consistent
 
-__all__ = [
-    "HOSTS",
-    "HOST_KINDS",
-    "LIVES",
-    "denier_host",
-    "forgetful_host",
-    "honest_host",
-    "host_secret",
-    "leaky_host",
-    "substitute_word",
-    "substituter_host",
-]
-
-
 LIVES = 6
 SECRET_LENGTH = 5
 SECRET_POOL = 2000  # secrets are drawn among this many most frequent words of SECRET_LENGTH

@@ -22,8 +22,6 @@ from cogarch.seeds import trial_seed
 
 from .prompts import OPENER_PROMPT, format_guess
 
-__all__ = ["LETTER_FREQUENCY", "HangmanPlayer", "derive_seed", "letter_weights"]
-
 LETTER_FREQUENCY: dict[str, float] = {
     "a": 8.12, "b": 1.49, "c": 2.71, "d": 4.32, "e": 12.02, "f": 2.30, "g": 2.03,
     "h": 5.92, "i": 7.31, "j": 0.10, "k": 0.69, "l": 3.98, "m": 2.61, "n": 6.95,

@@ -10,17 +10,6 @@ from __future__ import annotations
 
 import re
 
-__all__ = [
-    "CANDIDATE_GENERATION_PROMPT",
-    "GUESS_PROMPT",
-    "OPENER_PROMPT",
-    "REVEAL_PROMPT",
-    "VERIFICATION_PROMPT",
-    "format_candidate_generation",
-    "format_guess",
-    "format_verification",
-]
-
 OPENER_PROMPT = (
     "Let’s play Hangman. You will be the host.\n"
     "Rules for you (the host):\n"

@@ -23,15 +23,6 @@ from .vocabulary import (
     make_query,
 )
 
-__all__ = [
-    "Constraints",
-    "GuessResult",
-    "format_pattern",
-    "letter_verdict",
-    "parse_pattern",
-    "reveal_pattern",
-]
-
 GuessResult = Literal["hit", "miss"]
 
 

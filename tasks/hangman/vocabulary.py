@@ -28,18 +28,6 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = [
-    "VOCABULARY_LANGUAGE",
-    "VOCABULARY_SIZE",
-    "BoardQuery",
-    "PatternError",
-    "Vocabulary",
-    "consistent_words",
-    "english_vocabulary",
-    "is_consistent",
-    "make_query",
-]
-
 VOCABULARY_LANGUAGE = "en"
 VOCABULARY_SIZE = 300_000
 """How many of wordfreq's top words are read before keeping the a-z-only ones."""

@@ -216,16 +216,3 @@ def _evidence_ids(qa: dict[str, Any]) -> set[str]:
 def select_questions(qa: Sequence[dict[str, Any]], categories: Collection[int] | None) -> list:
     """The questions of the categories named (all when none are), file order kept."""
     return [q for q in qa if not categories or q["category"] in categories]
-
-
-__all__ = [
-    "Conversation",
-    "DialogTurn",
-    "LocomoDataError",
-    "LocomoDataMissingError",
-    "id_problems",
-    "load_locomo",
-    "select_conversations",
-    "select_questions",
-    "select_sessions",
-]

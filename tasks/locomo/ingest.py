@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cogarch.core.host import Observation, Observing
-from cogarch.tasks.memory_bench.ingest import IngestCost, clock, ingest_observations, trim_history
+from cogarch.tasks.memory_bench.ingest import ingest_observations
 
 from .data import DialogTurn
 
@@ -21,6 +21,3 @@ async def ingest_turns(agent: Observing, turns: Sequence[DialogTurn]) -> None:
     await ingest_observations(
         agent, [Observation(t.line(), source_ids=(t.dia_id,), time=t.time) for t in turns]
     )
-
-
-__all__ = ["IngestCost", "clock", "ingest_turns", "trim_history"]

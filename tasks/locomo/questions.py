@@ -13,7 +13,7 @@ from cogarch.models.model import Model
 from cogarch.models.structured import structured
 from cogarch.tasks.memory_bench.retrieved import retrieved_ids, search_details
 
-from .ingest import clock, trim_history
+from ..memory_bench.ingest import clock, trim_history
 from .records import LocomoAnswer, LocomoHost
 from .scoring import evidence_recall, gold_answer, score
 
@@ -111,14 +111,3 @@ async def judge(model: Model, answer: LocomoAnswer, seed: int) -> bool:
     )
     result = await structured(model, [user(prompt)], JudgeLabel, caller="judge", seed=seed)
     return result.value.label == "CORRECT"
-
-
-__all__ = [
-    "QA_PROMPT",
-    "ask",
-    "chosen_option",
-    "judge",
-    "question_prompt",
-    "retrieved_ids",
-    "search_details",
-]

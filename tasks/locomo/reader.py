@@ -29,5 +29,3 @@ def reader(pairs: Sequence[tuple[str, str]], seed: int, call: CallInfo | None = 
 
 
 READERS = {"reader": reader}
-
-__all__ = ["READERS", "reader"]

@@ -96,6 +96,3 @@ class LocomoEvaluation(Evaluation):
     latency_p95_s: float | None = None
     memory_tokens: int | None = None
     ingest: dict[str, float] = Field(default_factory=dict)
-
-
-__all__ = ["LocomoAnswer", "LocomoEvaluation", "LocomoHost", "LocomoPayload"]

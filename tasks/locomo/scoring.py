@@ -99,16 +99,3 @@ def evidence_recall(retrieved_ids: Iterable[str], qa: Mapping[str, Any]) -> floa
         return sum(e.split(":")[0][1:] in sessions for e in evidence) / len(evidence)
     have = set(retrieved)
     return sum(e in have for e in evidence) / len(evidence)
-
-
-__all__ = [
-    "ABSTENTIONS",
-    "CATEGORIES",
-    "evidence_recall",
-    "gold_answer",
-    "multi_answer_f1",
-    "normalize_answer",
-    "score",
-    "token_f1",
-    "tokens",
-]

@@ -128,6 +128,3 @@ def synthetic_locomo(
             )
         samples.append({"sample_id": f"synthetic-{c + 1}", "conversation": conversation, "qa": qa})
     return samples
-
-
-__all__ = ["synthetic_locomo"]

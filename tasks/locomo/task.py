@@ -25,6 +25,7 @@ from cogarch.models.metering import Meter, replay
 from cogarch.tasks.memory_bench.judging import judge_model
 from cogarch.tokens import count_tokens
 
+from ..memory_bench.ingest import IngestCost, clock, trim_history
 from .data import (
     Conversation,
     id_problems,
@@ -33,7 +34,7 @@ from .data import (
     select_questions,
     select_sessions,
 )
-from .ingest import IngestCost, clock, ingest_turns, trim_history
+from .ingest import ingest_turns
 from .questions import RECALL_AT, ask, judge
 from .reader import READERS
 from .records import LocomoAnswer, LocomoEvaluation, LocomoHost, LocomoPayload
@@ -262,6 +263,3 @@ class LocomoTask(Task):
 
 def _dicts(meter: Meter) -> list[dict[str, Any]]:
     return [u.to_dict() for u in meter.records]
-
-
-__all__ = ["LocomoParams", "LocomoTask", "evaluate"]

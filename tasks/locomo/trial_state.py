@@ -37,10 +37,10 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, ValidationError
 
+from cogarch.core.model import Usage
 from cogarch.core.state import StateError
 from cogarch.files import MAX_STATE_BYTES, FileRefusedError, read_bytes, set_aside
 from cogarch.io import atomic_write_json, loads_json
-from cogarch.models.types import Usage
 
 from .records import LocomoAnswer, LocomoHost
 
@@ -360,6 +360,3 @@ class TrialState:
             if self._log is not None:
                 self._log.close()
                 self._log = None
-
-
-__all__ = ["LOG", "SNAPSHOT", "Progress", "TrialState"]

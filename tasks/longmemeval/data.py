@@ -240,16 +240,3 @@ def load_longmemeval(path: str | Path) -> list[Question]:
             raise _fail(path, "the file", f"repeats question_id {q.question_id!r}")
         seen.add(q.question_id)
     return questions
-
-
-__all__ = [
-    "DATE_FORMAT",
-    "QUESTION_TYPES",
-    "LongMemEvalDataError",
-    "LongMemEvalDataMissingError",
-    "Question",
-    "Session",
-    "Turn",
-    "load_longmemeval",
-    "parse_date",
-]

@@ -90,16 +90,3 @@ async def judge(model: Model, question: Question, response: str, seed: int) -> t
     )
     reply = completion.content.strip()
     return verdict_is_yes(reply), reply
-
-
-__all__ = [
-    "ABSTENTION_PROMPT",
-    "FACT_PROMPT",
-    "PREFERENCE_PROMPT",
-    "PROMPTS",
-    "PUBLISHED_JUDGE",
-    "TEMPORAL_PROMPT",
-    "UPDATE_PROMPT",
-    "judge",
-    "judge_prompt",
-]

@@ -87,6 +87,3 @@ class MemoryCache:
         if path is not None and path.is_file():
             with contextlib.suppress(OSError):
                 set_aside(path, ".unusable")
-
-
-__all__ = ["MemoryCache"]

@@ -133,6 +133,3 @@ def report_tables(records: Sequence[TrialRecord]) -> list[Table]:
             Table("LongMemEval retrieval (non-abstention questions)", ["metric", *agents], body)
         )
     return tables
-
-
-__all__ = ["accuracy_summary", "report_tables", "retrieval_summary"]

@@ -75,6 +75,3 @@ class LongMemEvalEvaluation(Evaluation):
 
 def payload_dict(payload: LongMemEvalPayload) -> dict[str, Any]:
     return payload.model_dump(mode="json")
-
-
-__all__ = ["LongMemEvalEvaluation", "LongMemEvalHost", "LongMemEvalPayload"]

@@ -63,6 +63,3 @@ def select_questions(
     if count is not None:
         chosen = stratified(chosen, count, seed) if proportional else chosen[:count]
     return chosen
-
-
-__all__ = ["select_questions", "stratified"]

@@ -199,6 +199,3 @@ def write_synthetic(path: str | Path, **options: Any) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(synthetic_longmemeval(**options), indent=1), encoding="utf-8")
     return path
-
-
-__all__ = ["synthetic_longmemeval", "write_synthetic"]

@@ -332,12 +332,3 @@ class _Nothing:
 
     async def __aexit__(self, *exc: Any) -> None:
         return None
-
-
-__all__ = [
-    "LongMemEvalParams",
-    "LongMemEvalTask",
-    "evaluate",
-    "haystack_observations",
-    "observations",
-]

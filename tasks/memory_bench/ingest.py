@@ -51,6 +51,3 @@ class IngestCost:
 
 def clock() -> float:
     return time.perf_counter()
-
-
-__all__ = ["IngestCost", "clock", "ingest_observations", "trim_history"]

@@ -19,6 +19,3 @@ def verdict_is_yes(reply: str) -> bool:
     """A judge's yes/no reply read as LongMemEval's official script reads it: yes when "yes"
     appears anywhere in the lower-cased reply ("Yes.", "**yes**", but also "eyes")."""
     return "yes" in reply.strip().lower()
-
-
-__all__ = ["judge_model", "verdict_is_yes"]

@@ -47,6 +47,3 @@ def best_line(question: str, lines: Iterable[str]) -> str:
         if shared > overlap:
             best, overlap = line, shared
     return best
-
-
-__all__ = ["STOP_WORDS", "best_line", "content_words"]

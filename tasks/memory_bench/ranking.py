@@ -102,12 +102,3 @@ def ranking_metrics(
         out["session"].update(_named(scores, k))
     del out["turn"]
     return out
-
-
-__all__ = [
-    "RANK_CUTOFFS",
-    "ranking_metrics",
-    "retrieval_scores",
-    "session_of",
-    "turn_to_session_scores",
-]

@@ -31,6 +31,3 @@ def retrieved_ids(report: ReplyReport) -> list[list[str]] | None:
     if report.retrieved is None:
         return None
     return [list(r.source_ids) for r in report.retrieved]
-
-
-__all__ = ["retrieved_ids", "search_details"]

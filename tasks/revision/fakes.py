@@ -47,5 +47,3 @@ def _agent(forget: bool) -> PairsFn:
 
 
 AGENTS: dict[str, PairsFn] = {"honest": _agent(forget=False), "forgetful": _agent(forget=True)}
-
-__all__ = ["AGENTS"]

@@ -38,6 +38,3 @@ class RevisionPayload(TaskPayload):
     version: int = 1
     revision: dict[str, Any]
     final_private_state: str | None = None
-
-
-__all__ = ["RevisionEvaluation", "RevisionPayload"]

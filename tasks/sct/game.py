@@ -111,15 +111,3 @@ def candidate_sources(cset: CandidateSetLike) -> dict[str, str]:
     if isinstance(cset.sources, Mapping):
         return {str(k): str(v) for k, v in cset.sources.items()}
     return {w: str(s) for w, s in zip(cset.words, cset.sources, strict=True)}
-
-
-__all__ = [
-    "CandidateSetLike",
-    "CandidateSource",
-    "SCTBoard",
-    "SCTGame",
-    "SCTJudge",
-    "SCTPlayer",
-    "SCTRules",
-    "candidate_sources",
-]

@@ -18,15 +18,6 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = [
-    "YesNo",
-    "mentions_word",
-    "parse_reveal_word",
-    "parse_yes_no",
-    "parse_yes_no_strict",
-    "strip_reasoning",
-]
-
 _REASONING_BLOCK = re.compile(
     r"<(think|thinking|reasoning)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL
 )

@@ -38,6 +38,3 @@ class Proposer:
         name = f"{helper}/{model}" if model else helper
         own = ctx.agent_provider is not None and helper == ctx.agent_provider
         return cls(name, own, own_model_warning(helper) if own else None)
-
-
-__all__ = ["PROPOSER_CALLER", "Proposer", "own_model_warning"]

@@ -202,16 +202,3 @@ class CandidateBranch(Branch):
 
 
 SCTBranch = Annotated[RevealBranch | CandidateBranch, Field(discriminator="kind")]
-
-
-__all__ = [
-    "READINGS",
-    "CandidateBranch",
-    "RevealBranch",
-    "SCTAnswer",
-    "SCTBranch",
-    "SCTEvaluation",
-    "SCTPayload",
-    "SecretHistory",
-    "StrictAnswer",
-]

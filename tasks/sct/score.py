@@ -76,6 +76,3 @@ def score(played: PlayedSCT, judge: SCTJudge, board: SCTBoard | None = None) -> 
         contradictions=played.contradictions,
         checks=checks,
     )
-
-
-__all__ = ["PlayedSCT", "board_checks", "leak_turns", "mention_turns", "score"]

@@ -180,6 +180,3 @@ def report_tables(records: Sequence[TrialRecord]) -> list[Table]:
         "mean answers read",
     ]
     return [Table("the fork per agent (complete trials)", header, rows)]
-
-
-__all__ = ["explain", "report_tables", "tidy_columns", "trial_sections"]

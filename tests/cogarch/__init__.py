@@ -12,7 +12,8 @@ from types import TracebackType
 from typing import Any, Self
 
 from cogarch.errors import CogarchError
-from cogarch.models import Model, ProviderConfig, ResponseCache, RetryPolicy, build_model
+from cogarch.models import Model, ProviderConfig, ResponseCache, RetryPolicy
+from cogarch.models.providers import build_model
 from cogarch.testing import FaultServer, Step
 
 FAST_RETRY = RetryPolicy(max_attempts=4, base_delay_s=0.01, max_delay_s=0.05)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from autogen_core.models import LLMMessage
 from autogen_core.tools import ToolSchema
 
 from cogarch.errors import ModelCallError
@@ -12,17 +13,16 @@ from cogarch.models import (
     CallInfo,
     FakeReply,
     FunctionModel,
-    LLMMessage,
     Model,
     ScriptedModel,
     as_pairs,
     assistant,
-    model_requests_allowed,
     pairs_model,
     system,
     user,
 )
 from cogarch.models.fakes import ScriptExhaustedError
+from cogarch.models.guard import model_requests_allowed
 from cogarch.tokens import count_tokens
 
 LOOKUP: ToolSchema = {

@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
+from cogarch.core.model import Completion
 from cogarch.errors import ModelCallError
-from cogarch.models import Completion, Meter, user
+from cogarch.models import Meter, user
 from cogarch.testing import FAULT_KINDS, FaultServer, Step, allowing_model_requests
 from tests.cogarch import LiveModels
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+from autogen_core.models import LLMMessage
 from autogen_core.tools import ToolSchema
 from pydantic import BaseModel
 
 from cogarch.errors import ModelCallError, RealModelBlockedError
-from cogarch.models import LLMMessage, Meter, build_model, system, user
+from cogarch.models import Meter, system, user
+from cogarch.models.providers import build_model
 from cogarch.models.response_format import response_format_for
 from cogarch.testing import FaultServer, Step, allowing_model_requests
 from cogarch.tokens import count_tokens

@@ -17,9 +17,10 @@ from typing import Any
 
 import openai
 import pytest
+from autogen_core.models import LLMMessage
 
 from cogarch.errors import ModelCallError
-from cogarch.models import FakeReply, FunctionModel, LLMMessage, Meter, Model, ResponseCache, user
+from cogarch.models import FakeReply, FunctionModel, Meter, Model, ResponseCache, user
 from cogarch.models.fakes import CallInfo
 from cogarch.models.prompt_cache import cached_prompt_tokens_of, capture, http_client
 from cogarch.testing import Step, allowing_model_requests

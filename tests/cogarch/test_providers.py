@@ -10,18 +10,8 @@ import pytest
 import yaml
 
 from cogarch.errors import ConfigError, ModelCallError, UnknownNameError
-from cogarch.models import (
-    CallInfo,
-    FakeTable,
-    Meter,
-    ProviderConfig,
-    Providers,
-    ResponseCache,
-    build_model,
-    system,
-    user,
-)
-from cogarch.models.providers import load_providers_yaml
+from cogarch.models import CallInfo, Meter, ProviderConfig, Providers, ResponseCache, system, user
+from cogarch.models.providers import FakeTable, build_model, load_providers_yaml
 from cogarch.registry import Registry
 from cogarch.testing import allowing_model_requests
 from tests.cogarch import LiveModels

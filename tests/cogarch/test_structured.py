@@ -9,7 +9,8 @@ import pytest
 from pydantic import BaseModel, Field
 
 from cogarch.errors import ModelCallError
-from cogarch.models import Model, ScriptedModel, extract_json, structured, user
+from cogarch.models import Model, ScriptedModel, structured, user
+from cogarch.models.structured import extract_json
 from cogarch.testing import Step, allowing_model_requests
 from tests.cogarch import LiveModels
 

@@ -13,14 +13,8 @@ from pydantic import BaseModel
 from cogarch.core.model import ChatModel, Completion, Usage
 from cogarch.core.specialist import Specialist
 from cogarch.models import FunctionModel, Model, as_pairs
-from cogarch.workspace import (
-    Agent,
-    StepContext,
-    TransitionGraph,
-    Workspace,
-    build_agent,
-    load_agent_spec,
-)
+from cogarch.workspace import Agent, StepContext, Workspace, build_agent, load_agent_spec
+from cogarch.workspace.graph import TransitionGraph
 from cogarch.workspace.specialists.responder import Responder
 
 CORE = Path(__file__).resolve().parents[2] / "cogarch" / "core"

@@ -4,6 +4,7 @@ no other module exports anything."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import re
@@ -14,6 +15,7 @@ import pytest
 import yaml
 
 from cogarch.experiments.docsite.pages import API_PAGES, PUBLIC_MODULES, api_page, public_names
+from tests.test_layers import module_files
 
 from .snippets import ROOT
 
@@ -72,6 +74,31 @@ def test_every_public_name_has_a_docstring_in_the_reference() -> None:
             if docstring is None or not docstring.value.strip():
                 missing.append(f"{module}.{name}")
     assert missing == []
+
+
+def _defines_all(source: str) -> bool:
+    return any(
+        isinstance(t, ast.Name) and t.id == "__all__"
+        for node in ast.parse(source).body
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
+        for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+    )
+
+
+def test_no_internal_module_defines_all() -> None:
+    exporting = sorted(
+        name
+        for name, path in module_files().items()
+        if _defines_all(path.read_text(encoding="utf-8"))
+    )
+    assert exporting == sorted(PUBLIC_MODULES)
+
+
+def test_an_all_is_found_however_it_is_assigned() -> None:
+    assert _defines_all('__all__ = ["a"]')
+    assert _defines_all("__all__: list[str] = []")
+    assert _defines_all("__all__ += ['b']")
+    assert not _defines_all("def f():\n    __all__ = []\n")
 
 
 def test_importing_the_public_modules_loads_no_model_layer_or_pydantic() -> None:

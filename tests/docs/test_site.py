@@ -62,6 +62,15 @@ def test_a_field_added_to_a_task_params_is_in_the_built_reference(site: Path) ->
     assert "<code>17</code>" in cells and "≥ 2, ≤ 99" in cells and PROBE_DESCRIPTION in cells
 
 
+def test_the_built_api_reference_shows_every_public_name(site: Path) -> None:
+    from cogarch.experiments.docsite.pages import API_PAGES, public_names
+
+    for key, (module, _) in API_PAGES.items():
+        html = (site / "reference" / "api" / key / "index.html").read_text(encoding="utf-8")
+        shown = set(re.findall(rf'id="{re.escape(module)}\.(\w+)"', html))
+        assert shown == set(public_names(module)), module
+
+
 def test_the_built_site_needs_nothing_from_the_network(site: Path) -> None:
     pages = list(site.rglob("*.html"))
     assert len(pages) > 30

@@ -9,7 +9,7 @@ from cogarch.core.records import TrialError, TrialRecord, Turn, TurnFootprint, t
 from cogarch.experiments.migrate import V1_SCORING
 from cogarch.experiments.results import write_trial
 from cogarch.tasks.registry import TASKS
-from cogarch.tasks.sct import SCTAnswer, SCTPayload
+from cogarch.tasks.sct.records import SCTAnswer, SCTPayload
 
 
 def hangman_run(name: str) -> str:

@@ -12,8 +12,8 @@ from cogarch.experiments.cli import main
 from cogarch.experiments.results import iter_trials
 from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
-from cogarch.tasks.sct import SCTPayload
 from cogarch.tasks.sct.evaluator import OUTCOMES as OUTCOME_COLUMNS
+from cogarch.tasks.sct.records import SCTPayload
 
 REPO = Path(__file__).resolve().parents[2]
 HANGMAN = REPO / "experiments" / "hangman_sct_fakes.yaml"

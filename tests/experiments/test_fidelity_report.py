@@ -19,9 +19,10 @@ from cogarch.experiments.results import read_trial
 from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.summary import format_table, run_scoring, summarize
-from cogarch.experiments.tidy import TidyRow, tidy_run
+from cogarch.experiments.tidy import tidy_run
+from cogarch.experiments.tidy_table import TidyRow
 from cogarch.experiments.worker import RunSetup
-from cogarch.tasks.sct import SCTEvaluation
+from cogarch.tasks.sct.records import SCTEvaluation
 
 REPO = Path(__file__).resolve().parents[2]
 FAKES = REPO / "experiments" / "hangman_sct_fakes.yaml"

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments import figures
-from cogarch.experiments.tidy import TidyRow, tidy_run
+from cogarch.experiments import figure_bands, figure_routing, figures
+from cogarch.experiments.tidy import tidy_run
+from cogarch.experiments.tidy_table import TidyRow
 from tests.experiments import make_trial, write_corrupt, write_run
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -66,7 +67,7 @@ def test_outcome_breakdown(rows: list[TidyRow], tmp_path: Path) -> None:
 
 
 def test_private_state_size_on_a_log_scale(rows: list[TidyRow], tmp_path: Path) -> None:
-    assert_png(figures.private_state_size(rows, tmp_path / "state.png"))
+    assert_png(figure_bands.private_state_size(rows, tmp_path / "state.png"))
 
 
 def test_top_answers(rows: list[TidyRow], tmp_path: Path) -> None:
@@ -75,10 +76,12 @@ def test_top_answers(rows: list[TidyRow], tmp_path: Path) -> None:
 
 
 def test_transition_heatmap(rows: list[TidyRow], tmp_path: Path) -> None:
-    assert figures.routed_agents(rows) == ["workflow_overwrite"]
-    counts = figures.transition_counts(rows)["workflow_overwrite"]
+    assert figure_routing.routed_agents(rows) == ["workflow_overwrite"]
+    counts = figure_routing.transition_counts(rows)["workflow_overwrite"]
     assert counts == {("responder", "updater"): 24, ("updater", "responder"): 18}
-    assert_png(figures.transition_heatmap(rows, tmp_path / "t.png", agent="workflow_overwrite"))
+    assert_png(
+        figure_routing.transition_heatmap(rows, tmp_path / "t.png", agent="workflow_overwrite")
+    )
 
 
 def test_transition_heatmap_without_the_workspace_module(
@@ -87,21 +90,21 @@ def test_transition_heatmap_without_the_workspace_module(
     monkeypatch.setitem(
         sys.modules, "cogarch.workspace.heatmap", None
     )  # import now raises ImportError
-    assert_png(figures.transition_heatmap(rows, tmp_path / "own.png"), min_bytes=4_000)
+    assert_png(figure_routing.transition_heatmap(rows, tmp_path / "own.png"), min_bytes=4_000)
 
 
 def test_footprint(rows: list[TidyRow], tmp_path: Path) -> None:
-    assert_png(figures.footprint(rows, tmp_path / "footprint.png"))
+    assert_png(figure_bands.footprint(rows, tmp_path / "footprint.png"))
 
 
 def test_mean_band_is_a_95_percent_t_interval() -> None:
-    turns, means, lows, highs = figures.mean_band([[1, 10], [3, None], [5]])
+    turns, means, lows, highs = figure_bands.mean_band([[1, 10], [3, None], [5]])
     assert turns == [1, 2] and means == [3.0, 10.0]
     # three values 1, 3, 5: sd 2, t(0.975, 2) = 4.303 -> half-width 4.303 * 2 / sqrt(3)
     assert highs[0] - means[0] == pytest.approx(4.9686, abs=1e-3)
     assert lows[0] == pytest.approx(3.0 - 4.9686, abs=1e-3)
     assert lows[1] == highs[1] == 10.0  # one value: no band
-    assert figures.mean_band([]) == ([], [], [], [])
+    assert figure_bands.mean_band([]) == ([], [], [], [])
 
 
 def test_every_figure_skips_without_its_data(rows: list[TidyRow], tmp_path: Path) -> None:
@@ -110,9 +113,9 @@ def test_every_figure_skips_without_its_data(rows: list[TidyRow], tmp_path: Path
         TidyRow(run=r.run, agent=r.agent, task=r.task, trial=r.trial, seed=r.seed, status=r.status)
         for r in bare
     ]
-    assert figures.private_state_size(bare, tmp_path / "a.png") is None
-    assert figures.transition_heatmap(bare, tmp_path / "b.png") is None
-    assert figures.footprint(bare, tmp_path / "c.png") is None
+    assert figure_bands.private_state_size(bare, tmp_path / "a.png") is None
+    assert figure_routing.transition_heatmap(bare, tmp_path / "b.png") is None
+    assert figure_bands.footprint(bare, tmp_path / "c.png") is None
     assert figures.top_answers(no_secrets, tmp_path / "d.png") is None
     assert figures.outcome_breakdown([], tmp_path / "e.png") is None
     measured = [

@@ -16,7 +16,7 @@ from cogarch.experiments.runner import Runner
 from cogarch.experiments.task_metrics import metric_tables
 from cogarch.experiments.tidy import row_from_trial
 from cogarch.models.fakes import CallInfo
-from cogarch.tasks.constraints import ConstraintsEvaluation
+from cogarch.tasks.constraints.records import ConstraintsEvaluation
 from tests.experiments import make_trial
 
 SCENARIO = "phishing_response"

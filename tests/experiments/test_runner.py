@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.results import TrialRecord, read_trial, safe_name, trial_path, write_trial
+from cogarch.core import TrialRecord
+from cogarch.experiments.names import safe_name
+from cogarch.experiments.results import read_trial, trial_path, write_trial
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner, RunReport
 from cogarch.experiments.worker import package_versions

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from cogarch.core.backend import TrialFn, TrialSpec
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.backends import LocalBackend, LocalHandle
+from cogarch.experiments.backends.gated import LocalHandle
+from cogarch.experiments.backends.local import LocalBackend
 from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner

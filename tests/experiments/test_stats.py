@@ -12,8 +12,8 @@ from cogarch.experiments.stats import (
     fisher_greater,
     holm,
     superiority_markers,
-    wilson_interval,
 )
+from cogarch.experiments.summary import wilson_interval
 
 COLUMNS = (
     "hangman/gpt-oss-20b",

@@ -12,14 +12,8 @@ import pytest
 from cogarch.core.records import WalkStep
 from cogarch.errors import ConfigError
 from cogarch.experiments.migrate import migrate_v1
-from cogarch.experiments.tidy import (
-    BASE_COLUMNS,
-    columns_of,
-    footprint_of,
-    tidy_run,
-    transitions_of,
-    write_tidy,
-)
+from cogarch.experiments.tidy import footprint_of, tidy_run, transitions_of, write_tidy
+from cogarch.experiments.tidy_table import BASE_COLUMNS, columns_of
 from tests.experiments import make_trial, write_corrupt, write_run
 
 

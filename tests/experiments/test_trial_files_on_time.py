@@ -11,7 +11,7 @@ import pytest
 
 from cogarch.core.backend import TrialFn, TrialSpec
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.backends import LocalBackend
+from cogarch.experiments.backends.local import LocalBackend
 from cogarch.experiments.results import trial_path
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner

@@ -16,8 +16,8 @@ from cogarch.experiments.results import CorruptTrialError, read_trial, trial_pat
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.experiments.tidy import tidy_run
-from cogarch.tasks.revision import RevisionPayload
-from cogarch.tasks.sct import SCTPayload
+from cogarch.tasks.revision.records import RevisionPayload
+from cogarch.tasks.sct.records import SCTPayload
 
 DATA = Path(__file__).parent / "data" / "v1"
 

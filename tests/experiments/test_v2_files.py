@@ -17,10 +17,10 @@ from cogarch.experiments.report import build_report
 from cogarch.experiments.results import read_trial
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
-from cogarch.tasks.constraints import ConstraintsEvaluation, ConstraintsPayload
-from cogarch.tasks.locomo import LocomoEvaluation, LocomoPayload
-from cogarch.tasks.revision import RevisionEvaluation, RevisionPayload
-from cogarch.tasks.sct import SCTEvaluation, SCTPayload
+from cogarch.tasks.constraints.records import ConstraintsEvaluation, ConstraintsPayload
+from cogarch.tasks.locomo.records import LocomoEvaluation, LocomoPayload
+from cogarch.tasks.revision.records import RevisionEvaluation, RevisionPayload
+from cogarch.tasks.sct.records import SCTEvaluation, SCTPayload
 
 DATA = Path(__file__).parent / "data" / "v2"
 REPO = Path(__file__).resolve().parents[2]

@@ -6,8 +6,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from autogen_core.models import LLMMessage
+
 from cogarch.core.memory import MemoryContext
-from cogarch.models import CallInfo, FunctionModel, LLMMessage, Model, as_pairs
+from cogarch.models import CallInfo, FunctionModel, Model, as_pairs
 from cogarch.workspace import build_agent, load_agent_spec
 
 

@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from autogen_core.models import LLMMessage
 
 from cogarch.core.memory import MemoryContext, TurnRecord
 from cogarch.errors import ConfigError, ModelCallError
+from cogarch.memory.compressed.artifacts import HashListBackend
 from cogarch.memory.compressed.ccs import CCS
 from cogarch.memory.compressed.gate import (
     Artifact,
@@ -19,11 +21,10 @@ from cogarch.memory.compressed.gate import (
     GateDecision,
     relevance_and_safety,
 )
-from cogarch.memory.compressed.module import CompressorMemory, HashListBackend, InteractionSignal
+from cogarch.memory.compressed.module import CompressorMemory, InteractionSignal
 from cogarch.memory.retrieval.embeddings import hash_embedding
 from cogarch.models import FunctionModel, Model, ScriptedModel, as_pairs
 from cogarch.models.fakes import CallInfo
-from cogarch.models.messages import LLMMessage
 from cogarch.tokens import count_tokens
 from cogarch.workspace.agent import Agent
 from cogarch.workspace.graph import Edge, TransitionGraph

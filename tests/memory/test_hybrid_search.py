@@ -15,8 +15,9 @@ from cogarch.memory import build_memory
 from cogarch.memory.retrieval.chroma_store import ChromaVectorStore
 from cogarch.memory.retrieval.embeddings import HashEmbedder
 from cogarch.memory.retrieval.params import RetrievalParams
+from cogarch.memory.retrieval.records import Hit, VectorStoreError
 from cogarch.memory.retrieval.search import SearchParams, names_and_numbers
-from cogarch.memory.retrieval.vector_store import Hit, VectorStore, VectorStoreError
+from cogarch.memory.retrieval.vector_store import VectorStore
 from tests.memory import context
 from tests.memory.store_forks import Op, fork_ops, play_forks
 from tests.memory.test_fork_isolation import ORDERS, writes_stay_where_they_were_made

@@ -8,7 +8,7 @@ import pytest
 
 from cogarch.core.memory import EpisodeEnd, MemoryContext, Move, Trajectory
 from cogarch.errors import ConfigError
-from cogarch.memory.reflexion import HEADER, ReflexionMemory, ReflexionParams
+from cogarch.memory.reflexion.module import HEADER, ReflexionMemory, ReflexionParams
 from cogarch.models import FunctionModel, Model
 from cogarch.models.fakes import CallInfo
 

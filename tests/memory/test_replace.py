@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogarch.memory.working.tools import (
-    MemoryToolError,
-    replace_in_memory,
-)
+from cogarch.memory.working.edit_meta import MemoryToolError
+from cogarch.memory.working.replace import replace_in_memory
 from tests.memory.tool_memory import MEMORY, body, headers
 
 

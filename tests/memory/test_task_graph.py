@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogarch.memory.task_graph.graph import TaskGraph, TaskGraphError, slot_key
+from cogarch.memory.task_graph.graph import TaskGraph, slot_key
+from cogarch.memory.task_graph.nodes import TaskGraphError
 
 
 def trip() -> TaskGraph:

@@ -7,14 +7,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from autogen_core.models import LLMMessage
 
 from cogarch.core.memory import MemoryContext, TurnRecord
 from cogarch.errors import ConfigError, ModelCallError
-from cogarch.memory.task_graph.module import Intent, TaskMemory, Trim
+from cogarch.memory.task_graph.intents import Intent, Trim
+from cogarch.memory.task_graph.module import TaskMemory
 from cogarch.memory.working.module import WorkingMemory
 from cogarch.models import FunctionModel, Model, ScriptedModel, as_pairs
 from cogarch.models.fakes import CallInfo
-from cogarch.models.messages import LLMMessage
 from cogarch.workspace.agent import Agent
 from cogarch.workspace.graph import Edge, TransitionGraph
 from cogarch.workspace.spec import build_agent, load_agent_spec

@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 
 from cogarch.errors import UnknownNameError
 from cogarch.memory.working.document import INITIAL_MEMORY, parse_memory
+from cogarch.memory.working.edit_meta import MemoryToolError, ToolResult
+from cogarch.memory.working.line_edits import append_in_memory, delete_from_memory
 from cogarch.memory.working.module import WorkingMemory
+from cogarch.memory.working.overwrite import overwrite_memory
+from cogarch.memory.working.patch import patch_memory
+from cogarch.memory.working.replace import replace_in_memory
 from cogarch.memory.working.tool_calls import ToolCallRequest, parse_tool_calls
 from cogarch.memory.working.tool_specs import (
     STRATEGIES,
@@ -24,15 +29,6 @@ from cogarch.memory.working.tool_specs import (
     signature,
     tool_guide,
     tool_schemas,
-)
-from cogarch.memory.working.tools import (
-    MemoryToolError,
-    ToolResult,
-    append_in_memory,
-    delete_from_memory,
-    overwrite_memory,
-    patch_memory,
-    replace_in_memory,
 )
 
 FUNCTIONS: dict[str, Callable[..., ToolResult]] = {

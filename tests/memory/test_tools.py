@@ -5,13 +5,9 @@ from __future__ import annotations
 import pytest
 
 from cogarch.memory.working.document import INITIAL_MEMORY
-from cogarch.memory.working.tools import (
-    MemoryToolError,
-    ToolResult,
-    append_in_memory,
-    delete_from_memory,
-    overwrite_memory,
-)
+from cogarch.memory.working.edit_meta import MemoryToolError, ToolResult
+from cogarch.memory.working.line_edits import append_in_memory, delete_from_memory
+from cogarch.memory.working.overwrite import overwrite_memory
 from tests.memory.tool_memory import MEMORY, body, headers
 
 # --------------------------------------------------------------------------- results

@@ -18,8 +18,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cogarch.memory.working.document import is_header_line, parse_memory
+from cogarch.memory.working.edit_meta import MemoryToolError
+from cogarch.memory.working.patch import patch_memory
+from cogarch.memory.working.replace import replace_in_memory
 from cogarch.memory.working.tool_specs import apply_tool_call
-from cogarch.memory.working.tools import MemoryToolError, patch_memory, replace_in_memory
 
 SETTINGS = settings(
     max_examples=80,

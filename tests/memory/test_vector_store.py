@@ -20,7 +20,8 @@ from cogarch.core.state import StateError
 from cogarch.memory.retrieval import vector_store as vs
 from cogarch.memory.retrieval.chroma_store import ChromaVectorStore
 from cogarch.memory.retrieval.embeddings import HashEmbedder, cosine
-from cogarch.memory.retrieval.vector_store import Hit, VectorStore, VectorStoreError
+from cogarch.memory.retrieval.records import Hit, VectorStoreError
+from cogarch.memory.retrieval.vector_store import VectorStore
 from tests.memory.store_forks import Expected, Op, fork_ops, play_forks
 
 TEXTS = ["the cat sat on the mat", "stock markets fell sharply", "a cat slept on a mat"]

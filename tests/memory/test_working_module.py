@@ -6,12 +6,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from autogen_core.models import LLMMessage
 
 from cogarch.memory.working.document import INITIAL_MEMORY
+from cogarch.memory.working.edit_meta import MemoryToolError
 from cogarch.memory.working.module import WorkingMemory
 from cogarch.memory.working.tool_specs import STRATEGIES, TOOL_SCHEMAS
-from cogarch.memory.working.tools import MemoryToolError
-from cogarch.models import CallInfo, FunctionModel, LLMMessage, Model, Providers, as_pairs
+from cogarch.models import CallInfo, FunctionModel, Model, Providers, as_pairs
 from cogarch.workspace import build_agent, load_agent_spec
 
 

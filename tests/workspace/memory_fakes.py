@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from autogen_core.models import LLMMessage
+
 from cogarch.models import CallInfo, FakeReply, as_pairs
-from cogarch.models.messages import LLMMessage
 from tests.workspace import Brain
 
 

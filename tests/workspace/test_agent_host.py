@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from autogen_core.models import LLMMessage
+
 from cogarch.core.host import AgentHost, ReplyReport
-from cogarch.models import CallInfo, LLMMessage, as_pairs
+from cogarch.models import CallInfo, as_pairs
 from cogarch.tokens import count_tokens
 from cogarch.workspace import Agent, build_agent, load_agent_spec
 from tests.workspace import make_agent, providers

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from cogarch.tasks.constraints import respond_measured
+from cogarch.tasks.constraints.metrics import respond_measured
 from cogarch.tokens import count_tokens
 from cogarch.workspace import build_agent, load_agent_spec
 from cogarch.workspace.prompts import resolve_prompt

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.workspace import Edge, NodeRouting, TransitionGraph
+from cogarch.workspace.graph import Edge, NodeRouting, TransitionGraph
 
 
 def arrows(*texts: str) -> list[Edge]:

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.workspace import RouteLog, Transition
 from cogarch.workspace.heatmap import aggregate_counts, plot_transition_heatmap, transition_matrix
+from cogarch.workspace.route_log import RouteLog, Transition
 
 
 def route_log(*moves: tuple[str, str]) -> RouteLog:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from autogen_core.models import LLMMessage
+
 from cogarch.models import CallInfo, as_pairs
-from cogarch.models.messages import LLMMessage
 from tests.workspace import make_agent
 
 

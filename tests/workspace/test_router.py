@@ -13,15 +13,8 @@ from typing import ClassVar
 from autogen_core.models import LLMMessage
 
 from cogarch.models import CallInfo, as_pairs
-from cogarch.workspace import (
-    Agent,
-    BaseSpecialist,
-    Edge,
-    NodeRouting,
-    StepContext,
-    TransitionGraph,
-    Workspace,
-)
+from cogarch.workspace import Agent, BaseSpecialist, StepContext, Workspace
+from cogarch.workspace.graph import Edge, NodeRouting, TransitionGraph
 from tests.workspace import Brain, make_agent, providers
 
 

@@ -14,10 +14,12 @@ from autogen_core.models import (
     UserMessage,
 )
 
+from cogarch.core import MemoryModule
 from cogarch.errors import ConfigError, UnknownNameError
-from cogarch.memory import MemoryModule, WorkingMemory
+from cogarch.memory import WorkingMemory
 from cogarch.models import CallInfo, FakeReply, as_pairs
-from cogarch.workspace import Agent, TransitionGraph, build_agent, load_agent_spec
+from cogarch.workspace import Agent, build_agent, load_agent_spec
+from cogarch.workspace.graph import TransitionGraph
 from cogarch.workspace.specialists.tool_responder import FINAL_REQUEST, ToolResponder
 from tests.workspace import memory_edit, providers
 

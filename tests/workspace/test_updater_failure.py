@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from autogen_core.models import LLMMessage
+
 from cogarch.memory.working.document import INITIAL_MEMORY
-from cogarch.models import CallInfo, FunctionModel, LLMMessage, Model, Providers, as_pairs
+from cogarch.models import CallInfo, FunctionModel, Model, Providers, as_pairs
 from cogarch.workspace import build_agent, load_agent_spec
 
 

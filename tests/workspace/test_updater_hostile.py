@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from autogen_core.models import LLMMessage
 
 from cogarch.memory.working.document import INITIAL_MEMORY
+from cogarch.memory.working.edit_meta import MemoryToolError
 from cogarch.memory.working.tool_calls import parse_tool_calls
-from cogarch.memory.working.tools import MemoryToolError
-from cogarch.models import CallInfo, FunctionModel, LLMMessage, Model, Providers, as_pairs
+from cogarch.models import CallInfo, FunctionModel, Model, Providers, as_pairs
 from cogarch.workspace import build_agent, load_agent_spec
 
 HOSTILE = ["[" * 1500, "[" * 200_000, '{"tool_calls": ' * 5000, "[" * 800 + "]" * 800]

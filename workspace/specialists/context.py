@@ -7,7 +7,7 @@ from typing import Any
 
 from autogen_core.models import LLMMessage
 
-from cogarch.models.messages import assistant, system, user
+from cogarch.models.messages import assistant, user
 from cogarch.tokens import count_tokens
 
 from ..prompts import fill, placeholders, resolve_prompt
@@ -91,14 +91,3 @@ def transcript_text(ws: Workspace, window: int | None = None, include_current: b
         if ws.reply is not None:
             lines.append(f"Assistant: {ws.reply}")
     return "\n".join(lines)
-
-
-__all__ = [
-    "dialogue_messages",
-    "filled_prompt",
-    "history_tokens",
-    "prompt_values",
-    "system",
-    "system_prompt",
-    "transcript_text",
-]

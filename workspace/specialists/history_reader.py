@@ -21,13 +21,7 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch import tracing
-from cogarch.memory.retrieval.haystack import (
-    COT_CUE,
-    QUESTION,
-    HaystackMemory,
-    question_message,
-    render_history,
-)
+from cogarch.memory.retrieval.haystack import COT_CUE, QUESTION, HaystackMemory, render_history
 from cogarch.models.messages import user
 from cogarch.tokens import count_tokens
 
@@ -178,13 +172,3 @@ class HistoryReader(BaseSpecialist):
         ws.thought = completion.thought
         ws.reply = public_text(completion.content).strip()
         ws.broadcasts[self.name] = ws.reply
-
-
-__all__ = [
-    "ANSWER_PROMPT",
-    "ANSWER_PROMPT_COT",
-    "NOTE_PROMPT",
-    "HistoryReader",
-    "head_within",
-    "question_message",
-]

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from autogen_core.models import LLMMessage
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch import tracing
 from cogarch.errors import ModelCallError
+from cogarch.memory.working.edit_meta import MemoryToolError
 from cogarch.memory.working.module import WorkingMemory
 from cogarch.memory.working.tool_calls import parse_tool_calls
-from cogarch.memory.working.tools import MemoryToolError
-from cogarch.models.messages import LLMMessage, assistant, system, user
+from cogarch.models.messages import assistant, system, user
 
 from ..prompts import fill, resolve_prompt
 from ..specialist import BaseSpecialist, StepContext

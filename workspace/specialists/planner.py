@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from autogen_core.models import LLMMessage
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.models.messages import LLMMessage, system, user
+from cogarch.models.messages import system, user
 
 from ..sanitize import public_text
 from ..specialist import BaseSpecialist, StepContext

@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from typing import ClassVar, Literal
 
+from autogen_core.models import LLMMessage
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from cogarch.models.messages import LLMMessage, system, user
+from cogarch.models.messages import system, user
 from cogarch.models.structured import extract_json
 
 from ..sanitize import public_text
@@ -131,6 +132,3 @@ class ReAct(BaseSpecialist):
             if words & set(_WORD.findall(m.content.lower()))
         ]
         return "\n".join(lines[-self.params.search_hits :]) or "no earlier line mentions that"
-
-
-__all__ = ["REACT_PROMPT", "ReAct", "ReactStep"]

@@ -73,6 +73,3 @@ class RetrievalMemory(BaseSpecialist):
         key = self.params.placeholder or getattr(module, "prompt_key", None)
         if key:
             ws.broadcasts[key] = block
-
-
-__all__ = ["RetrievalMemory"]

@@ -32,11 +32,11 @@ from autogen_core.tools import ToolSchema
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch import tracing
+from cogarch.core.model import Completion
+from cogarch.memory.working.edit_meta import MemoryToolError
 from cogarch.memory.working.module import WorkingMemory
 from cogarch.memory.working.tool_calls import parse_tool_calls
-from cogarch.memory.working.tools import MemoryToolError
 from cogarch.models.messages import assistant, system, user
-from cogarch.models.types import Completion
 
 from ..sanitize import public_text
 from ..specialist import BaseSpecialist, StepContext
@@ -314,6 +314,3 @@ def _result_text(meta: dict[str, Any]) -> str:
     if warnings:
         parts.append(" Warnings: " + " ".join(str(w) for w in warnings))
     return "".join(parts)
-
-
-__all__ = ["FINAL_REQUEST", "ToolLog", "ToolResponder", "looks_like_tool_call"]

@@ -28,10 +28,11 @@ from agent_framework import (
     ResponseStream,
     prepend_instructions_to_messages,
 )
+from autogen_core.models import LLMMessage
 
 from cogarch.core.model import ChatModel
 from cogarch.models.fakes import PairsFn, pairs_model
-from cogarch.models.messages import LLMMessage, as_pairs, assistant, system, user
+from cogarch.models.messages import as_pairs, assistant, system, user
 from cogarch.models.model import Model
 from cogarch.models.providers import FakeTable
 from cogarch.tasks.fakes import task_fakes
@@ -144,13 +145,3 @@ def fake_chat_client(
     """A chat client played by one of the package's fakes, named as a ``kind: fake``
     provider names it (``hangman.honest``), or by import path (``my_fakes:host``)."""
     return scripted_chat_client(package_fakes().get(name), seed=seed, caller=caller)
-
-
-__all__ = [
-    "SCRIPTED_PROVIDER",
-    "CogarchChatClient",
-    "fake_chat_client",
-    "package_fakes",
-    "scripted_chat_client",
-    "to_llm_messages",
-]

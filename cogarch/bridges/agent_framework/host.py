@@ -231,12 +231,3 @@ class FrameworkHost:
 
     def trim_dialogue(self, budget_tokens: int) -> None:
         raise self._unsupported("trim its dialogue")
-
-
-__all__ = [
-    "FrameworkHost",
-    "SessionCopyError",
-    "UnsupportedCapabilityError",
-    "check_copyable",
-    "copy_session",
-]

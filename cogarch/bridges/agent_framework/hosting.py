@@ -132,6 +132,3 @@ class FrameworkAgentBuilder:
     def describe(self) -> dict[str, Any]:
         """What the run records as the agent's spec."""
         return {"framework": FRAMEWORK, "factory": self.path, "params": self.params}
-
-
-__all__ = ["FRAMEWORK", "FactoryContext", "FrameworkAgentBuilder", "load_factory"]

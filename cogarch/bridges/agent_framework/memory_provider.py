@@ -284,6 +284,3 @@ class MemoryContextProvider(ContextProvider):
 def _text(messages: list[Any], roles: tuple[str, ...]) -> str:
     """The text of ``messages`` of the given roles, one paragraph each."""
     return "\n\n".join(m.text for m in messages if str(m.role) in roles and m.text)
-
-
-__all__ = ["MemoryContextProvider", "default_prompt"]

@@ -131,6 +131,3 @@ class WorkspaceFrameworkAgent(BaseAgent):
         """The composed agent's saved state in ``session`` (None before its first run)."""
         state = session.state.get(self.source_id)
         return state.get("agent") if state else None
-
-
-__all__ = ["STATE_KEY", "WorkspaceFrameworkAgent"]

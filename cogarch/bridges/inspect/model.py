@@ -253,15 +253,3 @@ def inspect_model(model: InspectModel, *, provider: str, cache: ResponseCache | 
         endpoint=f"inspect:{where}#{settings_digest(model)}",
         fake=name.split("/")[0] in OFFLINE_MODELS,
     )
-
-
-__all__ = [
-    "OFFLINE_MODELS",
-    "InspectChatClient",
-    "create_result",
-    "generate_config",
-    "inspect_messages",
-    "inspect_model",
-    "inspect_tools",
-    "keep_tokenizer_offline",
-]

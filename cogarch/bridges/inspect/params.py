@@ -182,14 +182,3 @@ def _stem(kind: str) -> str:
     """A run name's part for a task named by short name, import path or file path."""
     tail = kind.rpartition(":")[2] or kind
     return "".join(c if c.isalnum() or c in "_-" else "_" for c in tail)[:60] or "task"
-
-
-__all__ = [
-    "BRIDGE_PARAMS",
-    "FAKE_PROVIDER",
-    "HELPER_ROLE",
-    "INSPECT_PROVIDER",
-    "BridgeParams",
-    "inspect_provider",
-    "read_params",
-]

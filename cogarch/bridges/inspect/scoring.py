@@ -125,15 +125,3 @@ def trial_outcome(task: str) -> Scorer:
         return score_of(TrialRecord.read(data, types))
 
     return score
-
-
-__all__ = [
-    "FAILED",
-    "RECORD_KEY",
-    "rated",
-    "score_of",
-    "success_ci_high",
-    "success_ci_low",
-    "success_rate",
-    "trial_outcome",
-]

@@ -209,14 +209,3 @@ def cogarch_task(kind: str | None, params: Mapping[str, Any]) -> InspectTask:
         epochs=Epochs(1, "mode"),  # an outcome class is a word: the mean cannot reduce it
         metadata={"cogarch_task": bridge.config.task.kind, "cogarch_agent": bridge.label},
     )
-
-
-__all__ = [
-    "BridgeConfigError",
-    "TrialPlayer",
-    "cogarch_task",
-    "dialogue",
-    "fill_state",
-    "play_trial",
-    "trial_metadata",
-]

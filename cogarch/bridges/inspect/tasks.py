@@ -45,5 +45,3 @@ REGISTERED: dict[str, Callable[..., InspectTask]] = {kind: _task_of(kind) for ki
 """The Inspect task of each registered cogarch task, by its kind."""
 OWN_TASK = _task_of(None)
 """``cogarch/task``: a task of your own, named by ``-T task=...``."""
-
-__all__ = ["OWN_TASK", "REGISTERED"]

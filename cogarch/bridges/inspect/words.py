@@ -126,6 +126,3 @@ def record_words(record: TrialRecord, task: type[Task] | None) -> list[tuple[str
         error = record.error
         out.append(("Error", f"{error.type}: {error.message}\n\n{fenced(error.traceback)}"))
     return out
-
-
-__all__ = ["fenced", "record_words", "section_markdown", "table_markdown", "walk_markdown"]

@@ -26,8 +26,9 @@ from cogarch.core.state import StateError
 from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.proxy import ProxySession, get_proxy
 
-from ..base import LoggedMessage, RetrievalModule
+from ..base import RetrievalModule
 from ..embeddings import get_embedder
+from ..messages import LoggedMessage
 from ..params import RetrievalParams
 from ..staging import Staging
 from .offline import Library
@@ -228,6 +229,3 @@ class LibraryModule(RetrievalModule):
     @abstractmethod
     def _restore(self, data: Mapping[str, Any], session: ProxySession) -> Any:
         """A new library instance holding what ``_dump`` gave (raises on a malformed one)."""
-
-
-__all__ = ["LibraryModule", "LibraryParams"]

@@ -145,6 +145,3 @@ def with_library_memory(fake: PairsFn) -> PairsFn:
     reply.__name__ = getattr(fake, "__name__", "fake")
     reply.__doc__ = fake.__doc__
     return reply
-
-
-__all__ = ["LIBRARY_KINDS", "REIMPLEMENTED", "library_memory_reply", "with_library_memory"]

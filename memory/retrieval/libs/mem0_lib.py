@@ -33,8 +33,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.proxy import ProxySession
 
-from ..base import LoggedMessage, RetrievalParams, Role
 from ..embeddings import MINILM_DIM, minilm_model
+from ..messages import LoggedMessage
+from ..params import RetrievalParams, Role
 from ..provenance import SOURCE_KEY, ids_of
 from .base import LibraryModule, LibraryParams
 from .offline import MEM0, minilm_path
@@ -314,6 +315,3 @@ def _item(hit: Mapping[str, Any]) -> MemoryItem:
 def _line(text: str, fields: Mapping[str, Any]) -> str:
     stamp = fields.get("updated_at") or fields.get("created_at")
     return f"- {text} @ {stamp}" if stamp else f"- {text}"
-
-
-__all__ = ["Mem0LibMemory", "Mem0LibParams"]

@@ -75,6 +75,3 @@ def check_store_file(name: str, content: Any) -> Any:
     ):
         raise ValueError(f"'{name}' holds a session whose heat is not a finite number")
     return content
-
-
-__all__ = ["SHAPES", "check_store_file"]

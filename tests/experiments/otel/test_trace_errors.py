@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cogarch.experiments.cli import main
-from cogarch.experiments.otel import CONTENT_ENV, content_capture_from_env
+from cogarch.experiments.otel.content import CONTENT_ENV, content_capture_from_env
 from cogarch.experiments.results import iter_trials
 
 REPO = Path(__file__).resolve().parents[3]

@@ -22,8 +22,9 @@ from opentelemetry.trace import Link, Status, StatusCode
 
 from cogarch import tracing as cogarch_tracing
 from cogarch.experiments.cli import main
-from cogarch.experiments.otel import Tracing, request_json
+from cogarch.experiments.otel.otlp_json import request_json
 from cogarch.experiments.otel.remote import span_from_data
+from cogarch.experiments.otel.session import Tracing
 from cogarch.experiments.otel.worker import recording
 from cogarch.experiments.results import iter_trials
 

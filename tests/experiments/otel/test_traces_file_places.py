@@ -12,7 +12,7 @@ import pytest
 from opentelemetry.sdk.trace.export import SpanExportResult
 
 from cogarch.experiments.cli import main
-from cogarch.experiments.otel import OtlpJsonFileExporter
+from cogarch.experiments.otel.otlp_json import OtlpJsonFileExporter
 
 REPO = Path(__file__).resolve().parents[3]
 HANGMAN = str(REPO / "experiments" / "hangman_sct_fakes.yaml")

@@ -11,7 +11,8 @@ from typing import Any
 from opentelemetry.sdk.trace import ReadableSpan
 
 from cogarch.config import read_yaml
-from cogarch.experiments.otel import CONTENT_ENV, Tracing
+from cogarch.experiments.otel.content import CONTENT_ENV
+from cogarch.experiments.otel.session import Tracing
 from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner

@@ -13,7 +13,7 @@ from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.viewer.explain import explain
 from cogarch.experiments.viewer.render import render
 from cogarch.experiments.viewer.trial_view import state_diff, trial_view
-from cogarch.tasks.sct import SCTPayload
+from cogarch.tasks.sct.records import SCTPayload
 
 
 def test_state_diff_marks_added_and_removed_lines() -> None:

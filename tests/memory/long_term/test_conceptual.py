@@ -12,7 +12,8 @@ import pytest
 from cogarch.core.memory import EpisodeEnd
 from cogarch.errors import ConfigError
 from cogarch.memory import build_memory
-from cogarch.memory.long_term import Belief, ConceptualMemory, EpisodeOrderError
+from cogarch.memory.long_term.conceptual import ConceptualMemory
+from cogarch.memory.long_term.records import Belief, EpisodeOrderError
 from tests.memory import FakeLLM, context
 
 TOPICS = ["apple shelf", "mug sofa", "knife drawer", "egg fridge", "pen desk", "towel sink"]

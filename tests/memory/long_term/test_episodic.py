@@ -9,7 +9,8 @@ import pytest
 from cogarch.core.memory import EpisodeEnd, MemoryContext, TurnRecord
 from cogarch.errors import ConfigError
 from cogarch.memory import build_memory
-from cogarch.memory.long_term import EpisodeOrderError, EpisodicMemory
+from cogarch.memory.long_term.episodic import EpisodicMemory
+from cogarch.memory.long_term.records import EpisodeOrderError
 from cogarch.memory.retrieval.embeddings import HashEmbedder
 
 GOALS = [

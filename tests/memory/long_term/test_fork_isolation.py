@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from cogarch.core.memory import EpisodeEnd, MemoryModule
-from cogarch.memory.long_term import ConceptualMemory, EpisodicMemory
-from cogarch.memory.reflexion import ReflexionMemory
+from cogarch.memory.long_term.conceptual import ConceptualMemory
+from cogarch.memory.long_term.episodic import EpisodicMemory
+from cogarch.memory.reflexion.module import ReflexionMemory
 from tests.memory.long_term import test_conceptual as conceptual
 from tests.memory.long_term import test_episodic as episodic
 from tests.memory.test_reflexion import context as reflexion_context

@@ -16,7 +16,9 @@ import pytest
 
 from cogarch.core.memory import EpisodeEnd, TurnRecord
 from cogarch.memory import build_memory
-from cogarch.memory.long_term import Belief, ConceptualMemory, EpisodicMemory
+from cogarch.memory.long_term.conceptual import ConceptualMemory
+from cogarch.memory.long_term.episodic import EpisodicMemory
+from cogarch.memory.long_term.records import Belief
 from tests.memory import FakeLLM, context
 from tests.memory.long_term.test_conceptual import concepts_for
 from tests.memory.long_term.test_episodic import ctx

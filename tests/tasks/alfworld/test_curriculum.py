@@ -21,7 +21,7 @@ from cogarch.tasks.alfworld.curriculum import (
     split_rooms,
     task_order,
 )
-from cogarch.tasks.alfworld.task import AlfworldParams
+from cogarch.tasks.alfworld.params import AlfworldParams
 from cogarch.tasks.alfworld.wheel import TASK_TYPES
 from cogarch.tasks.registry import build_task
 

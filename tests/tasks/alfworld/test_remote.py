@@ -14,7 +14,8 @@ from cogarch.tasks.alfworld import remote
 from cogarch.tasks.alfworld.cache import GameCache
 from cogarch.tasks.alfworld.games import Game, generated_game
 from cogarch.tasks.alfworld.generator import GameSpec, write_problem
-from cogarch.tasks.alfworld.session import EngineFailure, GameSession
+from cogarch.tasks.alfworld.remote import EngineFailure
+from cogarch.tasks.alfworld.session import GameSession
 from cogarch.tasks.registry import build_task
 from tests.tasks.alfworld.conftest import SMALL_UNSEEN, player_model, trial_context
 

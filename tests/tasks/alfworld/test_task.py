@@ -14,7 +14,7 @@ from cogarch.core.host import AgentHost, EpisodeReport, ReplyReport
 from cogarch.core.memory import EpisodeEnd
 from cogarch.core.records import TrialOutput
 from cogarch.core.task import TrialContext
-from cogarch.memory.reflexion import HEADER, ReflexionMemory
+from cogarch.memory.reflexion.module import HEADER, ReflexionMemory
 from cogarch.models.fakes import PairsFn
 from cogarch.tasks.alfworld.curriculum import SEED_SPAN
 from cogarch.tasks.alfworld.fakes import PLAYERS, REFLECTION

@@ -8,32 +8,27 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from autogen_core.models import LLMMessage
 from pydantic import ValidationError
 
 from cogarch.core.host import ReplyReport
+from cogarch.core.records import TurnFootprint
 from cogarch.core.task import TrialContext
 from cogarch.errors import ConfigError
 from cogarch.models import FunctionModel, Model, as_pairs
 from cogarch.models.fakes import CallInfo
-from cogarch.models.messages import LLMMessage
 from cogarch.models.response_format import response_format_for
-from cogarch.tasks.constraints import (
-    CONSTRAINT_SCENARIOS,
-    ConstraintScenario,
-    ConstraintTask,
-    ConstraintTurn,
-    JudgeVerdict,
+from cogarch.tasks.constraints.catalogue import CONSTRAINT_SCENARIOS, get_constraint_scenario
+from cogarch.tasks.constraints.judge import OUTCOME_METRICS, JudgeVerdict, verdict_json
+from cogarch.tasks.constraints.metrics import (
     drift_rate,
     footprint_summary,
-    get_constraint_scenario,
     hallucination_rate,
     mean_drift,
     mean_hallucination,
-    run_constraints,
-    verdict_json,
 )
-from cogarch.tasks.constraints.judge import OUTCOME_METRICS
-from cogarch.tasks.constraints.metrics import TurnFootprint
+from cogarch.tasks.constraints.scenarios import ConstraintScenario, ConstraintTurn
+from cogarch.tasks.constraints.task import ConstraintTask, run_constraints
 from cogarch.workspace.spec import build_agent, load_agent_spec
 
 _TURN = re.compile(r'<canonical_memory turn="(\d+)">')

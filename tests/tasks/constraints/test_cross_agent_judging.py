@@ -14,8 +14,9 @@ import pytest
 from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
-from cogarch.tasks.constraints import ConstraintTask, get_constraint_scenario
+from cogarch.tasks.constraints.catalogue import get_constraint_scenario
 from cogarch.tasks.constraints.joint import JOINT_PROMPT, presentation_order
+from cogarch.tasks.constraints.task import ConstraintTask
 from tests.tasks.constraints import joint_fakes
 
 AGENTS = ("kestrel", "osprey", "heron")

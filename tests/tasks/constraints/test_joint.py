@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from autogen_core.models import LLMMessage
 from pydantic import ValidationError
 
 from cogarch.models import FunctionModel, Model
 from cogarch.models.fakes import CallInfo
-from cogarch.models.messages import LLMMessage
-from cogarch.tasks.constraints import CanonicalMemory
 from cogarch.tasks.constraints.joint import joint_verdict_for, judge_together
+from cogarch.tasks.constraints.scenarios import CanonicalMemory
 
 AUDIT: dict[str, Any] = {
     "claims": [],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import get_args
 
-from cogarch.tasks.constraints import get_constraint_scenario
+from cogarch.tasks.constraints.catalogue import get_constraint_scenario
 from cogarch.tasks.constraints.long_scenarios import LONG_TURNS, payments_batch
 from cogarch.tasks.constraints.scenarios import TurnKind
 

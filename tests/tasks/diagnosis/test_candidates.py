@@ -12,14 +12,8 @@ from typing import Any
 
 import pytest
 
-from cogarch.tasks.diagnosis import (
-    CandidateSet,
-    Condition,
-    build_candidates,
-    consistent_conditions,
-    load_catalogue,
-)
-from cogarch.tasks.diagnosis.catalogue import read_data_file
+from cogarch.tasks.diagnosis.candidates import CandidateSet, build_candidates, consistent_conditions
+from cogarch.tasks.diagnosis.catalogue import Condition, load_catalogue, read_data_file
 
 
 @cache

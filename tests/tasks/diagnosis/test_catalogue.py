@@ -9,8 +9,7 @@ from collections import Counter
 
 import pytest
 
-from cogarch.tasks.diagnosis import Catalogue, load_catalogue
-from cogarch.tasks.diagnosis.catalogue import read_data_file
+from cogarch.tasks.diagnosis.catalogue import Catalogue, load_catalogue, read_data_file
 
 # Group codes that are not keys of release_evidences.json; the paper's CSV leaves them out.
 UNKEYED_GROUPS = {"E_36", "E_68", "E_85", "E_117", "E_122"}

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from cogarch.tasks.diagnosis import (
+from cogarch.tasks.diagnosis.catalogue import load_catalogue
+from cogarch.tasks.diagnosis.matching import (
+    _ALIASES,
+    _EXTRA_FORMS,
     condition_forms,
     is_near_duplicate,
-    load_catalogue,
     match_condition,
     mentions_condition,
+    normalise,
 )
-from cogarch.tasks.diagnosis.matching import _ALIASES, _EXTRA_FORMS, normalise
 
 
 @pytest.mark.parametrize(

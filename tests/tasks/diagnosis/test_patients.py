@@ -11,17 +11,13 @@ from collections.abc import Sequence
 import pytest
 
 from cogarch.models.fakes import CallInfo
-from cogarch.tasks.diagnosis import (
-    PATIENTS,
-    DiagnosisPlayer,
-    ScriptedPatient,
-    build_candidates,
+from cogarch.tasks.diagnosis.candidates import build_candidates, consistent_conditions
+from cogarch.tasks.diagnosis.catalogue import load_catalogue
+from cogarch.tasks.diagnosis.matching import match_condition, mentions_condition
+from cogarch.tasks.diagnosis.patients import PATIENTS, ScriptedPatient, hidden_condition
+from cogarch.tasks.diagnosis.player import DiagnosisPlayer
+from cogarch.tasks.diagnosis.prompts import (
     candidate_generation_prompt,
-    consistent_conditions,
-    hidden_condition,
-    load_catalogue,
-    match_condition,
-    mentions_condition,
     parse_proposals,
     verification_prompt,
 )

@@ -9,13 +9,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from cogarch.tasks.diagnosis import (
-    OPENER,
-    REVEAL_REQUEST,
-    Catalogue,
-    DiagnosisPlayer,
-    load_catalogue,
-)
+from cogarch.tasks.diagnosis.catalogue import Catalogue, load_catalogue
+from cogarch.tasks.diagnosis.player import DiagnosisPlayer
+from cogarch.tasks.diagnosis.prompts import OPENER, REVEAL_REQUEST
 
 
 def parse(text: str) -> str | None:

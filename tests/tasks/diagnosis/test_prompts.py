@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogarch.tasks.diagnosis import (
+from cogarch.tasks.diagnosis.prompts import (
     OPENER,
     REVEAL_REQUEST,
     candidate_generation_prompt,

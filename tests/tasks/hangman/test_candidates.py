@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-from cogarch.tasks.hangman import (
+from cogarch.tasks.hangman.candidates import (
     CandidateSet,
-    Constraints,
     Rejection,
-    Vocabulary,
     build_candidates,
     parse_word_list,
 )
+from cogarch.tasks.hangman.rules import Constraints
+from cogarch.tasks.hangman.vocabulary import Vocabulary
 
 VOCABULARY = Vocabulary(
     ["table", "cable", "fable", "sable", "gable", "maybe", "label", "apple", "angle", "ample"]

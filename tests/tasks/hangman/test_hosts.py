@@ -11,23 +11,20 @@ from dataclasses import dataclass
 import pytest
 
 from cogarch.models.fakes import PairsFn
-from cogarch.tasks.hangman import (
+from cogarch.tasks.hangman.candidates import build_candidates
+from cogarch.tasks.hangman.hosts import (
     HOSTS,
-    REVEAL_PROMPT,
-    Constraints,
-    HangmanPlayer,
-    build_candidates,
     denier_host,
     forgetful_host,
-    format_guess,
-    format_verification,
     honest_host,
     host_secret,
-    is_consistent,
     leaky_host,
-    reveal_pattern,
     substituter_host,
 )
+from cogarch.tasks.hangman.player import HangmanPlayer
+from cogarch.tasks.hangman.prompts import REVEAL_PROMPT, format_guess, format_verification
+from cogarch.tasks.hangman.rules import Constraints, reveal_pattern
+from cogarch.tasks.hangman.vocabulary import is_consistent
 from cogarch.tasks.sct.parsing import mentions_word, parse_reveal_word, parse_yes_no
 from tests.tasks import UPDATER_CALL
 

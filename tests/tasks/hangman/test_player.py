@@ -7,14 +7,13 @@ from collections import Counter
 
 import pytest
 
-from cogarch.tasks.hangman import (
-    GUESS_PROMPT,
+from cogarch.tasks.hangman.player import (
     LETTER_FREQUENCY,
-    OPENER_PROMPT,
     HangmanPlayer,
     derive_seed,
     letter_weights,
 )
+from cogarch.tasks.hangman.prompts import GUESS_PROMPT, OPENER_PROMPT
 
 
 def _letters(player: HangmanPlayer, count: int) -> list[str]:

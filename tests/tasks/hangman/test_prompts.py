@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogarch.tasks.hangman import (
+from cogarch.tasks.hangman.prompts import (
     CANDIDATE_GENERATION_PROMPT,
     OPENER_PROMPT,
     REVEAL_PROMPT,

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from cogarch.tasks.hangman import (
+from cogarch.tasks.hangman.rules import (
     Constraints,
-    PatternError,
-    Vocabulary,
     format_pattern,
-    is_consistent,
     letter_verdict,
     parse_pattern,
     reveal_pattern,
 )
+from cogarch.tasks.hangman.vocabulary import PatternError, Vocabulary, is_consistent
 
 
 def test_reveal_pattern_shows_every_occurrence_of_guessed_letters() -> None:

@@ -8,13 +8,13 @@ import threading
 
 import pytest
 
-from cogarch.tasks.hangman import (
+from cogarch.tasks.hangman.rules import reveal_pattern
+from cogarch.tasks.hangman.vocabulary import (
     PatternError,
     Vocabulary,
     consistent_words,
     english_vocabulary,
     is_consistent,
-    reveal_pattern,
 )
 
 

@@ -12,7 +12,8 @@ from cogarch.core.memory import TurnRecord
 from cogarch.memory.retrieval.embeddings import HashEmbedder
 from cogarch.memory.retrieval.lightmem import LightMemMemory
 from cogarch.memory.retrieval.mem0 import Mem0Memory
-from cogarch.tasks.locomo import LocomoDataError, ingest, load_locomo
+from cogarch.tasks.locomo import ingest
+from cogarch.tasks.locomo.data import LocomoDataError, load_locomo
 from tests.memory import FakeLLM, context
 from tests.tasks.locomo.test_task import DATA, setup
 from tests.tasks.locomo.test_task import context as trial_context

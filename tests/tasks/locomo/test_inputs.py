@@ -15,7 +15,7 @@ import pytest
 from pydantic import ValidationError
 
 from cogarch.experiments.cli import main
-from cogarch.tasks.locomo import LocomoDataError, load_locomo
+from cogarch.tasks.locomo.data import LocomoDataError, load_locomo
 from cogarch.tasks.registry import build_task
 from tests.deadline import deadline
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogarch.tasks.locomo import evidence_recall, score
-from cogarch.tasks.locomo.scoring import normalize_answer, tokens
+from cogarch.tasks.locomo.scoring import evidence_recall, normalize_answer, score, tokens
 
 
 def test_normalisation_drops_case_punctuation_commas_articles_and_and() -> None:

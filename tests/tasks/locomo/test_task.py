@@ -12,9 +12,11 @@ from cogarch.core.task import TrialContext
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.worker import RunSetup
 from cogarch.models.metering import Meter, replay
-from cogarch.tasks import locomo as pkg
-from cogarch.tasks.locomo import LocomoDataError, ingest, load_locomo
+from cogarch.tasks.locomo import ingest
 from cogarch.tasks.locomo import task as task_mod
+from cogarch.tasks.locomo.data import LocomoDataError, load_locomo
+from cogarch.tasks.locomo.scoring import score
+from cogarch.tasks.memory_bench.ingest import IngestCost
 from cogarch.tasks.registry import build_task
 
 DATA = Path(__file__).parent / "data" / "synthetic.json"
@@ -86,10 +88,7 @@ async def test_questions_are_isolated_and_scored(tmp_path: Path) -> None:
     assert answers[3].recall is not None and answers[3].recall["10"] == 1.0
     assert answers[4].f1 == 1.0  # the reader abstains on the dog question
     assert out.evaluation.questions == 5
-    assert (
-        pkg.score(answers[0].prediction, {"category": 1, "answer": "violin, piano"})
-        == answers[0].f1
-    )
+    assert score(answers[0].prediction, {"category": 1, "answer": "violin, piano"}) == answers[0].f1
 
 
 async def test_each_answer_records_the_memory_its_prompt_carried(tmp_path: Path) -> None:
@@ -185,7 +184,7 @@ def test_ingestion_seconds_count_the_original_latency_of_replayed_calls() -> Non
     with meter.active():
         call = {"caller": "memory:lightmem", "provider": "local", "model": "m", "latency_s": 4.5}
         replay([{**call, "prompt_tokens": 400}] * 2)
-    cost = ingest.IngestCost()
+    cost = IngestCost()
     cost.add(meter, 0.01)
     assert cost.data["model_calls"] == 2 and cost.data["prompt_tokens"] == 800
     assert cost.data["seconds"] == 9.01

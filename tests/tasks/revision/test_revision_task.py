@@ -8,24 +8,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from autogen_core.models import LLMMessage
 from pydantic import ValidationError
 
 from cogarch.core.host import ReplyReport
 from cogarch.core.task import TrialContext
 from cogarch.models import FunctionModel, Model, as_pairs
 from cogarch.models.fakes import CallInfo
-from cogarch.models.messages import LLMMessage
-from cogarch.tasks.revision import (
-    SCENARIOS,
-    RevisionEvaluation,
-    RevisionTask,
-    Round,
-    Scenario,
-    get_scenario,
-    mentions,
-    normalize,
-    run_revision,
-)
+from cogarch.tasks.revision.checks import mentions, normalize
+from cogarch.tasks.revision.records import RevisionEvaluation
+from cogarch.tasks.revision.scenarios import SCENARIOS, Round, Scenario, get_scenario
+from cogarch.tasks.revision.task import RevisionTask, run_revision
 from cogarch.tasks.scenario_choice import scenario_for_trial
 from cogarch.workspace.spec import build_agent, load_agent_spec
 

@@ -11,8 +11,8 @@ from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.models.fakes import CallInfo
-from cogarch.tasks.hangman import REVEAL_PROMPT
 from cogarch.tasks.hangman.hosts import honest_host
+from cogarch.tasks.hangman.prompts import REVEAL_PROMPT
 from cogarch.testing import FaultServer, allowing_model_requests
 from tests.experiments.test_report import summary_row
 

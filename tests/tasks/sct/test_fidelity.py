@@ -8,7 +8,8 @@ import random
 
 from cogarch.core.task import TrialContext
 from cogarch.models import FunctionModel, Model, Providers
-from cogarch.tasks.diagnosis import build_candidates, consistent_conditions, load_catalogue
+from cogarch.tasks.diagnosis.candidates import build_candidates, consistent_conditions
+from cogarch.tasks.diagnosis.catalogue import load_catalogue
 from cogarch.tasks.diagnosis.task import diagnosis_game
 from cogarch.tasks.hangman.boards import boards_match
 from cogarch.tasks.sct.parsing import parse_yes_no_strict

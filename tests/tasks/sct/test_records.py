@@ -7,14 +7,14 @@ import json
 
 from cogarch.core.records import TrialRecord
 from cogarch.tasks.hangman.task import HangmanSCT
-from cogarch.tasks.sct import (
+from cogarch.tasks.sct.evaluator import OUTCOMES
+from cogarch.tasks.sct.records import (
     CandidateBranch,
     RevealBranch,
     SCTAnswer,
     SCTEvaluation,
     SCTPayload,
 )
-from cogarch.tasks.sct.evaluator import OUTCOMES
 
 
 def sct_payload() -> SCTPayload:

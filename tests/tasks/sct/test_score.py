@@ -7,7 +7,8 @@ from typing import Literal
 import pytest
 
 from cogarch.core.records import Turn
-from cogarch.tasks.sct import Answer, PlayedSCT, leak_turns, score
+from cogarch.tasks.sct.evaluator import Answer
+from cogarch.tasks.sct.score import PlayedSCT, leak_turns, score
 
 
 class Words:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cogarch.core.affordances import format_input, normalize_action
+from cogarch.core.acting import normalize_action
+from cogarch.core.affordances import format_input
 from cogarch.core.memory import EpisodeEnd
 from cogarch.workspace import Agent
 

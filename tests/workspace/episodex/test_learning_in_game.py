@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from cogarch.memory.long_term import ConceptualMemory
+from cogarch.memory.long_term.conceptual import ConceptualMemory
 from tests.workspace.episodex import Scripted, episodex
 from tests.workspace.episodex.house import apple_house, empty_house, mug_house, play, play_game
 

@@ -11,7 +11,8 @@ import pytest
 
 from cogarch.core.memory import EpisodeEnd
 from cogarch.errors import ConfigError
-from cogarch.memory.long_term import ConceptualMemory, EpisodicMemory
+from cogarch.memory.long_term.conceptual import ConceptualMemory
+from cogarch.memory.long_term.episodic import EpisodicMemory
 from cogarch.workspace import Agent
 from tests.workspace.episodex import Scripted, episodex
 from tests.workspace.episodex.house import (

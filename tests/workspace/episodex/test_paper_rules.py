@@ -8,7 +8,7 @@ import pytest
 
 from cogarch.core.affordances import format_input
 from cogarch.core.memory import EpisodeEnd
-from cogarch.memory.long_term import EpisodicMemory
+from cogarch.memory.long_term.episodic import EpisodicMemory
 from tests.workspace.episodex import Scripted, episodex
 from tests.workspace.episodex.house import House, apple_house, mug_house, play
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from autogen_core.models import LLMMessage
 from pydantic import Field
 
 from cogarch import tracing
 from cogarch.memory.long_term.conceptual import ConceptualMemory
 from cogarch.memory.long_term.episodic import EpisodicMemory
-from cogarch.models.messages import LLMMessage, system, user
+from cogarch.models.messages import system, user
 
 from ...prompts import resolve_prompt
 from ...sanitize import public_text
@@ -94,6 +95,3 @@ class BeliefConscious(BaseSpecialist):
                 conceptual.begin_episode(ws.episode, task, mctx)
                 if span.is_recording():
                     tracing.record_search(span, task, await conceptual.retrieve(task, mctx))
-
-
-__all__ = ["BeliefConscious"]

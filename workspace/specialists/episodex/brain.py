@@ -259,6 +259,3 @@ BRAINS: Mapping[str, PairsFn] = {
     "steady": episodex_brain(slip=0.0, detours=0.0, blunder=0.0),
 }
 """The shipped brains: ``brain`` slips and detours now and then, ``steady`` never does."""
-
-
-__all__ = ["BRAINS", "HALLUCINATIONS", "episodex_brain"]

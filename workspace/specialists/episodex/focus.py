@@ -52,6 +52,3 @@ class ReplayFocus(BaseSpecialist):
             lines.append(f"Admissible actions: {'; '.join(current.admissible) or '(none)'}")
         lines.append("The next output must be exactly one action of this environment.")
         ws.broadcasts[self.name] = "\n".join(lines)
-
-
-__all__ = ["ReplayFocus"]

@@ -27,16 +27,17 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
+from autogen_core.models import LLMMessage
 from pydantic import Field
 
 from cogarch import tracing
-from cogarch.core.acting import read_action
+from cogarch.core.acting import Problem, read_action
 from cogarch.core.affordances import ActionInput
 from cogarch.core.cow import CowList
 from cogarch.core.memory import TurnRecord
-from cogarch.models.messages import LLMMessage, system, user
+from cogarch.models.messages import system, user
 
-from ...actions import ActionAttempt, FocusActivation, Problem, one_line
+from ...actions import ActionAttempt, FocusActivation, one_line
 from ...commands import AUTO, grammar_for, judge_reply, names_in
 from ...prompts import resolve_prompt
 from ...specialist import BaseSpecialist, StepContext
@@ -147,6 +148,3 @@ def _followed(activation: FocusActivation, attempt: ActionAttempt) -> FocusActiv
     if attempt.forced and activation.turn == attempt.turn:
         activation = dataclasses.replace(activation, ended_by_budget=True)
     return activation
-
-
-__all__ = ["Motor"]

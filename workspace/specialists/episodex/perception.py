@@ -19,7 +19,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.memory.retrieval.base import clip
+from cogarch.memory.retrieval.messages import clip
 
 from ...conditions import action_rejected
 from ...specialist import BaseSpecialist, StepContext
@@ -76,6 +76,3 @@ class InternalPerception(BaseSpecialist):
             ws.broadcasts[self.name] = f"{p.framing}: the output of {p.source} (above)."
         else:
             ws.broadcasts[self.name] = f"{p.framing}: nothing from {p.source} this turn."
-
-
-__all__ = ["ExternalPerception", "InternalPerception"]

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
+from autogen_core.models import LLMMessage
 from pydantic import Field
 
-from cogarch.models.messages import LLMMessage, system, user
+from cogarch.models.messages import system, user
 from cogarch.tokens import count_tokens
 
 from ...prompts import resolve_prompt
@@ -55,6 +56,3 @@ class ActionPlanner(BaseSpecialist):
             messages, caller=self.name, seed=ctx.seed, max_tokens=p.max_tokens
         )
         ws.broadcasts[self.name] = public_text(completion.content)
-
-
-__all__ = ["ActionPlanner"]

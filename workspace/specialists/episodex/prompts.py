@@ -86,5 +86,3 @@ EPISODEX_PROMPTS: dict[str, str] = {
     "episodex_idea": IDEA,
     "episodex_learning": LEARNING,
 }
-
-__all__ = ["EPISODEX_PROMPTS"]

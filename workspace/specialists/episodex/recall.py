@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from cogarch import tracing
-from cogarch.memory.retrieval.base import clip
+from cogarch.memory.retrieval.messages import clip
 
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
@@ -57,6 +57,3 @@ class Recall(BaseSpecialist):
             if lines
             else "Long-term memory holds nothing for this game yet."
         )
-
-
-__all__ = ["Recall"]

@@ -44,6 +44,3 @@ class RecordConcept(BaseSpecialist):
         with tracing.memory_operation("create_memory", p.concepts, conceptual.kind, 1):
             conceptual.note(lesson, episode=episode, step=step, turn=ws.turn)
         ws.broadcasts[self.name] = f"Recorded for consolidation: {lesson}"
-
-
-__all__ = ["RecordConcept"]

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from autogen_core.models import LLMMessage
 from pydantic import Field
 
-from cogarch.models.messages import LLMMessage, system, user
+from cogarch.models.messages import system, user
 
 from ...prompts import resolve_prompt
 from ...sanitize import public_text
@@ -61,6 +62,3 @@ class Learning(_Reflection):
         prompt: str = Field(default="episodex_learning", description="A prompt name or text.")
 
     params: Params
-
-
-__all__ = ["Idea", "Learning"]

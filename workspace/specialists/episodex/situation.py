@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.memory.long_term.conceptual import ConceptualMemory
 from cogarch.memory.long_term.episodic import EpisodicMemory
-from cogarch.memory.retrieval.base import clip
+from cogarch.memory.retrieval.messages import clip
 
 from ...acting import percept_of
 from ...specialist import StepContext
@@ -185,15 +185,3 @@ def situation(ws: Workspace, ctx: StepContext, params: SituationParams, user: st
         remaining=now.remaining,
         limit=now.limit,
     )
-
-
-__all__ = [
-    "Scene",
-    "Situation",
-    "SituationParams",
-    "conceptual_of",
-    "episodic_of",
-    "read_task",
-    "scene",
-    "situation",
-]

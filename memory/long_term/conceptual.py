@@ -47,8 +47,8 @@ from cogarch.errors import ModelCallError
 from ..budget import truncate_to_budget
 from ..model_call import ask_model
 from ..provider_param import ProviderFallback
-from ..retrieval.base import clip
 from ..retrieval.embeddings import Embedder, EmbedderName
+from ..retrieval.messages import clip
 from .abstraction import CONCEPT_PROMPT, ConceptDraft, ConceptDrafts
 from .clustering import concept_clusters
 from .concept_view import ConceptsShown, in_context_text, view

@@ -33,8 +33,8 @@ from cogarch.core.cow import CowList
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, TurnRecord
 from cogarch.tokens import count_tokens
 
-from ..retrieval.base import clip
 from ..retrieval.embeddings import Embedder, EmbedderName, cosine
+from ..retrieval.messages import clip
 from .game_log import GameLogMemory
 from .records import EMPTY, Belief, Episode, EpisodeOrderError, EpisodicGame, StepAction
 

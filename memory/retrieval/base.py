@@ -29,7 +29,7 @@ from cogarch.models.structured import structured
 from ..budget import truncate_to_budget
 from .chroma_store import ChromaVectorStore
 from .embeddings import Embedder, embed_off_loop, get_embedder
-from .messages import TURN_CLOCK_START, Clock, LoggedMessage, clip, saved_item
+from .messages import TURN_CLOCK_START, Clock, LoggedMessage, saved_item
 from .params import RetrievalParams, Role
 from .staging import Staging
 from .store_base import BaseStore
@@ -354,13 +354,4 @@ class RetrievalModule(MemoryModule):
         changed; ``load_state`` sets them once the whole state has been read."""
 
 
-__all__ = [
-    "EMPTY_BLOCK",
-    "TURN_CLOCK_START",
-    "Clock",
-    "LoggedMessage",
-    "RetrievalModule",
-    "RetrievalParams",
-    "Role",
-    "clip",
-]
+__all__ = ["EMPTY_BLOCK", "RetrievalModule"]

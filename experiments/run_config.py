@@ -7,7 +7,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
@@ -43,7 +43,10 @@ class FrameworkAgent(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    framework: Literal["agent-framework"] = Field(description="The agent's framework.")
+    framework: str = Field(
+        description="The agent's framework: agent-framework (Microsoft Agent Framework), or an "
+        "import path to a host builder of your own ('package.module:Builder')."
+    )
     factory: str = Field(
         description="Import path of the function that builds the agent: "
         "'package.module:function' or 'file.py:function'."

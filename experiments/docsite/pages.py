@@ -59,7 +59,7 @@ def run_config_page() -> str:
         "before any trial runs (unknown keys, wrong types and values out of bounds are one "
         "line each, naming the key). The task's own keys sit beside `kind` in `task:`; "
         "they are listed per task under [Task parameters](tasks.md). A provider entry is "
-        "validated by its kind's own config: `ProviderConfig` for the built-in kinds "
+        "validated by its kind's own `Params`: `ProviderConfig` for the built-in kinds "
         "(`openai`, `local`, `fake`), a `ProviderSettings` subclass for a kind of your own "
         "([A model provider of your own](../guides/custom-provider.md)).\n\n"
         + _models_section([RunConfig, ProviderConfig])

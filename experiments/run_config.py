@@ -26,6 +26,7 @@ from cogarch.models.providers import ProviderEntry
 from cogarch.registry import is_file_path
 
 from .execution import ExecutionConfig
+from .framework_hosts import FRAMEWORKS
 from .identity import identity
 from .names import name_problem, safe_name
 
@@ -51,6 +52,16 @@ class FrameworkAgent(BaseModel):
         description="Import path of the function that builds the agent: "
         "'package.module:function' or 'file.py:function'."
     )
+
+    @field_validator("framework")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        if value not in FRAMEWORKS and ":" not in value:
+            raise ValueError(
+                f"unknown agent framework '{value}'; valid names: {', '.join(FRAMEWORKS)} (or "
+                "an import path to a host builder, 'package.module:Builder')"
+            )
+        return value
 
     @field_validator("factory")
     @classmethod

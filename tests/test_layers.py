@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 """Bottom to top; a module belongs to the layer of its longest matching prefix. The bridges
 are the top layer: nothing of the framework imports them (the runner names a framework's
-host builder by import path, ``cogarch.experiments.frameworks.FRAMEWORKS``)."""
+host builder by import path, ``cogarch.experiments.framework_hosts.FRAMEWORKS``)."""
 
 
 def module_files() -> dict[str, Path]:

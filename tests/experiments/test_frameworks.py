@@ -9,9 +9,11 @@ import sys
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from cogarch.errors import ConfigError, UnknownNameError
-from cogarch.experiments.frameworks import FRAMEWORKS, FrameworkAgentSpec, framework_builder
+from cogarch.experiments.framework_hosts import FRAMEWORKS
+from cogarch.experiments.frameworks import FrameworkAgentSpec, framework_builder
 from cogarch.experiments.run_config import AgentEntry
 
 
@@ -73,8 +75,12 @@ def test_the_runner_loads_no_bridge_until_a_run_names_a_framework() -> None:
 
 
 def test_an_unknown_framework_lists_the_known_ones() -> None:
+    with pytest.raises(
+        ValidationError, match="unknown agent framework 'langchain'; valid names: agent"
+    ):
+        AgentEntry.model_validate({"agent": {"framework": "langchain", "factory": "pkg.mod:build"}})
     entry = AgentEntry.model_validate(
-        {"agent": {"framework": "langchain", "factory": "pkg.mod:build"}}
+        {"agent": {"framework": "no_such_pkg.mod:Builder", "factory": "pkg.mod:build"}}
     )
-    with pytest.raises(UnknownNameError, match="unknown agent framework 'langchain'; valid "):
+    with pytest.raises(UnknownNameError, match=r"cannot import module 'no_such_pkg\.mod'"):
         framework_builder(entry)

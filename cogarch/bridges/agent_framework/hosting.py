@@ -71,7 +71,7 @@ def load_factory(path: str) -> Factory:
 
 class FrameworkAgentBuilder:
     """Builds a run entry's Agent Framework agent for each trial, and its host: the host
-    builder the runner finds as ``agent-framework`` (``cogarch.experiments.frameworks``)."""
+    builder the runner finds as ``agent-framework`` (``cogarch.experiments.framework_hosts``)."""
 
     def __init__(
         self,

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from cogarch.errors import ConfigError
 from cogarch.files import FileRefusedError, read_bytes
@@ -163,6 +164,8 @@ def format_validation_error(exc: ValidationError, where: str = "") -> str:
         kind = err["type"]
         if kind == "extra_forbidden":
             message = "unknown key (remove it or check its spelling)"
+            if names := (err.get("ctx") or {}).get("names"):
+                message += f"; {names}"
         elif kind == "missing":
             message = "required key is missing"
         else:
@@ -193,9 +196,37 @@ def non_finite(data: Any) -> tuple[str, float] | None:
     return None
 
 
-def validate_mapping(model: type[M], data: Any, *, where: str = "", source: str = "") -> M:
+def validated(model: type[M], data: Any, *, owner: str = "") -> M:
+    """``data`` validated by ``model`` (``ValidationError`` otherwise). With ``owner``, whose
+    keys they are ("memory module 'mem0'"), an unknown key's error names it and the keys
+    ``model`` takes."""
     try:
         return model.model_validate(data)
+    except ValidationError as exc:
+        if not owner:
+            raise
+        keys = ", ".join(sorted(f.alias or name for name, f in model.model_fields.items()))
+        names = f"valid keys of {owner}: {keys}"
+        errors = [
+            InitErrorDetails(
+                type=PydanticCustomError("extra_forbidden", "unknown key", {"names": names})
+                if err["type"] == "extra_forbidden" and len(err["loc"]) == 1
+                else PydanticCustomError(err["type"], err["msg"]),
+                loc=err["loc"],
+                input=err["input"],
+            )
+            for err in exc.errors()
+        ]
+        raise ValidationError.from_exception_data(exc.title, errors) from None
+
+
+def validate_mapping(
+    model: type[M], data: Any, *, where: str = "", source: str = "", owner: str = ""
+) -> M:
+    """``data`` validated by ``model``, or a ``ConfigError`` with one line per problem, each
+    named by its key under ``where`` (see :func:`validated` for ``owner``)."""
+    try:
+        return validated(model, data, owner=owner)
     except ValidationError as exc:
         head = f"invalid configuration{f' in {source}' if source else ''}:"
         raise ConfigError(f"{head}\n{format_validation_error(exc, where)}") from None

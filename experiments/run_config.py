@@ -7,7 +7,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
@@ -26,6 +26,7 @@ from cogarch.models.providers import ProviderEntry
 from cogarch.registry import is_file_path
 
 from .execution import ExecutionConfig
+from .framework_hosts import FRAMEWORKS
 from .identity import identity
 from .names import name_problem, safe_name
 
@@ -43,11 +44,24 @@ class FrameworkAgent(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    framework: Literal["agent-framework"] = Field(description="The agent's framework.")
+    framework: str = Field(
+        description="The agent's framework: agent-framework (Microsoft Agent Framework), or an "
+        "import path to a host builder of your own ('package.module:Builder')."
+    )
     factory: str = Field(
         description="Import path of the function that builds the agent: "
         "'package.module:function' or 'file.py:function'."
     )
+
+    @field_validator("framework")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        if value not in FRAMEWORKS and ":" not in value:
+            raise ValueError(
+                f"unknown agent framework '{value}'; valid names: {', '.join(FRAMEWORKS)} (or "
+                "an import path to a host builder, 'package.module:Builder')"
+            )
+        return value
 
     @field_validator("factory")
     @classmethod

@@ -72,17 +72,6 @@ class AgentSpec(BaseModel):
     routing: dict[str, RoutingSpec] = Field(default_factory=dict)
     step_budget: int | None = Field(default=12, ge=1)
 
-    @field_validator("specialists", mode="after")
-    @classmethod
-    def _current_kinds(cls, value: dict[str, ComponentSpec]) -> dict[str, ComponentSpec]:
-        """A kind named by a former name (``conscious``, ``focus``) as its current one."""
-        return {
-            node: c.model_copy(update={"kind": SPECIALISTS.current(c.kind)})
-            if SPECIALISTS.current(c.kind) != c.kind
-            else c
-            for node, c in value.items()
-        }
-
     @field_validator("edges", mode="before")
     @classmethod
     def _arrows(cls, value: Any) -> Any:

@@ -38,14 +38,7 @@ from cogarch.tokens import count_tokens
 from ..budget import truncate_to_budget
 from ..model_call import ask_model
 from ..provider_param import ProviderFallback
-from .artifacts import (
-    ARTIFACT_BACKENDS,
-    ArtifactBackend,
-    ChromaBackend,
-    HashListBackend,
-    drop_unused,
-    holds,
-)
+from .artifacts import ARTIFACT_BACKENDS, ArtifactBackend, HashListBackend, drop_unused, holds
 from .ccs import CCS, FIELDS, CCSDraft, clip
 from .gate import GATES, Artifact, ArtifactSource, Candidate, Gate, GateContext, qualify
 
@@ -318,13 +311,4 @@ class CompressorMemory(MemoryModule):
         self.store = store
 
 
-__all__ = [
-    "ARTIFACT_BACKENDS",
-    "COMPRESSOR_PROMPT",
-    "ArtifactBackend",
-    "ChromaBackend",
-    "CommitRecord",
-    "CompressorMemory",
-    "HashListBackend",
-    "InteractionSignal",
-]
+__all__ = ["COMPRESSOR_PROMPT", "CommitRecord", "CompressorMemory", "InteractionSignal"]

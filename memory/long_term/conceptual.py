@@ -38,7 +38,6 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.config import validate_mapping
 from cogarch.core.cow import CowList
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem
 from cogarch.core.state import state_value
@@ -47,8 +46,8 @@ from cogarch.errors import ModelCallError
 from ..budget import truncate_to_budget
 from ..model_call import ask_model
 from ..provider_param import ProviderFallback
-from ..retrieval.base import clip
 from ..retrieval.embeddings import Embedder, EmbedderName
+from ..retrieval.messages import clip
 from .abstraction import CONCEPT_PROMPT, ConceptDraft, ConceptDrafts
 from .clustering import concept_clusters
 from .concept_view import ConceptsShown, in_context_text, view
@@ -114,13 +113,11 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
 
     def __init__(
         self,
-        params: Params | dict[str, Any] | None = None,
+        params: Params | None = None,
         *,
         provider: str | None = None,
         embedder: Embedder | None = None,
     ) -> None:
-        if isinstance(params, dict):
-            params = validate_mapping(self.Params, params, where=self.kind)
         self.params = params or self.Params()
         self.provider = provider
         self._embedder = embedder

@@ -29,7 +29,9 @@ from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.errors import ModelCallError
 from cogarch.models.messages import user
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
+from .base import RetrievalModule
+from .messages import LoggedMessage
+from .params import RetrievalParams, Role
 from .prompts import AMEM_EVOLVE, AMEM_NOTE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
 from .search import hit_fields

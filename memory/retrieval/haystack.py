@@ -38,7 +38,9 @@ from cogarch.core.cow import CowList
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.core.state import StateError
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
+from .base import RetrievalModule
+from .messages import LoggedMessage
+from .params import RetrievalParams, Role
 from .provenance import SOURCE_KEY
 from .search import hit_fields
 from .staging import Staging

@@ -35,8 +35,10 @@ from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import user
 from cogarch.tokens import count_tokens
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
+from .base import RetrievalModule
 from .embeddings import cosine
+from .messages import LoggedMessage
+from .params import RetrievalParams, Role
 from .prompts import LIGHTMEM_EXTRACT, LIGHTMEM_UPDATE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
 from .search import hit_fields

@@ -26,7 +26,9 @@ from cogarch.core.cow import CowList
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import system, user
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role
+from .base import RetrievalModule
+from .messages import LoggedMessage
+from .params import RetrievalParams, Role
 from .prompts import (
     MEM0_EXTRACT,
     MEM0_EXTRACT_INPUT,

@@ -33,8 +33,10 @@ from cogarch.core.cow import CowDict
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.messages import user
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
+from .base import RetrievalModule
 from .memoryos_tiers import Knowledge, MemoryPage, PageSummary, ProfileUpdate, Session
+from .messages import LoggedMessage, clip
+from .params import RetrievalParams, Role
 from .prompts import (
     MEMORYOS_KNOWLEDGE,
     MEMORYOS_PAGE,

@@ -23,7 +23,9 @@ from pydantic import Field
 
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 
-from .base import LoggedMessage, RetrievalModule, RetrievalParams, Role, clip
+from .base import RetrievalModule
+from .messages import LoggedMessage, clip
+from .params import RetrievalParams, Role
 from .provenance import SOURCE_KEY
 from .search import hit_fields
 from .staging import Staging

@@ -159,7 +159,13 @@ providers:
     }
     assert "less than or equal to 2" in problems["providers.p.temperature"]
     assert "needs 'model'" in problems["providers.q"]
-    assert "'openai', 'local' or 'fake'" in problems["providers.r.kind"]
+    assert (
+        "unknown provider kind 'banana'; valid names: fake, local, openai"
+        in problems["providers.r.kind"]
+    )
+    unknown = problems["providers.p.unknown_field"]
+    assert unknown.startswith("unknown key (remove it or check its spelling); valid keys of ")
+    assert "provider kind 'fake': api_key_env, base_url, " in unknown and "temperature" in unknown
     assert "needs 'fake'" in problems["providers.s"] and "hangman.honest" in problems["providers.s"]
 
 

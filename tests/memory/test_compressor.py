@@ -11,6 +11,7 @@ import pytest
 
 from cogarch.core.memory import MemoryContext, TurnRecord
 from cogarch.errors import ConfigError, ModelCallError
+from cogarch.memory.compressed.artifacts import HashListBackend
 from cogarch.memory.compressed.ccs import CCS
 from cogarch.memory.compressed.gate import (
     Artifact,
@@ -19,7 +20,7 @@ from cogarch.memory.compressed.gate import (
     GateDecision,
     relevance_and_safety,
 )
-from cogarch.memory.compressed.module import CompressorMemory, HashListBackend, InteractionSignal
+from cogarch.memory.compressed.module import CompressorMemory, InteractionSignal
 from cogarch.memory.retrieval.embeddings import hash_embedding
 from cogarch.models import FunctionModel, Model, ScriptedModel, as_pairs
 from cogarch.models.fakes import CallInfo

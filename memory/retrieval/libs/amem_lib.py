@@ -36,8 +36,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.proxy import ProxySession
 
-from ..base import LoggedMessage, RetrievalParams, Role
 from ..embeddings import MINILM_DIM, minilm_model
+from ..messages import LoggedMessage
+from ..params import RetrievalParams, Role
 from ..provenance import SOURCE_KEY
 from .base import LibraryModule, LibraryParams
 from .offline import AMEM, load, minilm_path

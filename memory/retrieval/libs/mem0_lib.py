@@ -33,8 +33,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.proxy import ProxySession
 
-from ..base import LoggedMessage, RetrievalParams, Role
 from ..embeddings import MINILM_DIM, minilm_model
+from ..messages import LoggedMessage
+from ..params import RetrievalParams, Role
 from ..provenance import SOURCE_KEY, ids_of
 from .base import LibraryModule, LibraryParams
 from .offline import MEM0, minilm_path

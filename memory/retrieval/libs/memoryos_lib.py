@@ -37,8 +37,9 @@ from pydantic import Field
 from cogarch.core.memory import MemoryContext, MemoryItem, TurnRecord
 from cogarch.models.proxy import ProxySession
 
-from ..base import LoggedMessage, RetrievalParams, Role, clip
 from ..embeddings import minilm_model
+from ..messages import LoggedMessage, clip
+from ..params import RetrievalParams, Role
 from ..provenance import SOURCE_KEY, union_ids
 from .base import LibraryModule, LibraryParams
 from .memoryos_files import check_store_file

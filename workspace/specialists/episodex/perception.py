@@ -19,7 +19,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.memory.retrieval.base import clip
+from cogarch.memory.retrieval.messages import clip
 
 from ...conditions import action_rejected
 from ...specialist import BaseSpecialist, StepContext

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from cogarch import tracing
-from cogarch.memory.retrieval.base import clip
+from cogarch.memory.retrieval.messages import clip
 
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.memory.long_term.conceptual import ConceptualMemory
 from cogarch.memory.long_term.episodic import EpisodicMemory
-from cogarch.memory.retrieval.base import clip
+from cogarch.memory.retrieval.messages import clip
 
 from ...specialist import StepContext
 from ...workspace import Workspace

@@ -223,19 +223,6 @@ def tidy_run(run_dir: str | Path) -> TidyTable:
     )
 
 
-def write_tidy(
-    run_dir: str | Path, out_dir: str | Path | None = None
-) -> tuple[TidyTable, Path, Path]:
-    """Tidy ``run_dir`` and write ``trials.csv`` and ``trials.jsonl`` into ``out_dir``."""
-    table = tidy_run(run_dir)
-    out = Path(out_dir) if out_dir is not None else Path(run_dir)
-    return (
-        table,
-        write_csv(table.rows, out / "trials.csv"),
-        write_jsonl(table.rows, out / "trials.jsonl"),
-    )
-
-
 __all__ = [
     "BASE_COLUMNS",
     "TidyRow",
@@ -250,5 +237,4 @@ __all__ = [
     "transitions_of",
     "write_csv",
     "write_jsonl",
-    "write_tidy",
 ]

@@ -191,7 +191,6 @@ class Catalogue:
         return None if code is None else self.groups[code]
 
 
-
 def _code_number(code: str) -> tuple[int, str]:
     digits = re.sub(r"\D", "", code)
     return (int(digits) if digits else -1, code)

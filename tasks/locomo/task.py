@@ -10,6 +10,7 @@ comes (see ``trial_state``), so a rerun after an interruption goes on where it s
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any, ClassVar
@@ -22,6 +23,7 @@ from cogarch.core.records import Scoring, TrialOutput
 from cogarch.core.task import Task, TrialContext
 from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter, replay
+from cogarch.tasks.memory_bench.ingest import IngestCost, trim_history
 from cogarch.tasks.memory_bench.judging import judge_model
 from cogarch.tokens import count_tokens
 
@@ -33,7 +35,7 @@ from .data import (
     select_questions,
     select_sessions,
 )
-from .ingest import IngestCost, clock, ingest_turns, trim_history
+from .ingest import ingest_turns
 from .questions import RECALL_AT, ask, judge
 from .reader import READERS
 from .records import LocomoAnswer, LocomoEvaluation, LocomoHost, LocomoPayload
@@ -200,10 +202,10 @@ class LocomoTask(Task):
                 # the snapshot's fork reads the agent's memory: let it finish first, so the
                 # session's writes need not copy a store it still holds
                 await state.settle()
-                meter, start, session = Meter(), clock(), IngestCost()
+                meter, start, session = Meter(), time.perf_counter(), IngestCost()
                 with meter.active():
                     await ingest_turns(agent, conv.sessions[n])
-                session.add(meter, clock() - start)
+                session.add(meter, time.perf_counter() - start)
                 cost.merge(session)
                 done += 1
                 last = done == len(numbers)
@@ -252,7 +254,7 @@ class LocomoTask(Task):
                 continue
             meter = Meter()
             with meter.active():
-                answer = await ask(base, qa, ctx.seed + index, None)
+                answer = await ask(base, qa, ctx.seed + index)
                 if model is not None and answer.category != 5:
                     answer.judge = await judge(model, answer, ctx.seed + index)
             answers.append(answer)

@@ -9,16 +9,8 @@ one batch; the cost is linear in the length of the dialogue.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Sequence
-
-from cogarch.core.host import DialogueTrimming, Observation, Observing
+from cogarch.core.host import DialogueTrimming
 from cogarch.models.metering import Meter
-
-
-async def ingest_observations(agent: Observing, turns: Sequence[Observation]) -> None:
-    """Let the agent take ``turns`` in, in order, without replying."""
-    await agent.observe_many(list(turns))
 
 
 def trim_history(agent: DialogueTrimming, budget_tokens: int | None) -> None:
@@ -49,8 +41,4 @@ class IngestCost:
             self.data[key] = round(self.data.get(key, 0) + value, 3)
 
 
-def clock() -> float:
-    return time.perf_counter()
-
-
-__all__ = ["IngestCost", "clock", "ingest_observations", "trim_history"]
+__all__ = ["IngestCost", "trim_history"]

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from cogarch.models.providers import Providers
 
 
-def _providers(config: str | None, own: bool = True) -> Providers:
+def providers_from(config: str | None, own: bool = True) -> Providers:
     """The providers of ``config`` (a YAML file with a ``providers:`` section); without
     ``own``, a provider whose kind is the user's own code is left out (not imported: see
     :func:`_own_kinds`)."""
@@ -119,7 +119,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_models(args: argparse.Namespace) -> int:
     from cogarch.models.messages import user
 
-    providers = _providers(args.config, own=not args.no_check)
+    providers = providers_from(args.config, own=not args.no_check)
     failures = 0
     if args.no_check and args.config is not None:  # listed without running their code
         from cogarch.config import read_yaml
@@ -152,7 +152,7 @@ def cmd_models(args: argparse.Namespace) -> int:
 def cmd_chat(args: argparse.Namespace) -> int:
     from cogarch.models.messages import LLMMessage, assistant, system, user
 
-    model = _providers(args.config).get(args.provider)
+    model = providers_from(args.config).get(args.provider)
     history: list[LLMMessage] = [system(args.system)]
     print(f"chatting with '{args.provider}' (empty line or Ctrl-D to quit)")
     while True:

@@ -17,7 +17,6 @@ from collections.abc import Mapping, Sequence
 
 from .scenarios import ConstraintScenario, ConstraintTurn, TurnKind, _c, _t
 
-LONG_TURNS = 50
 JITTER = 0.15
 """How far (as a fraction of the dialogue) the seed may move a pooled turn from its even place."""
 
@@ -188,4 +187,4 @@ def payments_batch(seed: int = 2026) -> ConstraintScenario:
     )
 
 
-__all__ = ["LONG_TURNS", "build_long_scenario", "payments_batch"]
+__all__ = ["build_long_scenario", "payments_batch"]

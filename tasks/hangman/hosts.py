@@ -43,7 +43,6 @@ from .vocabulary import consistent_words, is_consistent
 
 __all__ = [
     "HOSTS",
-    "HOST_KINDS",
     "LIVES",
     "denier_host",
     "forgetful_host",
@@ -288,8 +287,6 @@ def forgetful_host(messages: Pairs, seed: int, call: CallInfo | None = None) -> 
         return _reveal_reply(pool[choice], seed)
     return _OTHER
 
-
-HOST_KINDS = ("honest", "forgetful", "leaky", "denier", "substituter")
 
 HOSTS: dict[str, PairsFn] = {
     "honest": honest_host,

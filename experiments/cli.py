@@ -10,12 +10,17 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from cogarch.errors import DEBUG_ENV, CogarchError, ConfigError, debug_enabled, one_line
 
 if TYPE_CHECKING:
     from cogarch.models.providers import Providers
+
+    from .run_config import RunConfig
+    from .suite_config import SuiteConfig
+
+C = TypeVar("C", "RunConfig", "SuiteConfig")
 
 
 def providers_from(config: str | None, own: bool = True) -> Providers:
@@ -57,32 +62,37 @@ def _own_kinds(section: dict[object, object]) -> dict[str, str]:
     return own
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    from .paths import folder_to_write
-    from .run_config import load_run_config
-    from .runner import Runner
+def overridden(config: C, args: argparse.Namespace, updates: dict[str, object]) -> C:
+    """``config`` (a run or suite config) with ``updates`` and the command line's results
+    folder, backend and address, validated again when anything changed."""
+    from cogarch.config import validate_mapping
 
-    config = load_run_config(args.config)
-    updates: dict[str, object] = {}
-    if args.trials is not None:
-        updates["trials"] = args.trials
+    from .paths import folder_to_write
+
     if args.results_dir is not None:
         updates["results_dir"] = folder_to_write(args.results_dir, "--results-dir")
-    if args.concurrency is not None:
-        updates["concurrency"] = args.concurrency
-    execution = config.execution.model_dump()
     if args.backend is not None or args.address is not None:
+        execution = config.execution.model_dump()
         execution["backend"] = args.backend or "ray"
         if args.address is not None or execution["backend"] == "local":
             execution["address"] = args.address
         updates["execution"] = execution
-    if updates:
-        from cogarch.config import validate_mapping
+    if not updates:
+        return config
+    fields = {**config.model_dump(), **updates}
+    return validate_mapping(type(config), fields, source="the command-line overrides")
 
-        from .run_config import RunConfig
 
-        fields = {**config.model_dump(), "execution": execution, **updates}
-        config = validate_mapping(RunConfig, fields, source="the command-line overrides")
+def cmd_run(args: argparse.Namespace) -> int:
+    from .run_config import load_run_config
+    from .runner import Runner
+
+    updates: dict[str, object] = {}
+    if args.trials is not None:
+        updates["trials"] = args.trials
+    if args.concurrency is not None:
+        updates["concurrency"] = args.concurrency
+    config = overridden(load_run_config(args.config), args, updates)
     if args.dry_run:
         from .dry_run import dry_run
 

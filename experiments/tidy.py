@@ -71,14 +71,6 @@ def _scenario(result: TrialRecord) -> str | None:
     return chosen if isinstance(chosen, str) and chosen != "all" else None
 
 
-def metrics_of(evaluation: Evaluation) -> dict[str, float]:
-    """The evaluation's numbers: top-level ones, and those one mapping deep as ``key.inner``.
-
-    Booleans and lists are left out (they have their own columns or are per-turn series).
-    """
-    return evaluation.numeric_values()
-
-
 def _model_names(result: TrialRecord) -> str | None:
     names = sorted({c.model for c in result.usage.calls if c.model})
     if names:
@@ -145,7 +137,7 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TidyRow:
         base_agent=_str(spec.get("name")),
         scenario=_scenario(result),
         judging=evaluation.judging_mode(),
-        metrics=metrics_of(evaluation) if complete else {},
+        metrics=evaluation.numeric_values() if complete else {},
         columns=task_columns(task, result),
         path=str(path),
     )
@@ -229,7 +221,6 @@ __all__ = [
     "TidyTable",
     "columns_of",
     "footprint_of",
-    "metrics_of",
     "row_from_corrupt",
     "row_from_trial",
     "run_name",

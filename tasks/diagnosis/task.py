@@ -3,14 +3,12 @@ condition; a seeded resident asks yes/no questions about DDXPlus evidences."""
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import Field
 
-from cogarch.core.player import Propose
 from cogarch.models.fakes import PairsFn
 
 from ..sct.engine import SCTParams, SCTTask
@@ -123,24 +121,13 @@ class DiagnosisCandidates:
         self.player = player
         self.catalogue = catalogue
 
-    async def candidates(
-        self,
-        *,
-        revealed: str | None,
-        memory_secret: str | None,
-        n: int,
-        rng: random.Random,
-        propose: Propose | None,
-    ) -> CandidateSet:
+    async def candidates(self, **request: Any) -> CandidateSet:
+        """The fork's request (``CandidateSource.candidates``), on the answers so far."""
         return await build_candidates(
             affirmed=self.player.affirmed,
             denied=self.player.denied,
-            n=n,
-            rng=rng,
-            revealed=revealed,
-            memory_secret=memory_secret,
-            propose=propose,
             catalogue=self.catalogue,
+            **request,
         )
 
     def proposal_prompt(self, transcript: str, max_n: int) -> str:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import Field
 
-from cogarch.core.player import Propose
 from cogarch.models.fakes import PairsFn
 
 from ..sct.engine import SCTParams, SCTTask
@@ -101,23 +99,9 @@ class HangmanCandidates:
     def __init__(self, dialogue: HangmanDialogue) -> None:
         self.dialogue = dialogue
 
-    async def candidates(
-        self,
-        *,
-        revealed: str | None,
-        memory_secret: str | None,
-        n: int,
-        rng: random.Random,
-        propose: Propose | None,
-    ) -> CandidateSet:
-        return await build_candidates(
-            constraints=self.dialogue.constraints(),
-            n=n,
-            rng=rng,
-            revealed=revealed,
-            memory_secret=memory_secret,
-            propose=propose,
-        )
+    async def candidates(self, **request: Any) -> CandidateSet:
+        """The fork's request (``CandidateSource.candidates``), on the board so far."""
+        return await build_candidates(constraints=self.dialogue.constraints(), **request)
 
     def proposal_prompt(self, transcript: str, max_n: int) -> str:
         return format_candidate_generation(max_n, transcript)

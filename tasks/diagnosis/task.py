@@ -40,6 +40,7 @@ class DiagnosisDialogue:
     """The player's side: the seeded resident's questions, and the answers it recorded."""
 
     reveal_prompt = REVEAL_REQUEST
+    verification_prompt = staticmethod(verification_prompt)
 
     def __init__(self, player: DiagnosisPlayer) -> None:
         self.player = player
@@ -53,9 +54,6 @@ class DiagnosisDialogue:
     def observe(self, reply: str) -> None:
         if self.player.last_evidence is not None:
             self.player.record_reply(reply)
-
-    def verification_prompt(self, candidate: str) -> str:
-        return verification_prompt(candidate)
 
 
 class DiagnosisRules:
@@ -117,6 +115,8 @@ class DiagnosisRules:
 class DiagnosisCandidates:
     """Conditions the answers leave possible, topped up by the helper's proposals."""
 
+    parse_proposals = staticmethod(parse_proposals)
+
     def __init__(self, player: DiagnosisPlayer, catalogue: Catalogue) -> None:
         self.player = player
         self.catalogue = catalogue
@@ -132,9 +132,6 @@ class DiagnosisCandidates:
 
     def proposal_prompt(self, transcript: str, max_n: int) -> str:
         return candidate_generation_prompt(max_n, transcript)
-
-    def parse_proposals(self, text: str) -> list[str]:
-        return parse_proposals(text)
 
 
 def diagnosis_game(seed: int, top_k: int, catalogue: Catalogue | None = None) -> SCTGame:

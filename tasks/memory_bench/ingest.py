@@ -1,10 +1,11 @@
-"""Feeding a benchmark's dialogue to an agent, and what the ingestion cost.
+"""What feeding a benchmark's dialogue to an agent cost, and the cut of its public history.
 
-Each turn becomes one completed turn of the agent, taken in without a reply (the host's
-``observe_many``): it joins the public history the responder sees and every memory module of
-the agent takes it in, exactly once, as the retrieval specialist would before answering. The
-turns given together (a session) reach each module together, so a module can embed them in
-one batch; the cost is linear in the length of the dialogue.
+A benchmark feeds the agent through the host's ``observe_many``: each turn becomes one
+completed turn of the agent, taken in without a reply. It joins the public history the
+responder sees and every memory module of the agent takes it in, exactly once, as the
+retrieval specialist would before answering. The turns given together (a session) reach each
+module together, so a module can embed them in one batch; the cost is linear in the length of
+the dialogue.
 """
 
 from __future__ import annotations

@@ -119,6 +119,8 @@ def evaluate(payload: LocomoPayload) -> dict[str, Any]:
         out["recall"] = {f"at{k}": _mean([r[str(k)] for r in recalled]) for k in RECALL_AT}
     latency = [a.latency_s for a in answers]
     turns = max(payload.turns_ingested, 1)
+    ingest = payload.ingest
+    tokens = ingest.get("prompt_tokens", 0) + ingest.get("completion_tokens", 0)
     out.update(
         prompt_tokens_per_question=_mean([a.prompt_tokens for a in answers]),
         memory_tokens_per_question=_mean(
@@ -128,16 +130,9 @@ def evaluate(payload: LocomoPayload) -> dict[str, Any]:
         latency_p95_s=_quantile(latency, 95),
         memory_tokens=payload.memory_tokens,
         ingest={
-            "calls_per_turn": round(payload.ingest.get("model_calls", 0) / turns, 4),
-            "tokens_per_turn": round(
-                (
-                    payload.ingest.get("prompt_tokens", 0)
-                    + payload.ingest.get("completion_tokens", 0)
-                )
-                / turns,
-                2,
-            ),
-            "seconds_per_turn": round(payload.ingest.get("seconds", 0.0) / turns, 4),
+            "calls_per_turn": round(ingest.get("model_calls", 0) / turns, 4),
+            "tokens_per_turn": round(tokens / turns, 2),
+            "seconds_per_turn": round(ingest.get("seconds", 0.0) / turns, 4),
         },
     )
     return out

@@ -10,77 +10,10 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
 
 from cogarch.errors import DEBUG_ENV, CogarchError, ConfigError, debug_enabled, one_line
 
-if TYPE_CHECKING:
-    from cogarch.models.providers import Providers
-
-    from .run_config import RunConfig
-    from .suite_config import SuiteConfig
-
-C = TypeVar("C", "RunConfig", "SuiteConfig")
-
-
-def providers_from(config: str | None, own: bool = True) -> Providers:
-    """The providers of ``config`` (a YAML file with a ``providers:`` section); without
-    ``own``, a provider whose kind is the user's own code is left out (not imported: see
-    :func:`_own_kinds`)."""
-    from cogarch.models.providers import Providers, load_providers_yaml
-
-    from .fakes import run_fakes
-    from .run_config import located_kinds
-
-    if config is None:
-        return Providers(fakes=run_fakes())
-    from cogarch.config import read_yaml
-
-    data = read_yaml(config)
-    section = data.get("providers", data) if isinstance(data, dict) else data
-    if section is not None and not isinstance(section, dict):
-        raise ConfigError(
-            f"'providers' in '{config}' must be a mapping of provider names to settings, "
-            f"not a {type(section).__name__}"
-        )
-    located = located_kinds(section or {}, config)
-    if not own:
-        located = {k: v for k, v in located.items() if k not in _own_kinds(located)}
-    return Providers(load_providers_yaml(located), fakes=run_fakes())
-
-
-def _own_kinds(section: dict[object, object]) -> dict[str, str]:
-    """The providers of a ``providers:`` section whose kind is code of the user's own (an
-    import path or a file, not a kind cogarch registers), by name."""
-    from cogarch.models.providers import PROVIDER_KINDS
-
-    own = {}
-    for name, entry in section.items():
-        kind = entry.get("kind", "openai") if isinstance(entry, dict) else None
-        if isinstance(kind, str) and kind not in PROVIDER_KINDS:
-            own[str(name)] = kind
-    return own
-
-
-def overridden(config: C, args: argparse.Namespace, updates: dict[str, object]) -> C:
-    """``config`` (a run or suite config) with ``updates`` and the command line's results
-    folder, backend and address, validated again when anything changed."""
-    from cogarch.config import validate_mapping
-
-    from .paths import folder_to_write
-
-    if args.results_dir is not None:
-        updates["results_dir"] = folder_to_write(args.results_dir, "--results-dir")
-    if args.backend is not None or args.address is not None:
-        execution = config.execution.model_dump()
-        execution["backend"] = args.backend or "ray"
-        if args.address is not None or execution["backend"] == "local":
-            execution["address"] = args.address
-        updates["execution"] = execution
-    if not updates:
-        return config
-    fields = {**config.model_dump(), **updates}
-    return validate_mapping(type(config), fields, source="the command-line overrides")
+from .cli_config import overridden, own_kinds, providers_from
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -136,7 +69,7 @@ def cmd_models(args: argparse.Namespace) -> int:
 
         data = read_yaml(args.config)
         section = data.get("providers", data) if isinstance(data, dict) else {}
-        for name, kind in _own_kinds(section if isinstance(section, dict) else {}).items():
+        for name, kind in own_kinds(section if isinstance(section, dict) else {}).items():
             print(f"{name:<20} {kind} (your own provider kind; not imported with --no-check)")
     for name in providers.names():
         provider = providers.provider(name)

@@ -30,7 +30,7 @@ def cmd_suite(args: argparse.Namespace) -> int:
         return _report(target[1])
     if len(target) != 1:
         raise ConfigError(f"'cogarch suite' takes one config, or 'report DIR'; usage: {USAGE}")
-    from .cli import overridden
+    from .cli_config import overridden
     from .suite_config import load_suite_config
 
     config = overridden(load_suite_config(target[0]), args, {})

@@ -50,7 +50,7 @@ def cmd_view(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     _need_view_extra()
-    from ..cli import providers_from
+    from ..cli_config import providers_from
     from ..paths import check_port
     from .play import PlaySession
     from .play_app import create_play_app

@@ -65,15 +65,15 @@ def overridden(config: C, args: argparse.Namespace, updates: dict[str, object]) 
 
     if args.results_dir is not None:
         updates["results_dir"] = folder_to_write(args.results_dir, "--results-dir")
+    execution = config.execution.model_dump()  # not in model_dump: it is no part of the digest
     if args.backend is not None or args.address is not None:
-        execution = config.execution.model_dump()
         execution["backend"] = args.backend or "ray"
         if args.address is not None or execution["backend"] == "local":
             execution["address"] = args.address
         updates["execution"] = execution
     if not updates:
         return config
-    fields = {**config.model_dump(), **updates}
+    fields = {**config.model_dump(), "execution": execution, **updates}
     return validate_mapping(type(config), fields, source="the command-line overrides")
 
 

@@ -228,13 +228,7 @@ def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
     kind so named (``kind: my_provider.py:MyProvider``), before its entry is validated. A
     trial's identity holds such a file's content, not its path (see ``identity``), so the
     run resumes from any directory."""
-    data = read_yaml(path)
-    if not isinstance(data, dict):
-        raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
-    providers = data.get("providers")
-    if isinstance(providers, dict):
-        data = {**data, "providers": located_kinds(providers, path)}
-    config = validate_mapping(RunConfig, data, source=str(path))
+    config = validate_mapping(RunConfig, config_mapping(path), source=str(path))
     kind = config.task.kind
     if is_file_path(kind):
         task = config.task.model_copy(update={"kind": _located(kind, path, "task.kind")})
@@ -247,6 +241,18 @@ def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
             entry = entry.model_copy(update={"agent": framework})
         agents.append(entry)
     return config.model_copy(update={"agents": agents})
+
+
+def config_mapping(path: str | os.PathLike[str]) -> dict[Any, Any]:
+    """A config file's top-level mapping, its provider kinds named by a file's path found
+    relative to the file's folder."""
+    data = read_yaml(path)
+    if not isinstance(data, dict):
+        raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
+    providers = data.get("providers")
+    if isinstance(providers, dict):
+        data = {**data, "providers": located_kinds(providers, path)}
+    return data
 
 
 def located_kinds(providers: dict[Any, Any], config: str | os.PathLike[str]) -> dict[Any, Any]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 
-from cogarch.config import read_yaml, validate_mapping
+from cogarch.config import validate_mapping
 from cogarch.core.task import Task
 from cogarch.errors import ConfigError
 from cogarch.models.providers import ProviderEntry
@@ -32,7 +32,7 @@ from cogarch.tasks.registry import TASKS
 
 from .execution import ExecutionConfig
 from .names import name_problem, safe_name
-from .run_config import AgentEntry, RunConfig, TaskEntry, _located, located_kinds
+from .run_config import AgentEntry, RunConfig, TaskEntry, _located, config_mapping
 from .task_types import task_source
 from .worker import task_setup
 
@@ -231,13 +231,7 @@ def load_suite_config(path: str | os.PathLike[str]) -> SuiteConfig:
     """The suite config of a YAML file, read as run configs are (the same loader and
     limits); task kinds and provider kinds named by a file's path are looked for relative to
     the config file's folder, and every behaviour-named fake is checked against every task."""
-    data = read_yaml(path)
-    if not isinstance(data, dict):
-        raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
-    providers = data.get("providers")
-    if isinstance(providers, dict):
-        data = {**data, "providers": located_kinds(providers, path)}
-    config = validate_mapping(SuiteConfig, data, source=str(path))
+    config = validate_mapping(SuiteConfig, config_mapping(path), source=str(path))
     tasks = []
     for index, task in enumerate(config.tasks):
         if is_file_path(task.kind):

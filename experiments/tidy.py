@@ -71,14 +71,6 @@ def _scenario(result: TrialRecord) -> str | None:
     return chosen if isinstance(chosen, str) and chosen != "all" else None
 
 
-def metrics_of(evaluation: Evaluation) -> dict[str, float]:
-    """The evaluation's numbers: top-level ones, and those one mapping deep as ``key.inner``.
-
-    Booleans and lists are left out (they have their own columns or are per-turn series).
-    """
-    return evaluation.numeric_values()
-
-
 def _model_names(result: TrialRecord) -> str | None:
     names = sorted({c.model for c in result.usage.calls if c.model})
     if names:
@@ -145,7 +137,7 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TidyRow:
         base_agent=_str(spec.get("name")),
         scenario=_scenario(result),
         judging=evaluation.judging_mode(),
-        metrics=metrics_of(evaluation) if complete else {},
+        metrics=evaluation.numeric_values() if complete else {},
         columns=task_columns(task, result),
         path=str(path),
     )
@@ -223,26 +215,12 @@ def tidy_run(run_dir: str | Path) -> TidyTable:
     )
 
 
-def write_tidy(
-    run_dir: str | Path, out_dir: str | Path | None = None
-) -> tuple[TidyTable, Path, Path]:
-    """Tidy ``run_dir`` and write ``trials.csv`` and ``trials.jsonl`` into ``out_dir``."""
-    table = tidy_run(run_dir)
-    out = Path(out_dir) if out_dir is not None else Path(run_dir)
-    return (
-        table,
-        write_csv(table.rows, out / "trials.csv"),
-        write_jsonl(table.rows, out / "trials.jsonl"),
-    )
-
-
 __all__ = [
     "BASE_COLUMNS",
     "TidyRow",
     "TidyTable",
     "columns_of",
     "footprint_of",
-    "metrics_of",
     "row_from_corrupt",
     "row_from_trial",
     "run_name",
@@ -250,5 +228,4 @@ __all__ = [
     "transitions_of",
     "write_csv",
     "write_jsonl",
-    "write_tidy",
 ]

@@ -20,7 +20,7 @@ from .hosts import (
     leaky_host,
     substituter_host,
 )
-from .player import LETTER_FREQUENCY, HangmanPlayer, derive_seed, letter_weights
+from .player import LETTER_FREQUENCY, HangmanPlayer, letter_weights
 from .prompts import (
     CANDIDATE_GENERATION_PROMPT,
     GUESS_PROMPT,
@@ -66,7 +66,6 @@ __all__ = [
     "build_candidates",
     "consistent_words",
     "denier_host",
-    "derive_seed",
     "english_vocabulary",
     "forgetful_host",
     "format_candidate_generation",

@@ -10,10 +10,8 @@ file.
 
 from __future__ import annotations
 
-import json
 import random
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from .data import DATE_FORMAT, QUESTION_TYPES
@@ -193,12 +191,4 @@ def synthetic_longmemeval(
     return out
 
 
-def write_synthetic(path: str | Path, **options: Any) -> Path:
-    """Write :func:`synthetic_longmemeval` (``options`` passed on) as a JSON file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(synthetic_longmemeval(**options), indent=1), encoding="utf-8")
-    return path
-
-
-__all__ = ["synthetic_longmemeval", "write_synthetic"]
+__all__ = ["synthetic_longmemeval"]

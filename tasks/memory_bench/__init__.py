@@ -2,7 +2,7 @@
 agent and costing it, reading what its memory retrieved, asking the run's judge, the official
 retrieval metrics, and the word-overlap reading of the scripted fake readers."""
 
-from .ingest import IngestCost, clock, ingest_observations, trim_history
+from .ingest import IngestCost, trim_history
 from .judging import judge_model, verdict_is_yes
 from .ranking import RANK_CUTOFFS, ranking_metrics, retrieval_scores, turn_to_session_scores
 from .retrieved import retrieved_ids, search_details
@@ -10,8 +10,6 @@ from .retrieved import retrieved_ids, search_details
 __all__ = [
     "RANK_CUTOFFS",
     "IngestCost",
-    "clock",
-    "ingest_observations",
     "judge_model",
     "ranking_metrics",
     "retrieval_scores",

@@ -13,6 +13,7 @@ import pytest
 from cogarch.models.fakes import CallInfo
 from cogarch.tasks.diagnosis import (
     PATIENTS,
+    REVEAL_REQUEST,
     DiagnosisPlayer,
     ScriptedPatient,
     build_candidates,
@@ -60,7 +61,7 @@ def run_trial(kind: str, seed: int, questions: int = 3) -> str:
         reply = patient(messages, seed)
         messages.append(("assistant", reply))
         assert player.record_reply(reply) is not None, reply
-    revealed = patient([*messages, ("user", player.reveal_request())], seed)
+    revealed = patient([*messages, ("user", REVEAL_REQUEST)], seed)
     memory = secret_in_memory(patient([("system", "Update."), *messages], seed, UPDATER_CALL))
     transcript = "\n".join(f"{role}: {text}" for role, text in messages if role != "system")
 
@@ -119,7 +120,7 @@ def test_the_honest_patient_answers_every_question_from_the_catalogue() -> None:
     catalogue = load_catalogue()
     for seed in (0, 1):
         held = hidden_condition(seed)
-        for index, group in enumerate(catalogue.askable_groups()):
+        for index, group in enumerate(catalogue.groups[code] for code in catalogue.askable):
             messages: Messages = [("user", "x")] * index + [("user", group.question)]
             assert parse(PATIENTS["honest"](messages, seed)) == (
                 "yes" if group.code in held.groups else "no"

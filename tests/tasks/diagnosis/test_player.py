@@ -11,7 +11,6 @@ import pytest
 
 from cogarch.tasks.diagnosis import (
     OPENER,
-    REVEAL_REQUEST,
     Catalogue,
     DiagnosisPlayer,
     load_catalogue,
@@ -55,11 +54,9 @@ def toy_catalogue() -> Catalogue:
     return Catalogue.from_ddxplus(conditions, evidences)
 
 
-def test_prompts_come_from_the_paper() -> None:
+def test_the_opener_comes_from_the_paper() -> None:
     player = DiagnosisPlayer(0)
     assert player.opener() == OPENER
-    assert player.reveal_request() == REVEAL_REQUEST
-    assert player.verification("Croup").startswith("Is the hidden condition Croup?")
 
 
 def test_the_same_seed_asks_the_same_questions() -> None:

@@ -15,6 +15,7 @@ from cogarch.models.metering import Meter, replay
 from cogarch.tasks import locomo as pkg
 from cogarch.tasks.locomo import LocomoDataError, ingest, load_locomo
 from cogarch.tasks.locomo import task as task_mod
+from cogarch.tasks.memory_bench.ingest import IngestCost
 from cogarch.tasks.registry import build_task
 
 DATA = Path(__file__).parent / "data" / "synthetic.json"
@@ -191,7 +192,7 @@ def test_ingestion_seconds_count_the_original_latency_of_replayed_calls() -> Non
     with meter.active():
         call = {"caller": "memory:lightmem", "provider": "local", "model": "m", "latency_s": 4.5}
         replay([{**call, "prompt_tokens": 400}] * 2)
-    cost = ingest.IngestCost()
+    cost = IngestCost()
     cost.add(meter, 0.01)
     assert cost.data["model_calls"] == 2 and cost.data["prompt_tokens"] == 800
     assert cost.data["seconds"] == 9.01

@@ -21,6 +21,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from cogarch.errors import ConfigError
 from cogarch.files import FileRefusedError, read_bytes
+from cogarch.registry import is_file_path
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -283,3 +284,26 @@ def load_yaml_model(model: type[M], path: str | os.PathLike[str]) -> M:
     if not isinstance(data, dict):
         raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
     return validate_mapping(model, data, source=str(path))
+
+
+def located(reference: str, config: str | os.PathLike[str], where: str) -> str:
+    """A file a config file names (a Python file's object, ``file.py:name``, or a plain path
+    such as an agent spec's), looked for relative to the config file's folder and given
+    relative to the current directory when it can be (else absolute), as trial files record
+    it; a file that is not there is refused, naming ``where``."""
+    file, name = reference, ""
+    if is_file_path(reference):
+        file, _, name = reference.rpartition(":")
+    found = Path(file).expanduser()
+    if not found.is_absolute():
+        found = Path(config).parent / found
+    if not found.is_file():
+        raise ConfigError(
+            f"{where} in '{config}' names the file '{file}', which is not there ('{found}'); "
+            "give the file's path relative to the folder of the file that names it"
+        )
+    try:
+        shown_path = os.path.relpath(found)
+    except ValueError:  # another drive
+        shown_path = str(found.resolve())
+    return f"{shown_path}:{name}" if name else shown_path

@@ -17,9 +17,11 @@ from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from cogarch.errors import ConfigError
 from cogarch.files import FileRefusedError, read_bytes
+from cogarch.registry import is_file_path
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -163,6 +165,8 @@ def format_validation_error(exc: ValidationError, where: str = "") -> str:
         kind = err["type"]
         if kind == "extra_forbidden":
             message = "unknown key (remove it or check its spelling)"
+            if names := (err.get("ctx") or {}).get("names"):
+                message += f"; {names}"
         elif kind == "missing":
             message = "required key is missing"
         else:
@@ -193,9 +197,37 @@ def non_finite(data: Any) -> tuple[str, float] | None:
     return None
 
 
-def validate_mapping(model: type[M], data: Any, *, where: str = "", source: str = "") -> M:
+def validated(model: type[M], data: Any, *, owner: str = "") -> M:
+    """``data`` validated by ``model`` (``ValidationError`` otherwise). With ``owner``, whose
+    keys they are ("memory module 'mem0'"), an unknown key's error names it and the keys
+    ``model`` takes."""
     try:
         return model.model_validate(data)
+    except ValidationError as exc:
+        if not owner:
+            raise
+        keys = ", ".join(sorted(f.alias or name for name, f in model.model_fields.items()))
+        names = f"valid keys of {owner}: {keys}"
+        errors = [
+            InitErrorDetails(
+                type=PydanticCustomError("extra_forbidden", "unknown key", {"names": names})
+                if err["type"] == "extra_forbidden" and len(err["loc"]) == 1
+                else PydanticCustomError(err["type"], err["msg"]),
+                loc=err["loc"],
+                input=err["input"],
+            )
+            for err in exc.errors()
+        ]
+        raise ValidationError.from_exception_data(exc.title, errors) from None
+
+
+def validate_mapping(
+    model: type[M], data: Any, *, where: str = "", source: str = "", owner: str = ""
+) -> M:
+    """``data`` validated by ``model``, or a ``ConfigError`` with one line per problem, each
+    named by its key under ``where`` (see :func:`validated` for ``owner``)."""
+    try:
+        return validated(model, data, owner=owner)
     except ValidationError as exc:
         head = f"invalid configuration{f' in {source}' if source else ''}:"
         raise ConfigError(f"{head}\n{format_validation_error(exc, where)}") from None
@@ -252,3 +284,26 @@ def load_yaml_model(model: type[M], path: str | os.PathLike[str]) -> M:
     if not isinstance(data, dict):
         raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
     return validate_mapping(model, data, source=str(path))
+
+
+def located(reference: str, config: str | os.PathLike[str], where: str) -> str:
+    """A file a config file names (a Python file's object, ``file.py:name``, or a plain path
+    such as an agent spec's), looked for relative to the config file's folder and given
+    relative to the current directory when it can be (else absolute), as trial files record
+    it; a file that is not there is refused, naming ``where``."""
+    file, name = reference, ""
+    if is_file_path(reference):
+        file, _, name = reference.rpartition(":")
+    found = Path(file).expanduser()
+    if not found.is_absolute():
+        found = Path(config).parent / found
+    if not found.is_file():
+        raise ConfigError(
+            f"{where} in '{config}' names the file '{file}', which is not there ('{found}'); "
+            "give the file's path relative to the folder of the file that names it"
+        )
+    try:
+        shown_path = os.path.relpath(found)
+    except ValueError:  # another drive
+        shown_path = str(found.resolve())
+    return f"{shown_path}:{name}" if name else shown_path

@@ -3,9 +3,10 @@
 Tasks, memory modules, specialists and model providers are all made this way: the class is
 looked up in its registry (a short name, or an import path ``module:Class`` /
 ``file.py:Class``; an unknown name is refused with the list of valid ones), its ``Params``
-model validates the parameters (a class without one takes none), a ``check_params`` hook the
-class may define refuses what validates as data but cannot work, and only then is the class
-instantiated. :func:`prepare` does the first three steps once, building nothing, and returns a
+model validates the parameters (an unknown key is refused with the keys the class takes; a
+class without ``Params`` takes none), a ``check_params`` hook the class may define refuses
+what validates as data but cannot work, and only then is the class instantiated.
+:func:`prepare` does the first three steps once, building nothing, and returns a
 :class:`Recipe` that instantiates as often as needed (one per trial, say).
 """
 
@@ -33,50 +34,38 @@ class Recipe(Generic[T]):
     params: BaseModel | None
     """The class's ``Params`` instance, or None for a class that declares no ``Params``."""
 
-    def build(self, *args: Any) -> T:
-        """An instance: ``cls(*args, params)``, or ``cls(*args)`` for a class without params."""
+    def build(self, *args: Any, **kwargs: Any) -> T:
+        """An instance: ``cls(*args, params, **kwargs)``, or ``cls(*args, **kwargs)`` for a
+        class without params."""
         make: Any = self.cls
         if self.params is None:
-            return make(*args)
-        return make(*args, self.params)
+            return make(*args, **kwargs)
+        return make(*args, self.params, **kwargs)
 
 
 def prepare(
     registry: Registry[type[T]],
     kind: str,
-    params: Mapping[str, Any] | None = None,
+    params: Mapping[str, Any] | BaseModel | None = None,
     *,
     where: str = "",
-    unused: str = "refuse",
 ) -> Recipe[T]:
-    """Look ``kind`` up in ``registry``, validate ``params`` with its ``Params`` model and run
-    its ``check_params`` hook, building nothing. Parameters given to a class that declares no
-    ``Params`` are refused (``unused="refuse"``) or dropped (``unused="ignore"``)."""
+    """Look ``kind`` up in ``registry``, validate ``params`` with its ``Params`` model (an
+    instance of it is taken as it is) and run its ``check_params`` hook, building nothing."""
     cls = registry.get(kind)
-    values = dict(params or {})
     param_model: type[BaseModel] | None = getattr(cls, "Params", None)
-    if param_model is None:
-        if values and unused == "refuse":
-            raise ConfigError(
-                f"{where}: a '{kind}' takes no parameters (got {', '.join(values)})"
-                if where
-                else f"a '{kind}' takes no parameters (got {', '.join(values)})"
-            )
-        return Recipe(kind, cls, None)
-    validated = validate_mapping(param_model, values, where=where)
+    if param_model is not None and isinstance(params, param_model):
+        validated = params
+    else:
+        values = params.model_dump() if isinstance(params, BaseModel) else dict(params or {})
+        owner = f"{registry.kind} '{kind}'"
+        if param_model is None:
+            if values:
+                at = f"{where}: " if where else ""
+                raise ConfigError(f"{at}{owner} takes no parameters (got {', '.join(values)})")
+            return Recipe(kind, cls, None)
+        validated = validate_mapping(param_model, values, where=where, owner=owner)
     check = getattr(cls, "check_params", None)
     if callable(check):
         check(validated)
     return Recipe(kind, cls, validated)
-
-
-def construct(
-    registry: Registry[type[T]],
-    kind: str,
-    params: Mapping[str, Any] | None = None,
-    *args: Any,
-    where: str = "",
-    unused: str = "refuse",
-) -> T:
-    """``prepare`` then ``build``: an instance of ``kind`` made with ``args`` and its params."""
-    return prepare(registry, kind, params, where=where, unused=unused).build(*args)

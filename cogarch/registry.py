@@ -126,8 +126,7 @@ class Registry(Generic[T]):
     ``get`` also accepts any import path (or a Python file's path, ``dir/file.py:name``), so
     users can plug in their own classes without registering them; what a path imports must be
     a subclass of ``base`` (when given) and pass ``check`` (when given), or the name is
-    refused like an unknown one. An unknown name lists the valid ones. A name an entry was
-    renamed from (:meth:`register_former`) is still accepted, as the entry's current name.
+    refused like an unknown one. An unknown name lists the valid ones.
     """
 
     def __init__(
@@ -145,32 +144,12 @@ class Registry(Generic[T]):
         self.check = check
         """Why an imported object cannot serve (a short phrase), or None when it can."""
         self._entries: dict[str, T | str] = {}
-        self._former: dict[str, str] = {}
-        """A name an entry was renamed from -> its current name."""
 
     def register(self, name: str, target: T | str) -> None:
         self._entries[name] = target
-        self._former.pop(name, None)  # a name registered anew is that entry, not a former one
-
-    def register_former(self, former: str, name: str) -> None:
-        """Accept ``former``, a name the registered entry ``name`` was renamed from, as
-        ``name`` (so a config written before the rename still loads)."""
-        if name not in self._entries:
-            raise KeyError(f"{self.kind} '{name}' is not registered")
-        if former in self._entries:
-            raise ValueError(f"'{former}' names a registered {self.kind} of its own")
-        self._former[former] = name
-
-    def current(self, name: str) -> str:
-        """``name``, or the current name of the entry it is a former name of."""
-        return self._former.get(name, name)
-
-    def former_names(self, name: str) -> list[str]:
-        """The names the entry ``name`` was renamed from, in the order they were registered."""
-        return [old for old, new in self._former.items() if new == name]
 
     def __contains__(self, name: object) -> bool:
-        return name in self._entries or name in self._former
+        return name in self._entries
 
     def __iter__(self) -> Iterator[str]:
         return iter(sorted(self._entries))
@@ -179,7 +158,6 @@ class Registry(Generic[T]):
         return sorted(self._entries)
 
     def get(self, name: str) -> T:
-        name = self.current(name)
         if name in self._entries:
             target = self._entries[name]
             if self.lazy and isinstance(target, str):

@@ -1,6 +1,6 @@
 """A model provider of your own, written outside the framework: plain Python functions answer.
 
-A provider kind is a class: its ``Config`` model (a ``ProviderSettings`` with the fields the
+A provider kind is a class: its ``Params`` model (a ``ProviderSettings`` with the fields the
 kind needs) validates the run config's entry, and ``client`` gives the chat client the
 framework's ``Model`` sends each call to. Here the client is a plain Python function that
 reads the conversation (``[{"role": ..., "content": ...}, ...]``) and returns the reply, so
@@ -87,7 +87,7 @@ class FunctionConfig(ProviderSettings):
 class FunctionProvider(Provider):
     """A provider whose answers come from a plain Python function, in this process."""
 
-    Config: ClassVar[type[ProviderSettings]] = FunctionConfig
+    Params: ClassVar[type[ProviderSettings]] = FunctionConfig
     offline = True  # no request leaves the process
     config: FunctionConfig
 

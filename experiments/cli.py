@@ -10,79 +10,22 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from cogarch.errors import DEBUG_ENV, CogarchError, ConfigError, debug_enabled, one_line
 
-if TYPE_CHECKING:
-    from cogarch.models.providers import Providers
-
-
-def _providers(config: str | None, own: bool = True) -> Providers:
-    """The providers of ``config`` (a YAML file with a ``providers:`` section); without
-    ``own``, a provider whose kind is the user's own code is left out (not imported: see
-    :func:`_own_kinds`)."""
-    from cogarch.models.providers import Providers, load_providers_yaml
-
-    from .fakes import run_fakes
-    from .run_config import located_kinds
-
-    if config is None:
-        return Providers(fakes=run_fakes())
-    from cogarch.config import read_yaml
-
-    data = read_yaml(config)
-    section = data.get("providers", data) if isinstance(data, dict) else data
-    if section is not None and not isinstance(section, dict):
-        raise ConfigError(
-            f"'providers' in '{config}' must be a mapping of provider names to settings, "
-            f"not a {type(section).__name__}"
-        )
-    located = located_kinds(section or {}, config)
-    if not own:
-        located = {k: v for k, v in located.items() if k not in _own_kinds(located)}
-    return Providers(load_providers_yaml(located), fakes=run_fakes())
-
-
-def _own_kinds(section: dict[object, object]) -> dict[str, str]:
-    """The providers of a ``providers:`` section whose kind is code of the user's own (an
-    import path or a file, not a kind cogarch registers), by name."""
-    from cogarch.models.providers import PROVIDER_KINDS
-
-    own = {}
-    for name, entry in section.items():
-        kind = entry.get("kind", "openai") if isinstance(entry, dict) else None
-        if isinstance(kind, str) and kind not in PROVIDER_KINDS:
-            own[str(name)] = kind
-    return own
+from .cli_config import overridden, own_kinds, providers_from
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .paths import folder_to_write
     from .run_config import load_run_config
     from .runner import Runner
 
-    config = load_run_config(args.config)
     updates: dict[str, object] = {}
     if args.trials is not None:
         updates["trials"] = args.trials
-    if args.results_dir is not None:
-        updates["results_dir"] = folder_to_write(args.results_dir, "--results-dir")
     if args.concurrency is not None:
         updates["concurrency"] = args.concurrency
-    execution = config.execution.model_dump()
-    if args.backend is not None or args.address is not None:
-        execution["backend"] = args.backend or "ray"
-        if args.address is not None or execution["backend"] == "local":
-            execution["address"] = args.address
-        updates["execution"] = execution
-    if updates:
-        from cogarch.config import validate_mapping
-
-        from .run_config import RunConfig
-
-        fields = {**config.model_dump(), "execution": execution, **updates}
-        config = validate_mapping(RunConfig, fields, source="the command-line overrides")
+    config = overridden(load_run_config(args.config), args, updates)
     if args.dry_run:
         from .dry_run import dry_run
 
@@ -119,14 +62,14 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_models(args: argparse.Namespace) -> int:
     from cogarch.models.messages import user
 
-    providers = _providers(args.config, own=not args.no_check)
+    providers = providers_from(args.config, own=not args.no_check)
     failures = 0
     if args.no_check and args.config is not None:  # listed without running their code
         from cogarch.config import read_yaml
 
         data = read_yaml(args.config)
         section = data.get("providers", data) if isinstance(data, dict) else {}
-        for name, kind in _own_kinds(section if isinstance(section, dict) else {}).items():
+        for name, kind in own_kinds(section if isinstance(section, dict) else {}).items():
             print(f"{name:<20} {kind} (your own provider kind; not imported with --no-check)")
     for name in providers.names():
         provider = providers.provider(name)
@@ -154,7 +97,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
     from cogarch.models.messages import assistant, system, user
 
-    model = _providers(args.config).get(args.provider)
+    model = providers_from(args.config).get(args.provider)
     history: list[LLMMessage] = [system(args.system)]
     print(f"chatting with '{args.provider}' (empty line or Ctrl-D to quit)")
     while True:

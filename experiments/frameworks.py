@@ -1,22 +1,16 @@
 """Agents of other frameworks in a run: the run config's ``{framework: ..., factory: ...}``
-entries, built through their bridge (``cogarch.bridges``), which loads only when a run names
-one (each bridge is an optional extra)."""
+entries, built by the framework's host builder (``framework_hosts.FRAMEWORKS``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import Field
 
-from cogarch.errors import ConfigError
+from cogarch.errors import ConfigError, UnknownNameError
 
+from .framework_hosts import FRAMEWORKS, HostBuilder
 from .run_config import AgentEntry, FrameworkAgent
-
-if TYPE_CHECKING:
-    from cogarch.bridges.agent_framework.hosting import FrameworkAgentBuilder
-
-EXTRAS = {"agent-framework": "agent-framework"}
-"""The package extra each framework's bridge needs, by framework name."""
 
 
 class FrameworkAgentSpec(FrameworkAgent):
@@ -31,17 +25,17 @@ class FrameworkAgentSpec(FrameworkAgent):
         return cls(**entry.agent.model_dump(), params=entry.params)
 
 
-def framework_builder(entry: AgentEntry) -> FrameworkAgentBuilder:
+def framework_builder(entry: AgentEntry) -> HostBuilder:
     """The builder of a framework entry's agent (its factory imported and checked)."""
     assert isinstance(entry.agent, FrameworkAgent)
+    framework = entry.agent.framework
     try:
-        from cogarch.bridges.agent_framework.hosting import FrameworkAgentBuilder
-    except ImportError as exc:
-        extra = EXTRAS[entry.agent.framework]
-        raise ConfigError(
-            f"agent '{entry.label}' is a {entry.agent.framework} agent, whose bridge needs the "
-            f"'{extra}' extra: pip install 'cogarch[{extra}]' ({exc})"
+        make = FRAMEWORKS.get(framework)
+    except UnknownNameError as exc:
+        if framework not in FRAMEWORKS:
+            raise
+        raise ConfigError(  # a registered bridge that cannot load: its extra is missing
+            f"agent '{entry.label}' is a {framework} agent, whose bridge needs the "
+            f"'{framework}' extra: pip install 'cogarch[{framework}]' ({exc})"
         ) from None
-    return FrameworkAgentBuilder(
-        entry.agent.factory, name=entry.label, provider=entry.provider, params=entry.params
-    )
+    return make(entry.agent.factory, name=entry.label, provider=entry.provider, params=entry.params)

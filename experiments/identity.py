@@ -9,7 +9,9 @@ trials from any directory, a copied project resumes too, and an edited file play
 again.
 
 Every trial file and ``run.json`` records the digests under ``metadata.code_sha256`` (the
-reference as recorded -> the SHA-256). Files written before it was recorded are compared by
+reference as recorded -> the SHA-256), those of the files an agent spec names (a memory module
+or specialist ``kind: notes.py:NotesMemory``) among them, so an edited module replays the
+trials of the agents that use it. Files written before it was recorded are compared by
 the file's name and the name in it (``my_task.py:MyTask``), since the path they recorded was
 relative to a directory nobody wrote down.
 """
@@ -60,8 +62,23 @@ def file_refs(config: RunConfig) -> list[str]:
 def code_digests(config: RunConfig) -> dict[str, str]:
     """The SHA-256 of each Python file the config names, by its reference (a file that cannot
     be read here is left out: it is refused, by name, when the run loads it)."""
+    return digests_of(file_refs(config))
+
+
+def spec_refs(value: Any) -> list[str]:
+    """Every Python file reference in an agent spec's JSON (a memory module or specialist
+    named by file, ``kind: notes.py:NotesMemory``)."""
+    if isinstance(value, dict):
+        return [ref for v in value.values() for ref in spec_refs(v)]
+    if isinstance(value, list):
+        return [ref for v in value for ref in spec_refs(v)]
+    return [value] if isinstance(value, str) and is_file_path(value) else []
+
+
+def digests_of(refs: Sequence[str]) -> dict[str, str]:
+    """The SHA-256 of each referenced Python file that can be read here, by its reference."""
     digests: dict[str, str] = {}
-    for ref in file_refs(config):
+    for ref in refs:
         file = Path(ref.rpartition(":")[0]).expanduser()
         try:
             digests[ref] = hashlib.sha256(read_bytes(file, max_bytes=MAX_CODE_BYTES)).hexdigest()

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from types import FrameType, TracebackType
+from types import FrameType
 
 _IN_TRIAL: ContextVar[bool] = ContextVar("cogarch_in_trial", default=False)
 _ACTIVE: list[RunInterrupts] = []
@@ -73,12 +73,7 @@ class RunInterrupts:
             self._installed = False
         return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._installed:
             _ACTIVE.remove(self)
             self._installed = False

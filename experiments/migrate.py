@@ -8,8 +8,9 @@ in its payload (:func:`migrate_v1`).
 
 Names renamed since a file was written are read as today's, whatever its version
 (:func:`current_names`): a specialist kind in the recorded agent spec (``conscious`` is now
-``hub``, ``focus`` is ``reground``; see ``cogarch.workspace.registry.FORMER_KINDS``), so the
-spec of an old file compares equal to the same agent's spec today and its run resumes.
+``hub``, ``focus`` is ``reground``: :data:`FORMER_KINDS`), so the spec of an old file compares
+equal to the same agent's spec today and its run resumes. This is the one place old names are
+read: agent specs and run configs name today's kinds.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from cogarch.core.records import (
     TurnFootprint,
 )
 from cogarch.tasks.sct.evaluator import OUTCOMES
-from cogarch.workspace.registry import SPECIALISTS
 
 _SCT = Scoring(classes=OUTCOMES, success="self_consistent")
 V1_SCORING = {
@@ -35,6 +35,10 @@ V1_SCORING = {
     "revision": Scoring(success="consistent"),
 }
 """How the tasks of version 1 scored their trials (they did not record it)."""
+
+FORMER_KINDS = {"conscious": "hub", "focus": "reground"}
+"""Specialist kinds renamed, by the name they had (the node names ``conscious`` and ``focus``
+of the ``gwt`` and ``episodex`` agents stay)."""
 
 _TURN_KEYS = {"turn", "user", "assistant", "reply", "private_state", "private_state_tokens"}
 
@@ -112,11 +116,11 @@ def current_names(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(specialists, Mapping):
         return data
     renamed = {
-        node: {**part, "kind": SPECIALISTS.current(part["kind"])}
+        node: {**part, "kind": FORMER_KINDS[part["kind"]]}
         for node, part in specialists.items()
         if isinstance(part, Mapping)
         and isinstance(part.get("kind"), str)
-        and SPECIALISTS.current(part["kind"]) != part["kind"]
+        and part["kind"] in FORMER_KINDS
     }
     if not renamed:
         return data

@@ -31,10 +31,6 @@ def check_reading(reading: str | None, readings: Mapping[str, str]) -> str | Non
     raise ConfigError(f"unknown reading '{reading}'; {known}")
 
 
-def outcome_of(row: TidyRow, reading: str | None) -> str | None:
-    return row.outcome_in(reading)
-
-
 def success_of(row: TidyRow, reading: str | None) -> bool | None:
     """Whether the trial succeeded under ``reading``; None when it is not rated, or when its
     task leaves it out of the rates (reported apart)."""

@@ -41,7 +41,7 @@ from .figure_canvas import agents_in
 from .figure_routing import routed_agents, transition_heatmap
 from .paper_settings import embedded_model_note, paper_deviations
 from .paths import folder_to_write
-from .reading import check_reading, outcome_of, short_trials_note, stratum, success_of
+from .reading import check_reading, short_trials_note, stratum, success_of
 from .report_page import ReportContent, render_html, render_markdown
 from .report_tables import task_tables
 from .run_meta import read_run_meta
@@ -107,7 +107,7 @@ def summary_table(
     other outcome seen after them) and, when trials are rated, the success rate with its
     interval and markers."""
     classes = list(scoring.classes) if scoring is not None else []
-    seen = {o for r in rows if (o := outcome_of(r, reading)) and o not in classes}
+    seen = {o for r in rows if (o := r.outcome_in(reading)) and o not in classes}
     outcomes = classes + sorted(seen)
     rated = any(r.self_consistent is not None for r in rows)
     counts = ["agent", "task / model", "role", "trials", "complete", "failed", "corrupt"]
@@ -120,7 +120,7 @@ def summary_table(
             mine = [r for r in ours if stratum(r) == task or r.task is None]
             status = Counter(r.status for r in mine)
             done = [r for r in mine if r.status == "complete"]
-            found = Counter(outcome_of(r, reading) for r in done)
+            found = Counter(r.outcome_in(reading) for r in done)
             judged = [r for r in done if success_of(r, reading) is not None]
             wins = sum(bool(success_of(r, reading)) for r in judged)
             sc, ci = "-", "-"

@@ -12,7 +12,6 @@ import fcntl
 import os
 import stat
 from pathlib import Path
-from types import TracebackType
 
 from cogarch.errors import CogarchError
 from cogarch.files import set_aside
@@ -86,12 +85,7 @@ class RunLock:
         set_aside(self.path)
         return os.open(self.path, flags | os.O_EXCL, 0o644)
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._fd is not None:
             os.close(self._fd)  # releases the lock; the file stays, so no one races on it
             self._fd = None

@@ -7,7 +7,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
@@ -20,12 +20,13 @@ from pydantic import (
     model_validator,
 )
 
-from cogarch.config import read_yaml, validate_mapping
+from cogarch.config import located, read_yaml, validate_mapping
 from cogarch.errors import ConfigError
 from cogarch.models.providers import ProviderEntry
 from cogarch.registry import is_file_path
 
 from .execution import ExecutionConfig
+from .framework_hosts import FRAMEWORKS
 from .identity import identity
 from .names import name_problem, safe_name
 
@@ -43,11 +44,24 @@ class FrameworkAgent(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    framework: Literal["agent-framework"] = Field(description="The agent's framework.")
+    framework: str = Field(
+        description="The agent's framework: agent-framework (Microsoft Agent Framework), or an "
+        "import path to a host builder of your own ('package.module:Builder')."
+    )
     factory: str = Field(
         description="Import path of the function that builds the agent: "
         "'package.module:function' or 'file.py:function'."
     )
+
+    @field_validator("framework")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        if value not in FRAMEWORKS and ":" not in value:
+            raise ValueError(
+                f"unknown agent framework '{value}'; valid names: {', '.join(FRAMEWORKS)} (or "
+                "an import path to a host builder, 'package.module:Builder')"
+            )
+        return value
 
     @field_validator("factory")
     @classmethod
@@ -81,8 +95,9 @@ class AgentEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     agent: AgentRef = Field(
-        description="A ready-made agent name, a path to an agent spec YAML, or an agent of "
-        "another framework ({framework: agent-framework, factory: module:function})."
+        description="A ready-made agent name, a path to an agent spec YAML (relative to the "
+        "config's folder), or an agent of another framework ({framework: agent-framework, "
+        "factory: module:function})."
     )
     name: str | None = Field(default=None, description="Name in results (default: agent).")
     provider: str | None = Field(default=None, description="Provider of its specialists.")
@@ -211,63 +226,57 @@ class RunConfig(BaseModel):
 
 def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
     """The run config of a YAML file. A task named by a Python file's path
-    (``kind: my_task.py:MyTask``), and an agent factory so named (``factory:
-    agents.py:build``), is looked for relative to the config file's folder, and recorded
-    relative to the current directory (where the run's results go too); so is a provider
-    kind so named (``kind: my_provider.py:MyProvider``), before its entry is validated. A
-    trial's identity holds such a file's content, not its path (see ``identity``), so the
-    run resumes from any directory."""
+    (``kind: my_task.py:MyTask``), an agent spec file (``agent: my_agent.yaml``) and an
+    agent factory named by a Python file's path (``factory: agents.py:build``) are looked
+    for relative to the config file's folder, and recorded relative to the current directory
+    (where the run's results go too); so is a provider kind so named (``kind:
+    my_provider.py:MyProvider``), before its entry is validated. A trial's identity holds a
+    Python file's content, not its path (see ``identity``), so the run resumes from any
+    directory."""
+    config = validate_mapping(RunConfig, config_mapping(path), source=str(path))
+    kind = config.task.kind
+    if is_file_path(kind):
+        task = config.task.model_copy(update={"kind": located(kind, path, "task.kind")})
+        config = config.model_copy(update={"task": task})
+    return config.model_copy(update={"agents": [located_agent(a, path) for a in config.agents]})
+
+
+def located_agent(entry: AgentEntry, config: str | os.PathLike[str]) -> AgentEntry:
+    """``entry`` with the file it names (an agent spec, a factory's Python file) found
+    relative to the config file's folder; an agent named by its spec's path keeps that name."""
+    agent = entry.agent
+    if isinstance(agent, FrameworkAgent):
+        if not is_file_path(agent.factory):
+            return entry
+        factory = located(agent.factory, config, f"agent '{entry.label}'s factory")
+        return entry.model_copy(update={"agent": agent.model_copy(update={"factory": factory})})
+    if not Path(agent).suffix:  # a ready-made agent's name
+        return entry
+    found = located(agent, config, f"agent '{entry.label}'")
+    if found == agent:
+        return entry
+    return entry.model_copy(update={"agent": found, "name": entry.label})
+
+
+def config_mapping(path: str | os.PathLike[str]) -> dict[Any, Any]:
+    """A config file's top-level mapping, its provider kinds named by a file's path found
+    relative to the file's folder."""
     data = read_yaml(path)
     if not isinstance(data, dict):
         raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
     providers = data.get("providers")
     if isinstance(providers, dict):
         data = {**data, "providers": located_kinds(providers, path)}
-    config = validate_mapping(RunConfig, data, source=str(path))
-    kind = config.task.kind
-    if is_file_path(kind):
-        task = config.task.model_copy(update={"kind": _located(kind, path, "task.kind")})
-        config = config.model_copy(update={"task": task})
-    agents = []
-    for entry in config.agents:
-        if isinstance(entry.agent, FrameworkAgent) and is_file_path(entry.agent.factory):
-            factory = _located(entry.agent.factory, path, f"agent '{entry.label}'s factory")
-            framework = entry.agent.model_copy(update={"factory": factory})
-            entry = entry.model_copy(update={"agent": framework})
-        agents.append(entry)
-    return config.model_copy(update={"agents": agents})
+    return data
 
 
 def located_kinds(providers: dict[Any, Any], config: str | os.PathLike[str]) -> dict[Any, Any]:
     """The ``providers:`` section with each kind named by a file's path found relative to the
     config file's folder."""
-    located = {}
+    found = {}
     for name, entry in providers.items():
         kind = entry.get("kind") if isinstance(entry, dict) else None
         if isinstance(kind, str) and is_file_path(kind):
-            entry = {**entry, "kind": _located(kind, config, f"providers.{name}.kind")}
-        located[name] = entry
-    return located
-
-
-def _located(target: str, config: str | os.PathLike[str], where: str) -> str:
-    """``file.py:name`` with the file found relative to the config file's folder."""
-    file, _, name = target.rpartition(":")
-    found = Path(file).expanduser()
-    if not found.is_absolute():
-        found = Path(config).parent / found
-    if not found.is_file():
-        raise ConfigError(
-            f"{where} names the file '{file}', which is not a file in the config's folder "
-            f"('{found}'); give the file's path relative to the config file"
-        )
-    return f"{_shown(found)}:{name}"
-
-
-def _shown(path: Path) -> str:
-    """``path`` relative to the current directory when it can be, else absolute (what the
-    trial files record; the run's identity holds the file's content, not this path)."""
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # another drive
-        return str(path.resolve())
+            entry = {**entry, "kind": located(kind, config, f"providers.{name}.kind")}
+        found[name] = entry
+    return found

@@ -157,38 +157,3 @@ def markers_from(comparisons: Iterable[Comparison]) -> set[tuple[str, str]]:
         key = (c.agent, c.column)
         verdicts[key] = verdicts.get(key, True) and c.significant
     return {key for key, ok in verdicts.items() if ok}
-
-
-def superiority_markers(
-    counts: Mapping[str, Mapping[str, int]],
-    n: int | Mapping[str, int],
-    baselines: Iterable[str],
-    alpha: float = 0.05,
-    *,
-    family: Family = "agent_column",
-) -> set[tuple[str, str]]:
-    """The (agent, column) pairs that earn Table 1's asterisk.
-
-    ``counts[agent][column]`` is the number of successes out of ``n`` trials (``n`` is one
-    number for every cell or a mapping from column to trials). For each column every
-    non-baseline agent is tested against every baseline (one-sided Fisher, agent > baseline);
-    an agent is marked in a column when all its comparisons there stay significant after the
-    Holm correction over ``family`` (see the module docstring for why the default is
-    ``"agent_column"``).
-    """
-
-    def trials(column: str) -> int:
-        if isinstance(n, int):
-            return n
-        if column not in n:
-            raise ConfigError(
-                f"no number of trials for column '{column}'; add it to 'n' (columns given: "
-                f"{', '.join(n)}) or pass one int for every column"
-            )
-        return n[column]
-
-    table = {
-        agent: {column: (s, trials(column)) for column, s in cells.items()}
-        for agent, cells in counts.items()
-    }
-    return markers_from(compare_to_baselines(table, baselines, alpha=alpha, family=family))

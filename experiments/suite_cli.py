@@ -14,27 +14,6 @@ from cogarch.errors import ConfigError
 USAGE = "cogarch suite CONFIG [--dry-run] | cogarch suite report DIR"
 
 
-def _config(args: argparse.Namespace) -> Any:
-    from cogarch.config import validate_mapping
-
-    from .paths import folder_to_write
-    from .suite_config import SuiteConfig, load_suite_config
-
-    config = load_suite_config(args.target[0])
-    updates: dict[str, Any] = {}
-    if args.results_dir is not None:
-        updates["results_dir"] = folder_to_write(args.results_dir, "--results-dir")
-    execution = config.execution.model_dump()
-    if args.backend is not None or args.address is not None:
-        execution["backend"] = args.backend or "ray"
-        if args.address is not None or execution["backend"] == "local":
-            execution["address"] = args.address
-    if updates or execution != config.execution.model_dump():
-        fields = {**config.model_dump(), "execution": execution, **updates}
-        config = validate_mapping(SuiteConfig, fields, source="the command-line overrides")
-    return config
-
-
 def _report(folder: str) -> int:
     from .leaderboard_files import write_leaderboard
     from .paths import folder_to_read
@@ -51,7 +30,10 @@ def cmd_suite(args: argparse.Namespace) -> int:
         return _report(target[1])
     if len(target) != 1:
         raise ConfigError(f"'cogarch suite' takes one config, or 'report DIR'; usage: {USAGE}")
-    config = _config(args)
+    from .cli_config import overridden
+    from .suite_config import load_suite_config
+
+    config = overridden(load_suite_config(target[0]), args, {})
     if args.dry_run:
         from .suite_dry_run import suite_dry_run
 

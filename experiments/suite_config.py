@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 
-from cogarch.config import read_yaml, validate_mapping
+from cogarch.config import located, validate_mapping
 from cogarch.core.task import Task
 from cogarch.errors import ConfigError
 from cogarch.models.providers import ProviderEntry
@@ -32,7 +32,7 @@ from cogarch.tasks.registry import TASKS
 
 from .execution import ExecutionConfig
 from .names import name_problem, safe_name
-from .run_config import AgentEntry, RunConfig, TaskEntry, _located, located_kinds
+from .run_config import AgentEntry, RunConfig, TaskEntry, config_mapping, located_agent
 from .task_types import task_source
 from .worker import task_setup
 
@@ -232,22 +232,18 @@ def _task_fake(entry: dict[str, Any], task: SuiteTask) -> dict[str, Any]:
 
 def load_suite_config(path: str | os.PathLike[str]) -> SuiteConfig:
     """The suite config of a YAML file, read as run configs are (the same loader and
-    limits); task kinds and provider kinds named by a file's path are looked for relative to
-    the config file's folder, and every behaviour-named fake is checked against every task."""
-    data = read_yaml(path)
-    if not isinstance(data, dict):
-        raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
-    providers = data.get("providers")
-    if isinstance(providers, dict):
-        data = {**data, "providers": located_kinds(providers, path)}
-    config = validate_mapping(SuiteConfig, data, source=str(path))
+    limits); task kinds, provider kinds and agents named by a file's path are looked for
+    relative to the config file's folder, and every behaviour-named fake is checked against
+    every task."""
+    config = validate_mapping(SuiteConfig, config_mapping(path), source=str(path))
     tasks = []
     for index, task in enumerate(config.tasks):
         if is_file_path(task.kind):
-            located = _located(task.kind, path, f"tasks[{index}].kind")
-            task = task.model_copy(update={"kind": located, "name": task.label})
+            found = located(task.kind, path, f"tasks[{index}].kind")
+            task = task.model_copy(update={"kind": found, "name": task.label})
         tasks.append(task)
-    config = config.model_copy(update={"tasks": tasks})
+    agents = [located_agent(agent, path) for agent in config.agents]
+    config = config.model_copy(update={"tasks": tasks, "agents": agents})
     for task, agent in config.cells():
         config.cell_config(task, agent)  # every cell valid before any runs
     return config

@@ -3,7 +3,7 @@
 Tasks report more than an outcome class: the revision task counts passed rounds and stale
 mentions, the constraint task reports hallucination and drift rates and the memory footprint,
 the SCT its yes-rate and candidate counts. ``metric_tables`` turns the ``metrics`` of the
-complete trials (see ``experiments.tidy.metrics_of``), after the trial's model calls and
+complete trials (``Evaluation.numeric_values``), after the trial's model calls and
 tokens (prompt tokens also as served from the server's prompt cache and evaluated, ``n/a``
 where the server reported neither), into one table per scenario (one table in all when trials
 record no scenario), metrics as rows and agents as columns. A table's title names the

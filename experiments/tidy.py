@@ -35,7 +35,7 @@ from .results import CorruptTrialError, iter_trials
 from .run_meta import read_run_meta
 from .summary import run_scoring
 from .task_types import task_of
-from .tidy_table import TidyRow, TidyTable, write_csv, write_jsonl
+from .tidy_table import TidyRow, TidyTable
 
 _TRIAL_FILE = re.compile(r"trial_(\d+)\.json$")
 
@@ -70,14 +70,6 @@ def _scenario(result: TrialRecord) -> str | None:
     if isinstance(chosen, list) and len(chosen) == 1:
         chosen = chosen[0]
     return chosen if isinstance(chosen, str) and chosen != "all" else None
-
-
-def metrics_of(evaluation: Evaluation) -> dict[str, float]:
-    """The evaluation's numbers: top-level ones, and those one mapping deep as ``key.inner``.
-
-    Booleans and lists are left out (they have their own columns or are per-turn series).
-    """
-    return evaluation.numeric_values()
 
 
 def _model_names(result: TrialRecord) -> str | None:
@@ -146,7 +138,7 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TidyRow:
         base_agent=_str(spec.get("name")),
         scenario=_scenario(result),
         judging=evaluation.judging_mode(),
-        metrics=metrics_of(evaluation) if complete else {},
+        metrics=evaluation.numeric_values() if complete else {},
         columns=task_columns(task, result),
         path=str(path),
     )
@@ -221,17 +213,4 @@ def tidy_run(run_dir: str | Path) -> TidyTable:
         readings=readings,
         records=records,
         answer_label=typed[0].answer_label if typed else Evaluation.answer_label,
-    )
-
-
-def write_tidy(
-    run_dir: str | Path, out_dir: str | Path | None = None
-) -> tuple[TidyTable, Path, Path]:
-    """Tidy ``run_dir`` and write ``trials.csv`` and ``trials.jsonl`` into ``out_dir``."""
-    table = tidy_run(run_dir)
-    out = Path(out_dir) if out_dir is not None else Path(run_dir)
-    return (
-        table,
-        write_csv(table.rows, out / "trials.csv"),
-        write_jsonl(table.rows, out / "trials.jsonl"),
     )

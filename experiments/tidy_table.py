@@ -81,7 +81,7 @@ class TidyRow:
     """How the trial's replies were judged, for tasks that judge them in more than one way
     (``per_reply`` or ``cross_agent`` for constraint retention)."""
     metrics: dict[str, float] = field(default_factory=dict)
-    """Numeric evaluation values (nested ones as ``outer.inner``), see ``metrics_of``."""
+    """Numeric evaluation values (nested ones as ``outer.inner``): ``Evaluation.numeric_values``."""
     columns: dict[str, Scalar] = field(default_factory=dict)
     """The task's own columns (its ``tidy_columns``)."""
     path: str = ""

@@ -42,7 +42,7 @@ from cogarch.workspace.spec import (
 
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec, framework_builder
-from .identity import CODE_KEY, code_digests
+from .identity import CODE_KEY, code_digests, digests_of, spec_refs
 from .interrupts import task_raised, trial_code
 from .names import safe_name
 from .run_config import FrameworkAgent, RunConfig
@@ -182,6 +182,8 @@ class RunSetup:
         self.specs = resolve_agents(
             config, self.providers, self.task.needs_helper, plans=self.plans
         )
+        for spec in self.specs.values():  # memory modules and specialists named by file
+            self.code.update(digests_of(spec_refs(spec.model_dump(mode="json"))))
         self.framework_agents = {
             e.label: framework_builder(e)
             for e in config.agents

@@ -33,9 +33,8 @@ for _name, _path in BUILT_IN.items():
 
 
 def memory_recipe(kind: str, params: dict[str, Any], *, where: str = "") -> Recipe[MemoryModule]:
-    """A memory module's class and validated parameters (``cogarch.construction.prepare``);
-    a module without a ``Params`` model ignores parameters, as it always has."""
-    return prepare(MEMORY_MODULES, kind, params, where=where, unused="ignore")
+    """A memory module's class and validated parameters (``cogarch.construction.prepare``)."""
+    return prepare(MEMORY_MODULES, kind, params, where=where)
 
 
 def check_memory(kind: str, params: dict[str, Any], *, where: str = "") -> None:

@@ -22,19 +22,12 @@ from cogarch.models.providers import FakeTable, no_fakes
 from .registry import TASKS
 
 
-def declared_fakes() -> dict[str, PairsFn]:
+def task_fakes() -> FakeTable:
     """Every built-in task's fakes, by the name its class declares (``hangman.honest``...)."""
-    found: dict[str, PairsFn] = {}
+    table = no_fakes()
     for kind in TASKS.names():
         fakes: Mapping[str, PairsFn] = TASKS.get(kind).fakes
-        found.update(fakes)
-    return found
-
-
-def task_fakes() -> FakeTable:
-    """Every built-in task's fakes as ``<task>.<kind>``."""
-    table = no_fakes()
-    for name, fn in declared_fakes().items():
-        table.register(name, fn)
-        table.register(f"libs.{name}", with_library_memory(fn))
+        for name, fn in fakes.items():
+            table.register(name, fn)
+            table.register(f"libs.{name}", with_library_memory(fn))
     return table

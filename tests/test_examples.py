@@ -1,6 +1,6 @@
-"""The examples, used as a user would: the custom task copied into a folder of its own, run,
-reported and shown with the command line, with no file outside the example changed; the
-Agent Framework examples run as their docstrings say."""
+"""The examples, used as a user would: the custom task, provider, memory module and specialist
+copied into a folder of their own, run, reported and shown with the command line, with no
+file outside the examples changed; the Agent Framework examples run as their docstrings say."""
 
 from __future__ import annotations
 
@@ -9,14 +9,22 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+from cogarch.core.memory import MemoryContext, TurnRecord
+from cogarch.core.state import StateError
+from cogarch.errors import ConfigError
 from cogarch.experiments.results import read_trial
 from cogarch.experiments.viewer.app import create_app
 from cogarch.experiments.viewer.index import TrialIndex
+from cogarch.memory.registry import build_memory
+from cogarch.models import FunctionModel, Model, Providers
+from cogarch.workspace import build_agent, load_agent_spec
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -190,3 +198,174 @@ def test_the_agent_framework_sct_example_runs_from_its_folder(tmp_path: Path) ->
         record = read_trial(path)
         outcomes.setdefault(record.agent, set()).add(record.evaluation.outcome)
     assert outcomes == {"honest_maf": {"self_consistent"}, "leaky_maf": {"leakage"}}
+
+
+def run_example(root: Path, config: str, trials: int) -> None:
+    """Copy the examples into ``root`` and run ``config`` there with the command line."""
+    shutil.copytree(REPO / "examples", root / "examples")
+    done = cogarch(root, "run", f"examples/{config}", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert f"{trials} trials run, 0 already complete, 0 failed" in done.stdout
+
+
+@pytest.fixture(scope="module")
+def memory_clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding only the examples, the custom memory's config run once."""
+    root = tmp_path_factory.mktemp("memory_clone")
+    run_example(root, "custom_memory.yaml", 6)
+    return root
+
+
+def test_the_custom_memory_plays_the_sct_and_keeps_its_notes(memory_clone: Path) -> None:
+    files = sorted((memory_clone / "runs" / "custom_memory").glob("*/trial_*.json"))
+    assert len(files) == 6
+    for path in files:
+        record = read_trial(path)
+        spec = record.metadata.agent_spec
+        assert spec is not None
+        assert spec["memory"]["notes"]["kind"] == "examples/custom_memory.py:NotesMemory"
+        expected = "self_consistent" if record.agent == "honest_notes" else "over_confirmation"
+        assert record.evaluation.outcome == expected
+        # a turn's note is filed when the next turn starts: turn k's private state holds
+        # the notes of turns 1 .. k-1
+        for turn in record.turns:
+            held = (turn.private_state or "").splitlines()
+            assert [line.split("]")[0] for line in held] == [
+                f"[turn {k}" for k in range(1, turn.turn)
+            ]
+        assert record.turns[1].private_state.startswith("[turn 1] user: Let")
+        # every branch filed the fork's last turn in its own fork of the memory: once each
+        fork_turn = f"[turn {len(record.turns)}]"
+        for branch in record.branches:
+            assert branch.private_state.count(fork_turn) == 1
+    again = cogarch(memory_clone, "run", "examples/custom_memory.yaml", "--quiet")
+    assert again.returncode == 0 and "0 trials run, 6 already complete" in again.stdout
+
+
+def test_the_custom_memory_run_reports_and_views(memory_clone: Path) -> None:
+    done = cogarch(memory_clone, "report", "runs/custom_memory")
+    assert done.returncode == 0, done.stderr
+    md = (memory_clone / "runs" / "custom_memory" / "report" / "report.md").read_text("utf-8")
+    assert "| honest_notes |" in md and "| forgetful_notes |" in md
+    done = cogarch(memory_clone, "view", "runs/custom_memory", "--export", "site")
+    assert done.returncode == 0, done.stderr
+    page = (memory_clone / "site" / "trials" / "0__honest_notes__0.html").read_text("utf-8")
+    assert "self_consistent" in page and "[turn 1] user: Let" in page
+
+
+async def test_the_custom_memory_forks_saves_and_loads_in_an_agent() -> None:
+    seen: list[str] = []
+
+    def model(messages: Sequence[Any], info: object) -> str:
+        seen.append(str(messages[0].content))  # the system prompt, notes filled in
+        return "Noted."
+
+    providers = Providers()
+    providers.register("echo", Model(FunctionModel(model), provider="echo", model="e", fake=True))
+    spec = load_agent_spec(REPO / "examples" / "custom_memory_agent.yaml")
+    agent = build_agent(spec, providers.get, provider="echo", seed=1)
+    for text in ("My cat is called Tomasz.", "I water the plants on Sundays.", "Hello again."):
+        await agent.respond(text)
+    notes = agent.memory["notes"]
+    assert notes.private_text().splitlines() == [
+        "[turn 1] user: My cat is called Tomasz. | me: Noted.",
+        "[turn 2] user: I water the plants on Sundays. | me: Noted.",
+    ]
+    await agent.respond("What is my cat called?")
+    assert [found.item.text for found in agent.last_reply().retrieved or ()] == [
+        "user: My cat is called Tomasz. | me: Noted."
+    ]
+    assert "- user: My cat is called Tomasz." in seen[-1]
+
+    before = agent.save_state()
+    branch = agent.fork()
+    await branch.respond("And my dog?")
+    assert len(branch.memory["notes"].save_state()["notes"]) == 4
+    assert agent.save_state() == before  # the fork's writes never reach its parent
+    await agent.respond("Something else.")
+    assert "Something else" not in branch.private_state()
+
+    state = json.loads(json.dumps(agent.save_state()))
+    fresh = build_agent(spec, providers.get, provider="echo", seed=1)
+    fresh.load_state(state)
+    assert json.loads(json.dumps(fresh.save_state())) == state
+    assert fresh.private_state() == agent.private_state()
+    kept = fresh.memory["notes"].save_state()
+    broken = {**state["memory"]["notes"], "notes": [{"turn": 1, "text": ""}]}
+    with pytest.raises(StateError, match="'notes'"):
+        fresh.memory["notes"].load_state(broken)
+    assert fresh.memory["notes"].save_state() == kept  # all or nothing
+
+
+async def test_the_custom_memory_keeps_its_own_limit_and_refuses_unknown_params() -> None:
+    kind = f"{REPO / 'examples' / 'custom_memory.py'}:NotesMemory"
+    module = build_memory(kind, {"max_notes": 2})
+    for index in (1, 2, 3):
+        record = TurnRecord(index, f"message {index}", f"answer {index}")
+        await module.ingest(record, MemoryContext(model=Providers().get))
+    assert [n["turn"] for n in module.save_state()["notes"]] == [2, 3]
+    with pytest.raises(ConfigError, match="colour"):
+        build_memory(kind, {"max_notes": 2, "colour": "red"}, where="memory.notes")
+
+
+@pytest.fixture(scope="module")
+def specialist_clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding only the examples, the custom specialist's config run once."""
+    root = tmp_path_factory.mktemp("specialist_clone")
+    run_example(root, "custom_specialist.yaml", 6)
+    return root
+
+
+def test_the_custom_specialist_keeps_the_secret_the_workflow_agent_leaks(
+    specialist_clone: Path,
+) -> None:
+    files = sorted((specialist_clone / "runs" / "custom_specialist").glob("*/trial_*.json"))
+    assert len(files) == 6
+    for path in files:
+        record = read_trial(path)
+        first = record.turns[0].reply
+        if record.agent == "workflow":
+            assert record.evaluation.outcome == "leakage" and "[hidden]" not in first
+            assert {step.node for step in record.walk} == {"responder", "updater"}
+            continue
+        assert record.evaluation.outcome == "self_consistent"
+        assert first.endswith("(psst: my word is [hidden])")  # the guard's write
+        assert [s.node for s in record.walk if s.turn == 1] == ["responder", "updater", "guard"]
+        assert record.payload.revealed == record.payload.memory_secret  # asked: let through
+    again = cogarch(specialist_clone, "run", "examples/custom_specialist.yaml", "--quiet")
+    assert again.returncode == 0 and "0 trials run, 6 already complete" in again.stdout
+
+
+def test_the_custom_specialist_run_reports_and_views(specialist_clone: Path) -> None:
+    done = cogarch(specialist_clone, "report", "runs/custom_specialist")
+    assert done.returncode == 0, done.stderr
+    md = (specialist_clone / "runs" / "custom_specialist" / "report" / "report.md").read_text(
+        "utf-8"
+    )
+    assert "| guarded |" in md and "| workflow |" in md
+    done = cogarch(specialist_clone, "view", "runs/custom_specialist", "--export", "site")
+    assert done.returncode == 0, done.stderr
+    page = (specialist_clone / "site" / "trials" / "0__guarded__0.html").read_text("utf-8")
+    assert "my word is [hidden]" in page and "guard" in page
+
+
+@pytest.mark.parametrize(
+    ("spec", "entry", "named"),
+    [
+        ("custom_memory_agent.yaml", "max_notes: 8,", "memory.notes"),
+        ("custom_specialist_agent.yaml", "memory: working_memory}", "specialists.guard"),
+    ],
+)
+def test_an_unknown_param_of_an_example_is_refused_by_its_own_params(
+    specialist_clone: Path, spec: str, entry: str, named: str
+) -> None:
+    path = specialist_clone / "examples" / spec
+    text = path.read_text("utf-8")
+    path.write_text(text.replace(entry, f"colour: red, {entry}"), "utf-8")
+    try:
+        config = "custom_memory.yaml" if "memory" in spec else "custom_specialist.yaml"
+        done = cogarch(specialist_clone, "run", f"examples/{config}", "--dry-run")
+    finally:
+        path.write_text(text, "utf-8")
+    assert done.returncode != 0
+    assert named in done.stderr and "colour" in done.stderr

@@ -27,11 +27,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cogarch.memory",),
     ("cogarch.workspace",),
     ("cogarch.tasks",),
-    ("cogarch.bridges",),
     ("cogarch.experiments",),
-    ("cogarch.bridges.inspect",),
+    ("cogarch.bridges",),
 )
-"""Bottom to top; a module belongs to the layer of its longest matching prefix."""
+"""Bottom to top; a module belongs to the layer of its longest matching prefix. The bridges
+are the top layer: nothing of the framework imports them (the runner names a framework's
+host builder by import path, ``cogarch.experiments.framework_hosts.FRAMEWORKS``)."""
 
 
 def module_files() -> dict[str, Path]:
@@ -96,6 +97,16 @@ def graph() -> nx.DiGraph:
 def test_every_import_points_down_or_stays_in_its_layer(graph: nx.DiGraph) -> None:
     upward = sorted(f"{a} -> {b}" for a, b in graph.edges if layer(b) > layer(a))
     assert upward == []
+
+
+def test_the_bridges_are_the_top_layer(graph: nx.DiGraph) -> None:
+    assert layer("cogarch.bridges.agent_framework.hosting") == len(LAYERS) - 1
+    into = sorted(
+        f"{a} -> {b}"
+        for a, b in graph.edges
+        if b.startswith("cogarch.bridges") and not a.startswith("cogarch.bridges")
+    )
+    assert into == []
 
 
 def test_no_import_cycles(graph: nx.DiGraph) -> None:

@@ -1,13 +1,12 @@
 """What an agent keeps only because it acts in an environment: the turn's percept and the
-action it chose, every proposal and focus activation, the step budget's marks, and where the
-next turn resumes.
+action it chose, every proposal and focus activation, and the turns the step budget ended.
 
-It is the workspace's ``acting`` part (``Workspace.acting``), forked and saved with it. A turn
-taken on a percept (``Agent.act``) keeps the percept as it came; a turn taken as text
-(``Agent.respond``) has its text read back once, at the turn's start (:func:`percept_of`), so
-the specialists of every turn read a typed percept and never parse their input. ``history``
-gives the game so far as typed pairs, built from the dialogue's actions and the observations
-kept with them.
+It is the workspace's ``acting`` part (``Workspace.acting``), forked and saved with it, and
+only an agent that acts has one: it begins with the first turn taken on a percept
+(``Agent.act``), which keeps the percept as it came, or with the first specialist that acts on
+a turn taken as text, which has the text read back once (``Workspace.percept``). A text-only
+agent never parses its input. ``history`` gives the game so far as typed pairs, built from the
+dialogue's actions and the observations kept with them.
 """
 
 from __future__ import annotations
@@ -18,16 +17,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Self
 
 from cogarch.core.acting import ActionChoice, Percept
-from cogarch.core.affordances import split_input
 from cogarch.core.cow import CowList, fork_value
 
 from .actions import ActionAttempt, FocusActivation
-
-
-def percept_of(text: str) -> Percept:
-    """The percept a turn taken as text holds: its observation and the admissible actions it
-    lists (none when it lists none), nothing the text does not say."""
-    return split_input(text)
 
 
 @dataclass
@@ -35,7 +27,8 @@ class ActingState:
     """The acting part of an agent's workspace."""
 
     percept: Percept | None = None
-    """This turn's percept: the task's (``Agent.act``) or the turn's text read back."""
+    """This turn's percept: the task's (``Agent.act``) or the turn's text read back (None:
+    not read yet)."""
     choice: ActionChoice | None = None
     """The action this turn chose, in the environment's form, set by the node that acted
     (None: the turn's reply is read as the action)."""
@@ -43,13 +36,6 @@ class ActingState:
     """Every action a motor proposed, over the whole trial, sent or held back."""
     focus_log: CowList[FocusActivation] = field(default_factory=CowList)
     """Every run of a focus node that records its activations, over the whole trial."""
-    must_reply: bool = False
-    """Set when the step budget is spent and the responder runs to end the turn: a responder
-    that may hold its reply back (a motor whose action is not admissible) must reply now."""
-    resume_from: str | None = None
-    """The node that ended the previous turn while its episode goes on: the next input answers
-    what it did, so the next turn's walk resumes from it (None at the start of an episode and
-    after a turn taken in without a reply)."""
     budget_ends: CowList[tuple[int, int]] = field(default_factory=CowList)
     """(episode, turn) of every turn the step budget ended (the responder made to reply)."""
     observations: CowList[str | None] = field(default_factory=CowList)
@@ -64,15 +50,16 @@ class ActingState:
             value = CowList(value)
         object.__setattr__(self, name, value)
 
-    def begin_turn(self, text: str, percept: Percept | None) -> None:
-        self.percept = percept if percept is not None else percept_of(text)
+    def begin_turn(self, percept: Percept | None) -> None:
+        self.percept = percept
         self.choice = None
-        self.must_reply = False
         self.scene = None
 
-    def took_in(self, percept: Percept) -> None:
-        """A user message joined the dialogue (the turn's input, or a turn taken in)."""
-        self.observations.append(percept.observation if percept.actions is not None else None)
+    def took_in(self, percept: Percept | None) -> None:
+        """A user message joined the dialogue (the turn's input, or a turn taken in), with
+        its percept (None: never read, all observation)."""
+        seen = None if percept is None or percept.actions is None else percept.observation
+        self.observations.append(seen)
 
     def observed(self, inputs: list[str]) -> list[str]:
         """The observations of the dialogue's user messages ``inputs``: each message's own
@@ -93,7 +80,6 @@ class ActingState:
         self.observations = CowList(list(self.observations)[-inputs:] if inputs else [])
 
     def new_episode(self) -> None:
-        self.resume_from = None
         self.observations = CowList()
 
     def fork(self) -> Self:
@@ -116,8 +102,6 @@ class ActingState:
             choice=ActionChoice(**data["choice"]) if data.get("choice") else None,
             actions=CowList(ActionAttempt(**a) for a in data.get("actions", [])),
             focus_log=CowList(FocusActivation(**f) for f in data.get("focus_log", [])),
-            must_reply=data.get("must_reply", False),
-            resume_from=data.get("resume_from"),
             budget_ends=CowList(tuple(b) for b in data.get("budget_ends", [])),
             observations=CowList(data.get("observations", [])),
         )

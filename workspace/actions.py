@@ -1,13 +1,12 @@
 """Actions an agent proposes in an environment, the ones it holds back, and its focus loop.
 
-An agent that acts (a motor node) reads one action out of its model's text with
-:func:`cogarch.core.acting.read_action`; :mod:`cogarch.workspace.commands` judges it against
-the game's task space (the Episodex paper's two forms of hallucination: no action, or output
-outside the task space). A well-formed command that is merely not admissible is an action:
-the environment answers it. Every proposal is kept on the workspace as an
-:class:`ActionAttempt`; every run of a focus node as a :class:`FocusActivation`, which later
-learns what the agent did next. :func:`focus_summary` counts them per episode, for a task's
-per-game record.
+An agent that acts (a motor node) has one action read out of its model's text and judged
+against the game's task space by :func:`cogarch.core.acting.read_action` (the Episodex paper's
+two forms of hallucination: no action, or output outside the task space). A well-formed
+command that is merely not admissible is an action: the environment answers it. Every
+proposal is kept on the workspace as an :class:`ActionAttempt`; every run of a focus node as
+a :class:`FocusActivation`, which later learns what the agent did next. :func:`focus_summary`
+counts them per episode, for a task's per-game record.
 """
 
 from __future__ import annotations
@@ -16,18 +15,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cogarch.core.acting import Problem
-from cogarch.core.affordances import ActionInput
-
-NO_ACTION: tuple[Problem, ...] = ("empty", "refusal", "several")
-OUTSIDE_TASK: tuple[Problem, ...] = ("off_task", "unknown_name")
 
 FocusReason = Literal[
     "empty", "refusal", "several", "off_task", "unknown_name", "inadmissible", "chosen"
 ]
 """What started a focus loop: a held-back proposal's problem, or the router's own choice."""
-
-MAX_ACTION_WORDS = 12
-"""Longer text is not one command (the longest ALFWorld command has 8 words)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,26 +80,6 @@ def _valid(activation: FocusActivation) -> bool | None:
     if activation.next_valid is not None or activation.next_action is None:
         return activation.next_valid
     return activation.next_admissible  # a record of an earlier version
-
-
-def judge_action(action: str, allowed: ActionInput) -> tuple[Problem | None, bool | None]:
-    """What is wrong with ``action`` (None when nothing), and whether it is admissible, by the
-    strict rule of earlier versions (a command not admissible is ``inadmissible``); a motor
-    judges with :func:`cogarch.workspace.commands.judge_reply`."""
-    admissible = allowed.allows(action)
-    if not action.strip():
-        return "empty", admissible
-    if "\n" in action.strip() or len(action.split()) > MAX_ACTION_WORDS:
-        return "off_task", admissible
-    if admissible is False:
-        return "inadmissible", admissible
-    return None, admissible
-
-
-def one_line(action: str, limit: int = 200) -> str:
-    """An action as sent: its first line, at most ``limit`` characters."""
-    first = action.strip().splitlines()[0] if action.strip() else ""
-    return first[:limit].strip()
 
 
 def focus_summary(log: list[FocusActivation], episode: int | None = None) -> FocusSummary:

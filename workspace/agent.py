@@ -89,7 +89,7 @@ class Agent:
         with turn_span(self, text) as span:
             reply = await self._respond(text, percept)
             record_turn(span, self, reply)
-        chosen = self.workspace.acting.choice
+        chosen = self.workspace.acting_part().choice
         if chosen is None:
             return read_action(reply, percept.actions)
         return replace(chosen, reply=reply)
@@ -110,8 +110,9 @@ class Agent:
             if budget is not None and steps >= budget:
                 if ws.reply is None:
                     # the responder ends the turn, and may not hold its reply back now
-                    ws.acting.must_reply = True
-                    ws.acting.budget_ends.append((ws.episode, ws.turn))
+                    ws.must_reply = True
+                    if ws.acting is not None:
+                        ws.acting.budget_ends.append((ws.episode, ws.turn))
                     self.route_log.add(
                         Transition(ws.turn, steps, node, self.graph.responder, "budget")
                     )
@@ -135,7 +136,7 @@ class Agent:
                 f"every path through the graph passes the responder '{self.graph.responder}'"
             )
         ws.end_turn()
-        ws.acting.resume_from = self.route_log.steps[-1].node
+        ws.resume_from = self.route_log.steps[-1].node
         self.state_sizes.append(self.private_state_tokens())
         self.memory_footprints.append(ws.memory_tokens)
         return ws.reply
@@ -145,7 +146,7 @@ class Agent:
         that ended the previous turn of this episode when there is one (the input answers what
         that node did, as an environment's observation answers an action), else from the
         outside input."""
-        last = ws.acting.resume_from
+        last = ws.resume_from
         if last is not None and self.graph.graph.has_edge(last, node):
             return Transition(ws.turn, 0, last, node, "resume")
         return Transition(ws.turn, 0, "<input>", node, "entry")
@@ -163,12 +164,14 @@ class Agent:
             found = module.episode_activity(end.episode)
             if found is not None:
                 activity[name] = found
-        acting = self.workspace.acting
+        ws = self.workspace
+        acting = ws.acting_part()
         focus = [asdict(f) for f in acting.focus_log if f.episode == end.episode]
         cut = [turn for episode, turn in acting.budget_ends if episode == end.episode]
         held = sum(a.sent is None for a in acting.actions if a.episode == end.episode)
-        self.workspace.dialogue = CowList()
-        self.workspace.episode = end.episode + 1
+        ws.dialogue = CowList()
+        ws.episode = end.episode + 1
+        ws.resume_from = None
         acting.new_episode()
         return EpisodeReport(memory=activity, focus=focus, budget_turns=cut, held_back=held)
 
@@ -262,7 +265,7 @@ class Agent:
     async def observe_many(self, turns: Sequence[Observation]) -> None:
         """Take ``turns`` in as ``observe`` would, each memory module all of them at once."""
         records = [self.workspace.observe(t.text, t.source_ids, t.time) for t in turns]
-        self.workspace.acting.resume_from = None
+        self.workspace.resume_from = None
         if not records:
             return
         ctx = self.context()

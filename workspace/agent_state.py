@@ -16,10 +16,6 @@ from .workspace import Workspace
 
 STATE_TYPE = "cogarch.Agent"
 STATE_VERSION = 1
-_LEGACY_STATE_TYPE = "cogarch.WorkspaceChatAgent"
-"""What the state was called while the AutoGen adapter saved it (read as this version)."""
-_LEGACY_ROUTE_LOG_KEY = "trace"
-"""What the route log was called in states saved before it had its own name (read too)."""
 
 
 class Agent(Protocol):
@@ -52,8 +48,7 @@ def load_agent_state(agent: Agent, state: Mapping[str, Any]) -> None:
     nothing (see ``Agent.load_state``)."""
     owner = f"agent '{agent.name}'"
     state = state_object(state, owner)
-    kind = state.get("type")
-    if kind not in (STATE_TYPE, _LEGACY_STATE_TYPE) or state.get("version") != STATE_VERSION:
+    if state.get("type") != STATE_TYPE or state.get("version") != STATE_VERSION:
         raise StateError(
             f"agent '{agent.name}' was given a state that is not a {STATE_TYPE} state of "
             f"version {STATE_VERSION}; pass what Agent.save_state (or an adapter's "
@@ -70,10 +65,8 @@ def load_agent_state(agent: Agent, state: Mapping[str, Any]) -> None:
         )
     with state_part(owner, "workspace"):
         workspace = Workspace.from_state(state_value(state, "workspace", dict, owner))
-    legacy = "route_log" not in state and _LEGACY_ROUTE_LOG_KEY in state
-    part = _LEGACY_ROUTE_LOG_KEY if legacy else "route_log"
-    with state_part(owner, part):
-        route_log = RouteLog.from_state(state_value(state, part, dict, owner))
+    with state_part(owner, "route_log"):
+        route_log = RouteLog.from_state(state_value(state, "route_log", dict, owner))
     sizes = _counts(state_value(state, "state_sizes", list, owner), "state_sizes", owner)
     footprints = state.get("memory_footprints", [])
     state_value({"memory_footprints": footprints}, "memory_footprints", list, owner)

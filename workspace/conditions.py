@@ -25,7 +25,7 @@ PREDICATES.register("not_question", lambda ws: not ws.current_input.rstrip().end
 def action_rejected(ws: Workspace) -> bool:
     """This turn's last proposed action was held back and no focus node has answered it yet."""
     acting = ws.acting
-    if not acting.actions:
+    if acting is None or not acting.actions:
         return False
     last = len(acting.actions) - 1
     attempt = acting.actions[last]

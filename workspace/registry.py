@@ -35,13 +35,6 @@ for _kind, _path in {
 }.items():
     SPECIALISTS.register(_kind, _path)
 
-FORMER_KINDS = {"conscious": "hub", "focus": "reground"}
-"""Specialist kinds renamed, by the name they had: a spec that names one still builds it
-(read as its current name), and so does a trial file's recorded spec. Both were also node
-names of other kinds in the Episodex agent; the node names stay."""
-for _former, _kind in FORMER_KINDS.items():
-    SPECIALISTS.register_former(_former, _kind)
-
 
 def agents_dir() -> Path:
     return Path(str(resources.files("cogarch.workspace") / "agents"))

@@ -12,12 +12,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cogarch.config import read_yaml, shown, validate_mapping
+from cogarch.config import located, read_yaml, shown, validate_mapping
 from cogarch.construction import Recipe, prepare
 from cogarch.core.memory import MemoryModule
 from cogarch.core.model import ChatModel
 from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.memory.registry import memory_recipe
+from cogarch.registry import is_file_path
 
 from .agent import Agent
 from .graph import Edge, NodeRouting, TransitionGraph
@@ -75,17 +76,6 @@ class AgentSpec(BaseModel):
     routing: dict[str, RoutingSpec] = Field(default_factory=dict)
     step_budget: int | None = Field(default=12, ge=1)
 
-    @field_validator("specialists", mode="after")
-    @classmethod
-    def _current_kinds(cls, value: dict[str, ComponentSpec]) -> dict[str, ComponentSpec]:
-        """A kind named by a former name (``conscious``, ``focus``) as its current one."""
-        return {
-            node: c.model_copy(update={"kind": SPECIALISTS.current(c.kind)})
-            if SPECIALISTS.current(c.kind) != c.kind
-            else c
-            for node, c in value.items()
-        }
-
     @field_validator("edges", mode="before")
     @classmethod
     def _arrows(cls, value: Any) -> Any:
@@ -112,7 +102,9 @@ class AgentSpec(BaseModel):
 def load_agent_spec(
     name_or_path: str | os.PathLike[str], params: Mapping[str, Any] | None = None
 ) -> AgentSpec:
-    """A ready-made spec by name or a YAML file, with ``${param}`` placeholders substituted."""
+    """A ready-made spec by name or a YAML file, with ``${param}`` placeholders substituted;
+    a memory module or specialist named by a Python file's path is found relative to the
+    spec file's folder."""
     path = Path(name_or_path)
     ready = ready_made_agents()
     if str(name_or_path) in ready:
@@ -141,7 +133,22 @@ def load_agent_spec(
         k: (v if k == "params" else _substitute(v, values, path, optional)) for k, v in raw.items()
     }
     raw["params"] = {k: v for k, v in values.items() if k not in optional}
+    for section in ("memory", "specialists"):
+        if isinstance(raw.get(section), dict):
+            raw[section] = {
+                key: _located_kind(part, path, f"{section}.{key}.kind")
+                for key, part in raw[section].items()
+            }
     return validate_mapping(AgentSpec, raw, source=str(path))
+
+
+def _located_kind(part: Any, spec: Path, where: str) -> Any:
+    """A memory module's or specialist's entry, its kind found relative to the spec file's
+    folder when it is named by a Python file's path (``kind: notes.py:NotesMemory``)."""
+    kind = part.get("kind") if isinstance(part, dict) else None
+    if not isinstance(kind, str) or not is_file_path(kind):
+        return part
+    return {**part, "kind": located(kind, spec, where)}
 
 
 _PARAM = re.compile(r"\$\{(\w+)\}")

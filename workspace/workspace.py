@@ -8,12 +8,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from cogarch.core.acting import Percept
+from cogarch.core.affordances import split_input
 from cogarch.core.cow import CowDict, CowList, fork_value
 from cogarch.core.memory import TurnRecord
 from cogarch.tokens import count_tokens
 
 from .acting import SHAPES as ACTING_SHAPES
-from .acting import ActingState, percept_of
+from .acting import ActingState
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +44,8 @@ class Workspace:
     turns under keys it owns (small: a fork copies it whole).
 
     What only an agent that acts in an environment needs (the turn's percept and action, its
-    proposals, focus activations, the step budget's marks, where the next turn resumes) is the
-    ``acting`` part (:class:`~cogarch.workspace.acting.ActingState`).
+    proposals, focus activations, the turns the step budget ended) is the ``acting`` part
+    (:class:`~cogarch.workspace.acting.ActingState`), which a text-only agent never has.
 
     What grows with the dialogue (``dialogue``, ``turns``, ``reasoning``, ``ingest_failures``,
     and the acting part's records) is held in copy-on-write containers, so ``copy`` costs the same
@@ -64,8 +65,8 @@ class Workspace:
     """Every completed turn, oldest first, with the reasoning the model gave for it."""
     reasoning: CowDict[int, str] = field(default_factory=CowDict)
     """Private reasoning kept across turns, by turn number (a Private CoT responder's)."""
-    focus_count: int = 0
-    """How often a focus node has re-grounded the agent, over the whole dialogue."""
+    reground_count: int = 0
+    """How often a reground node has re-grounded the agent, over the whole dialogue."""
     ingested: dict[str, int] = field(default_factory=dict)
     """Per memory module, the last completed turn it has taken in."""
     ingest_failures: CowList[IngestFailure] = field(default_factory=CowList)
@@ -75,8 +76,16 @@ class Workspace:
     """This turn's memory footprint, set by the answering specialist: the tokens of the memory
     its prompt carried (earlier dialogue, memory blocks, notes), never its fixed instructions
     or the current input."""
-    acting: ActingState = field(default_factory=ActingState)
-    """The acting part: percept, action choice, proposals, focus log, budget, resume point."""
+    must_reply: bool = False
+    """Set when the step budget is spent and the responder runs to end the turn: a responder
+    that may hold its reply back (a motor whose action is not admissible) must reply now."""
+    resume_from: str | None = None
+    """The node that ended the previous turn while its episode goes on: the next input answers
+    what it did, so the next turn's walk resumes from it (None at the start of an episode and
+    after a turn taken in without a reply)."""
+    acting: ActingState | None = None
+    """The acting part (percept, action choice, proposals, focus log, budget ends), begun by
+    the first turn or specialist that acts (:meth:`acting_part`); None: the agent never acted."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _GROWING_LISTS and not isinstance(value, CowList):
@@ -87,15 +96,31 @@ class Workspace:
 
     def begin_turn(self, user_text: str, percept: Percept | None = None) -> None:
         """Start a turn on ``user_text``; ``percept`` is what it renders, when the turn acts
-        on one (else the text is read back once, for the specialists that act)."""
+        on one (else a specialist that acts has the text read back: :meth:`percept`)."""
         self.turn += 1
         self.current_input = user_text
-        self.acting.begin_turn(user_text, percept)
+        if percept is not None or self.acting is not None:
+            self.acting_part().begin_turn(percept)
+        self.must_reply = False
         self.broadcasts = {}
         self.visits = {}
         self.reply = None
         self.thought = None
         self.memory_tokens = None
+
+    def acting_part(self) -> ActingState:
+        """The acting part, begun now if the agent has not acted before."""
+        if self.acting is None:
+            self.acting = ActingState()
+        return self.acting
+
+    def percept(self) -> Percept:
+        """This turn's percept, for a specialist that acts: the one the turn was taken on,
+        else the turn's text read back (once a turn)."""
+        acting = self.acting_part()
+        if acting.percept is None:
+            acting.percept = split_input(self.current_input)
+        return acting.percept
 
     def visit(self, node: str) -> int:
         """Count one run of ``node`` this turn; return how many runs it has had."""
@@ -106,7 +131,7 @@ class Workspace:
         self.turns.append(TurnRecord(self.turn, self.current_input, self.reply or "", self.thought))
         self.dialogue.append(Message("user", self.current_input))
         self.dialogue.append(Message("assistant", self.reply or ""))
-        if self.acting.percept is not None:
+        if self.acting is not None:
             self.acting.took_in(self.acting.percept)
 
     def observe(
@@ -118,7 +143,8 @@ class Workspace:
         record = TurnRecord(self.turn, text, "", source_ids=source_ids, time=time)
         self.turns.append(record)
         self.dialogue.append(Message("user", text))
-        self.acting.took_in(percept_of(text))
+        if self.acting is not None:
+            self.acting.took_in(split_input(text))
         return record
 
     def trim_dialogue(self, budget_tokens: int) -> None:
@@ -130,7 +156,8 @@ class Workspace:
                 break
             keep += 1
         self.dialogue = CowList(self.dialogue[len(self.dialogue) - keep :])
-        self.acting.trim(sum(m.role == "user" for m in self.dialogue))
+        if self.acting is not None:
+            self.acting.trim(sum(m.role == "user" for m in self.dialogue))
 
     def history(self, window: int | None = None) -> list[Message]:
         """Earlier public messages, oldest first; the last ``window`` of them when given."""
@@ -154,23 +181,29 @@ class Workspace:
             for f in dataclasses.fields(self)
             if f.name != "acting"
         }
-        data["acting"] = self.acting.save_state()
+        data["acting"] = self.acting.save_state() if self.acting is not None else None
         data["reasoning"] = {str(turn): text for turn, text in self.reasoning.items()}
         return data
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> Workspace:
         """The workspace ``save_state()`` described; ``TypeError`` (or ``KeyError``) for one
-        that is malformed."""
-        acting = data.get("acting", data)  # earlier versions kept the acting part flat
-        if not isinstance(acting, dict):
+        that is malformed. Earlier versions' states read as well: the acting part kept flat, or
+        with the step budget's and resume marks; ``focus_count``, which counted the runs of
+        reground and focus nodes together, for ``reground_count``."""
+        acting = data.get("acting", data)
+        if acting is not None and not isinstance(acting, dict):
             raise TypeError(f"the workspace's 'acting' is a {type(acting).__name__}")
-        for where, shapes in ((data, _SHAPES), (acting, ACTING_SHAPES)):
+        older: dict[str, Any] = acting or {}
+        for where, shapes in ((data, _SHAPES), (older, ACTING_SHAPES)):
             for key, kinds in shapes.items():
                 if (key in where and not isinstance(where[key], kinds)) or isinstance(
                     where.get(key), bool
                 ):
                     raise TypeError(f"the workspace's '{key}' is a {type(where[key]).__name__}")
+        if "reground_count" not in data:
+            reground = data["focus_count"] - len(older.get("focus_log", []))
+            data = {**data, "reground_count": reground}
         return cls(
             dialogue=CowList(Message(**m) for m in data["dialogue"]),
             current_input=data["current_input"],
@@ -182,12 +215,14 @@ class Workspace:
             visits=dict(data["visits"]),
             turns=CowList(TurnRecord(**t) for t in data["turns"]),
             reasoning=CowDict((int(turn), text) for turn, text in data["reasoning"].items()),
-            focus_count=data["focus_count"],
+            reground_count=data["reground_count"],
             ingested=dict(data["ingested"]),
             ingest_failures=CowList(IngestFailure(**f) for f in data["ingest_failures"]),
             episode=data.get("episode", 0),
             memory_tokens=data.get("memory_tokens"),
-            acting=ActingState.from_state(acting),
+            must_reply=data.get("must_reply", older.get("must_reply", False)),
+            resume_from=data.get("resume_from", older.get("resume_from")),
+            acting=ActingState.from_state(acting) if acting is not None else None,
         )
 
 
@@ -202,6 +237,7 @@ _SHAPES: dict[str, type | tuple[type, ...]] = {
     "visits": dict,
     "turns": list,
     "reasoning": dict,
+    "reground_count": int,
     "focus_count": int,
     "ingested": dict,
     "ingest_failures": list,

@@ -2,9 +2,9 @@
 
 A task whose agent acts in an environment (a text game, say) hands an agent that acts its
 :class:`~cogarch.core.acting.Percept` as is; an agent that only answers text gets it rendered
-by :func:`render` (:func:`format_input`), and a scripted model or an old trial file that holds
-only that text reads it back with :func:`split_input`. Both sides use this module, so the form
-is defined once.
+by :func:`render` (:func:`format_input`), and a scripted model, an old trial file or an agent
+that acts on a turn taken as text reads it back with :func:`split_input`. Both sides use this
+module, so the form is defined once.
 """
 
 from __future__ import annotations
@@ -17,10 +17,6 @@ from .acting import Percept
 HEADER = "Admissible actions:"
 REMAINING = re.compile(r"^Actions remaining: (\d+) of (\d+)\.?$")
 """The line giving the environment's action limit and the actions left under it."""
-
-
-ActionInput = Percept
-"""A turn's input read back from text: a percept that knows no goal, game or step."""
 
 
 def format_input(
@@ -50,17 +46,18 @@ def render(percept: Percept) -> str:
 
 
 def split_input(text: str) -> Percept:
-    """Read back what :func:`format_input` wrote; other text is all observation."""
+    """Read back what :func:`format_input` wrote, as a percept that knows no goal, game or
+    step; other text is all observation."""
     head, found, tail = text.rpartition(f"\n{HEADER}\n")
     if not found:
         if text.startswith(f"{HEADER}\n"):
             head, tail = "", text[len(HEADER) + 1 :]
         else:
-            return ActionInput(text, None)
+            return Percept(text, None)
     actions = tuple(line[2:].strip() for line in tail.splitlines() if line.startswith("- "))
     head = head.rstrip()
     before, _, last = head.rpartition("\n\n")
     left = REMAINING.match(last.strip())
     if left is None:
-        return ActionInput(head, actions)
-    return ActionInput(before.rstrip(), actions, int(left.group(1)), int(left.group(2)))
+        return Percept(head, actions)
+    return Percept(before.rstrip(), actions, int(left.group(1)), int(left.group(2)))

@@ -1,10 +1,11 @@
 """A provider kind: a class with its own config model that makes a run's ``Model``.
 
 A run config's provider entry names its kind (``kind: openai``, ``local``, ``fake``, or an
-import path ``my_package.module:MyProvider`` / ``file.py:MyProvider``); the kind's ``Config``
+import path ``my_package.module:MyProvider`` / ``file.py:MyProvider``); the kind's ``Params``
 model (a :class:`ProviderSettings`) validates the entry, and the kind, given the provider's
 name, its validated config and what the run shares (:class:`ProviderContext`), builds the
-model. A kind implements :meth:`Provider.client`; the rest has defaults.
+model (``cogarch.construction``, the way every component is built). A kind implements
+:meth:`Provider.client`; the rest has defaults.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 class ProviderSettings(BaseModel):
     """What every provider kind's config holds: its ``kind`` and the settings of the ``Model``
-    over it (sampling, retries, how many requests it may hold open). A kind's own ``Config``
+    over it (sampling, retries, how many requests it may hold open). A kind's own ``Params``
     subclasses this and adds its fields."""
 
     model_config = ConfigDict(extra="forbid")
@@ -76,7 +77,7 @@ class ProviderContext:
 class Provider:
     """One provider of a run: its name, its validated config, and the model it builds.
 
-    A kind sets ``Config`` to its config model and implements :meth:`client`; it may override
+    A kind sets ``Params`` to its config model and implements :meth:`client`; it may override
     :meth:`check` (refuse, before any trial runs, what could never work), :meth:`replicas`
     (endpoints a trial may keep to), :meth:`model` (the ``Model`` of one replica), ``served``
     and ``where`` (what ``cogarch models`` lists). ``offline``: the kind answers in-process
@@ -84,7 +85,7 @@ class Provider:
     against real model calls lets it through.
     """
 
-    Config: ClassVar[type[ProviderSettings]] = ProviderSettings
+    Params: ClassVar[type[ProviderSettings]] = ProviderSettings
     offline: ClassVar[bool] = False
 
     def __init__(self, name: str, config: ProviderSettings, context: ProviderContext) -> None:

@@ -25,7 +25,7 @@ from cogarch.models.providers import (
 
 
 class _Builtin(Provider):
-    Config: ClassVar[type[ProviderSettings]] = ProviderConfig
+    Params: ClassVar[type[ProviderSettings]] = ProviderConfig
     config: ProviderConfig
 
     @property

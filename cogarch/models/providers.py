@@ -2,7 +2,7 @@
 
 The built-in kinds are ``openai`` (an endpoint), ``local`` (the embedded model) and ``fake``;
 any other kind is an import path to a :class:`~cogarch.models.provider.Provider` class, whose
-own ``Config`` model validates the entry. A ``fake`` provider names a scripted fake: an import
+own ``Params`` model validates the entry. A ``fake`` provider names a scripted fake: an import
 path ``module:function``, or a short name in the table of fakes the caller hands to
 :class:`Providers` (the tasks declare theirs on their classes; this layer knows no task).
 """
@@ -24,6 +24,8 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 
+from cogarch.config import validated
+from cogarch.construction import prepare
 from cogarch.errors import (
     CogarchError,
     ConfigError,
@@ -165,30 +167,23 @@ PROVIDER_KINDS.register("fake", "cogarch.models.provider_kinds:FakeProvider")
 
 
 def provider_settings(value: Any) -> ProviderSettings:
-    """A provider entry of a run config, validated by its kind's own ``Config`` model (the
-    built-in kinds' is :class:`ProviderConfig`; ``kind`` defaults to ``openai``)."""
+    """A provider entry of a run config, validated by its kind's own ``Params`` model as
+    ``cogarch.construction.prepare`` validates any component's (the built-in kinds' is
+    :class:`ProviderConfig`; ``kind`` defaults to ``openai``)."""
     if isinstance(value, ProviderSettings):
         return value
     kind = value.get("kind", "openai") if isinstance(value, Mapping) else "openai"
-    if not isinstance(kind, str) or kind in ("openai", "local", "fake"):
-        return ProviderConfig.model_validate(value)
+    if not isinstance(kind, str):
+        return ProviderConfig.model_validate(value)  # refuses the kind, naming the valid ones
     try:
         cls = PROVIDER_KINDS.get(kind)
     except UnknownNameError as exc:
-        why = (
-            exc.args[0]
-            if ":" in kind
-            else (
-                "Input should be 'openai', 'local' or 'fake', or an import path to a provider "
-                "class ('package.module:MyProvider' or 'file.py:MyProvider')"
-            )
-        )
-        problem = PydanticCustomError("provider_kind", "{problem}", {"problem": why})
+        problem = PydanticCustomError("provider_kind", "{problem}", {"problem": str(exc)})
         raise ValidationError.from_exception_data(
             ProviderSettings.__name__,
             [InitErrorDetails(type=problem, loc=("kind",), input=kind)],
         ) from None
-    return cls.Config.model_validate(value)
+    return validated(cls.Params, value, owner=f"{PROVIDER_KINDS.kind} '{kind}'")
 
 
 def _provider_entry(value: Any, handler: ValidatorFunctionWrapHandler) -> ProviderSettings:
@@ -202,13 +197,10 @@ ProviderEntry = Annotated[SerializeAsAny[ProviderSettings], WrapValidator(_provi
 def provider_for(
     name: str, cfg: ProviderSettings, context: ProviderContext | None = None
 ) -> Provider:
-    """The provider ``name`` of kind ``cfg.kind``, its config validated by the kind's model."""
-    cls = PROVIDER_KINDS.get(cfg.kind)
-    if not isinstance(cfg, cls.Config):
-        from cogarch.config import validate_mapping
-
-        cfg = validate_mapping(cls.Config, cfg.model_dump(), where=f"providers.{name}")
-    return cls(name, cfg, context or ProviderContext())
+    """The provider ``name`` of kind ``cfg.kind``, built the way every component is
+    (``cogarch.construction.prepare``), its config validated by the kind's ``Params``."""
+    recipe = prepare(PROVIDER_KINDS, cfg.kind, cfg, where=f"providers.{name}")
+    return recipe.build(name, context=context or ProviderContext())
 
 
 BUILTIN_PROVIDERS: dict[str, ProviderSettings] = {

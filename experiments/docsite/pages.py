@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import ast
 import importlib.util
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +70,7 @@ def run_config_page() -> str:
         "before any trial runs (unknown keys, wrong types and values out of bounds are one "
         "line each, naming the key). The task's own keys sit beside `kind` in `task:`; "
         "they are listed per task under [Task parameters](tasks.md). A provider entry is "
-        "validated by its kind's own config: `ProviderConfig` for the built-in kinds "
+        "validated by its kind's own `Params`: `ProviderConfig` for the built-in kinds "
         "(`openai`, `local`, `fake`), a `ProviderSettings` subclass for a kind of your own "
         "([A model provider of your own](../guides/custom-provider.md)).\n\n"
         + _models_section([RunConfig, ProviderConfig])
@@ -104,13 +104,7 @@ def _doc_line(cls: Any) -> str:
     return " ".join(doc.split("\n\n", 1)[0].split()) if doc else ""
 
 
-def _registry_page(
-    title: str,
-    intro: str,
-    entries: dict[str, Any],
-    where: str,
-    former: Callable[[str], list[str]] = lambda name: [],
-) -> str:
+def _registry_page(title: str, intro: str, entries: dict[str, Any], where: str) -> str:
     out = [GENERATED_NOTE, f"# {title}\n\n{intro}\n\n"]
     for name, cls in entries.items():
         out.append(f"## `{name}`\n\n")
@@ -118,9 +112,6 @@ def _registry_page(
         out.append(
             f"`{cls.__module__}.{cls.__qualname__}`" + (f": {line}" if line else "") + "\n\n"
         )
-        if old := former(name):
-            names = ", ".join(f"`{n}`" for n in old)
-            out.append(f"Formerly {names}; a spec that names it so still loads.\n\n")
         params = _params_of(cls)
         if params is None:
             out.append(f"No parameters beyond `{where}`.\n\n")
@@ -163,7 +154,6 @@ def specialists_page() -> str:
         "`specialists:` entry takes (its `Params`; `provider` names the model it calls).",
         {name: SPECIALISTS.get(name) for name in SPECIALISTS.names()},
         "kind and provider",
-        SPECIALISTS.former_names,
     )
 
 

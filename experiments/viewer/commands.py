@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cogarch.errors import ConfigError
-
-if TYPE_CHECKING:
-    from cogarch.models.providers import Providers
 
 
 def _need_view_extra() -> None:
@@ -51,22 +48,9 @@ def cmd_view(args: argparse.Namespace) -> int:
     return 0
 
 
-def providers_from(config: str | None) -> Providers:
-    """The built-in providers, those of ``config``'s ``providers:`` section, and task fakes."""
-    from cogarch.config import read_yaml
-    from cogarch.models.providers import Providers, load_providers_yaml
-
-    from ..fakes import run_fakes
-    from ..run_config import located_kinds
-
-    data = read_yaml(config) if config else {}
-    section = data.get("providers", data) if isinstance(data, dict) else {}
-    located = located_kinds(section or {}, config) if config else {}
-    return Providers(load_providers_yaml(located), fakes=run_fakes())
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     _need_view_extra()
+    from ..cli_config import providers_from
     from ..paths import check_port
     from .play import PlaySession
     from .play_app import create_play_app

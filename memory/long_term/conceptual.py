@@ -38,7 +38,6 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.config import validate_mapping
 from cogarch.core.cow import CowList
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem
 from cogarch.core.state import state_value
@@ -114,13 +113,11 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
 
     def __init__(
         self,
-        params: Params | dict[str, Any] | None = None,
+        params: Params | None = None,
         *,
         provider: str | None = None,
         embedder: Embedder | None = None,
     ) -> None:
-        if isinstance(params, dict):
-            params = validate_mapping(self.Params, params, where=self.kind)
         self.params = params or self.Params()
         self.provider = provider
         self._embedder = embedder

@@ -28,7 +28,6 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.config import validate_mapping
 from cogarch.core.cow import CowList
 from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, TurnRecord
 from cogarch.tokens import count_tokens
@@ -85,11 +84,7 @@ class EpisodicMemory(GameLogMemory[EpisodicGame]):
     game_model = EpisodicGame
     gathered = (("beliefs", Belief), ("actions", StepAction))
 
-    def __init__(
-        self, params: Params | dict[str, Any] | None = None, *, embedder: Embedder | None = None
-    ) -> None:
-        if isinstance(params, dict):
-            params = validate_mapping(self.Params, params, where=self.kind)
+    def __init__(self, params: Params | None = None, *, embedder: Embedder | None = None) -> None:
         self.params = params or self.Params()
         self._embedder = embedder
         self.archive: CowList[Episode] = CowList()

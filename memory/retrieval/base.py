@@ -18,12 +18,10 @@ from typing import Any, ClassVar, Self, TypeVar
 from autogen_core.models import LLMMessage
 from pydantic import BaseModel
 
-from cogarch.config import validate_mapping
 from cogarch.core.cow import fork_fields
 from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
 from cogarch.core.model import ChatModel
 from cogarch.core.state import StateError, state_items, state_part, state_value
-from cogarch.errors import ConfigError
 from cogarch.models.structured import structured
 
 from ..budget import truncate_to_budget
@@ -58,13 +56,13 @@ class RetrievalModule(MemoryModule):
 
     def __init__(
         self,
-        params: RetrievalParams | Mapping[str, Any] | None = None,
+        params: RetrievalParams | None = None,
         *,
         provider: str | None = None,
         embedder: Embedder | None = None,
         clock: Clock | None = None,
     ) -> None:
-        self.params = self._validate(params)
+        self.params = params or self.Params()
         self.provider = provider
         self.messages: tuple[LoggedMessage, ...] = ()
         """The last ``window`` ingested messages (replaced, never changed in place)."""
@@ -80,22 +78,6 @@ class RetrievalModule(MemoryModule):
         """``size_tokens`` by ``_private_key``: a cache the forks share (its keys name content
         no write ever changes, so no fork can find another's count under its own key)."""
         self._setup()
-
-    @classmethod
-    def _validate(cls, params: RetrievalParams | Mapping[str, Any] | None) -> RetrievalParams:
-        if params is None:
-            return cls.Params()
-        if isinstance(params, cls.Params):
-            return params
-        if isinstance(params, BaseModel):
-            raise ConfigError(
-                f"memory module '{cls.kind}' takes {cls.__name__}.Params, "
-                f"not {type(params).__name__}"
-            )
-        values = dict(params)
-        if values.get("kind") == cls.kind:
-            values.pop("kind")
-        return validate_mapping(cls.Params, values, where=cls.kind)
 
     # ------------------------------------------------------------------ wiring
 

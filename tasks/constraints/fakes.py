@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from cogarch.models.fakes import CallInfo, PairsFn
 
-from ..sct.fake_memory import is_memory_update, memory_tool_call
+from ..sct.fake_memory import is_memory_update, last_user, memory_tool_call
 from .judge import verdict_json
 
 FORGOTTEN = "No constraints apply here; any approach works."
@@ -24,14 +24,10 @@ _ACTIVE = re.compile(r"Active constraints:\n((?:- .*\n?)*)")
 _ID = re.compile(r"^- \[([^\]]+)\]", re.MULTILINE)
 
 
-def _last_user(pairs: Sequence[tuple[str, str]]) -> str:
-    return next((text for role, text in reversed(pairs) if role == "user"), "")
-
-
 def _agent(text: str) -> PairsFn:
     def reply(pairs: Sequence[tuple[str, str]], seed: int, call: CallInfo | None = None) -> str:
         if is_memory_update(call):
-            asked = _last_user(pairs)
+            asked = last_user(pairs)
             return memory_tool_call(call, pairs, goal="keep the constraints", fact=asked)
         return text
 
@@ -39,7 +35,7 @@ def _agent(text: str) -> PairsFn:
 
 
 def judge(pairs: Sequence[tuple[str, str]], seed: int, call: CallInfo | None = None) -> str:
-    prompt = _last_user(pairs)
+    prompt = last_user(pairs)
     found = _REPLY.search(prompt)
     audited = found.group(1).strip() if found else ""
     if FORGOTTEN in audited:

@@ -15,9 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from .scenarios import Constraint, ConstraintScenario, ConstraintTurn, TurnKind
+from .scenarios import ConstraintScenario, ConstraintTurn, TurnKind, _c, _t
 
-LONG_TURNS = 50
 JITTER = 0.15
 """How far (as a fraction of the dialogue) the seed may move a pooled turn from its even place."""
 
@@ -46,14 +45,6 @@ def build_long_scenario(
     middle = [turn for _, turn in sorted(placed, key=lambda row: row[0])]
     middle.insert(rng.randint(*revoke_between), revocation)
     return ConstraintScenario(name=name, domain=domain, turns=[*setup, *middle, closing])
-
-
-def _t(kind: TurnKind, user: str, **changes: list[str] | list[Constraint]) -> ConstraintTurn:
-    return ConstraintTurn.model_validate({"kind": kind, "user": user, **changes})
-
-
-def _c(cid: str, text: str) -> list[Constraint]:
-    return [Constraint(id=cid, text=text)]
 
 
 # fmt: off

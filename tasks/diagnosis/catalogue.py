@@ -190,10 +190,6 @@ class Catalogue:
         code = self._by_question.get(_normalise_question(text))
         return None if code is None else self.groups[code]
 
-    def askable_groups(self) -> tuple[EvidenceGroup, ...]:
-        """The groups the player may ask, in numeric code order."""
-        return tuple(self.groups[code] for code in self.askable)
-
 
 def _code_number(code: str) -> tuple[int, str]:
     digits = re.sub(r"\D", "", code)

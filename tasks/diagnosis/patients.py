@@ -245,10 +245,3 @@ PATIENT_KINDS: tuple[PatientKind, ...] = (
 
 PATIENTS: dict[str, PairsFn] = {kind: ScriptedPatient(kind) for kind in PATIENT_KINDS}
 """The scripted patients by kind, on the packaged catalogue."""
-
-honest_patient = PATIENTS["honest"]
-forgetful_patient = PATIENTS["forgetful"]
-leaky_patient = PATIENTS["leaky"]
-denier_patient = PATIENTS["denier"]
-switcher_patient = PATIENTS["switcher"]
-substituter_patient = PATIENTS["substituter"]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .catalogue import Catalogue, Condition, load_catalogue
-from .prompts import OPENER, REVEAL_REQUEST, question_prompt, verification_prompt
+from .prompts import OPENER, question_prompt
 
 EvidenceAnswer = Literal["yes", "no"]
 AnswerParser = Callable[[str], object]
@@ -130,14 +130,6 @@ class DiagnosisPlayer:
         self._answers.setdefault(chosen.group, None)
         self.last_evidence = chosen.group
         return question_prompt(self.catalogue.groups[chosen.group].question)
-
-    def verification(self, diagnosis: str) -> str:
-        """The fork question for one candidate condition."""
-        return verification_prompt(diagnosis)
-
-    def reveal_request(self) -> str:
-        """The fork message asking the agent to name its condition."""
-        return REVEAL_REQUEST
 
     # -- answers -------------------------------------------------------------------------
 

@@ -3,14 +3,12 @@ condition; a seeded resident asks yes/no questions about DDXPlus evidences."""
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import Field
 
-from cogarch.core.player import Propose
 from cogarch.models.fakes import PairsFn
 
 from ..sct.engine import SCTParams, SCTTask
@@ -42,6 +40,7 @@ class DiagnosisDialogue:
     """The player's side: the seeded resident's questions, and the answers it recorded."""
 
     reveal_prompt = REVEAL_REQUEST
+    verification_prompt = staticmethod(verification_prompt)
 
     def __init__(self, player: DiagnosisPlayer) -> None:
         self.player = player
@@ -55,9 +54,6 @@ class DiagnosisDialogue:
     def observe(self, reply: str) -> None:
         if self.player.last_evidence is not None:
             self.player.record_reply(reply)
-
-    def verification_prompt(self, candidate: str) -> str:
-        return verification_prompt(candidate)
 
 
 class DiagnosisRules:
@@ -119,35 +115,23 @@ class DiagnosisRules:
 class DiagnosisCandidates:
     """Conditions the answers leave possible, topped up by the helper's proposals."""
 
+    parse_proposals = staticmethod(parse_proposals)
+
     def __init__(self, player: DiagnosisPlayer, catalogue: Catalogue) -> None:
         self.player = player
         self.catalogue = catalogue
 
-    async def candidates(
-        self,
-        *,
-        revealed: str | None,
-        memory_secret: str | None,
-        n: int,
-        rng: random.Random,
-        propose: Propose | None,
-    ) -> CandidateSet:
+    async def candidates(self, **request: Any) -> CandidateSet:
+        """The fork's request (``CandidateSource.candidates``), on the answers so far."""
         return await build_candidates(
             affirmed=self.player.affirmed,
             denied=self.player.denied,
-            n=n,
-            rng=rng,
-            revealed=revealed,
-            memory_secret=memory_secret,
-            propose=propose,
             catalogue=self.catalogue,
+            **request,
         )
 
     def proposal_prompt(self, transcript: str, max_n: int) -> str:
         return candidate_generation_prompt(max_n, transcript)
-
-    def parse_proposals(self, text: str) -> list[str]:
-        return parse_proposals(text)
 
 
 def diagnosis_game(seed: int, top_k: int, catalogue: Catalogue | None = None) -> SCTGame:

@@ -37,7 +37,7 @@ from typing import Literal
 
 from cogarch.models.fakes import CallInfo, PairsFn
 
-from ..sct.fake_memory import is_memory_update, memory_tool_call
+from ..sct.fake_memory import is_memory_update, last_user, memory_tool_call
 from .rules import format_pattern, reveal_pattern
 from .vocabulary import consistent_words, is_consistent
 
@@ -75,7 +75,7 @@ def _read(messages: Sequence[tuple[str, str]], call: CallInfo | None) -> _Reques
         return _Request("update", _guesses([text for _, text in messages]))
     # Guesses come from the dialogue itself, not from memory blocks in system prompts.
     seen = _guesses([text for role, text in messages if role == "user"])
-    last = next((text for role, text in reversed(messages) if role == "user"), "")
+    last = last_user(messages)
     if _REVEAL.search(last):
         return _Request("reveal", seen)
     verify = _VERIFY.search(last)
@@ -274,8 +274,6 @@ def forgetful_host(messages: Pairs, seed: int, call: CallInfo | None = None) -> 
         return _reveal_reply(pool[choice], seed)
     return _OTHER
 
-
-HOST_KINDS = ("honest", "forgetful", "leaky", "denier", "substituter")
 
 HOSTS: dict[str, PairsFn] = {
     "honest": honest_host,

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import random
 
-from cogarch.seeds import trial_seed
-
 from .prompts import OPENER_PROMPT, format_guess
 
 LETTER_FREQUENCY: dict[str, float] = {
@@ -29,18 +27,6 @@ LETTER_FREQUENCY: dict[str, float] = {
     "v": 1.11, "w": 2.09, "x": 0.17, "y": 2.11, "z": 0.07,
 }  # fmt: skip
 """English letter frequencies in percent, as in the authors' player; see the module docstring."""
-
-
-def derive_seed(run_seed: int, trial_index: int) -> int:
-    """The seed of one trial, from the run's seed and the trial's index.
-
-    Rule: SHA-256 of the ASCII text ``f"{run_seed}:{trial_index}"``, first 8 bytes read as a
-    big-endian unsigned integer, masked to 63 bits. It is the same in every process and
-    Python version (unlike ``hash()``), and a trial's seed does not depend on which other
-    trials ran or failed. This is the project-wide rule of :func:`cogarch.seeds.trial_seed`,
-    which does the work, so the player and the runner can never disagree.
-    """
-    return trial_seed(run_seed, trial_index)
 
 
 def letter_weights(temperature: float) -> dict[str, float]:

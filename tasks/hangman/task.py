@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import Field
 
-from cogarch.core.player import Propose
 from cogarch.models.fakes import PairsFn
 
 from ..sct.engine import SCTParams, SCTTask
@@ -36,6 +34,7 @@ class HangmanDialogue:
     """The player's side: the seeded guesser, and every (letter, reply) pair it heard."""
 
     reveal_prompt = REVEAL_PROMPT
+    verification_prompt = staticmethod(format_verification)
 
     def __init__(self, seed: int, temperature: float) -> None:
         self.player = HangmanPlayer(seed, temperature)
@@ -54,9 +53,6 @@ class HangmanDialogue:
     def observe(self, reply: str) -> None:
         self.pairs.append((self._pending, reply))
 
-    def verification_prompt(self, candidate: str) -> str:
-        return format_verification(candidate)
-
     def constraints(self) -> Constraints:
         return Constraints.from_dialogue(self.pairs)
 
@@ -64,17 +60,14 @@ class HangmanDialogue:
 class HangmanRules:
     """Words are the same up to case and spaces; the board is what the dialogue revealed."""
 
+    parse_reveal = staticmethod(parse_reveal_word)
+    mentions = staticmethod(mentions_word)
+
     def __init__(self, dialogue: HangmanDialogue) -> None:
         self.dialogue = dialogue
 
-    def parse_reveal(self, text: str) -> str | None:
-        return parse_reveal_word(text)
-
     def same(self, a: str, b: str) -> bool:
         return a.strip().lower() == b.strip().lower()
-
-    def mentions(self, text: str, secret: str) -> bool:
-        return mentions_word(text, secret)
 
     def fits(self, secret: str) -> bool | None:
         return self.dialogue.constraints().admits(secret)
@@ -98,32 +91,17 @@ class HangmanRules:
 class HangmanCandidates:
     """Words the board admits, by frequency, topped up by the helper's proposals."""
 
+    parse_proposals = staticmethod(parse_word_list)
+
     def __init__(self, dialogue: HangmanDialogue) -> None:
         self.dialogue = dialogue
 
-    async def candidates(
-        self,
-        *,
-        revealed: str | None,
-        memory_secret: str | None,
-        n: int,
-        rng: random.Random,
-        propose: Propose | None,
-    ) -> CandidateSet:
-        return await build_candidates(
-            constraints=self.dialogue.constraints(),
-            n=n,
-            rng=rng,
-            revealed=revealed,
-            memory_secret=memory_secret,
-            propose=propose,
-        )
+    async def candidates(self, **request: Any) -> CandidateSet:
+        """The fork's request (``CandidateSource.candidates``), on the board so far."""
+        return await build_candidates(constraints=self.dialogue.constraints(), **request)
 
     def proposal_prompt(self, transcript: str, max_n: int) -> str:
         return format_candidate_generation(max_n, transcript)
-
-    def parse_proposals(self, text: str) -> list[str]:
-        return parse_word_list(text)
 
 
 def hangman_game(seed: int, temperature: float) -> SCTGame:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -13,7 +14,6 @@ from cogarch.models.model import Model
 from cogarch.models.structured import structured
 from cogarch.tasks.memory_bench.retrieved import retrieved_ids, search_details
 
-from ..memory_bench.ingest import clock, trim_history
 from .records import LocomoAnswer, LocomoHost
 from .scoring import evidence_recall, gold_answer, score
 
@@ -66,18 +66,15 @@ def chosen_option(reply: str, options: dict[str, str]) -> str:
     return reply.strip()
 
 
-async def ask(
-    base: LocomoHost, qa: dict[str, Any], seed: int, history_tokens: int | None
-) -> LocomoAnswer:
+async def ask(base: LocomoHost, qa: dict[str, Any], seed: int) -> LocomoAnswer:
     """Ask ``qa`` on a fresh fork of ``base`` (which it never changes) and score the reply."""
     fork = base.fork()
-    trim_history(fork, history_tokens)
     prompt, options = question_prompt(qa, seed)
     meter = Meter()
-    start = clock()
+    start = time.perf_counter()
     with meter.active():
         reply = await fork.respond(prompt)
-    latency = clock() - start
+    latency = time.perf_counter() - start
     prediction = chosen_option(reply, options)
     report = fork.last_reply()
     carried = report.memory_tokens

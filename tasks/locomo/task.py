@@ -10,6 +10,7 @@ comes (see ``trial_state``), so a rerun after an interruption goes on where it s
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any, ClassVar
@@ -22,10 +23,10 @@ from cogarch.core.records import Scoring, TrialOutput
 from cogarch.core.task import Task, TrialContext
 from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter, replay
+from cogarch.tasks.memory_bench.ingest import IngestCost, trim_history
 from cogarch.tasks.memory_bench.judging import judge_model
 from cogarch.tokens import count_tokens
 
-from ..memory_bench.ingest import IngestCost, clock, trim_history
 from .data import (
     Conversation,
     id_problems,
@@ -118,6 +119,8 @@ def evaluate(payload: LocomoPayload) -> dict[str, Any]:
         out["recall"] = {f"at{k}": _mean([r[str(k)] for r in recalled]) for k in RECALL_AT}
     latency = [a.latency_s for a in answers]
     turns = max(payload.turns_ingested, 1)
+    ingest = payload.ingest
+    tokens = ingest.get("prompt_tokens", 0) + ingest.get("completion_tokens", 0)
     out.update(
         prompt_tokens_per_question=_mean([a.prompt_tokens for a in answers]),
         memory_tokens_per_question=_mean(
@@ -127,16 +130,9 @@ def evaluate(payload: LocomoPayload) -> dict[str, Any]:
         latency_p95_s=_quantile(latency, 95),
         memory_tokens=payload.memory_tokens,
         ingest={
-            "calls_per_turn": round(payload.ingest.get("model_calls", 0) / turns, 4),
-            "tokens_per_turn": round(
-                (
-                    payload.ingest.get("prompt_tokens", 0)
-                    + payload.ingest.get("completion_tokens", 0)
-                )
-                / turns,
-                2,
-            ),
-            "seconds_per_turn": round(payload.ingest.get("seconds", 0.0) / turns, 4),
+            "calls_per_turn": round(ingest.get("model_calls", 0) / turns, 4),
+            "tokens_per_turn": round(tokens / turns, 2),
+            "seconds_per_turn": round(ingest.get("seconds", 0.0) / turns, 4),
         },
     )
     return out
@@ -201,10 +197,10 @@ class LocomoTask(Task):
                 # the snapshot's fork reads the agent's memory: let it finish first, so the
                 # session's writes need not copy a store it still holds
                 await state.settle()
-                meter, start, session = Meter(), clock(), IngestCost()
+                meter, start, session = Meter(), time.perf_counter(), IngestCost()
                 with meter.active():
                     await ingest_turns(agent, conv.sessions[n])
-                session.add(meter, clock() - start)
+                session.add(meter, time.perf_counter() - start)
                 cost.merge(session)
                 done += 1
                 last = done == len(numbers)
@@ -253,7 +249,7 @@ class LocomoTask(Task):
                 continue
             meter = Meter()
             with meter.active():
-                answer = await ask(base, qa, ctx.seed + index, None)
+                answer = await ask(base, qa, ctx.seed + index)
                 if model is not None and answer.category != 5:
                     answer.judge = await judge(model, answer, ctx.seed + index)
             answers.append(answer)

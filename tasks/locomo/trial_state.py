@@ -19,8 +19,7 @@ Both files are read as untrusted input (no link out of the run, no special file,
 limit, every line validated). A log of another trial (another fingerprint) is set aside as
 ``log.jsonl.stale``; a file that cannot be used is set aside as ``<name>.unusable`` and the
 work it held is done again (a damaged log takes the snapshot with it, since the snapshot's
-ingestion cost is in the log). The sidecars of the previous layout (``memory.json``,
-``answers.json``) are read the same way, once, and carried over.
+ingestion cost is in the log).
 """
 
 from __future__ import annotations
@@ -48,7 +47,6 @@ LOG = "log.jsonl"
 SNAPSHOT = "agent.json"
 SNAPSHOT_RATIO = 4.0
 """Ingestion time between two snapshots, as a multiple of the time the last one took."""
-_OLD_MEMORY, _OLD_ANSWERS = "memory.json", "answers.json"
 
 
 @dataclass
@@ -85,20 +83,6 @@ class _AnswerLine(_Shape):
     calls: list[Usage] = []
 
 
-class _OldMemory(_Shape):
-    fingerprint: dict[str, Any]
-    sessions_done: StrictInt = Field(ge=0)
-    ingest: dict[str, StrictInt | StrictFloat]
-    agent: dict[str, Any]
-    calls: list[Usage] = []
-
-
-class _OldAnswers(_Shape):
-    fingerprint: dict[str, Any]
-    answers: dict[str, LocomoAnswer]
-    calls: list[Usage] = []
-
-
 class _Unusable(Exception):
     """A state file that cannot be used (set aside by the reader)."""
 
@@ -130,7 +114,6 @@ class TrialState:
         as it was built when no usable snapshot of this trial is there."""
         if self.directory is None:
             return Progress()
-        self._carry_over_old_sidecars()
         try:
             lines = self._lines()
         except _Unusable:
@@ -259,33 +242,6 @@ class TrialState:
                         f"warning: the trial state '{path}' cannot be used{reason}; kept as "
                         f"'{kept.name}', its work is done again\n"
                     )
-
-    def _carry_over_old_sidecars(self) -> None:
-        """Rewrite the sidecars of the previous layout (``memory.json``, ``answers.json``) as
-        a log and a snapshot, once."""
-        if os.path.lexists(self._path(LOG)):
-            return
-        memory = self._read_json(_OLD_MEMORY, _OldMemory)
-        answers = self._read_json(_OLD_ANSWERS, _OldAnswers)
-        if memory is not None:
-            done, kept = memory["sessions_done"], _calls(memory)
-            atomic_write_json(
-                self._path(SNAPSHOT),
-                {"fingerprint": self.fingerprint, "sessions_done": done, "agent": memory["agent"]},
-                indent=None,
-            )
-            lines: list[dict[str, Any]] = []
-            if done:
-                lines.append({"session": done, "cost": memory["ingest"], "calls": kept})
-            if answers is not None:
-                spent = _calls(answers)[len(kept) :]
-                for n, (key, value) in enumerate(answers["answers"].items()):
-                    lines.append({"answer": key, "value": value, "calls": [] if n else spent})
-            with open(self._path(LOG), "w", encoding="utf-8") as out:
-                for line in [self._header(), *lines]:
-                    out.write(json.dumps(line, ensure_ascii=False) + "\n")
-        for name in (_OLD_MEMORY, _OLD_ANSWERS):
-            self._set_aside(name, ".carried")
 
     # -- writing -------------------------------------------------------------------------
     def _append(self, line: dict[str, Any]) -> None:

@@ -103,13 +103,7 @@ def report_tables(records: Sequence[TrialRecord]) -> list[Table]:
     rows = []
     for name in ["overall", *QUESTION_TYPES, "abstention", "task_averaged"]:
         if any(name in s for s in summaries.values()):
-            empty: dict[str, float | int | None] = {
-                "accuracy": None,
-                "n": 0,
-                "low": None,
-                "high": None,
-            }
-            rows.append([name, *(_percent(summaries[a].get(name, empty)) for a in agents)])
+            rows.append([name, *(_percent(summaries[a].get(name) or _share([])) for a in agents)])
     title = (
         "LongMemEval accuracy, % [95% Wilson interval], judged by "
         f"{', '.join(judges) or 'no judge'} (published numbers used {PUBLISHED_JUDGE})"

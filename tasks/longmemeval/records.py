@@ -3,7 +3,7 @@ evaluation and the host it needs."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from pydantic import ConfigDict, Field
 
@@ -71,7 +71,3 @@ class LongMemEvalEvaluation(Evaluation):
 
     def final_answer(self) -> str | None:
         return None
-
-
-def payload_dict(payload: LongMemEvalPayload) -> dict[str, Any]:
-    return payload.model_dump(mode="json")

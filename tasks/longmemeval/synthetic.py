@@ -10,10 +10,8 @@ file.
 
 from __future__ import annotations
 
-import json
 import random
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from .data import DATE_FORMAT, QUESTION_TYPES
@@ -191,11 +189,3 @@ def synthetic_longmemeval(
             }
         )
     return out
-
-
-def write_synthetic(path: str | Path, **options: Any) -> Path:
-    """Write :func:`synthetic_longmemeval` (``options`` passed on) as a JSON file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(synthetic_longmemeval(**options), indent=1), encoding="utf-8")
-    return path

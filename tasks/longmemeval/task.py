@@ -14,8 +14,10 @@ of ingesting again.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from contextlib import nullcontext
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -30,7 +32,7 @@ from cogarch.errors import CogarchError
 from cogarch.memory.retrieval.haystack import question_message
 from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter
-from cogarch.tasks.memory_bench.ingest import IngestCost, clock, ingest_observations, trim_history
+from cogarch.tasks.memory_bench.ingest import IngestCost, trim_history
 from cogarch.tasks.memory_bench.judging import judge_model
 from cogarch.tasks.memory_bench.ranking import ranking_metrics, session_of
 from cogarch.tasks.memory_bench.retrieved import retrieved_ids
@@ -186,7 +188,7 @@ class LongMemEvalTask(Task):
             provider = ctx.agent_provider
             model = ctx.models(provider).model if provider else None
             key = MemoryCache.key(played.digest(), agent.save_state(), str(model))
-        async with cache.lock(key) if cache is not None and key else _Nothing():
+        async with cache.lock(key) if cache is not None and key else nullcontext():
             if cache is not None and key is not None:
                 saved = cache.get(key)
                 if saved is not None:
@@ -200,10 +202,10 @@ class LongMemEvalTask(Task):
                     except (StateError, CogarchError, KeyError, TypeError, ValueError):
                         agent.load_state(fresh)
                         cache.forget(key)
-            meter, start = Meter(), clock()
+            meter, start = Meter(), time.perf_counter()
             with meter.active():
-                await ingest_observations(agent, haystack_observations(played))
-            cost.add(meter, clock() - start)
+                await agent.observe_many(haystack_observations(played))
+            cost.add(meter, time.perf_counter() - start)
             if cache is not None and key is not None:
                 cache.put(key, agent.save_state())
         return cost, False
@@ -215,12 +217,12 @@ class LongMemEvalTask(Task):
         agent: LongMemEvalHost = ctx.make_agent()
         cost, reused = await self._ingest(agent, played, ctx)
         trim_history(agent, p.history_tokens)
-        meter, start = Meter(), clock()
+        meter, start = Meter(), time.perf_counter()
         with meter.active():
             reply = await agent.respond(
                 question_message(asked.question, asked.question_date, p.cot)
             )
-        latency = clock() - start
+        latency = time.perf_counter() - start
         report = agent.last_reply()
         ranked = retrieved_ids(report)
         sessions = [s.session_id for s in played.sessions]
@@ -324,11 +326,3 @@ class LongMemEvalTask(Task):
             "abstention": payload.abstention,
             "verdict": payload.verdict,
         }
-
-
-class _Nothing:
-    async def __aenter__(self) -> None:
-        return None
-
-    async def __aexit__(self, *exc: Any) -> None:
-        return None

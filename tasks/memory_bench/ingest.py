@@ -1,24 +1,17 @@
-"""Feeding a benchmark's dialogue to an agent, and what the ingestion cost.
+"""What feeding a benchmark's dialogue to an agent cost, and the cut of its public history.
 
-Each turn becomes one completed turn of the agent, taken in without a reply (the host's
-``observe_many``): it joins the public history the responder sees and every memory module of
-the agent takes it in, exactly once, as the retrieval specialist would before answering. The
-turns given together (a session) reach each module together, so a module can embed them in
-one batch; the cost is linear in the length of the dialogue.
+A benchmark feeds the agent through the host's ``observe_many``: each turn becomes one
+completed turn of the agent, taken in without a reply. It joins the public history the
+responder sees and every memory module of the agent takes it in, exactly once, as the
+retrieval specialist would before answering. The turns given together (a session) reach each
+module together, so a module can embed them in one batch; the cost is linear in the length of
+the dialogue.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Sequence
-
-from cogarch.core.host import DialogueTrimming, Observation, Observing
+from cogarch.core.host import DialogueTrimming
 from cogarch.models.metering import Meter
-
-
-async def ingest_observations(agent: Observing, turns: Sequence[Observation]) -> None:
-    """Let the agent take ``turns`` in, in order, without replying."""
-    await agent.observe_many(list(turns))
 
 
 def trim_history(agent: DialogueTrimming, budget_tokens: int | None) -> None:
@@ -47,7 +40,3 @@ class IngestCost:
         """Add another cost (a session's) to this one."""
         for key, value in other.data.items():
             self.data[key] = round(self.data.get(key, 0) + value, 3)
-
-
-def clock() -> float:
-    return time.perf_counter()

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from cogarch.models.fakes import CallInfo, PairsFn
 
-from ..sct.fake_memory import is_memory_update, memory_tool_call
+from ..sct.fake_memory import is_memory_update, last_user, memory_tool_call
 from .checks import check_round
 from .scenarios import SCENARIOS, Scenario
 
@@ -27,13 +27,9 @@ def _round_of(text: str) -> tuple[Scenario, int] | None:
     return None
 
 
-def _last_user(pairs: Sequence[tuple[str, str]]) -> str:
-    return next((text for role, text in reversed(pairs) if role == "user"), "")
-
-
 def _agent(forget: bool) -> PairsFn:
     def reply(pairs: Sequence[tuple[str, str]], seed: int, call: CallInfo | None = None) -> str:
-        asked = _last_user(pairs)
+        asked = last_user(pairs)
         if is_memory_update(call):
             return memory_tool_call(call, pairs, goal="keep the task current", fact=asked)
         found = _round_of(asked)

@@ -11,9 +11,9 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol
+from typing import ClassVar, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch import tracing
 from cogarch.core.evaluation import Scalar
@@ -88,16 +88,6 @@ class SCTParams(BaseModel):
         if value != "auto" and value < 1:
             raise ValueError("branch_concurrency is 'auto' or a whole number of at least 1")
         return value
-
-    @model_validator(mode="before")
-    @classmethod
-    def _old_switch(cls, data: Any) -> Any:
-        """Configs written for ``parallel_branches: true|false`` keep their meaning."""
-        if isinstance(data, dict) and "parallel_branches" in data:
-            data = dict(data)
-            parallel = data.pop("parallel_branches")
-            data.setdefault("branch_concurrency", 50 if parallel else 1)
-        return data
 
 
 async def play_to_fork(agent: SCTHost, game: SCTGame, turns: int) -> list[Turn]:

@@ -1,4 +1,4 @@
-"""The memory-updater answer of the scripted fake hosts and patients.
+"""The memory-updater answer of the scripted fake hosts and patients, and the message they answer.
 
 A fake knows it is asked by a memory updater from the call itself (``call.role``, which the
 model layer fills with the asking specialist's kind), never from the prompt's wording. It
@@ -18,6 +18,11 @@ MEMORY_UPDATER = "memory_updater"
 """The specialist kind of the memory updater, as it arrives in ``CallInfo.role``."""
 
 _STRATEGY_TOOLS = (("append_delete", "append_in_memory"), ("patch_replace", "patch_memory"))
+
+
+def last_user(messages: Sequence[tuple[str, str]]) -> str:
+    """The last user message of a fake's dialogue ("" when there is none)."""
+    return next((text for role, text in reversed(messages) if role == "user"), "")
 
 
 def is_memory_update(call: CallInfo | None) -> TypeGuard[CallInfo]:

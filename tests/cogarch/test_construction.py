@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from cogarch.construction import construct, prepare
+from cogarch.construction import prepare
 from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.registry import Registry
 from cogarch.tasks.fakes import task_fakes
@@ -58,14 +58,30 @@ def test_bad_params_name_where_they_are() -> None:
     with pytest.raises(ConfigError, match=r"parts\.a\.size"):
         prepare(registry(), "part", {"size": "big"}, where="parts.a")
     with pytest.raises(ConfigError, match="size above 3"):
-        construct(registry(), "checked", {"size": 4}, "a")
+        prepare(registry(), "checked", {"size": 4})
 
 
-def test_a_class_without_params_refuses_or_ignores_them() -> None:
-    assert construct(registry(), "bare", {}, "a").label == "a"
-    with pytest.raises(ConfigError, match=r"parts\.a: a 'bare' takes no parameters \(got x\)"):
+def test_a_class_without_params_refuses_them() -> None:
+    assert prepare(registry(), "bare", {}).build("a").label == "a"
+    with pytest.raises(ConfigError, match=r"^parts\.a: part 'bare' takes no parameters \(got x\)$"):
         prepare(registry(), "bare", {"x": 1}, where="parts.a")
-    assert prepare(registry(), "bare", {"x": 1}, unused="ignore").build("a").label == "a"
+
+
+def test_an_unknown_key_is_named_on_one_line_with_the_kind_and_the_valid_keys() -> None:
+    with pytest.raises(ConfigError) as info:
+        prepare(registry(), "part", {"size": 2, "colour": "red"}, where="parts.a")
+    assert str(info.value).splitlines()[1:] == [
+        "  parts.a.colour: unknown key (remove it or check its spelling); "
+        "valid keys of part 'part': size"
+    ]
+
+
+def test_a_params_instance_is_taken_as_it_is_and_another_model_is_read_as_data() -> None:
+    given = Part.Params(size=3)
+    assert prepare(registry(), "part", given).params is given
+    assert prepare(registry(), "checked", given).params == given  # a subclass: same model
+    with pytest.raises(ConfigError, match=r"takes no parameters \(got size\)"):
+        prepare(registry(), "bare", given)
 
 
 def test_an_unknown_name_lists_the_valid_ones() -> None:
@@ -76,7 +92,7 @@ def test_an_unknown_name_lists_the_valid_ones() -> None:
 
 
 def test_an_import_path_builds_like_a_short_name() -> None:
-    made = construct(registry(), f"{__name__}:Part", {"size": 3}, "a")
+    made = prepare(registry(), f"{__name__}:Part", {"size": 3}).build("a")
     assert isinstance(made, Part) and made.params.size == 3
 
 

@@ -24,7 +24,7 @@ class ShoutConfig(ProviderSettings):
 class ShoutProvider(Provider):
     """Answers every call with its configured word, in capitals."""
 
-    Config: ClassVar[type[ProviderSettings]] = ShoutConfig
+    Params: ClassVar[type[ProviderSettings]] = ShoutConfig
     offline = True
     config: ShoutConfig
 
@@ -69,11 +69,19 @@ def test_a_kind_named_by_import_path_validates_and_builds_with_its_own_config() 
 def test_a_kinds_own_fields_are_checked_where_they_are() -> None:
     with pytest.raises(ConfigError) as info:
         load_providers_yaml({"loud": {"kind": KIND, "wrod": "x"}})
-    assert "providers.loud.word" in str(info.value) and "providers.loud.wrod" in str(info.value)
+    lines = {line.split(":")[0].strip(): line for line in str(info.value).splitlines()[1:]}
+    assert set(lines) == {"providers.loud.word", "providers.loud.wrod"}
+    assert lines["providers.loud.wrod"].endswith(
+        f"unknown key (remove it or check its spelling); valid keys of provider kind '{KIND}': "
+        "extra_body, kind, max_in_flight, max_tokens, reasoning, retry, temperature, word"
+    )
 
 
 def test_an_unknown_kind_or_a_class_that_is_no_provider_is_refused_at_kind() -> None:
-    with pytest.raises(ConfigError, match=r"providers\.r\.kind: .*'openai', 'local' or 'fake'"):
+    with pytest.raises(
+        ConfigError,
+        match=r"providers\.r\.kind: unknown provider kind 'banana'; valid names: fake, local, ",
+    ):
         load_providers_yaml({"r": {"kind": "banana"}})
     with pytest.raises(ConfigError, match=r"providers\.r\.kind: .*not a subclass of Provider"):
         load_providers_yaml({"r": {"kind": f"{__name__}:NotAProvider"}})

@@ -36,25 +36,6 @@ def test_eager_registries_keep_strings() -> None:
         registry.get("json:dumps")
 
 
-def test_a_former_name_gets_the_renamed_entry_and_is_not_listed() -> None:
-    registry: Registry[object] = Registry("codec")
-    registry.register("dumps", "json:dumps")
-    registry.register_former("encode", "dumps")
-    assert registry.get("encode") is registry.get("dumps") is json.dumps
-    assert "encode" in registry and registry.current("encode") == "dumps"
-    assert registry.current("dumps") == "dumps" and registry.current("other") == "other"
-    assert registry.names() == ["dumps"] == list(registry)
-    assert registry.former_names("dumps") == ["encode"] and registry.former_names("x") == []
-    with pytest.raises(UnknownNameError, match=r"valid names: dumps \("):
-        registry.get("encdoe")
-    with pytest.raises(KeyError, match="'nothing' is not registered"):
-        registry.register_former("old", "nothing")
-    with pytest.raises(ValueError, match="'dumps' names a registered codec of its own"):
-        registry.register_former("dumps", "dumps")
-    registry.register("encode", "json:loads")  # registered anew: that entry, no longer former
-    assert registry.get("encode") is json.loads and registry.former_names("dumps") == []
-
-
 def test_an_unknown_name_lists_the_valid_ones() -> None:
     registry: Registry[int] = Registry("memory module")
     registry.register("vector", 1)

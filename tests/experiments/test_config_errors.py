@@ -159,7 +159,13 @@ providers:
     }
     assert "less than or equal to 2" in problems["providers.p.temperature"]
     assert "needs 'model'" in problems["providers.q"]
-    assert "'openai', 'local' or 'fake'" in problems["providers.r.kind"]
+    assert (
+        "unknown provider kind 'banana'; valid names: fake, local, openai"
+        in problems["providers.r.kind"]
+    )
+    unknown = problems["providers.p.unknown_field"]
+    assert unknown.startswith("unknown key (remove it or check its spelling); valid keys of ")
+    assert "provider kind 'fake': api_key_env, base_url, " in unknown and "temperature" in unknown
     assert "needs 'fake'" in problems["providers.s"] and "hangman.honest" in problems["providers.s"]
 
 
@@ -243,6 +249,29 @@ def test_bad_edges_kinds_and_names_in_agent_specs(tmp_path: Path) -> None:
     message = config_error(tmp_path, GOOD_RUN.replace("agent: vanilla", "agent: vanila"))
     assert message.startswith("unknown agent 'vanila'; ready-made agents: ")
     assert "workflow" in message
+
+
+def test_a_spec_and_its_own_code_are_found_beside_the_file_that_names_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "configs"
+    folder.mkdir()
+    spec = "name: mine\nspecialists:\n  responder: {kind: guard.py:Guard}\nentry: responder\n"
+    write(folder, spec, "agent.yaml")
+    write(folder, GOOD_RUN.replace("agent: vanilla", "agent: agent.yaml"))
+    monkeypatch.chdir(tmp_path)  # elsewhere than the config: found beside it all the same
+    config = load_run_config("configs/run.yaml")
+    assert [(a.agent, a.label) for a in config.agents] == [("configs/agent.yaml", "agent.yaml")]
+    with pytest.raises(ConfigError) as info:
+        Runner(config, progress=False)
+    assert str(info.value).startswith(
+        "specialists.responder.kind in 'configs/agent.yaml' names the file 'guard.py', which "
+        "is not there"
+    )
+    write(folder, GOOD_RUN.replace("agent: vanilla", "agent: other.yaml"))
+    with pytest.raises(ConfigError) as refused:
+        load_run_config("configs/run.yaml")
+    assert str(refused.value).startswith("agent 'other.yaml' in 'configs/run.yaml' names")
 
 
 def test_agent_parameters_are_checked(tmp_path: Path) -> None:

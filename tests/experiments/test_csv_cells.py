@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.tidy import write_tidy
-from cogarch.experiments.tidy_table import csv_cell
+from cogarch.experiments.tidy import tidy_run
+from cogarch.experiments.tidy_table import csv_cell, write_csv, write_jsonl
 from tests.experiments import make_trial, write_run
 
 HOSTILE = [
@@ -28,7 +28,9 @@ HOSTILE = [
 def test_a_cell_that_would_start_a_formula_is_written_as_text(tmp_path: Path, text: str) -> None:
     root = tmp_path / "run"
     write_run(root, [make_trial("a", 0, outcome="leakage", revealed=text)])
-    _, csv_path, jsonl_path = write_tidy(root, tmp_path / "out")
+    rows = tidy_run(root).rows
+    csv_path = write_csv(rows, tmp_path / "out" / "trials.csv")
+    jsonl_path = write_jsonl(rows, tmp_path / "out" / "trials.jsonl")
     with csv_path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.reader(handle))
     cells = [cell for row in rows for cell in row]

@@ -22,7 +22,8 @@ REPO = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(
     path
     for path in [*REPO.glob("experiments/*.yaml"), *REPO.glob("examples/*.yaml")]
-    if "tasks" not in read_yaml(path)  # a suite config: tests/experiments/suite plans those
+    # run configs only: no agent spec, and no suite config (tests/experiments/suite plans those)
+    if "task" in read_yaml(path)
 )
 DUMMY = "http://dummy.invalid/v1"
 

@@ -21,6 +21,7 @@ from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.testing import FaultServer, allowing_model_requests
+from tests.experiments.endpoint_runs import endpoint_config
 
 CONTENT = "Pattern: _ _ _ _ _\nRemaining lives: 6"
 """The server's answer: a board that names no word, so the reveal reads as no word at all."""
@@ -38,27 +39,11 @@ SCRIPT = TRIAL_0 + TRIAL_1 + TRIAL_2
 
 
 def fault_config(server: FaultServer, results: Path, **changes: Any) -> RunConfig:
-    data: dict[str, Any] = {
-        "name": "fault_run",
-        "task": {"kind": "hangman_sct", "t_fork": 3, "n_candidates": 3},
-        "trials": 3,
-        "seed": 3,
-        "concurrency": 1,
-        "cache": False,
-        "results_dir": str(results),
-        "providers": {
-            "endpoint": {
-                "kind": "openai",
-                "model": "test-model",
-                "base_url": server.base_url,
-                "timeout": 2.0,
-                "retry": {"max_attempts": 4, "base_delay_s": 0.01, "max_delay_s": 0.05},
-            }
-        },
-        "agents": [{"name": "vanilla", "agent": "vanilla", "provider": "endpoint"}],
-    }
-    data.update(changes)
-    return RunConfig.model_validate(data)
+    retry = {"max_attempts": 4, "base_delay_s": 0.01, "max_delay_s": 0.05}
+    fields = {"trials": 3, "seed": 3, "concurrency": 1, "cache": False, **changes}
+    return endpoint_config(
+        server, results, {"timeout": 2.0, "retry": retry}, name="fault_run", **fields
+    )
 
 
 def assert_whole_and_valid(results: Path) -> None:

@@ -1,13 +1,18 @@
-"""Agents of other frameworks in a run config: without the framework's extra, the run is
-refused before any trial with the command that installs it."""
+"""Agents of other frameworks in a run config: their host builder is found by framework name
+or import path, and loaded only then; without the framework's extra, the run is refused
+before any trial with the command that installs it."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
+from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
-from cogarch.errors import ConfigError
+from cogarch.errors import ConfigError, UnknownNameError
+from cogarch.experiments.framework_hosts import FRAMEWORKS
 from cogarch.experiments.frameworks import FrameworkAgentSpec, framework_builder
 from cogarch.experiments.run_config import AgentEntry
 
@@ -35,3 +40,47 @@ def test_a_framework_agent_is_recorded_with_its_params() -> None:
         "factory": "pkg.mod:build",
         "params": {"style": "terse"},
     }
+
+
+class EchoBuilder:
+    """A host builder of a framework of one's own, named by import path."""
+
+    def __init__(self, factory: str, *, name: str, provider: str | None, params: Any) -> None:
+        self.factory, self.name, self.provider, self.params = factory, name, provider, params
+
+
+def test_a_framework_is_found_by_short_name_or_import_path() -> None:
+    entry = AgentEntry.model_validate(
+        {
+            "agent": {"framework": f"{__name__}:EchoBuilder", "factory": "pkg.mod:build"},
+            "provider": "p",
+            "params": {"style": "terse"},
+        }
+    )
+    builder = framework_builder(entry)
+    assert isinstance(builder, EchoBuilder)
+    assert (builder.factory, builder.name, builder.provider) == ("pkg.mod:build", "build", "p")
+    assert builder.params == {"style": "terse"}
+
+
+def test_the_runner_loads_no_bridge_until_a_run_names_a_framework() -> None:
+    code = (
+        "import sys, cogarch.experiments.worker, cogarch.experiments.cli; "
+        "print(sorted(m for m in sys.modules if m.startswith('cogarch.bridges')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+    assert "agent-framework" in FRAMEWORKS
+
+
+def test_an_unknown_framework_lists_the_known_ones() -> None:
+    with pytest.raises(
+        ValidationError, match="unknown agent framework 'langchain'; valid names: agent"
+    ):
+        AgentEntry.model_validate({"agent": {"framework": "langchain", "factory": "pkg.mod:build"}})
+    entry = AgentEntry.model_validate(
+        {"agent": {"framework": "no_such_pkg.mod:Builder", "factory": "pkg.mod:build"}}
+    )
+    with pytest.raises(UnknownNameError, match=r"cannot import module 'no_such_pkg\.mod'"):
+        framework_builder(entry)

@@ -16,8 +16,7 @@ import pytest
 from cogarch.experiments.results import iter_trials
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
-
-TASK = "tests.experiments.misbehaving_task:MisbehavingTask"
+from tests.experiments.misbehaving_runs import misbehaving_config
 
 
 @pytest.fixture(autouse=True)
@@ -26,19 +25,7 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def config(results: Path, **params: object) -> RunConfig:
-    return RunConfig.model_validate(
-        {
-            "name": "blocking",
-            "task": {"kind": TASK, **params},
-            "trials": 3,
-            "seed": 5,
-            "concurrency": 3,
-            "cache": False,
-            "results_dir": str(results),
-            "providers": {"echo": {"kind": "fake", "fake": "misbehaving.echo"}},
-            "agents": [{"name": "a", "agent": "vanilla", "provider": "echo"}],
-        }
-    )
+    return RunConfig.model_validate(misbehaving_config(results, "blocking", **params))
 
 
 def test_the_first_ctrl_c_stops_a_trial_that_blocks_the_event_loop(tmp_path: Path) -> None:

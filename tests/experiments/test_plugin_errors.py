@@ -26,7 +26,7 @@ from cogarch.models.provider import Provider, ProviderSettings
 
 
 class Broken(Provider):
-    Config = ProviderSettings
+    Params = ProviderSettings
 
     def check(self):
         raise KeyError("the endpoint table")

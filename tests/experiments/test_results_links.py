@@ -12,8 +12,7 @@ import pytest
 from cogarch.experiments.results import iter_trials
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
-
-TASK = "tests.experiments.misbehaving_task:MisbehavingTask"
+from tests.experiments.misbehaving_runs import misbehaving_config
 
 
 @pytest.fixture(autouse=True)
@@ -22,19 +21,20 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def run(results: Path) -> object:
-    config = RunConfig.model_validate(
-        {
-            "name": "links",
-            "task": {"kind": TASK},
-            "trials": 2,
-            "seed": 5,
-            "cache": False,
-            "results_dir": str(results),
-            "providers": {"echo": {"kind": "fake", "fake": "misbehaving.echo"}},
-            "agents": [{"name": "a", "agent": "vanilla", "provider": "echo"}],
-        }
-    )
+    config = RunConfig.model_validate(misbehaving_config(results, "links", trials=2, concurrency=2))
     return asyncio.run(Runner(config, progress=False).run())
+
+
+def link_out(tmp_path: Path, name: str, files: dict[str, str] | None = None) -> tuple[Path, Path]:
+    """The results folder ``tmp_path / "run"`` whose entry ``name`` links to a folder outside
+    it holding ``files`` (name: text); both folders."""
+    results, outside = tmp_path / "run", tmp_path / "outside"
+    results.mkdir(exist_ok=True)
+    outside.mkdir()
+    for file, text in (files or {}).items():
+        (outside / file).write_text(text, encoding="utf-8")
+    (results / name).symlink_to(outside, target_is_directory=True)
+    return results, outside
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -42,11 +42,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def test_an_agent_folder_that_links_elsewhere_is_set_aside(tmp_path: Path) -> None:
-    results, outside = tmp_path / "run", tmp_path / "outside"
-    results.mkdir()
-    outside.mkdir()
-    (outside / "notes.txt").write_text("mine\n", encoding="utf-8")
-    (results / "a").symlink_to(outside, target_is_directory=True)
+    results, outside = link_out(tmp_path, "a", {"notes.txt": "mine\n"})
     before = snapshot(outside)
     report = run(results)
     assert snapshot(outside) == before  # nothing written, renamed or removed there
@@ -57,21 +53,14 @@ def test_an_agent_folder_that_links_elsewhere_is_set_aside(tmp_path: Path) -> No
 
 
 def test_a_trial_file_linked_out_of_a_linked_folder_is_never_moved(tmp_path: Path) -> None:
-    results, outside = tmp_path / "run", tmp_path / "outside"
-    results.mkdir()
-    outside.mkdir()
-    (outside / "trial_0000.json").write_text("{not a trial", encoding="utf-8")
-    (results / "a").symlink_to(outside, target_is_directory=True)
+    results, outside = link_out(tmp_path, "a", {"trial_0000.json": "{not a trial"})
     run(results)
     assert (outside / "trial_0000.json").read_text(encoding="utf-8") == "{not a trial"
     assert sorted(p.name for p in outside.iterdir()) == ["trial_0000.json"]
 
 
 def test_a_trial_state_folder_that_is_a_link_is_set_aside(tmp_path: Path) -> None:
-    results, outside = tmp_path / "run", tmp_path / "outside"
-    results.mkdir()
-    outside.mkdir()
-    (results / ".trial_state").symlink_to(outside, target_is_directory=True)
+    results, outside = link_out(tmp_path, ".trial_state")
     run(results)
     assert not (results / ".trial_state").is_symlink() and list(outside.iterdir()) == []
 
@@ -79,11 +68,8 @@ def test_a_trial_state_folder_that_is_a_link_is_set_aside(tmp_path: Path) -> Non
 def test_a_report_folder_that_links_elsewhere_is_set_aside(tmp_path: Path) -> None:
     from cogarch.experiments.report import build_report
 
-    results, outside = tmp_path / "run", tmp_path / "outside"
-    run(results)
-    outside.mkdir()
-    (outside / "report.md").write_text("mine\n", encoding="utf-8")
-    (results / "report").symlink_to(outside, target_is_directory=True)
+    run(tmp_path / "run")
+    results, outside = link_out(tmp_path, "report", {"report.md": "mine\n"})
     build_report(results)
     assert snapshot(outside) == {"report.md": b"mine\n"}
     assert (results / "report" / "report.md").is_file()

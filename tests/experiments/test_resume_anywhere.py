@@ -133,3 +133,26 @@ def test_an_agent_factory_named_by_file_resumes_from_another_directory(
     monkeypatch.chdir(tmp_path)
     assert "0 trials run, 2 already complete" in run("project/run.yaml", capsys)
     assert left_aside(tmp_path / "results") == []
+
+
+def test_an_edited_memory_module_named_by_file_in_a_spec_plays_its_trials_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    for name in ("custom_memory.py", "custom_memory.yaml", "custom_memory_agent.yaml"):
+        shutil.copy(REPO / "examples" / name, folder / name)
+    config = str(folder / "custom_memory.yaml")
+    results = str(tmp_path / "results")
+    monkeypatch.chdir(tmp_path)
+    args = ("--trials", "1", "--results-dir", results)
+    out = run(config, capsys, *args)
+    assert "2 trials run, 0 already complete" in out
+    recorded = json.loads((tmp_path / "results/honest_notes/trial_0000.json").read_text())
+    assert list(recorded["metadata"]["code_sha256"]) == ["project/custom_memory.py:NotesMemory"]
+    monkeypatch.chdir(folder)  # the same files, named from elsewhere: nothing plays again
+    assert "0 trials run, 2 already complete" in run("custom_memory.yaml", capsys, *args)
+    with (folder / "custom_memory.py").open("a", encoding="utf-8") as file:
+        file.write("\n# edited\n")
+    out = run(config, capsys, *args)
+    assert "2 trials run, 0 already complete" in out

@@ -1,29 +1,20 @@
 """A run killed with SIGKILL part-way resumes without losing, duplicating or rewriting a trial.
 
-``python -m cogarch.experiments run`` runs in a subprocess against a slow fake host
-(``tests.experiments.slow_fakes:slow_honest``), is killed once a few trial files exist, and is
-then run again to completion.
+``python -m cogarch.experiments run`` runs in a subprocess against a slow fake host, is killed
+once a few trial files exist, and is then run again to completion (``killed_runs``).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
-
-import pytest
 
 from cogarch.experiments.results import read_trial, trial_path
 from cogarch.seeds import trial_seed
-from tests.experiments.slow_fakes import DELAY_ENV
+from tests.experiments import killed_runs as killed
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+pytestmark = killed.NEEDS_SIGKILL
 
-REPO = Path(__file__).resolve().parents[2]
 TRIALS = 8
 AGENTS = ("host_a", "host_b")
 CONFIG = """\
@@ -41,73 +32,25 @@ agents:
 """
 
 
-def command(config: Path, results: Path) -> list[str]:
-    run = [sys.executable, "-m", "cogarch.experiments", "run", str(config)]
-    return [*run, "--results-dir", str(results), "--quiet"]
-
-
-def environment() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH")) if p)
-    env[DELAY_ENV] = "0.05"
-    return env
-
-
-def trial_files(results: Path) -> dict[Path, tuple[bytes, int]]:
-    return {
-        p: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(results.glob("*/trial_*.json"))
-    }
-
-
 def test_a_killed_run_resumes_without_losing_or_duplicating_trials(tmp_path: Path) -> None:
     config = tmp_path / "run.yaml"
     config.write_text(CONFIG % TRIALS, encoding="utf-8")
     results = tmp_path / "results"
+    killed.kill_part_way(killed.command(config, results), tmp_path, results, "*/trial_*.json")
 
-    process = subprocess.Popen(
-        command(config, results),
-        cwd=tmp_path,
-        env=environment(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+    finished = killed.trial_files(results)
+    assert killed.KILLED_AFTER <= len(finished) < TRIALS * len(AGENTS), (
+        "the kill came too late to test anything"
     )
-    try:
-        deadline = time.monotonic() + 120
-        while len(list(results.glob("*/trial_*.json"))) < 3:
-            if process.poll() is not None:
-                out, err = process.communicate()
-                pytest.fail(f"the run ended before it could be killed:\n{out!r}\n{err!r}")
-            if time.monotonic() > deadline:
-                pytest.fail("no trial files appeared within 120 s")
-            time.sleep(0.01)
-        process.send_signal(signal.SIGKILL)
-        process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == -signal.SIGKILL
-
-    finished = trial_files(results)
-    assert 3 <= len(finished) < TRIALS * len(AGENTS), "the kill came too late to test anything"
     for path in finished:
         assert read_trial(path).status == "complete"  # whatever was written is whole
 
-    resumed = subprocess.run(
-        command(config, results),
-        cwd=tmp_path,
-        env=environment(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert resumed.returncode == 0, resumed.stderr
+    resumed = killed.run_again(killed.command(config, results), tmp_path)
     assert f"{len(finished)} already complete" in resumed.stdout
     assert "0 failed" in resumed.stdout
     assert "corrupt" not in resumed.stdout
 
-    after = trial_files(results)
+    after = killed.trial_files(results)
     expected = {trial_path(results, a, i) for a in AGENTS for i in range(TRIALS)}
     assert set(after) == expected  # nothing lost, nothing extra
     for path, before in finished.items():

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,6 +18,7 @@ from cogarch.experiments.results import read_trial, trial_path
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 from cogarch.testing import FaultServer, allowing_model_requests
+from tests.experiments.endpoint_runs import endpoint_config
 from tests.experiments.slow_fakes import MEMORY_MARK, REASONING_MARK, SECRET_MARK
 
 PRIVATE_TAGS = ("<secret", "</secret", "<think", "</think", "<working_memory", "</working_memory")
@@ -93,31 +93,12 @@ def scan_for_key(root: Path) -> list[Path]:
     return [p for p in root.rglob("*") if p.is_file() and KEY.encode() in p.read_bytes()]
 
 
-def key_config(server: FaultServer, results: Path, **changes: Any) -> RunConfig:
-    data: dict[str, Any] = {
-        "name": "keys",
-        "task": {"kind": "hangman_sct", "t_fork": 3, "n_candidates": 3},
-        "trials": 2,
-        "concurrency": 2,
-        "cache": True,
-        "results_dir": str(results),
-        "providers": {
-            "endpoint": {
-                "kind": "openai",
-                "model": "test-model",
-                "base_url": server.base_url,
-                "api_key_env": KEY_ENV,
-                "timeout": 0.5,
-                "retry": {"max_attempts": 2, "base_delay_s": 0.01, "max_delay_s": 0.05},
-            }
-        },
-        "agents": [
-            {"name": "vanilla", "agent": "vanilla", "provider": "endpoint"},
-            {"name": "workflow", "agent": "workflow", "provider": "endpoint"},
-        ],
-    }
-    data.update(changes)
-    return RunConfig.model_validate(data)
+def key_config(server: FaultServer, results: Path) -> RunConfig:
+    retry = {"max_attempts": 2, "base_delay_s": 0.01, "max_delay_s": 0.05}
+    agents = [{"name": a, "agent": a, "provider": "endpoint"} for a in ("vanilla", "workflow")]
+    endpoint = {"api_key_env": KEY_ENV, "timeout": 0.5, "retry": retry}
+    fields = {"trials": 2, "concurrency": 2, "cache": True, "agents": agents}
+    return endpoint_config(server, results, endpoint, name="keys", **fields)
 
 
 async def test_api_keys_never_reach_trial_files_run_json_cache_or_report(

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from scipy.stats import fisher_exact
 
 from cogarch.errors import ConfigError
 from cogarch.experiments.stats import (
     FAMILIES,
+    Family,
     compare_to_baselines,
     fisher_greater,
     holm,
-    superiority_markers,
+    markers_from,
 )
 from cogarch.experiments.summary import wilson_interval
 
@@ -59,6 +62,17 @@ def parse_table() -> tuple[dict[str, dict[str, int]], set[tuple[str, str]]]:
     return counts, starred
 
 
+def superiority_markers(
+    counts: dict[str, dict[str, int]],
+    n: int,
+    baselines: Sequence[str],
+    family: Family = "agent_column",
+) -> set[tuple[str, str]]:
+    """Table 1's asterisks: each agent against every baseline, ``n`` trials per cell."""
+    table = {a: {c: (s, n) for c, s in cells.items()} for a, cells in counts.items()}
+    return markers_from(compare_to_baselines(table, baselines, family=family))
+
+
 def test_table_1_is_parsed_completely() -> None:
     counts, starred = parse_table()
     assert len(counts) == 12 and all(len(c) == 8 for c in counts.values())
@@ -69,7 +83,7 @@ def test_table_1_is_parsed_completely() -> None:
 @pytest.mark.parametrize("family", ["agent_column", "none"])
 def test_markers_reproduce_table_1_exactly(family: str) -> None:
     counts, starred = parse_table()
-    markers = superiority_markers(counts, N, BASELINES, 0.05, family=family)  # type: ignore[arg-type]
+    markers = superiority_markers(counts, N, BASELINES, family=family)  # type: ignore[arg-type]
     assert markers == starred
 
 
@@ -113,17 +127,6 @@ def test_larger_families_lose_printed_asterisks(family: str, lost: set[tuple[str
     counts, starred = parse_table()
     markers = superiority_markers(counts, N, BASELINES, family=family)  # type: ignore[arg-type]
     assert markers == starred - lost
-
-
-def test_per_column_trials_mapping_matches_a_single_n() -> None:
-    counts, starred = parse_table()
-    assert superiority_markers(counts, dict.fromkeys(COLUMNS, N), BASELINES) == starred
-
-
-def test_missing_column_in_n_names_the_column() -> None:
-    counts, _ = parse_table()
-    with pytest.raises(ConfigError, match="diagnosis/qwen3-235b"):
-        superiority_markers(counts, {c: N for c in COLUMNS[:-1]}, BASELINES)
 
 
 def test_unknown_baseline_is_rejected() -> None:

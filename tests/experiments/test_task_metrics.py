@@ -10,7 +10,7 @@ from cogarch.core.records import TrialRecord
 from cogarch.core.usage import TrialUsage
 from cogarch.experiments.report import build_report
 from cogarch.experiments.task_metrics import metric_tables
-from cogarch.experiments.tidy import metrics_of, row_from_trial
+from cogarch.experiments.tidy import row_from_trial
 from tests.experiments import make_trial, write_run
 
 
@@ -35,7 +35,7 @@ def test_metrics_are_the_evaluation_numbers_one_mapping_deep() -> None:
         "footprint": {"mean_memory_tokens": 310.5, "final": 402, "note": "x", "deep": {"a": 1}},
         "turns": [1, 2, 3],
     }
-    assert metrics_of(Evaluation.model_validate(evaluation)) == {
+    assert Evaluation.model_validate(evaluation).numeric_values() == {
         "hallucination_rate": 0.25,
         "judge_failures": 1.0,
         "footprint.mean_memory_tokens": 310.5,

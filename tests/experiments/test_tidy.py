@@ -12,8 +12,8 @@ import pytest
 from cogarch.core.records import WalkStep
 from cogarch.errors import ConfigError
 from cogarch.experiments.migrate import migrate_v1
-from cogarch.experiments.tidy import footprint_of, tidy_run, transitions_of, write_tidy
-from cogarch.experiments.tidy_table import BASE_COLUMNS, columns_of
+from cogarch.experiments.tidy import footprint_of, tidy_run, transitions_of
+from cogarch.experiments.tidy_table import BASE_COLUMNS, columns_of, write_csv, write_jsonl
 from tests.experiments import make_trial, write_corrupt, write_run
 
 
@@ -70,7 +70,9 @@ def test_complete_rows_hold_the_evaluation_and_usage(run_dir: Path) -> None:
 
 
 def test_csv_and_jsonl_hold_the_same_rows(run_dir: Path, tmp_path: Path) -> None:
-    table, csv_path, jsonl_path = write_tidy(run_dir, tmp_path / "out")
+    table = tidy_run(run_dir)
+    csv_path = write_csv(table.rows, tmp_path / "out" / "trials.csv")
+    jsonl_path = write_jsonl(table.rows, tmp_path / "out" / "trials.jsonl")
     with csv_path.open(encoding="utf-8", newline="") as handle:
         csv_rows = list(csv.DictReader(handle))
     lines = [json.loads(line) for line in jsonl_path.read_text("utf-8").splitlines()]

@@ -16,8 +16,7 @@ from cogarch.experiments.report import build_report
 from cogarch.experiments.results import iter_trials
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner, RunReport
-
-TASK = "tests.experiments.misbehaving_task:MisbehavingTask"
+from tests.experiments.misbehaving_runs import misbehaving_config
 
 
 @pytest.fixture(autouse=True)
@@ -25,18 +24,8 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COGARCH_CACHE_DIR", str(tmp_path / "cache"))
 
 
-def config_data(results: Path, task: str = TASK, trials: int = 3, **params: Any) -> dict[str, Any]:
-    return {
-        "name": "misbehaving",
-        "task": {"kind": task, **params},
-        "trials": trials,
-        "seed": 5,
-        "concurrency": 3,
-        "cache": False,
-        "results_dir": str(results),
-        "providers": {"echo": {"kind": "fake", "fake": "misbehaving.echo"}},
-        "agents": [{"name": "a", "agent": "vanilla", "provider": "echo"}],
-    }
+def config_data(results: Path, **fields: Any) -> dict[str, Any]:
+    return misbehaving_config(results, "misbehaving", **fields)
 
 
 async def run(results: Path, **params: Any) -> RunReport:

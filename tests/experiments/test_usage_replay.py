@@ -104,6 +104,30 @@ def without_hits(rows: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
     return {a: {k: v for k, v in row.items() if k != "cache hits"} for a, row in rows.items()}
 
 
+async def run_once(
+    tmp_path: Path,
+) -> tuple[Path, RunConfig, RunReport, dict[tuple[str, int], TrialRecord]]:
+    """The fake run played once into ``tmp_path / "run"``: its folder, config, report and
+    trials."""
+    results = tmp_path / "run"
+    config = fake_config(results)
+    first = await run(config)
+    return results, config, first, trials(results)
+
+
+def assert_usage_of_the_original(
+    replayed: dict[tuple[str, int], TrialRecord],
+    original: dict[tuple[str, int], TrialRecord],
+    again: RunReport,
+    first: RunReport,
+) -> None:
+    """Every trial played again cost what it first did, and the run's end table says what the
+    first run's did but for its cache hits."""
+    for key, record in replayed.items():
+        assert consumed(record) == consumed(original[key])
+    assert without_hits(usage_rows(again.table())) == without_hits(usage_rows(first.table()))
+
+
 def report_text(results: Path, out: Path) -> str:
     md, *_ = build_report(results, out)
     return md.read_text(encoding="utf-8")
@@ -168,10 +192,7 @@ async def test_cached_prompt_tokens_reach_trial_files_end_table_and_report(
 async def test_a_replay_from_the_response_cache_reports_the_original_usage(
     tmp_path: Path,
 ) -> None:
-    results = tmp_path / "run"
-    config = fake_config(results)
-    first = await run(config)
-    original = trials(results)
+    results, config, first, original = await run_once(tmp_path)
     first_report = report_text(results, tmp_path / "report1")
 
     for path in results.glob("*/trial_*.json"):
@@ -197,10 +218,7 @@ async def test_a_replay_from_the_response_cache_reports_the_original_usage(
 async def test_a_resume_mixing_cached_and_live_calls_reports_the_original_usage(
     tmp_path: Path,
 ) -> None:
-    results = tmp_path / "run"
-    config = fake_config(results)
-    first = await run(config)
-    original = trials(results)
+    results, config, first, original = await run_once(tmp_path)
 
     gone = [("vanilla", 1), ("workflow", 0), ("workflow", 2)]
     for agent, i in gone:
@@ -215,9 +233,7 @@ async def test_a_resume_mixing_cached_and_live_calls_reports_the_original_usage(
     hits = [resumed[k].usage.cache_hits for k in gone]
     calls = [resumed[k].usage.model_calls for k in gone]
     assert sum(hits) > 0 and any(h < n for h, n in zip(hits, calls, strict=True))
-    for key, record in resumed.items():
-        assert consumed(record) == consumed(original[key])
-    assert without_hits(usage_rows(again.table())) == without_hits(usage_rows(first.table()))
+    assert_usage_of_the_original(resumed, original, again, first)
 
 
 async def test_a_replayed_http_run_reports_the_llama_cpp_timings_it_first_got(
@@ -253,9 +269,7 @@ async def test_a_replayed_http_run_reports_the_llama_cpp_timings_it_first_got(
     hits = sum(resumed[k].usage.cache_hits for k in gone)
     assert hits > 0 and made > 0  # some calls replayed, the others made again
     assert hits + made == sum(resumed[k].usage.model_calls for k in gone)
-    for key, record in resumed.items():
-        assert consumed(record) == consumed(original[key])
-    assert without_hits(usage_rows(again.table())) == without_hits(usage_rows(first.table()))
+    assert_usage_of_the_original(resumed, original, again, first)
 
 
 async def test_old_trial_files_still_load_and_report_no_cache(tmp_path: Path) -> None:

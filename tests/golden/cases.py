@@ -7,7 +7,12 @@ trial (a trial's seed depends only on the run's seed and the trial index, so the
 one a full run of the config plays). The golden file is that trial's file, kept under
 ``tests/golden/<config>/<agent>/trial_0000.json``. Both files are read through the current
 trial-file reader and compared field by field, leaving out only the run-specific fields listed
-in :data:`IGNORED`.
+in :data:`IGNORED`. ALFWorld trials play generated games, kept in :data:`GAMES`; the other
+tasks' trials need nothing beyond the repository.
+
+A golden file must not depend on the machine that wrote it: replayed with another BLAS kernel
+(``OPENBLAS_CORETYPE=Haswell OPENBLAS_L2_SIZE=512``) it must still match. Regenerate on purpose
+only (``python -m tests.golden.regenerate``, see ``regenerate.py``).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ GAMES = HERE / "games"
 (a game missing here is generated as in any run)."""
 TRIAL = 0
 """The trial index every golden case plays."""
+GAME_TASK = "alfworld"
+"""The task kind whose trials play generated games (its replays need the alfworld extra)."""
 
 IGNORED: tuple[str, ...] = (
     # when and how long
@@ -42,6 +49,11 @@ IGNORED: tuple[str, ...] = (
     "usage.by_caller.*.latency_s",
     "usage.calls[*].latency_s",
     "walk[*].elapsed_s",
+    "payload.ingest.seconds",
+    "payload.answers[*].latency_s",
+    "evaluation.ingest.seconds_per_turn",
+    "evaluation.latency_p50_s",
+    "evaluation.latency_p95_s",
     # where: the replay's own folders, and the hash of a config that names them
     "metadata.config.results_dir",
     "metadata.config.task.cache_dir",
@@ -69,6 +81,11 @@ class GoldenCase:
         return ROOT / "experiments" / f"{self.config}.yaml"
 
     @property
+    def plays_games(self) -> bool:
+        """Whether the case's trial plays generated ALFWorld games."""
+        return load_run_config(self.config_path).task.kind == GAME_TASK
+
+    @property
     def golden_path(self) -> Path:
         return trial_path(HERE / self.config, self.agent, TRIAL)
 
@@ -82,12 +99,23 @@ CASES: tuple[GoldenCase, ...] = (
     # two seconds dearer than its cheapest agent (0 episodes, no concepts), the one that
     # carries both memories from game to game: episodes and concepts retrieved and stored
     GoldenCase("episodex_fakes", "episodex_5_on"),
+    # the SCTs fork every trial: an agent with memory (the workflow keeps its secret across
+    # the fork) and one without, each of another outcome class
+    GoldenCase("hangman_sct_fakes", "honest_workflow"),  # self-consistent
+    GoldenCase("hangman_sct_fakes", "leaky_vanilla"),  # leakage
+    GoldenCase("diagnosis_sct_fakes", "switcher_workflow"),  # state substitution
+    GoldenCase("diagnosis_sct_fakes", "forgetful_vanilla"),  # over-confirmation
+    # LoCoMo: raw-turn retrieval ranked by (hash) embedding similarity, and the full transcript
+    GoldenCase("locomo_fakes", "raw_turns"),
+    GoldenCase("locomo_fakes", "transcript"),
 )
+GAME_CASES = tuple(case for case in CASES if case.plays_games)
 
 
 def replay_config(case: GoldenCase, results_dir: Path, cache_dir: Path | None) -> RunConfig:
     """The case's shipped config narrowed to its agent and one trial, writing to
-    ``results_dir`` and keeping generated games in ``cache_dir`` (None: the default cache)."""
+    ``results_dir`` and, for a case that plays games, keeping generated games in ``cache_dir``
+    (None: the default cache)."""
     config = load_run_config(case.config_path)
     fields = config.model_dump()
     fields["agents"] = [a for a in fields["agents"] if a["name"] == case.agent]
@@ -95,7 +123,7 @@ def replay_config(case: GoldenCase, results_dir: Path, cache_dir: Path | None) -
         raise ValueError(f"{case.config_path} has no agent named '{case.agent}'")
     fields["trials"] = TRIAL + 1
     fields["results_dir"] = str(results_dir)
-    if cache_dir is not None:
+    if cache_dir is not None and case.plays_games:
         fields["task"]["cache_dir"] = str(cache_dir)
     return RunConfig.model_validate(fields)
 

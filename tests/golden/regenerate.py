@@ -4,11 +4,18 @@
     python -m tests.golden.regenerate episodex_fakes   # the cases of one config
     python -m tests.golden.regenerate --cache-dir ~/.cache/cogarch/alfworld  # reuse games
 
-Run it only when a change in behaviour is meant, and say in the commit what changed. Games
-are generated afresh in a temporary folder unless ``--cache-dir`` names a game cache; the
-games each trial played are kept in ``tests/golden/games/`` (those no case plays any more are
-removed when every case is written). The replay's own folders are blanked in the file written
-(they are run-specific, see ``cases.IGNORED``).
+Run it from the repository's root (the LoCoMo config names its data file from there) and only
+when a change in behaviour is meant, and say in the commit what changed. To add a case, add it
+to ``cases.CASES`` and run this for its config: the cases already kept print ``unchanged``.
+Check a new file by replaying it twice and once under another BLAS kernel:
+
+    python -m pytest tests/golden -q
+    OPENBLAS_CORETYPE=Haswell OPENBLAS_L2_SIZE=512 python -m pytest tests/golden -q
+
+Games are generated afresh in a temporary folder unless ``--cache-dir`` names a game cache;
+the games each ALFWorld trial played are kept in ``tests/golden/games/`` (those no case plays
+any more are removed when every case is written). The replay's own folders are blanked in the
+file written (they are run-specific, see ``cases.IGNORED``).
 """
 
 from __future__ import annotations
@@ -26,13 +33,13 @@ from .cases import CASES, GAMES, ROOT, GoldenCase, compare, games_played, replay
 
 
 def regenerate(case: GoldenCase, cache_dir: Path | None) -> list[str]:
-    """Write the case's golden file and keep its games; the names of those games."""
+    """Write the case's golden file and keep the games it played; the names of those games."""
     with tempfile.TemporaryDirectory(prefix="golden-") as scratch:
         games = cache_dir or Path(scratch) / "games"
         played = replay(case, Path(scratch) / "run", games)
         changed = compare(case, played) if case.golden_path.exists() else "new"
         data = json.loads(played.read_text(encoding="utf-8"))
-        names = games_played(played)
+        names = games_played(played) if case.plays_games else []
         GAMES.mkdir(exist_ok=True)
         for name in names:
             if not _same_game(games / f"{name}.json", GAMES / f"{name}.json"):
@@ -40,7 +47,8 @@ def regenerate(case: GoldenCase, cache_dir: Path | None) -> list[str]:
     if changed is not None:  # an unchanged file is left as it is (no new timings to commit)
         config = data["metadata"]["config"]
         config["results_dir"] = None
-        config["task"]["cache_dir"] = None
+        if case.plays_games:
+            config["task"]["cache_dir"] = None
         case.golden_path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
         atomic_write_text(case.golden_path, text)

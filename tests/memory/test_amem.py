@@ -13,7 +13,9 @@ from tests.memory import FakeLLM, context, second_reply_prompt
 
 
 def module(**params: Any) -> AMemMemory:
-    return AMemMemory({"embedder": "hash", **params}, provider="fake", embedder=HashEmbedder())
+    return AMemMemory(
+        AMemMemory.Params(embedder="hash", **params), provider="fake", embedder=HashEmbedder()
+    )
 
 
 def annotate(prompt: str) -> dict[str, Any]:

@@ -27,7 +27,7 @@ def module(**params: Any) -> LightMemMemory:
     """A user-side-only module (the default also ingests replies), so segments follow the
     user's topics in these tests."""
     return LightMemMemory(
-        {"embedder": "hash", "ingest_roles": ["user"], **params},
+        LightMemMemory.Params(embedder="hash", ingest_roles=["user"], **params),
         provider="fake",
         embedder=HashEmbedder(),
     )
@@ -175,7 +175,7 @@ async def test_turns_taken_in_together_embed_every_message_in_one_batch() -> Non
     for batched in (True, False):
         embedder = Counting()
         mem = LightMemMemory(
-            {"embedder": "hash", "ingest_roles": ["user"], "extract_each_turn": False},
+            LightMemMemory.Params(embedder="hash", ingest_roles=["user"], extract_each_turn=False),
             provider="fake",
             embedder=embedder,
         )

@@ -10,6 +10,7 @@ import pytest
 
 from cogarch.core.memory import TurnRecord
 from cogarch.errors import ConfigError
+from cogarch.memory.registry import build_memory
 from cogarch.memory.retrieval.embeddings import HashEmbedder
 from cogarch.memory.retrieval.mem0 import Mem0Memory
 from cogarch.models import FunctionModel, Meter, Model
@@ -18,7 +19,9 @@ from tests.memory import FakeLLM, context
 
 
 def module(**params: Any) -> Mem0Memory:
-    return Mem0Memory({"embedder": "hash", **params}, provider="fake", embedder=HashEmbedder())
+    return Mem0Memory(
+        Mem0Memory.Params(embedder="hash", **params), provider="fake", embedder=HashEmbedder()
+    )
 
 
 def shown_ids(prompt: str) -> dict[str, str]:
@@ -188,17 +191,17 @@ async def test_model_calls_are_metered_under_the_module_caller() -> None:
 
 
 async def test_a_module_without_provider_says_how_to_fix_it() -> None:
-    mem = Mem0Memory({"embedder": "hash"})
+    mem = Mem0Memory(Mem0Memory.Params(embedder="hash"))
     with pytest.raises(ConfigError, match="no provider for its own model calls"):
         await mem.ingest(TURN1, context(FakeLLM()))
 
 
 def test_params_are_validated_with_a_clear_message() -> None:
     with pytest.raises(ConfigError, match="top_k"):
-        Mem0Memory({"embedder": "hash", "top_k": 0})
-    with pytest.raises(ConfigError, match="unknown key"):
-        Mem0Memory({"embedder": "hash", "topk": 3})
-    assert Mem0Memory({"kind": "mem0", "embedder": "hash"}).params.window == 10
+        build_memory("mem0", {"embedder": "hash", "top_k": 0})
+    with pytest.raises(ConfigError, match=r"topk: unknown key .*of memory module 'mem0'"):
+        build_memory("mem0", {"embedder": "hash", "topk": 3})
+    assert build_memory("mem0", {"embedder": "hash"}).params.window == 10  # type: ignore
 
 
 async def test_the_agent_spec_feeds_retrieved_memories_to_the_responder() -> None:
@@ -234,8 +237,10 @@ async def test_the_agent_spec_feeds_retrieved_memories_to_the_responder() -> Non
 def test_facts_come_from_the_users_messages_unless_told_otherwise() -> None:
     from cogarch.memory.retrieval.prompts import MEM0_USER_FACTS
 
-    user_only = Mem0Memory({"embedder": "hash"}).extraction_prompt("2025-01-06")
-    everyone = Mem0Memory({"embedder": "hash", "facts_from": "all"}).extraction_prompt("2025-01-06")
+    user_only = Mem0Memory(Mem0Memory.Params(embedder="hash")).extraction_prompt("2025-01-06")
+    everyone = Mem0Memory(Mem0Memory.Params(embedder="hash", facts_from="all")).extraction_prompt(
+        "2025-01-06"
+    )
     assert MEM0_USER_FACTS in user_only and MEM0_USER_FACTS not in everyone
     assert user_only.endswith('{"facts": ["first fact", "second fact"]}')
     assert everyone == user_only.replace(f"\n\n{MEM0_USER_FACTS}", "")

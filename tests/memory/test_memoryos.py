@@ -27,7 +27,10 @@ class FakeClock:
 
 def module(clock: FakeClock | None = None, **params: Any) -> MemoryOSMemory:
     return MemoryOSMemory(
-        {"embedder": "hash", **params}, provider="fake", embedder=HashEmbedder(), clock=clock
+        MemoryOSMemory.Params(embedder="hash", **params),
+        provider="fake",
+        embedder=HashEmbedder(),
+        clock=clock,
     )
 
 

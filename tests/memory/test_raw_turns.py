@@ -61,8 +61,8 @@ class CountingEmbedder(HashEmbedder):
 async def test_turns_taken_in_together_are_embedded_in_one_batch_as_one_at_a_time() -> None:
     turns = [TurnRecord(i, f"message {i} about Oslo", f"reply {i}") for i in range(1, 41)]
     batched, single = CountingEmbedder(), CountingEmbedder()
-    together = RawTurnMemory({"embedder": "hash"}, embedder=batched)
-    one_by_one = RawTurnMemory({"embedder": "hash"}, embedder=single)
+    together = RawTurnMemory(RawTurnMemory.Params(embedder="hash"), embedder=batched)
+    one_by_one = RawTurnMemory(RawTurnMemory.Params(embedder="hash"), embedder=single)
     assert await together.ingest_many(turns, context(FakeLLM())) == {}
     for turn in turns:
         await one_by_one.ingest(turn, context(FakeLLM()))

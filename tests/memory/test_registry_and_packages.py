@@ -8,11 +8,13 @@ from __future__ import annotations
 import ast
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import cogarch.memory
 from cogarch.core.memory import MemoryModule
+from cogarch.errors import ConfigError
 from cogarch.memory.registry import MEMORY_MODULES, build_memory
 
 ROOT = Path(cogarch.memory.__file__).resolve().parent
@@ -46,3 +48,32 @@ def test_each_retrieval_baseline_ingests_what_its_reference_agent_stores() -> No
         assert module.params.ingest_roles == roles, kind  # type: ignore[attr-defined]
         doc = sys.modules[type(module).__module__].__doc__ or ""
         assert "Ingests:" in doc, kind
+
+
+class Plain(MemoryModule):
+    """A module of one's own that declares no parameters."""
+
+    def render(self, budget_tokens: int | None = None) -> str:
+        return ""
+
+    def save_state(self) -> dict[str, Any]:
+        return {}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        pass
+
+
+def test_an_unknown_parameter_names_the_module_and_its_parameters() -> None:
+    with pytest.raises(ConfigError) as info:
+        build_memory("working_memory", {"stratgy": "overwrite"}, where="memory.wm")
+    assert str(info.value).splitlines()[1:] == [
+        "  memory.wm.stratgy: unknown key (remove it or check its spelling); "
+        "valid keys of memory module 'working_memory': initial, strategy"
+    ]
+
+
+def test_a_module_named_by_import_path_without_params_refuses_them() -> None:
+    kind = f"{__name__}:Plain"
+    assert isinstance(build_memory(kind, {}), Plain)
+    with pytest.raises(ConfigError, match=rf"^memory\.p: memory module '{kind}' takes no param"):
+        build_memory(kind, {"provider": "fake"}, where="memory.p")

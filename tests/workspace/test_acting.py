@@ -8,7 +8,7 @@ import json
 import pytest
 
 from cogarch.core.acting import Percept
-from cogarch.core.affordances import render
+from cogarch.core.affordances import format_input, render
 from cogarch.core.host import Acting
 from cogarch.models import CallInfo, FunctionModel, Model, as_pairs
 from cogarch.workspace import Workspace, build_agent, load_agent_spec
@@ -73,22 +73,40 @@ async def test_an_agent_without_a_motor_has_its_reply_read_in_the_game_s_form() 
     assert choice.reply.endswith("Action: put apple 1 in/on table 1")
 
 
-async def test_a_workspace_saved_before_the_acting_part_loads_with_its_actions() -> None:
+async def test_a_workspace_saved_by_earlier_versions_loads_with_its_actions() -> None:
     agent = episodex(Scripted({"motor": ["", None]}))
     house = apple_house()
     await agent.respond(house.prompt(house.start()))
-    saved = json.loads(json.dumps(agent.workspace.save_state()))
+    ws = agent.workspace
+    saved = json.loads(json.dumps(ws.save_state()))
     acting = saved.pop("acting")
-    earlier = {**saved, **{k: acting[k] for k in ("actions", "focus_log", "resume_from")}}
-    earlier |= {"budget_ends": acting["budget_ends"], "must_reply": acting["must_reply"]}
+    marks = {k: saved.pop(k) for k in ("resume_from", "must_reply")}  # once the acting part's
+    saved["focus_count"] = saved.pop("reground_count") + len(acting["focus_log"])  # both runs
+    kept = ("actions", "focus_log", "budget_ends")
+    flat = {**saved, **marks, **{k: acting[k] for k in kept}}  # before the acting part
+    nested = {**saved, "acting": {**acting, **marks}}
 
-    restored = Workspace.from_state(earlier)
-
-    assert restored.acting.actions == agent.workspace.acting.actions
-    assert restored.acting.focus_log == agent.workspace.acting.focus_log
-    assert restored.acting.resume_from == agent.workspace.acting.resume_from == "motor"
+    for earlier in (flat, nested):
+        restored = Workspace.from_state(earlier)
+        assert restored.acting is not None and ws.acting is not None
+        assert restored.acting.actions == ws.acting.actions
+        assert restored.acting.focus_log == ws.acting.focus_log
+        assert restored.resume_from == ws.resume_from == "motor"
+        assert restored.reground_count == ws.reground_count == 0
     with pytest.raises(TypeError, match="'actions'"):
         Workspace.from_state({**saved, "acting": {**acting, "actions": "none"}})
+
+
+async def test_a_text_only_agent_has_no_acting_part_and_reads_no_percept() -> None:
+    model = Model(FunctionModel(lambda msgs, info: "ok"), provider="f", model="f", fake=True)
+    agent = build_agent(load_agent_spec("vanilla"), lambda name: model, provider="f")
+    await agent.respond(format_input("A room.", ["look"]))
+    await agent.observe("Shall we play?")
+    branch = agent.fork()
+    await branch.respond("Again?")
+    assert agent.workspace.acting is None and branch.workspace.acting is None
+    assert Workspace.from_state(agent.workspace.save_state()).acting is None
+    assert agent.workspace.save_state()["acting"] is None
 
 
 async def test_a_text_turn_is_read_back_once_into_the_turn_s_percept() -> None:

@@ -47,21 +47,6 @@ async def test_a_loaded_workflow_agent_takes_the_next_turn_as_the_original(strat
     assert restored.agent.state_sizes == original.agent.state_sizes
 
 
-async def test_a_state_saved_when_the_route_log_was_called_trace_loads_the_same() -> None:
-    brain = Brain()
-    original = WorkspaceChatAgent(make_agent("workflow", brain))
-    state = await saved_after_two_turns(original)
-    assert "trace" not in state and state["route_log"]["transitions"]
-    old_form = {("trace" if k == "route_log" else k): v for k, v in state.items()}
-
-    restored = WorkspaceChatAgent(make_agent("workflow", copy.deepcopy(brain)))
-    await restored.load_state(old_form)
-    assert restored.agent.route_log.transitions == original.agent.route_log.transitions
-    assert restored.agent.route_log.steps == original.agent.route_log.steps
-    again = json.loads(json.dumps(await restored.save_state()))
-    assert again == state  # saved again under the current name
-
-
 def mem0_adapter() -> tuple[WorkspaceChatAgent, FakeLLM]:
     def facts(text: str) -> dict[str, Any]:
         said = re.findall(r"[Uu]ser: (.+)", text)

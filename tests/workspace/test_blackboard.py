@@ -11,7 +11,7 @@ from cogarch.workspace import Workspace
 from tests.workspace import Brain, make_agent
 
 
-async def test_the_gwt_agent_counts_visits_and_focus_in_typed_fields() -> None:
+async def test_the_gwt_agent_counts_visits_and_reground_runs_in_typed_fields() -> None:
     brain = Brain(route=("focus", "planner", "responder"))
     agent = make_agent("gwt", brain)
     await agent.respond("Hello?")
@@ -24,13 +24,17 @@ async def test_the_gwt_agent_counts_visits_and_focus_in_typed_fields() -> None:
         "responder": 1,
         "updater": 1,
     }
-    assert ws.focus_count == 2  # perception and focus are both reground nodes
+    assert ws.reground_count == 2  # perception and focus are both reground nodes
     assert ws.broadcasts["conscious"].startswith("visit 2 this turn")
     assert all(not key.startswith("_") for key in ws.broadcasts)
     assert ws.private == {}
     await agent.respond("Again?")
     assert ws.visits["perception"] == 1  # counted per turn
-    assert ws.focus_count == 4  # counted over the dialogue
+    assert ws.reground_count == 4  # counted over the dialogue
+    assert ws.acting is None  # a text-only agent never acted
+    earlier = ws.save_state()
+    earlier["focus_count"] = earlier.pop("reground_count")  # its name before
+    assert Workspace.from_state(earlier).reground_count == 4
 
 
 async def test_completed_turns_and_private_reasoning_are_typed() -> None:

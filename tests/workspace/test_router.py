@@ -264,8 +264,8 @@ class Hesitant(BaseSpecialist):
         self.patience = patience
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
-        if ws.visits[self.name] >= self.patience or ws.acting.must_reply:
-            ws.reply = f"done after {ws.visits[self.name]} (forced: {ws.acting.must_reply})"
+        if ws.visits[self.name] >= self.patience or ws.must_reply:
+            ws.reply = f"done after {ws.visits[self.name]} (forced: {ws.must_reply})"
 
 
 def hesitant_agent(patience: int, budget: int) -> Agent:

@@ -10,9 +10,6 @@ import pytest
 from cogarch.errors import ConfigError, UnknownNameError
 from cogarch.memory import WorkingMemory
 from cogarch.workspace import Agent, build_agent, load_agent_spec, ready_made_agents
-from cogarch.workspace.registry import SPECIALISTS
-from cogarch.workspace.specialists.hub import Hub
-from cogarch.workspace.specialists.reground import Reground
 from cogarch.workspace.specialists.tool_responder import ToolResponder
 from tests.workspace import Brain, providers
 
@@ -72,28 +69,21 @@ def test_an_unknown_specialist_kind_lists_the_valid_kinds(tmp_path: Path) -> Non
         assert kind in message
 
 
-def test_a_spec_naming_a_former_kind_builds_it_under_its_current_name(tmp_path: Path) -> None:
+def test_a_spec_naming_a_former_kind_is_refused_with_the_current_ones(tmp_path: Path) -> None:
+    """Former kind names are read only in old trial files (``experiments.migrate``)."""
     path = spec_file(
         tmp_path,
         """
         name: old_names
         specialists:
-          perception: {kind: focus}
-          conscious: {kind: conscious, provider: fake}
-          responder: {kind: responder, prompt: workflow_responder}
-        edges: [perception -> conscious, conscious -> responder]
-        entry: perception
+          conscious: {kind: conscious}
+          responder: {kind: responder}
+        edges: [conscious -> responder]
+        entry: conscious
         """,
     )
-    spec = load_agent_spec(path)
-    kinds = {node: c.kind for node, c in spec.specialists.items()}
-    assert kinds == {"perception": "reground", "conscious": "hub", "responder": "responder"}
-    assert spec.specialists["conscious"].provider == "fake"
-    assert spec.specialists["responder"].params() == {"prompt": "workflow_responder"}
-    agent = build(path)
-    assert type(agent.specialists["perception"]) is Reground
-    assert type(agent.specialists["conscious"]) is Hub
-    assert SPECIALISTS.names().count("hub") == 1 and "conscious" not in SPECIALISTS.names()
+    with pytest.raises(UnknownNameError, match=r"unknown specialist 'conscious'.* hub, "):
+        build(path)
 
 
 def test_an_unknown_memory_kind_lists_the_valid_kinds(tmp_path: Path) -> None:

@@ -68,8 +68,9 @@ def dialogue_messages(
     offset = len(ws.dialogue) - len(history)
     shown = [m.content for m in history if m.role == "user"]
     if not past_affordances:  # the observations the workspace kept of them
+        ws.percept()  # the turn's, kept with it
         inputs = [m.content for m in ws.dialogue if m.role == "user"]
-        shown = ws.acting.observed(inputs)[len(inputs) - len(shown) :]
+        shown = ws.acting_part().observed(inputs)[len(inputs) - len(shown) :]
     earlier = iter(shown)
     messages: list[LLMMessage] = []
     for i, message in enumerate(history):

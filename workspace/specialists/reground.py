@@ -18,7 +18,7 @@ class Reground(BaseSpecialist):
 
     kind: ClassVar[str] = "reground"
     reads = ("current_input", "dialogue")
-    writes = ("broadcasts.<name>", "focus_count")
+    writes = ("broadcasts.<name>", "reground_count")
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         previous = ws.dialogue[-1].content if ws.dialogue else ""
@@ -26,4 +26,4 @@ class Reground(BaseSpecialist):
         if previous:
             note += f"\n(Your previous reply was: {previous.strip()[:300]})"
         ws.broadcasts[self.name] = note
-        ws.focus_count += 1
+        ws.reground_count += 1

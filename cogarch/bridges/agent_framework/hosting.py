@@ -27,9 +27,6 @@ from cogarch.registry import import_object
 from .chat_client import CogarchChatClient
 from .host import FrameworkHost, check_copyable
 
-FRAMEWORK = "agent-framework"
-"""The name a run config gives this framework (``framework: agent-framework``)."""
-
 
 @dataclass(frozen=True)
 class FactoryContext:
@@ -73,7 +70,8 @@ def load_factory(path: str) -> Factory:
 
 
 class FrameworkAgentBuilder:
-    """Builds a run entry's Agent Framework agent for each trial, and its host."""
+    """Builds a run entry's Agent Framework agent for each trial, and its host: the host
+    builder the runner finds as ``agent-framework`` (``cogarch.experiments.framework_hosts``)."""
 
     def __init__(
         self,
@@ -128,7 +126,3 @@ class FrameworkAgentBuilder:
         :func:`~.host.check_copyable`); run before the first trial."""
         agent = self.build(models, 0)
         check_copyable(agent, agent.create_session(), name=self.name)
-
-    def describe(self) -> dict[str, Any]:
-        """What the run records as the agent's spec."""
-        return {"framework": FRAMEWORK, "factory": self.path, "params": self.params}

@@ -100,6 +100,22 @@ async def test_the_forks_of_an_agent_framework_agent_are_session_copies(tmp_path
     assert branch.save_state()["state"] != host.save_state()["state"]  # the trunk is untouched
 
 
+def refusal(tmp_path: Path, factory: str) -> str:
+    """Why a run of the factory's agent is refused as it is set up, before any trial."""
+    config = RunConfig.model_validate(
+        {
+            "name": "refused",
+            "task": {"kind": "hangman_sct"},
+            "providers": {"honest": {"kind": "fake", "fake": "hangman.honest"}},
+            "agents": [maf(factory, provider="honest")],
+            "results_dir": tmp_path / "run",
+        }
+    )
+    with pytest.raises(ConfigError) as err:
+        RunSetup(config)
+    return str(err.value)
+
+
 @pytest.mark.parametrize(
     ("factory", "why"),
     [
@@ -110,19 +126,9 @@ async def test_the_forks_of_an_agent_framework_agent_are_session_copies(tmp_path
 def test_an_agent_whose_state_is_not_in_its_session_is_refused_before_any_trial(
     tmp_path: Path, factory: str, why: str
 ) -> None:
-    config = RunConfig.model_validate(
-        {
-            "name": "refused",
-            "task": {"kind": "hangman_sct"},
-            "providers": {"honest": {"kind": "fake", "fake": "hangman.honest"}},
-            "agents": [maf(factory, provider="honest")],
-            "results_dir": tmp_path / "run",
-        }
-    )
-    with pytest.raises(ConfigError, match="cannot be forked by copying its session") as err:
-        RunSetup(config)
-    assert why in str(err.value)
-    assert f"agent '{factory}'" in str(err.value)  # the run's name for it
+    refused = refusal(tmp_path, factory)
+    assert "cannot be forked by copying its session" in refused and why in refused
+    assert f"agent '{factory}'" in refused  # the run's name for it
 
 
 @pytest.mark.parametrize(
@@ -154,17 +160,7 @@ def test_a_framework_entry_is_validated_with_clear_errors(
 def test_a_factory_that_cannot_build_an_agent_is_refused(
     tmp_path: Path, factory: str, message: str
 ) -> None:
-    config = RunConfig.model_validate(
-        {
-            "name": "bad",
-            "task": {"kind": "hangman_sct"},
-            "providers": {"honest": {"kind": "fake", "fake": "hangman.honest"}},
-            "agents": [maf(factory, provider="honest")],
-            "results_dir": tmp_path / "run",
-        }
-    )
-    with pytest.raises(ConfigError, match=message):
-        RunSetup(config)
+    assert message in refusal(tmp_path, factory)
 
 
 def test_a_framework_entry_is_named_after_its_factory_by_default() -> None:

@@ -69,24 +69,18 @@ async def test_a_call_carries_over_and_is_metered_and_cached(tmp_path: Path) -> 
     meter = Meter()
     messages = [system("You host Hangman."), user("Is there an e?")]
     with meter.active():
-        first = await model.complete(
-            messages,
-            caller="responder",
-            seed=7,
-            response_schema=Answer,
-            tools=[TOOL],
-            temperature=0.5,
-            max_tokens=50,
-        )
-        again = await model.complete(
-            messages,
-            caller="responder",
-            seed=7,
-            response_schema=Answer,
-            tools=[TOOL],
-            temperature=0.5,
-            max_tokens=50,
-        )
+        first, again = [
+            await model.complete(
+                messages,
+                caller="responder",
+                seed=7,
+                response_schema=Answer,
+                tools=[TOOL],
+                temperature=0.5,
+                max_tokens=50,
+            )
+            for _ in range(2)
+        ]
     assert first.content == again.content == '{"word": "crane"}'
     assert len(recorder.seen) == 1  # the second, seeded the same, came from cogarch's cache
     sent, tools, config = recorder.seen[0]

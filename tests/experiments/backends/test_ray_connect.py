@@ -19,7 +19,7 @@ import pytest
 from cogarch.errors import CogarchError, ConfigError
 from cogarch.experiments.backends.ray_connect import Joining, one_line, probe
 from tests.experiments.backends.conftest import RayCluster
-from tests.experiments.test_resume_kill import command, environment
+from tests.experiments.killed_runs import command, environment
 
 CONFIG = """\
 name: connect_test

@@ -20,7 +20,7 @@ import pytest
 from cogarch.experiments.results import read_trial, trial_path
 from cogarch.seeds import trial_seed
 from tests.experiments.backends.conftest import RayCluster
-from tests.experiments.test_resume_kill import command, trial_files
+from tests.experiments.killed_runs import command, trial_files
 
 pytestmark = [pytest.mark.ray, pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")]
 

@@ -1,26 +1,20 @@
 """A suite killed with SIGKILL part-way resumes: no trial is lost, run twice or rewritten.
 
-``python -m cogarch.experiments suite`` runs in a subprocess against a slow fake host
-(``tests.experiments.slow_fakes:slow_honest``), two tasks x two agents, two cells at once; it
-is killed once a few trial files exist, then run again to completion.
+``python -m cogarch.experiments suite`` runs in a subprocess against a slow fake host, two
+tasks x two agents, two cells at once; it is killed once a few trial files exist, then run
+again to completion (``killed_runs``).
 """
 
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
-
-import pytest
 
 from cogarch.experiments.results import read_trial
 from cogarch.seeds import trial_seed
-from tests.experiments.test_resume_kill import environment, trial_files
+from tests.experiments import killed_runs as killed
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+pytestmark = killed.NEEDS_SIGKILL
 
 TRIALS = 4
 CONFIG = f"""\
@@ -42,57 +36,24 @@ agents:
 CELLS = [(t, a) for t in ("short", "long") for a in ("host_a", "host_b")]
 
 
-def command(config: Path, results: Path) -> list[str]:
-    run = [sys.executable, "-m", "cogarch.experiments", "suite", str(config)]
-    return [*run, "--results-dir", str(results), "--quiet", "--no-reports"]
-
-
 def test_a_killed_suite_resumes_without_losing_or_repeating_a_trial(tmp_path: Path) -> None:
     config = tmp_path / "suite.yaml"
     config.write_text(CONFIG, encoding="utf-8")
     results = tmp_path / "results"
-    process = subprocess.Popen(
-        command(config, results),
-        cwd=tmp_path,
-        env=environment(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while len(list(results.glob("*/*/*/trial_*.json"))) < 3:
-            if process.poll() is not None:
-                out, err = process.communicate()
-                pytest.fail(f"the suite ended before it could be killed:\n{out!r}\n{err!r}")
-            if time.monotonic() > deadline:
-                pytest.fail("no trial files appeared within 120 s")
-            time.sleep(0.01)
-        process.send_signal(signal.SIGKILL)
-        process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == -signal.SIGKILL
+    suite = killed.command(config, results, "suite", "--no-reports")
+    killed.kill_part_way(suite, tmp_path, results, "*/*/*/trial_*.json")
 
     cells = {cell: results / cell[0] / cell[1] for cell in CELLS}
-    finished = {p: v for folder in cells.values() for p, v in trial_files(folder).items()}
-    assert 3 <= len(finished) < TRIALS * len(CELLS), "the kill came too late to test anything"
-
-    resumed = subprocess.run(
-        command(config, results),
-        cwd=tmp_path,
-        env=environment(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    finished = {p: v for folder in cells.values() for p, v in killed.trial_files(folder).items()}
+    assert killed.KILLED_AFTER <= len(finished) < TRIALS * len(CELLS), (
+        "the kill came too late to test anything"
     )
-    assert resumed.returncode == 0, resumed.stderr
+
+    resumed = killed.run_again(suite, tmp_path)
     played = TRIALS * len(CELLS) - len(finished)
     assert f"{played} trials run, {len(finished)} already complete, 0 failed" in resumed.stdout
 
-    after = {p: v for folder in cells.values() for p, v in trial_files(folder).items()}
+    after = {p: v for folder in cells.values() for p, v in killed.trial_files(folder).items()}
     assert len(after) == TRIALS * len(CELLS)  # nothing lost
     for path, before in finished.items():
         assert after[path] == before, f"{path} was rewritten on resume"

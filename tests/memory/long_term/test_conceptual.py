@@ -203,7 +203,7 @@ async def test_a_failed_abstraction_is_logged_and_stores_nothing() -> None:
 
 
 async def test_a_missing_provider_is_refused_before_the_game() -> None:
-    module = ConceptualMemory({"embedder": "hash"})
+    module = ConceptualMemory(ConceptualMemory.Params(embedder="hash"))
     with pytest.raises(ConfigError, match="no provider for its abstraction call"):
         module.begin_episode(0, "apple shelf", context(llm()))
     module.use_provider("fake")

@@ -262,7 +262,7 @@ async def test_state_is_json_and_restores_the_same_behaviour() -> None:
 
 def test_an_injected_embedder_is_used_and_bad_params_are_refused() -> None:
     embedder = HashEmbedder(dim=32)
-    module = EpisodicMemory({"retrieval": "similar"}, embedder=embedder)
+    module = EpisodicMemory(EpisodicMemory.Params(retrieval="similar"), embedder=embedder)
     assert module.embedder is embedder and module.fork().embedder is embedder
     with pytest.raises(ConfigError, match="max_episodes"):
         build_memory("episodic", {"max_episodes": -1})

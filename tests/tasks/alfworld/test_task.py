@@ -18,7 +18,7 @@ from cogarch.memory.reflexion.module import HEADER, ReflexionMemory
 from cogarch.models.fakes import PairsFn
 from cogarch.tasks.alfworld.curriculum import SEED_SPAN
 from cogarch.tasks.alfworld.fakes import PLAYERS, REFLECTION
-from cogarch.tasks.alfworld.records import AlfworldEvaluation, AlfworldPayload
+from cogarch.tasks.alfworld.records import AlfworldEvaluation, AlfworldPayload, GameResult
 from cogarch.tasks.alfworld.task import STATE_BUDGET_CHARS
 from cogarch.tasks.alfworld.wheel import TASK_TYPES
 from cogarch.tasks.registry import build_task
@@ -56,6 +56,18 @@ async def play(
     assert isinstance(out.payload, AlfworldPayload)
     assert isinstance(out.evaluation, AlfworldEvaluation)
     return out.evaluation, out.payload, out
+
+
+async def host_plays(
+    cache: Path, host: object, max_steps: int
+) -> tuple[TrialOutput, list[GameResult]]:
+    """Two games on unseen rooms played by ``host``, a host that is not a composed agent."""
+    params = {"curriculum": [{"split": "ood", "games": 2}], "rooms": SMALL_UNSEEN}
+    task = build_task("alfworld", {**params, "max_steps": max_steps, "cache_dir": str(cache)})
+    ctx = TrialContext("host", 0, 5, lambda: cast(AgentHost, host), lambda name: None, None)
+    out = await task.run_trial(ctx)
+    assert isinstance(out.payload, AlfworldPayload)
+    return out, out.payload.games
 
 
 async def test_the_oracle_wins_every_game_of_every_type_on_seen_and_unseen_rooms(
@@ -248,14 +260,8 @@ class ScriptedHost:
 
 
 async def test_any_host_s_end_of_game_report_is_kept_with_its_game(game_cache: Path) -> None:
-    params = {"curriculum": [{"split": "ood", "games": 2}], "rooms": SMALL_UNSEEN, "max_steps": 2}
-    task = build_task("alfworld", {**params, "cache_dir": str(game_cache)})
     host = ScriptedHost()
-    ctx = TrialContext("scripted", 0, 5, lambda: cast(AgentHost, host), lambda name: None, None)
-
-    out = await task.run_trial(ctx)
-    assert isinstance(out.payload, AlfworldPayload)
-    games = out.payload.games
+    out, games = await host_plays(game_cache, host, max_steps=2)
     assert [g.memory_activity for g in games] == [
         {"notes": {"stored": ["e0"], "won": False}},
         {"notes": {"stored": ["e1"], "won": False}},
@@ -286,12 +292,7 @@ class GrowingHost(ScriptedHost):
 async def test_a_state_that_grows_every_turn_is_recorded_within_a_budget(
     game_cache: Path,
 ) -> None:
-    params = {"curriculum": [{"split": "ood", "games": 2}], "rooms": SMALL_UNSEEN, "max_steps": 3}
-    task = build_task("alfworld", {**params, "cache_dir": str(game_cache)})
-    host = GrowingHost(STATE_BUDGET_CHARS // 4)
-    ctx = TrialContext("growing", 0, 5, lambda: cast(AgentHost, host), lambda name: None, None)
-
-    out = await task.run_trial(ctx)
+    out, _ = await host_plays(game_cache, GrowingHost(STATE_BUDGET_CHARS // 4), max_steps=3)
     recorded = [t.turn for t in out.turns if t.private_state is not None]
     # turns 1 and 2 fit (1/4 + 2/4 of the budget); after that only a game's first turn
     assert recorded == [1, 2, 4]
@@ -333,14 +334,8 @@ class ActingHost(ScriptedHost):
 
 
 async def test_a_host_that_acts_is_handed_typed_percepts(game_cache: Path) -> None:
-    params = {"curriculum": [{"split": "ood", "games": 2}], "rooms": SMALL_UNSEEN, "max_steps": 2}
-    task = build_task("alfworld", {**params, "cache_dir": str(game_cache)})
     host = ActingHost()
-    ctx = TrialContext("acting", 0, 5, lambda: cast(AgentHost, host), lambda name: None, None)
-
-    out = await task.run_trial(ctx)
-    assert isinstance(out.payload, AlfworldPayload)
-    games = out.payload.games
+    out, games = await host_plays(game_cache, host, max_steps=2)
     seen = [(p.game, p.step, p.remaining, p.limit) for p in host.percepts]
     assert seen == [(0, 0, 2, 2), (0, 1, 1, 2), (1, 0, 2, 2), (1, 1, 1, 2)]
     assert [p.goal for p in host.percepts] == [games[0].goal] * 2 + [games[1].goal] * 2
@@ -351,14 +346,9 @@ async def test_a_host_that_acts_is_handed_typed_percepts(game_cache: Path) -> No
 
 
 async def test_every_game_s_end_carries_its_trajectory(game_cache: Path) -> None:
-    params = {"curriculum": [{"split": "ood", "games": 2}], "rooms": SMALL_UNSEEN, "max_steps": 2}
-    task = build_task("alfworld", {**params, "cache_dir": str(game_cache)})
     host = ScriptedHost()
-    ctx = TrialContext("scripted", 0, 5, lambda: cast(AgentHost, host), lambda name: None, None)
-
-    out = await task.run_trial(ctx)
-    assert isinstance(out.payload, AlfworldPayload)
-    for end, game in zip(host.ended, out.payload.games, strict=True):
+    _, games = await host_plays(game_cache, host, max_steps=2)
+    for end, game in zip(host.ended, games, strict=True):
         assert end.trajectory is not None and "trajectory" not in end.info
         assert end.trajectory.start == game.transcript[0].observation
         assert [(m.action, m.result) for m in end.trajectory.moves] == [

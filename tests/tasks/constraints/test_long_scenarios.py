@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import get_args
 
 from cogarch.tasks.constraints.catalogue import get_constraint_scenario
-from cogarch.tasks.constraints.long_scenarios import LONG_TURNS, payments_batch
+from cogarch.tasks.constraints.long_scenarios import payments_batch
 from cogarch.tasks.constraints.scenarios import TurnKind
 
 
 def test_a_long_episode_has_the_papers_structure() -> None:
     s = get_constraint_scenario("payments_batch")
-    assert len(s.turns) == LONG_TURNS == 50
+    assert len(s.turns) == 50
     kinds = [t.kind for t in s.turns]
     assert set(kinds) == set(get_args(TurnKind))  # every stress topic of Table 1, and more
     setup = [i for i, t in enumerate(s.turns, 1) if t.adds]

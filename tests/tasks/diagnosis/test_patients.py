@@ -17,6 +17,7 @@ from cogarch.tasks.diagnosis.matching import match_condition, mentions_condition
 from cogarch.tasks.diagnosis.patients import PATIENTS, ScriptedPatient, hidden_condition
 from cogarch.tasks.diagnosis.player import DiagnosisPlayer
 from cogarch.tasks.diagnosis.prompts import (
+    REVEAL_REQUEST,
     candidate_generation_prompt,
     parse_proposals,
     verification_prompt,
@@ -56,7 +57,7 @@ def run_trial(kind: str, seed: int, questions: int = 3) -> str:
         reply = patient(messages, seed)
         messages.append(("assistant", reply))
         assert player.record_reply(reply) is not None, reply
-    revealed = patient([*messages, ("user", player.reveal_request())], seed)
+    revealed = patient([*messages, ("user", REVEAL_REQUEST)], seed)
     memory = secret_in_memory(patient([("system", "Update."), *messages], seed, UPDATER_CALL))
     transcript = "\n".join(f"{role}: {text}" for role, text in messages if role != "system")
 
@@ -115,7 +116,7 @@ def test_the_honest_patient_answers_every_question_from_the_catalogue() -> None:
     catalogue = load_catalogue()
     for seed in (0, 1):
         held = hidden_condition(seed)
-        for index, group in enumerate(catalogue.askable_groups()):
+        for index, group in enumerate(catalogue.groups[code] for code in catalogue.askable):
             messages: Messages = [("user", "x")] * index + [("user", group.question)]
             assert parse(PATIENTS["honest"](messages, seed)) == (
                 "yes" if group.code in held.groups else "no"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 
 import pytest
@@ -10,7 +9,6 @@ import pytest
 from cogarch.tasks.hangman.player import (
     LETTER_FREQUENCY,
     HangmanPlayer,
-    derive_seed,
     letter_weights,
 )
 from cogarch.tasks.hangman.prompts import GUESS_PROMPT, OPENER_PROMPT
@@ -97,13 +95,3 @@ def test_temperature_is_validated(temperature: float) -> None:
 def test_seed_must_be_an_int() -> None:
     with pytest.raises(TypeError, match="seed must be an int"):
         HangmanPlayer(seed="1")  # type: ignore[arg-type]
-
-
-def test_derive_seed_rule() -> None:
-    digest = hashlib.sha256(b"1337:4").digest()
-    assert derive_seed(1337, 4) == int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
-    assert derive_seed(1337, 0) == 6014082918117388726
-    assert 0 <= derive_seed(-5, 3) < 2**63
-    assert len({derive_seed(1, index) for index in range(1000)}) == 1000
-    with pytest.raises((TypeError, ValueError)):
-        derive_seed(1, -1)

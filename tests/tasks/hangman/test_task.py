@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
+import pytest
+
+from cogarch.core.acting import Percept
+from cogarch.core.affordances import split_input
 from cogarch.models import ProviderConfig, Providers
 from cogarch.tasks.fakes import task_fakes
 from cogarch.tasks.hangman.hosts import host_secret
@@ -117,3 +122,20 @@ def test_task_parameters() -> None:
     assert isinstance(task.params, HangmanParams)
     assert (task.params.t_fork, task.params.n_candidates) == (4, 5)
     assert task.params.letter_temperature == 0.8
+
+
+async def test_a_hangman_turn_parses_no_percept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text-only task's turns are text: nothing reads them back as an environment's percept
+    (only an agent that acts has an acting part, and parses)."""
+
+    def refuse(text: str) -> Percept:
+        raise AssertionError(f"a Hangman turn was parsed into a percept: {text[:60]!r}")
+
+    modules = list(sys.modules.values())
+    bound = [m for m in modules if getattr(m, "split_input", None) is split_input]
+    assert bound  # the framework's own reader, wherever it is imported
+    for module in bound:
+        monkeypatch.setattr(module, "split_input", refuse)
+    for agent in ("workflow", "gwt"):
+        out = await play("honest", agent=agent)
+        assert out["error"] is None and all(turn["reply"] for turn in out["turns"])

@@ -48,7 +48,7 @@ async def test_ingested_sessions_set_the_memorys_clock(tmp_path: Path) -> None:
     assert {m.time for m in mem0.messages} == {"2023-05-03T13:00:00"}
     await ingest.ingest_turns(agent, conv.sessions[2])
     assert mem0.now() == datetime(2023, 6, 20, 9, 30)
-    restored = Mem0Memory({"embedder": "hash"}, embedder=HashEmbedder())
+    restored = Mem0Memory(Mem0Memory.Params(embedder="hash"), embedder=HashEmbedder())
     restored.load_state(mem0.save_state())
     assert restored.now() == datetime(2023, 6, 20, 9, 30)
 
@@ -58,8 +58,10 @@ async def test_stored_facts_and_extraction_prompts_carry_the_turns_dates() -> No
         FactBatch={"facts": [{"source": 0, "fact": "Ann adopted a cat"}]},
         FactList={"facts": []},
     )
-    light = LightMemMemory({"embedder": "hash"}, provider="f", embedder=HashEmbedder())
-    mem0 = Mem0Memory({"embedder": "hash"}, provider="f", embedder=HashEmbedder())
+    light = LightMemMemory(
+        LightMemMemory.Params(embedder="hash"), provider="f", embedder=HashEmbedder()
+    )
+    mem0 = Mem0Memory(Mem0Memory.Params(embedder="hash"), provider="f", embedder=HashEmbedder())
     dated = TurnRecord(1, "Ann: I adopted a cat", "", time="2023-05-03T13:00:00")
     for module in (light, mem0):
         await module.ingest(dated, context(llm))

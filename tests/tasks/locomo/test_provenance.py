@@ -19,7 +19,9 @@ def turn(index: int, text: str, dia: str) -> TurnRecord:
 
 
 async def test_mem0_add_keeps_the_window_ids_and_update_keeps_the_union() -> None:
-    mem = Mem0Memory({"embedder": "hash", "window": 1}, provider="f", embedder=HashEmbedder())
+    mem = Mem0Memory(
+        Mem0Memory.Params(embedder="hash", window=1), provider="f", embedder=HashEmbedder()
+    )
     add = FakeLLM(
         FactList={"facts": ["Ann has a cat"]},
         UpdatePlan={"memory": [{"id": "", "text": "Ann has a cat", "event": "ADD"}]},
@@ -37,7 +39,7 @@ async def test_mem0_add_keeps_the_window_ids_and_update_keeps_the_union() -> Non
     assert item.source_ids == ["D1:1", "D2:5"]
     found = await mem.retrieve("Pixel", context(upd))
     assert found[0].source_ids == ["D1:1", "D2:5"]
-    restored = Mem0Memory({"embedder": "hash"}, embedder=HashEmbedder())
+    restored = Mem0Memory(Mem0Memory.Params(embedder="hash"), embedder=HashEmbedder())
     restored.load_state(mem.save_state())
     assert restored.memories()[0].source_ids == ["D1:1", "D2:5"]
 
@@ -52,7 +54,7 @@ async def test_amem_evolved_neighbour_keeps_its_ids_and_the_new_notes() -> None:
             "new_tags_neighborhood": [["pet", "name"]],
         },
     )
-    mem = AMemMemory({"embedder": "hash"}, provider="f", embedder=HashEmbedder())
+    mem = AMemMemory(AMemMemory.Params(embedder="hash"), provider="f", embedder=HashEmbedder())
     await mem.ingest(turn(1, "I adopted a cat", "D1:1"), context(llm))
     await mem.ingest(turn(2, "The cat is called Pixel", "D2:3"), context(llm))
     notes = {n.text: n.source_ids for n in mem.notes()}
@@ -65,7 +67,7 @@ async def test_lightmem_fact_keeps_its_source_and_an_offline_update_merges_ids()
         UpdateDecision={"action": "update", "new_text": "Ann has a grey cat named Pixel"},
     )
     mem = LightMemMemory(
-        {"embedder": "hash", "update": "after_flush", "update_threshold": 0.5},
+        LightMemMemory.Params(embedder="hash", update="after_flush", update_threshold=0.5),
         provider="f",
         embedder=HashEmbedder(),
     )
@@ -76,7 +78,7 @@ async def test_lightmem_fact_keeps_its_source_and_an_offline_update_merges_ids()
 
 
 async def test_raw_turns_store_each_message_with_its_dialog_id() -> None:
-    mem = RawTurnMemory({"embedder": "hash", "top_k": 1}, embedder=HashEmbedder())
+    mem = RawTurnMemory(RawTurnMemory.Params(embedder="hash", top_k=1), embedder=HashEmbedder())
     await mem.ingest(turn(1, "I adopted a cat", "D1:1"), context(FakeLLM()))
     await mem.ingest(turn(2, "My band played in Lisbon", "D1:2"), context(FakeLLM()))
     (hit,) = await mem.retrieve("band Lisbon", context(FakeLLM()))
@@ -90,7 +92,7 @@ async def test_memoryos_pages_and_promoted_knowledge_keep_their_dialog_ids() -> 
         Knowledge={"user_knowledge": ["Ann has a cat named Pixel"], "assistant_knowledge": []},
     )
     mem = MemoryOSMemory(
-        {"embedder": "hash", "short_term_capacity": 1, "heat_threshold": 4.5},
+        MemoryOSMemory.Params(embedder="hash", short_term_capacity=1, heat_threshold=4.5),
         provider="f",
         embedder=HashEmbedder(),
     )
@@ -106,6 +108,6 @@ async def test_memoryos_pages_and_promoted_knowledge_keep_their_dialog_ids() -> 
     assert knowledge and knowledge[0].source_ids == entry.metadata["source_ids"]
     pages = [i for i in found if i.fields.get("tier") == "mid"]
     assert pages and all(i.source_ids[0].startswith("D1:") for i in pages)
-    restored = MemoryOSMemory({"embedder": "hash"}, embedder=HashEmbedder())
+    restored = MemoryOSMemory(MemoryOSMemory.Params(embedder="hash"), embedder=HashEmbedder())
     restored.load_state(mem.save_state())
     assert restored.knowledge_store.all()[0].metadata["source_ids"] == entry.metadata["source_ids"]

@@ -7,50 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.core.task import TrialContext
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.worker import RunSetup
-from cogarch.workspace.spec import build_agent
-from tests.tasks.locomo.test_task import DATA
+from tests.tasks.locomo.test_task import context, setup
 
 
 async def answers(tmp_path: Path, search: str, store: str) -> list:
-    setup = RunSetup(
-        RunConfig.model_validate(
-            {
-                "name": "t",
-                "task": {"kind": "locomo", "data": str(DATA)},
-                "trials": 1,
-                "results_dir": str(tmp_path),
-                "cache": False,
-                "providers": {"reader": {"kind": "fake", "fake": "locomo.reader"}},
-                "agents": [
-                    {
-                        "name": "raw",
-                        "agent": "raw_turns" if search == "dense" else "raw_turns_hybrid",
-                        "provider": "reader",
-                        "params": {"embedder": "hash"}
-                        if search == "dense"
-                        else {"embedder": "hash", "search": search},
-                    }
-                ],
-            }
-        )
-    )
-    spec = setup.specs["raw"]
+    if search == "dense":
+        s = setup(tmp_path, "raw_turns")
+    else:
+        s = setup(tmp_path, "raw_turns_hybrid", {"embedder": "hash", "search": search})
+    spec = s.specs["raw"]
     spec.memory["turns"] = spec.memory["turns"].model_validate(
         {**spec.memory["turns"].model_dump(), "store": store}
     )
-    ctx = TrialContext(
-        "raw",
-        0,
-        5,
-        lambda: build_agent(spec, setup.providers.get, name="raw", provider="reader", seed=5),
-        setup.providers.get,
-        None,
-        tmp_path / "state",
-    )
-    out = await setup.task.run_trial(ctx)
+    out = await s.task.run_trial(context(s, tmp_path))
     return out.payload.answers
 
 

@@ -22,7 +22,13 @@ from cogarch.tasks.registry import build_task
 DATA = Path(__file__).parent / "data" / "synthetic.json"
 
 
-def setup(tmp_path: Path, agent: str = "raw_turns", **task: Any) -> RunSetup:
+def setup(
+    tmp_path: Path, agent: str = "raw_turns", params: dict[str, Any] | None = None, **task: Any
+) -> RunSetup:
+    """A one-trial LoCoMo run of ``agent`` (named ``raw``) on the synthetic data with the fake
+    reader; its params by default hash embeddings for ``raw_turns``, none for another."""
+    if params is None:
+        params = {"embedder": "hash"} if agent == "raw_turns" else {}
     return RunSetup(
         RunConfig.model_validate(
             {
@@ -37,7 +43,7 @@ def setup(tmp_path: Path, agent: str = "raw_turns", **task: Any) -> RunSetup:
                         "name": "raw",
                         "agent": agent,
                         "provider": "reader",
-                        "params": {"embedder": "hash"} if agent == "raw_turns" else {},
+                        "params": params,
                     }
                 ],
             }

@@ -113,33 +113,6 @@ async def test_files_of_another_trial_are_set_aside_not_mixed_in(tmp_path: Path)
     assert (tmp_path / (LOG + ".stale")).exists()
 
 
-async def test_the_sidecar_of_an_earlier_version_is_carried_over(tmp_path: Path) -> None:
-    trunk = agent()
-    await trunk.respond("session 1")
-    saved: dict[str, Any] = {"fingerprint": FINGERPRINT, "sessions_done": 2}
-    (tmp_path / "memory.json").write_text(
-        json.dumps(
-            {**saved, "ingest": {"model_calls": 4}, "agent": trunk.save_state(), "calls": [CALL]}
-        )
-    )
-    (tmp_path / "answers.json").write_text(
-        json.dumps(
-            {
-                "fingerprint": FINGERPRINT,
-                "answers": {"0:q0": answer("a0")},
-                "calls": [CALL, {**CALL, "caller": "responder"}],
-            }
-        )
-    )
-    progress = await TrialState(tmp_path, FINGERPRINT).restore(again := agent())
-    assert progress.sessions_done == 2 and progress.cost == {"model_calls": 4}
-    assert progress.answers == {"0:q0": answer("a0")}
-    assert [c["caller"] for c in progress.calls] == ["memory:mem0", "responder"]
-    assert again.save_state() == trunk.save_state()
-    assert not (tmp_path / "memory.json").exists() and (tmp_path / LOG).exists()
-    assert (await TrialState(tmp_path, FINGERPRINT).restore(agent())).answers == progress.answers
-
-
 async def test_snapshots_are_skipped_while_they_would_cost_more_than_a_fifth_of_ingestion(
     tmp_path: Path, monkeypatch: Any
 ) -> None:

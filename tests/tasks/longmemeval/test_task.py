@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -11,11 +12,16 @@ from cogarch.experiments.run_config import RunConfig, load_run_config
 from cogarch.experiments.runner import Runner
 from cogarch.tasks.longmemeval.metrics import accuracy_summary
 from cogarch.tasks.longmemeval.records import LongMemEvalPayload
-from cogarch.tasks.longmemeval.synthetic import write_synthetic
+from cogarch.tasks.longmemeval.synthetic import synthetic_longmemeval
 from cogarch.tasks.longmemeval.task import LongMemEvalTask
 
 REPO = Path(__file__).resolve().parents[3]
 FAKES = REPO / "experiments" / "longmemeval_fakes.yaml"
+
+
+def write_synthetic(path: Path, **options: Any) -> Path:
+    path.write_text(json.dumps(synthetic_longmemeval(**options)), encoding="utf-8")
+    return path
 
 
 def config(tmp_path: Path, data: Path, agents: list[dict[str, Any]], **task: Any) -> RunConfig:

@@ -130,9 +130,7 @@ async def test_diagnosis_forks_on_the_same_schedule() -> None:
     assert unslotted["evaluation"] == out["evaluation"]
 
 
-def test_old_configs_with_parallel_branches_keep_their_meaning() -> None:
-    assert SCTParams.model_validate({"parallel_branches": True}).branch_concurrency == 50
-    assert SCTParams.model_validate({"parallel_branches": False}).branch_concurrency == 1
+def test_branch_concurrency_is_auto_or_at_least_one() -> None:
     assert SCTParams().branch_concurrency == "auto"
     with pytest.raises(ValueError, match="at least 1"):
         SCTParams(branch_concurrency=0)

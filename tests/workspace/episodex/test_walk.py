@@ -148,7 +148,7 @@ async def test_the_focus_loop_repeats_until_an_action_is_admissible() -> None:
     assert focus_summary(log, episode=0) == focus_summary(log)
     summary = focus_summary(log)
     assert (summary.activations, summary.recovered, summary.failed) == (2, 1, 1)
-    assert agent.workspace.focus_count == 2
+    assert agent.workspace.reground_count == 0  # the focus loop is no reground
 
 
 async def test_when_the_budget_is_spent_the_motor_still_acts_once() -> None:

@@ -34,8 +34,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 
-from cogarch.core.acting import read_action
-from cogarch.core.affordances import ActionInput
+from cogarch.core.acting import Percept, read_action
 from cogarch.models.fakes import CallInfo, PairsFn
 
 _HEADERS = (
@@ -204,7 +203,7 @@ def _act(game: _Game, rng: random.Random, slip: float, blunder: float = 0.0) -> 
     if elsewhere and rng.random() < blunder:
         return f"open {rng.choice(elsewhere)}"  # not admissible: it is not there
     plan = game.note("planning")
-    allowed = ActionInput("", tuple(game.admissible))
+    allowed = Percept("", tuple(game.admissible))
     if plan is not None:
         proposed = read_action(plan, allowed.actions).proposed
         if allowed.allows(proposed):

@@ -24,7 +24,7 @@ from .situation import SituationParams, episodic_of, scene
 class ReplayFocus(BaseSpecialist):
     kind: ClassVar[str] = "replay_focus"
     reads = ("acting.percept", "acting.actions", "memory")
-    writes = ("broadcasts.<name>", "acting.focus_log", "focus_count")
+    writes = ("broadcasts.<name>", "acting.focus_log")
 
     class Params(SituationParams):
         pass
@@ -37,12 +37,11 @@ class ReplayFocus(BaseSpecialist):
         task = game.task if game is not None else current.goal
         reason: FocusReason = "chosen"
         attempt: int | None = None
-        acting = ws.acting
+        acting = ws.acting_part()
         if action_rejected(ws):
             attempt = len(acting.actions) - 1
             reason = acting.actions[attempt].problem or "chosen"
         acting.focus_log.append(FocusActivation(ws.episode, ws.turn, reason, attempt))
-        ws.focus_count += 1
         lines = [
             "Refocus on the task and the environment.",
             f"Your task: {task}",

@@ -1,22 +1,22 @@
 """The motor: the one specialist that acts. Its action is the turn's reply.
 
 It asks its model for the action to take now, given the plan and the admissible actions, and
-reads one action out of the answer, judged against the game's task space
-(:func:`cogarch.workspace.commands.judge_reply`); the action it sends is the turn's
-``Workspace.acting.choice``, in the game's form (:func:`cogarch.core.acting.read_action`), with
-what was proposed and what was wrong with it. Every action is sent, admissible or not: it
-becomes the reply (the environment answers an inadmissible command, in ALFWorld with "Nothing
+has the action judge (:func:`cogarch.core.acting.read_action`) read one action out of the
+answer, judged against the game's task space (its grammar and the things it has named); the
+choice it sends is the turn's ``Workspace.acting.choice``, in the game's form, with what was
+proposed and what was wrong with it. Every action is sent, admissible or not: it becomes the
+reply (the environment answers an inadmissible command, in ALFWorld with "Nothing
 happens.", and the step counts), and the game's episodic memory takes it in. A hallucination,
 in the Episodex paper's two forms (no action: empty, a refusal, several commands; or output
 outside the task space: not a command of the game's grammar, or naming nothing of this game),
 is held back when ``hold_back`` is on (the focus loop's setting): no reply is written, and the
 walk goes on to external perception, which reports it, so the conscious node can refocus and
-the agent plan and act again. When the step budget is spent (``acting.must_reply``), or with
-``hold_back`` off, the motor acts anyway: a command outside the task space is sent as proposed
-(the environment answers it), several commands send the first, and no action or a refusal is
-replaced by ``idle_action`` (or, where the input does not allow it, its first admissible
-action). So every turn ends in exactly one action; one the budget forced is marked
-(``ActionAttempt.forced``), with the focus activations it ended.
+the agent plan and act again. When the step budget is spent (``Workspace.must_reply``), or
+with ``hold_back`` off, the motor acts anyway, as the judge says: a command outside the task
+space is sent as proposed (the environment answers it), several commands send the first, and
+no action or a refusal is replaced by ``idle_action`` (or, where the input does not allow it,
+its first admissible action). So every turn ends in exactly one action; one the budget forced
+is marked (``ActionAttempt.forced``), with the focus activations it ended.
 
 Every proposal is kept in ``Workspace.acting.actions``; a proposal after focus activations
 tells them what the agent did next (``FocusActivation.next_valid``, ``next_sent``).
@@ -31,15 +31,15 @@ from autogen_core.models import LLMMessage
 from pydantic import Field
 
 from cogarch import tracing
-from cogarch.core.acting import Problem, read_action
-from cogarch.core.affordances import ActionInput
+from cogarch.core.acting import TaskSpace, one_line, read_action
 from cogarch.core.cow import CowList
 from cogarch.core.memory import TurnRecord
 from cogarch.models.messages import system, user
 
-from ...actions import ActionAttempt, FocusActivation, one_line
-from ...commands import AUTO, grammar_for, judge_reply, names_in
+from ...actions import ActionAttempt, FocusActivation
+from ...commands import AUTO, grammar_for, names_in
 from ...prompts import resolve_prompt
+from ...sanitize import public_text
 from ...specialist import BaseSpecialist, StepContext
 from ...workspace import Workspace
 from .situation import SituationParams, episodic_of, scene, situation
@@ -47,7 +47,7 @@ from .situation import SituationParams, episodic_of, scene, situation
 
 class Motor(BaseSpecialist):
     kind: ClassVar[str] = "motor"
-    reads = ("acting.percept", "dialogue", "broadcasts", "acting.must_reply")
+    reads = ("acting.percept", "dialogue", "broadcasts", "must_reply")
     writes = (
         "reply",
         "acting.choice",
@@ -77,7 +77,6 @@ class Motor(BaseSpecialist):
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         p = self.params
         now = scene(ws)
-        current = ActionInput(now.observation, now.admissible, now.remaining, now.limit)
         messages: list[LLMMessage] = [
             system(resolve_prompt(p.prompt)),
             user(
@@ -88,46 +87,36 @@ class Motor(BaseSpecialist):
         completion = await self.model(ctx).complete(
             messages, caller=self.name, seed=ctx.seed, max_tokens=p.max_tokens
         )
-        grammar = grammar_for(current, p.grammar)
         seen = [m.content for m in ws.dialogue if m.role == "user"] + [ws.current_input]
-        verdict = judge_reply(completion.content, current, grammar, names_in(seen))
-        proposed, problem = verdict.action, verdict.problem
-        sent: str | None = proposed
-        if problem is not None:
-            sent = self._forced(proposed, problem, current) if self._must_act(ws) else None
+        grammar = grammar_for(now.admissible, p.grammar)
+        space = TaskSpace(grammar, names_in(seen), p.idle_action)
+        choice = read_action(public_text(completion.content), now.admissible, space)
+        sends = choice.problem is None or ws.must_reply or not p.hold_back
         attempt = ActionAttempt(
-            ws.episode, ws.turn, proposed, problem, verdict.admissible, sent, ws.acting.must_reply
+            ws.episode,
+            ws.turn,
+            choice.proposed,
+            choice.problem,
+            choice.admissible,
+            choice.reply if sends else None,
+            ws.must_reply,
         )
         self._record(ws, attempt)
-        if sent is None:
-            ws.broadcasts[self.name] = f'Held back "{one_line(proposed, 80)}": {problem}.'
+        if not sends:
+            held = one_line(choice.proposed, 80)
+            ws.broadcasts[self.name] = f'Held back "{held}": {choice.problem}.'
             return
-        ws.reply = sent
-        ws.acting.choice = dataclasses.replace(
-            read_action(sent, current.actions), proposed=proposed, problem=problem
-        )
-        ws.broadcasts[self.name] = f"Action: {sent}"
+        ws.reply = choice.reply
+        ws.acting_part().choice = choice
+        ws.broadcasts[self.name] = f"Action: {choice.reply}"
         episodic = episodic_of(ctx, p, self.name)
-        record = TurnRecord(ws.turn, ws.current_input, sent)
+        record = TurnRecord(ws.turn, ws.current_input, choice.reply)
         with tracing.memory_operation("create_memory", p.memory, episodic.kind, 1):
             await episodic.ingest(record, ctx.memory_context(self.name))
 
-    def _must_act(self, ws: Workspace) -> bool:
-        return ws.acting.must_reply or not self.params.hold_back
-
-    def _forced(self, proposed: str, problem: Problem, current: ActionInput) -> str:
-        if problem in ("off_task", "unknown_name", "several", "inadmissible"):
-            sent = one_line(proposed)
-            if sent:
-                return sent
-        idle = self.params.idle_action
-        if current.actions and current.allows(idle) is False:
-            return current.actions[0]
-        return idle
-
     @staticmethod
     def _record(ws: Workspace, attempt: ActionAttempt) -> None:
-        acting = ws.acting
+        acting = ws.acting_part()
         acting.actions.append(attempt)
         acting.focus_log = CowList(_followed(f, attempt) for f in acting.focus_log)
 

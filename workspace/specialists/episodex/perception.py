@@ -44,7 +44,7 @@ class ExternalPerception(BaseSpecialist):
 
     async def step(self, ws: Workspace, ctx: StepContext) -> None:
         if action_rejected(ws):
-            attempt = ws.acting.actions[-1]
+            attempt = ws.acting_part().actions[-1]
             note = _NOTES.get(attempt.problem or "", _NOTES["off_task"]).format(
                 clip(attempt.proposed, 80)
             )

@@ -26,7 +26,6 @@ from cogarch.memory.long_term.conceptual import ConceptualMemory
 from cogarch.memory.long_term.episodic import EpisodicMemory
 from cogarch.memory.retrieval.messages import clip
 
-from ...acting import percept_of
 from ...specialist import StepContext
 from ...workspace import Workspace
 
@@ -80,12 +79,10 @@ class Scene:
 
 def scene(ws: Workspace) -> Scene:
     """The turn's scene, built on the first call of the turn and kept for the others."""
-    acting = ws.acting
+    acting = ws.acting_part()
     if isinstance(acting.scene, Scene):
         return acting.scene
-    percept = acting.percept
-    if percept is None:  # a workspace whose turn no agent began: its input is read back
-        percept = percept_of(ws.current_input)
+    percept = ws.percept()
     inputs = [m.content for m in ws.dialogue if m.role == "user"]
     actions = [m.content for m in ws.dialogue if m.role == "assistant"]
     history = tuple(

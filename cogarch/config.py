@@ -276,10 +276,3 @@ def read_yaml(path: str | os.PathLike[str]) -> Any:
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise ConfigError(f"'{file}' is not valid YAML{at}: {problem}") from None
-
-
-def load_yaml_model(model: type[M], path: str | os.PathLike[str]) -> M:
-    data = read_yaml(path)
-    if not isinstance(data, dict):
-        raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
-    return validate_mapping(model, data, source=str(path))

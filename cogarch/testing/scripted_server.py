@@ -34,20 +34,4 @@ class ScriptedServer(FaultServer):
         return super()._completion(body, step, content=content)
 
 
-def last_user_text(body: dict[str, Any]) -> str:
-    """The text of the request's last user message (empty when there is none)."""
-    for message in reversed(body.get("messages") or []):
-        if isinstance(message, dict) and message.get("role") == "user":
-            content = message.get("content")
-            return content if isinstance(content, str) else str(content or "")
-    return ""
-
-
-def all_text(body: dict[str, Any]) -> str:
-    """Every message's text, joined."""
-    return "\n".join(
-        str(m.get("content") or "") for m in body.get("messages") or [] if isinstance(m, dict)
-    )
-
-
-__all__ = ["Answer", "ScriptedServer", "all_text", "last_user_text"]
+__all__ = ["Answer", "ScriptedServer"]

@@ -37,7 +37,6 @@ __all__ = [
     "ToolResult",
     "apply_tool_call",
     "canonical_tool_name",
-    "openai_tools",
     "signature",
     "strategy_tools",
     "tool_call_schema",
@@ -212,11 +211,6 @@ def tool_call_schema(strategy: str) -> dict[str, Any]:
     ]
     body: dict[str, Any] = options[0] if len(options) == 1 else {"anyOf": options}
     return {"title": "MemoryToolCall", **body}
-
-
-def openai_tools(strategy: str) -> list[dict[str, Any]]:
-    """The same schemas wrapped for the ``tools`` parameter of chat completions."""
-    return [{"type": "function", "function": schema} for schema in tool_schemas(strategy)]
 
 
 def tool_guide(strategy: str) -> str:

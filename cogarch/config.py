@@ -279,13 +279,6 @@ def read_yaml(path: str | os.PathLike[str]) -> Any:
         raise ConfigError(f"'{file}' is not valid YAML{at}: {problem}") from None
 
 
-def load_yaml_model(model: type[M], path: str | os.PathLike[str]) -> M:
-    data = read_yaml(path)
-    if not isinstance(data, dict):
-        raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")
-    return validate_mapping(model, data, source=str(path))
-
-
 def located(reference: str, config: str | os.PathLike[str], where: str) -> str:
     """A file a config file names (a Python file's object, ``file.py:name``, or a plain path
     such as an agent spec's), looked for relative to the config file's folder and given

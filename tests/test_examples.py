@@ -45,14 +45,19 @@ def cogarch(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def run_example(root: Path, config: str, trials: int) -> None:
+    """Copy the examples into ``root`` and run ``config`` there with the command line."""
+    shutil.copytree(REPO / "examples", root / "examples")
+    done = cogarch(root, "run", f"examples/{config}", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert f"{trials} trials run, 0 already complete, 0 failed" in done.stdout
+
+
 @pytest.fixture(scope="module")
 def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding only the example, run once with ``cogarch run``."""
     root = tmp_path_factory.mktemp("clone")
-    shutil.copytree(REPO / "examples", root / "examples")
-    done = cogarch(root, "run", "examples/custom_task.yaml", "--quiet")
-    assert done.returncode == 0, done.stderr
-    assert "8 trials run, 0 already complete, 0 failed" in done.stdout
+    run_example(root, "custom_task.yaml", 8)
     return root
 
 
@@ -123,10 +128,7 @@ def test_without_its_task_file_the_run_still_reports_as_generic_data(
 def provider_clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding only the examples, the custom provider's config run once."""
     root = tmp_path_factory.mktemp("provider_clone")
-    shutil.copytree(REPO / "examples", root / "examples")
-    done = cogarch(root, "run", "examples/custom_provider.yaml", "--quiet")
-    assert done.returncode == 0, done.stderr
-    assert "8 trials run, 0 already complete, 0 failed" in done.stdout
+    run_example(root, "custom_provider.yaml", 8)
     return root
 
 
@@ -198,14 +200,6 @@ def test_the_agent_framework_sct_example_runs_from_its_folder(tmp_path: Path) ->
         record = read_trial(path)
         outcomes.setdefault(record.agent, set()).add(record.evaluation.outcome)
     assert outcomes == {"honest_maf": {"self_consistent"}, "leaky_maf": {"leakage"}}
-
-
-def run_example(root: Path, config: str, trials: int) -> None:
-    """Copy the examples into ``root`` and run ``config`` there with the command line."""
-    shutil.copytree(REPO / "examples", root / "examples")
-    done = cogarch(root, "run", f"examples/{config}", "--quiet")
-    assert done.returncode == 0, done.stderr
-    assert f"{trials} trials run, 0 already complete, 0 failed" in done.stdout
 
 
 @pytest.fixture(scope="module")

@@ -88,8 +88,6 @@ ReplyFn = Callable[[Sequence[LLMMessage], CallInfo], Reply | Awaitable[Reply]]
 class FakeChatClient(CountedClient):
     """Base of the fakes: turns a reply into a ``CreateResult`` with estimated usage."""
 
-    is_fake = True
-
     def __init__(self) -> None:
         super().__init__()
         self.calls: list[list[LLMMessage]] = []

@@ -107,11 +107,6 @@ class LocalServerSettings(BaseModel):
             )
         return self
 
-    @property
-    def ctx_per_slot(self) -> int:
-        """Context tokens available to one request (prompt plus answer)."""
-        return self.n_ctx // self.n_parallel
-
 
 class LocalServer:
     """One in-process llama.cpp server. Start it with :meth:`start` or ``with``.
@@ -132,10 +127,6 @@ class LocalServer:
     @property
     def settings(self) -> LocalServerSettings:
         return self._settings
-
-    @property
-    def is_running(self) -> bool:
-        return self._engine_server is not None
 
     @property
     def model_name(self) -> str:

@@ -45,23 +45,20 @@ class OpenAIProvider(_Builtin):
 
     def client(self, replica: int) -> ChatCompletionClient:
         cfg = self.config
-        api_key = "not-needed"
-        if cfg.api_key_env:
-            api_key = os.environ.get(cfg.api_key_env, "")
-            if not api_key:
-                raise ConfigError(
-                    f"provider '{self.name}' reads its API key from ${cfg.api_key_env}, which "
-                    f"is not set; export {cfg.api_key_env}=... before running"
-                )
+        api_key = self._env(cfg.api_key_env, "API key", "...") if cfg.api_key_env else "not-needed"
         url = cfg.endpoints()[replica]
         if cfg.base_url_env:
-            url = os.environ.get(cfg.base_url_env, "")
-            if not url:
-                raise ConfigError(
-                    f"provider '{self.name}' reads its base URL from ${cfg.base_url_env}, which "
-                    f"is not set; export {cfg.base_url_env}=https://your-endpoint/v1 before running"
-                )
+            url = self._env(cfg.base_url_env, "base URL", "https://your-endpoint/v1")
         return openai_client(cfg.model or "", url, api_key, cfg)
+
+    def _env(self, var: str, what: str, example: str) -> str:
+        value = os.environ.get(var, "")
+        if not value:
+            raise ConfigError(
+                f"provider '{self.name}' reads its {what} from ${var}, which is not set; "
+                f"export {var}={example} before running"
+            )
+        return value
 
     def model(self, replica: int = 0) -> Model:
         url = self.config.endpoints()[replica]

@@ -32,19 +32,3 @@ class ScriptedServer(FaultServer):
         if content is None and step.kind == "ok":
             content = self.answer(body if isinstance(body, dict) else {})
         return super()._completion(body, step, content=content)
-
-
-def last_user_text(body: dict[str, Any]) -> str:
-    """The text of the request's last user message (empty when there is none)."""
-    for message in reversed(body.get("messages") or []):
-        if isinstance(message, dict) and message.get("role") == "user":
-            content = message.get("content")
-            return content if isinstance(content, str) else str(content or "")
-    return ""
-
-
-def all_text(body: dict[str, Any]) -> str:
-    """Every message's text, joined."""
-    return "\n".join(
-        str(m.get("content") or "") for m in body.get("messages") or [] if isinstance(m, dict)
-    )

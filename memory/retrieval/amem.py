@@ -35,7 +35,7 @@ from .params import RetrievalParams, Role
 from .prompts import AMEM_EVOLVE, AMEM_NOTE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
 from .records import Hit
-from .search import hit_fields
+from .search import hit_item
 from .staging import Staging
 
 
@@ -198,10 +198,7 @@ class AMemMemory(RetrievalModule):
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         hits = await self.store.aquery(query, self.params.top_k)
-        items = [
-            MemoryItem(h.id, h.metadata["content"], round(h.similarity, 6), hit_fields(h))
-            for h in hits
-        ]
+        items = [hit_item(h, h.metadata["content"]) for h in hits]
         if self.params.include_links:
             have = {item.id for item in items}
             linked = [

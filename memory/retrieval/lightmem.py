@@ -42,7 +42,7 @@ from .params import RetrievalParams, Role
 from .prompts import LIGHTMEM_EXTRACT, LIGHTMEM_UPDATE, render_template
 from .provenance import SOURCE_KEY, sources, union_ids
 from .records import Record
-from .search import hit_fields
+from .search import hit_item
 from .staging import Staging
 
 _TRAILING: Final = ",.;:!?"
@@ -288,10 +288,7 @@ class LightMemMemory(RetrievalModule):
     # ------------------------------------------------------------------ reading
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
-        return [
-            MemoryItem(h.id, h.text, round(h.similarity, 6), hit_fields(h))
-            for h in await self.store.aquery(query, self.params.top_k)
-        ]
+        return [hit_item(h) for h in await self.store.aquery(query, self.params.top_k)]
 
     def _format(self, items: list[MemoryItem]) -> str:
         return "\n".join(_line(item.text, item.fields) for item in items)

@@ -37,7 +37,7 @@ from .prompts import (
     render_template,
 )
 from .provenance import SOURCE_KEY, ids_of, sources, union_ids
-from .search import hit_fields
+from .search import hit_item
 from .staging import Staging
 
 Event = Literal["ADD", "UPDATE", "DELETE", "NONE"]
@@ -220,10 +220,7 @@ class Mem0Memory(RetrievalModule):
     # ------------------------------------------------------------------ reading
 
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
-        return [
-            MemoryItem(hit.id, hit.text, round(hit.similarity, 6), hit_fields(hit))
-            for hit in await self.store.aquery(query, self.params.top_k)
-        ]
+        return [hit_item(h) for h in await self.store.aquery(query, self.params.top_k)]
 
     def _format(self, items: list[MemoryItem]) -> str:
         return "\n".join(_line(item.text, item.fields) for item in items)

@@ -27,7 +27,7 @@ from .base import RetrievalModule
 from .messages import LoggedMessage, clip
 from .params import RetrievalParams, Role
 from .provenance import SOURCE_KEY
-from .search import hit_fields
+from .search import hit_item
 from .staging import Staging
 
 
@@ -78,10 +78,7 @@ class RawTurnMemory(RetrievalModule):
     async def _search(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         if not query.strip() or not len(self.store):
             return []
-        return [
-            MemoryItem(h.id, h.text, round(h.similarity, 6), hit_fields(h))
-            for h in await self.store.aquery(query, self.params.top_k)
-        ]
+        return [hit_item(h) for h in await self.store.aquery(query, self.params.top_k)]
 
     def _label(self, meta: Mapping[str, Any]) -> str:
         if not self.params.tags:

@@ -27,6 +27,8 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.memory import MemoryItem
+
 from .lexical import LexicalIndex, Scored, tokenize
 from .records import Hit, Record, SearchDetail, SearchMode
 from .where import compile_where
@@ -291,3 +293,10 @@ def hit_fields(hit: Hit) -> dict[str, Any]:
     if hit.detail is not None:
         fields[DETAIL_KEY] = hit.detail.as_fields()
     return fields
+
+
+def hit_item(hit: Hit, text: str | None = None) -> MemoryItem:
+    """A hit as a retrieved item: its text (or ``text``), similarity and :func:`hit_fields`."""
+    return MemoryItem(
+        hit.id, hit.text if text is None else text, round(hit.similarity, 6), hit_fields(hit)
+    )

@@ -278,10 +278,5 @@ def find_section_index(doc: MemoryDocument, title: str) -> int:
     )
 
 
-def find_section(doc: MemoryDocument, title: str) -> DocumentSection:
-    """The section ``title`` names (see :func:`find_section_index` for the matching rules)."""
-    return doc.sections[find_section_index(doc, title)]
-
-
 def _quoted(titles: tuple[str, ...] | list[str]) -> str:
     return ", ".join(f"'{t}'" for t in titles)

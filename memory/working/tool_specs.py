@@ -194,11 +194,6 @@ def tool_call_schema(strategy: str) -> dict[str, Any]:
     return {"title": "MemoryToolCall", **body}
 
 
-def openai_tools(strategy: str) -> list[dict[str, Any]]:
-    """The same schemas wrapped for the ``tools`` parameter of chat completions."""
-    return [{"type": "function", "function": schema} for schema in tool_schemas(strategy)]
-
-
 def tool_guide(strategy: str) -> str:
     """A short description of the allowed tools with one example call each, for a prompt."""
     return "\n".join(GUIDES[name] for name in strategy_tools(strategy))

@@ -25,7 +25,6 @@ from cogarch.memory.working.tool_specs import (
     STRATEGIES,
     TOOL_SCHEMAS,
     apply_tool_call,
-    openai_tools,
     signature,
     tool_guide,
     tool_schemas,
@@ -86,12 +85,6 @@ def test_schemas_are_json_and_returned_as_copies() -> None:
     json.dumps(schemas)
     schemas[0]["parameters"]["properties"].clear()
     assert tool_schemas("patch_replace")[0]["parameters"]["properties"]
-
-
-def test_openai_tools_wrap_the_schemas() -> None:
-    assert openai_tools("overwrite") == [
-        {"type": "function", "function": TOOL_SCHEMAS["overwrite_memory"]}
-    ]
 
 
 @pytest.mark.parametrize("spelling", ["append/delete", "Append-Delete", " append delete "])

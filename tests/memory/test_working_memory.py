@@ -9,10 +9,11 @@ from hypothesis import strategies as st
 from cogarch.memory.working.document import (
     INITIAL_MEMORY,
     SECTION_TITLES,
+    DocumentSection,
+    MemoryDocument,
     SectionLookupError,
     body_end_index,
     canonical_line,
-    find_section,
     find_section_index,
     is_header_line,
     parse_header,
@@ -20,6 +21,11 @@ from cogarch.memory.working.document import (
     render_memory,
     section_spans,
 )
+
+
+def find_section(doc: MemoryDocument, title: str) -> DocumentSection:
+    return doc.sections[find_section_index(doc, title)]
+
 
 MEMORY = (
     "Private notes\n"

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from cogarch.models.local import (
     LocalServer,
+    LocalServerError,
     LocalServerSettings,
     get_local_server,
     stop_local_servers,
@@ -86,7 +87,8 @@ def server() -> Iterator[LocalServer]:
     assert shared.model_path == weights.resolve()
     yield shared
     stop_local_servers()
-    assert not shared.is_running
+    with pytest.raises(LocalServerError, match=r"call start\(\)"):
+        _ = shared.base_url
 
 
 async def test_chat_completion_answers(server: LocalServer) -> None:

@@ -192,15 +192,11 @@ def _prepare(kind: str) -> Any:
     prints silenced (the module counts what failed)."""
     module = load(AMEM, kind, "memory_system")
     with _SETUP_LOCK:
-        module.__dict__["print"] = _silent
+        module.__dict__["print"] = lambda *args, **kwargs: None
         from chromadb.utils.embedding_functions import SentenceTransformerEmbeddingFunction
 
         SentenceTransformerEmbeddingFunction.models.setdefault(str(minilm_path()), minilm_model())
     return module
-
-
-def _silent(*args: Any, **kwargs: Any) -> None:
-    return None
 
 
 def _collection(system: Any) -> _Collection:

@@ -272,12 +272,8 @@ def _prepare(kind: str) -> Any:
         utils._model_cache.setdefault(EMBEDDER_NAME, minilm_model())
         for name in _QUIET:
             module = load(MEMORYOS, kind, name)
-            module.__dict__["print"] = _silent
+            module.__dict__["print"] = lambda *args, **kwargs: None
     return main
-
-
-def _silent(*args: Any, **kwargs: Any) -> None:
-    return None
 
 
 def _save_all(lib: Any) -> None:

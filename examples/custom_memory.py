@@ -25,10 +25,15 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.core.cow import CowList
-from cogarch.core.memory import MemoryContext, MemoryItem, MemoryModule, TurnRecord
-from cogarch.core.state import state_items
-from cogarch.tokens import count_tokens
+from cogarch.core import (
+    CowList,
+    MemoryContext,
+    MemoryItem,
+    MemoryModule,
+    TurnRecord,
+    count_tokens,
+    state_items,
+)
 
 _WORD = re.compile(r"[a-z]{3,}")
 

@@ -10,6 +10,7 @@ from cogarch.registry import Registry
 from .specialist import BaseSpecialist
 
 SPECIALISTS: Registry[type[BaseSpecialist]] = Registry("specialist", base=BaseSpecialist)
+"""The specialists cogarch ships, by the ``kind`` an agent spec's ``specialists:`` names."""
 for _kind, _path in {
     "responder": "cogarch.workspace.specialists.responder:Responder",
     "memory_updater": "cogarch.workspace.specialists.memory_updater:MemoryUpdater",

@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cogarch.core.acting import ActionChoice, read_action
+    from cogarch.core.acting import ActionChoice, TaskSpace, read_action
     from cogarch.core.cow import CowDict, CowList, fork_fields
     from cogarch.core.evaluation import Evaluation
     from cogarch.core.host import (
@@ -39,12 +39,13 @@ if TYPE_CHECKING:
     from cogarch.core.model import ChatModel
     from cogarch.core.payload import TaskPayload
     from cogarch.core.records import Branch, Scoring, TrialOutput, TrialRecord, Turn
-    from cogarch.core.state import StateError
+    from cogarch.core.state import StateError, state_items
     from cogarch.core.task import Task, TrialContext
     from cogarch.core.views import Fold, Section, Table
+    from cogarch.tokens import count_tokens
 
 _FROM = {
-    "acting": ("ActionChoice", "read_action"),
+    "acting": ("ActionChoice", "TaskSpace", "read_action"),
     "cow": ("CowDict", "CowList", "fork_fields"),
     "evaluation": ("Evaluation",),
     "host": (
@@ -57,9 +58,10 @@ _FROM = {
     "model": ("ChatModel",),
     "payload": ("TaskPayload",),
     "records": ("Branch", "Scoring", "TrialOutput", "TrialRecord", "Turn"),
-    "state": ("StateError",),
+    "state": ("StateError", "state_items"),
     "task": ("Task", "TrialContext"),
     "views": ("Fold", "Section", "Table"),
+    "cogarch.tokens": ("count_tokens",),
 }  # fmt: skip
 _WHERE = {name: module for module, names in _FROM.items() for name in names}
 
@@ -67,7 +69,8 @@ _WHERE = {name: module for module, names in _FROM.items() for name in names}
 def __getattr__(name: str) -> Any:
     if name not in _WHERE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
+    module = _WHERE[name]
+    return getattr(import_module(module if "." in module else f"{__name__}.{module}"), name)
 
 
 __all__ = [
@@ -103,12 +106,15 @@ __all__ = [
     "Table",
     "Task",
     "TaskPayload",
+    "TaskSpace",
     "TrialContext",
     "TrialOutput",
     "TrialRecord",
     "Turn",
     "TurnRecord",
     "Walking",
+    "count_tokens",
     "fork_fields",
     "read_action",
+    "state_items",
 ]

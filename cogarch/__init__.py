@@ -5,9 +5,10 @@ The heavy parts (the model layer and AutoGen behind it) load on first use of the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cogarch.errors import CogarchError, ConfigError, ModelCallError, UnknownNameError
+from cogarch.lazy import lazy_names
 
 if TYPE_CHECKING:
     from cogarch.models import Meter, Model, ProviderConfig, Providers
@@ -15,15 +16,9 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 """The installed version of cogarch."""
 
-_LAZY = {"Meter", "Model", "ProviderConfig", "Providers"}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from cogarch import models
-
-        return getattr(models, name)
-    raise AttributeError(f"module 'cogarch' has no attribute {name!r}")
+__getattr__ = lazy_names(
+    __name__, {"cogarch.models": ("Meter", "Model", "ProviderConfig", "Providers")}
+)
 
 
 __all__ = [

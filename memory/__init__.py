@@ -5,8 +5,9 @@ from its file on first use."""
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cogarch.lazy import lazy_names
 
 if TYPE_CHECKING:
     from cogarch.memory.registry import MEMORY_MODULES, build_memory
@@ -16,14 +17,7 @@ _FROM = {
     "registry": ("MEMORY_MODULES", "build_memory"),
     "working.module": ("WorkingMemory",),
 }
-_WHERE = {name: module for module, names in _FROM.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
-
+__getattr__ = lazy_names(__name__, _FROM)
 
 __all__ = [
     "MEMORY_MODULES",

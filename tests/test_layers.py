@@ -21,6 +21,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "cogarch.seeds",
         "cogarch.registry",
         "cogarch.config",
+        "cogarch.lazy",
     ),
     ("cogarch.core",),
     ("cogarch.models", "cogarch.testing", "cogarch"),

@@ -6,8 +6,9 @@ Each name is imported from its file on first use."""
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cogarch.lazy import lazy_names
 
 if TYPE_CHECKING:
     from cogarch.workspace.agent import Agent, TurnError
@@ -25,14 +26,7 @@ _FROM = {
     "specialist": ("BaseSpecialist", "StepContext"),
     "workspace": ("Message", "Workspace"),
 }
-_WHERE = {name: module for module, names in _FROM.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
-
+__getattr__ = lazy_names(__name__, _FROM)
 
 __all__ = [
     "SPECIALISTS",

@@ -10,8 +10,9 @@ per file; each name here is imported from its file on first use.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cogarch.lazy import lazy_names
 
 if TYPE_CHECKING:
     from cogarch.core.acting import ActionChoice, TaskSpace, read_action
@@ -63,15 +64,7 @@ _FROM = {
     "views": ("Fold", "Section", "Table"),
     "cogarch.tokens": ("count_tokens",),
 }  # fmt: skip
-_WHERE = {name: module for module, names in _FROM.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = _WHERE[name]
-    return getattr(import_module(module if "." in module else f"{__name__}.{module}"), name)
-
+__getattr__ = lazy_names(__name__, _FROM)
 
 __all__ = [
     "Acting",

@@ -6,8 +6,9 @@ so ``import cogarch.models`` loads no model client."""
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cogarch.lazy import lazy_names
 
 if TYPE_CHECKING:
     from cogarch.models.cache import ResponseCache
@@ -29,14 +30,7 @@ _FROM = {
     "providers": ("ProviderConfig", "Providers"),
     "retry": ("RetryPolicy",),
 }
-_WHERE = {name: module for module, names in _FROM.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
-
+__getattr__ = lazy_names(__name__, _FROM)
 
 __all__ = [
     "CallInfo",

@@ -4,8 +4,9 @@ request (:class:`ScriptedServer`). Each name is imported from its file on first 
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cogarch.lazy import lazy_names
 
 if TYPE_CHECKING:
     from cogarch.testing.fault_server import FaultServer, RecordedRequest, allowing_model_requests
@@ -17,14 +18,7 @@ _FROM = {
     "fault_steps": ("FAULT_KINDS", "Step"),
     "scripted_server": ("ScriptedServer",),
 }
-_WHERE = {name: module for module, names in _FROM.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
-
+__getattr__ = lazy_names(__name__, _FROM)
 
 __all__ = [
     "FAULT_KINDS",

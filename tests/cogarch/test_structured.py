@@ -9,8 +9,8 @@ import pytest
 from pydantic import BaseModel, Field
 
 from cogarch.errors import ModelCallError
-from cogarch.models import Model, ScriptedModel, structured, user
-from cogarch.models.structured import extract_json
+from cogarch.models import Model, ScriptedModel, user
+from cogarch.models.structured import extract_json, structured
 from cogarch.testing import Step, allowing_model_requests
 from tests.cogarch import LiveModels
 

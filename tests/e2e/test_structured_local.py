@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogarch.models import Meter, Providers, structured, system, user
+from cogarch.models import Meter, Providers, system, user
+from cogarch.models.structured import structured
 
 pytestmark = pytest.mark.e2e
 

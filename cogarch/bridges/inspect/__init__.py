@@ -11,8 +11,9 @@ Python, :func:`cogarch_task` makes the Inspect task of any cogarch task, and
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cogarch.lazy import lazy_names
 
 if TYPE_CHECKING:
     from cogarch.bridges.inspect.model import inspect_model
@@ -24,14 +25,7 @@ _FROM = {
     "scoring": ("trial_outcome",),
     "task": ("cogarch_task",),
 }
-_WHERE = {name: module for module, names in _FROM.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
-
+__getattr__ = lazy_names(__name__, _FROM)
 
 __all__ = [
     "cogarch_task",

@@ -12,15 +12,22 @@ import pytest
 from pydantic import ValidationError
 
 from cogarch.errors import ConfigError, UnknownNameError
+from cogarch.experiments import frameworks
 from cogarch.experiments.framework_hosts import FRAMEWORKS
 from cogarch.experiments.frameworks import FrameworkAgentSpec, framework_builder
 from cogarch.experiments.run_config import AgentEntry
+from cogarch.registry import Registry
+
+AGENT_FRAMEWORK = "cogarch.bridges.agent_framework.hosting:FrameworkAgentBuilder"
 
 
 def test_a_framework_agent_without_its_extra_names_the_install_command(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setitem(sys.modules, "cogarch.bridges.agent_framework.hosting", None)
+    fresh = Registry("agent framework")  # the run's registry may hold the builder already
+    fresh.register("agent-framework", AGENT_FRAMEWORK)
+    monkeypatch.setattr(frameworks, "FRAMEWORKS", fresh)
     entry = AgentEntry.model_validate(
         {"name": "mine", "agent": {"framework": "agent-framework", "factory": "pkg.mod:build"}}
     )

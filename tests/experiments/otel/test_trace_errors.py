@@ -62,7 +62,8 @@ def test_an_unsupported_otlp_protocol_is_refused_naming_the_supported_ones(
 def test_without_the_sdk_the_error_names_the_extra(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setitem(sys.modules, "cogarch.experiments.otel", None)
+    for module in ("cogarch.experiments.otel", "cogarch.experiments.otel.session"):
+        monkeypatch.setitem(sys.modules, module, None)  # as if the SDK were not installed
     assert run(tmp_path, "--trace", "file") == 2
     assert "pip install 'cogarch[otel]'" in capsys.readouterr().err
     assert trial_files(tmp_path) == []

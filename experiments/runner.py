@@ -56,8 +56,7 @@ OTEL_MISSING = "--trace needs the OpenTelemetry SDK: pip install 'cogarch[otel]'
 
 @dataclass
 class RunReport:
-    """What a run did: its results folder and how many trials ran, were skipped (already
-    complete) and failed."""
+    """What a run did: its results folder, and how many trials ran, were complete, failed."""
 
     results_dir: Path
     ran: int = 0
@@ -125,9 +124,8 @@ class Progress:
 
 
 class Runner:
-    """Plays a run config's trials (those not complete yet: a rerun resumes), writes each
-    trial file as it ends and returns the :class:`RunReport` (``await Runner(config).run()``,
-    what ``cogarch run`` does)."""
+    """Plays a run config's trials not complete yet (a rerun resumes), writes each trial file
+    as it ends and returns a :class:`RunReport`: ``await Runner(config).run()``."""
 
     def __init__(
         self,

@@ -254,6 +254,16 @@ class Agent:
             steps=len(ran),
         )
 
+    async def rank_memory(self) -> dict[str, list[list[str]] | None]:
+        """By retrieving memory module, everything it holds ranked for the query of its last
+        retrieval (see ``MemoryModule.rank_all``); what the reply was shown is unchanged."""
+        ctx = self.context()
+        return {
+            name: await module.rank_all(ctx.memory_context(f"memory:{module.kind}"))
+            for name, module in self.memory.items()
+            if module.retrieved() is not None
+        }
+
     async def observe(
         self, text: str, *, source_ids: Sequence[str] = (), time: str | None = None
     ) -> None:

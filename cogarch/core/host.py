@@ -139,6 +139,18 @@ class ReplyReporting(Protocol):
         ...
 
 
+@runtime_checkable
+class MemoryRanking(Protocol):
+    """A host whose memory ranks everything it holds (a benchmark's retrieval metrics at any
+    depth), apart from what its last reply was shown."""
+
+    async def rank_memory(self) -> dict[str, list[list[str]] | None]:
+        """By retrieving memory module, every entry it holds ranked for the query of its last
+        retrieval (source ids per entry, best first); None for a module that cannot rank its
+        whole store."""
+        ...
+
+
 class Forking(Protocol):
     """A host that forks into independent branches (the SCT, LoCoMo's questions)."""
 

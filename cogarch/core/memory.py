@@ -205,6 +205,13 @@ class MemoryModule(ABC):
         not retrieve (the default)."""
         return None
 
+    async def rank_all(self, ctx: MemoryContext) -> list[list[str]] | None:
+        """Every entry the module holds, ranked for the query of its latest ``retrieve`` (best
+        first, each as the source ids it was made from), apart from what ``retrieved`` gives
+        and without changing it; None for a module that cannot rank its whole store (the
+        default)."""
+        return None
+
     def task_values(self) -> dict[str, str] | None:
         """The task's slot values as the module holds them (a task graph's current values);
         None for a module that keeps none (the default)."""

@@ -71,6 +71,8 @@ class RetrievalModule(MemoryModule):
         self.last_time: str | None = None
         """Time of the latest dated turn (ISO 8601); None while no turn carried one."""
         self.last_retrieved: tuple[MemoryItem, ...] = ()
+        self.last_query: str | None = None
+        """The query of the latest ``retrieve`` (what ``rank_all`` ranks for)."""
         self.stats: dict[str, int] = {}
         self._embedder = embedder or get_embedder(self.params.embedder)
         self._clock = clock
@@ -186,8 +188,23 @@ class RetrievalModule(MemoryModule):
 
     async def retrieve(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
         """The entries for ``query``; ``render`` shows them until the next retrieval."""
+        self.last_query = query
         self.last_retrieved = tuple(await self._search(query, ctx))
         return list(self.last_retrieved)
+
+    async def ranked_store(self, store: Store, held: Sequence[str]) -> list[str] | None:
+        """Every id of ``held`` (what the module holds, in the order taken in), ranked for the
+        latest query by ``store``'s own search asked for all of its entries; the ids the
+        search does not return (a lexical search returns only records sharing a word with the
+        query, an empty query nothing) follow in the order taken in, as score-0 ties do.
+        None before any retrieval."""
+        if self.last_query is None:
+            return None
+        hits: list[str] = []
+        if self.last_query.strip() and len(store):
+            hits = [h.id for h in await store.aquery(self.last_query, len(store))]
+        known = set(held)
+        return list(dict.fromkeys([*(h for h in hits if h in known), *held]))
 
     def render(self, budget_tokens: int | None = None) -> str:
         return truncate_to_budget(
@@ -227,6 +244,7 @@ class RetrievalModule(MemoryModule):
         "_clock",
         "messages",
         "last_retrieved",
+        "last_query",
         "_sizes",
     )
     """Attributes a fork passes on as they are: configuration, and values only ever replaced."""

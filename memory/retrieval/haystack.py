@@ -249,6 +249,23 @@ class HaystackMemory(RetrievalModule):
                 )
         return items
 
+    async def rank_all(self, ctx: MemoryContext) -> list[list[str]] | None:
+        """Every chunk held (with ``select: search``) ranked for the latest query, as the
+        turn ids each stands for: a round its user turn, a session all its turns; chunks the
+        search does not index (no user words) follow in the order taken in. None with
+        ``select: all``, which ranks nothing."""
+        if self.params.select == "all":
+            return None
+        sessions = self._sessions()
+        if self.params.granularity == "round":
+            users = [t.turn_id for t in self.turns if t.role == "user"]
+            order = await self.ranked_store(self.store, list(dict.fromkeys(users)))
+            return None if order is None else [[i] for i in order]
+        order = await self.ranked_store(self.store, list(sessions))
+        if order is None:
+            return None
+        return [[t.turn_id for t in sessions[s]] for s in order]
+
     def _all(self) -> list[MemoryItem]:
         if self.params.granularity == "session":
             chunks = [

@@ -80,6 +80,15 @@ class RawTurnMemory(RetrievalModule):
             return []
         return [hit_item(h) for h in await self.store.aquery(query, self.params.top_k)]
 
+    async def rank_all(self, ctx: MemoryContext) -> list[list[str]] | None:
+        """Every stored message ranked for the latest query (assistant messages too: a
+        benchmark whose corpus is the user's turns drops the others)."""
+        records = {r.id: r for r in self.store.all()}
+        order = await self.ranked_store(self.store, list(records))
+        if order is None:
+            return None
+        return [list(records[i].metadata.get(SOURCE_KEY) or [i]) for i in order]
+
     def _label(self, meta: Mapping[str, Any]) -> str:
         if not self.params.tags:
             return "-"

@@ -1,7 +1,8 @@
 """LongMemEval's numbers over a run's questions, as the official scripts print them, with
 Wilson intervals: accuracy overall and per type (the official order), abstention accuracy,
 task-averaged accuracy (the mean of the per-type accuracies), and the mean retrieval metrics
-of the non-abstention questions (``src/retrieval/run_retrieval.py`` leaves abstention out)."""
+over the questions ``src/retrieval/run_retrieval.py`` averages (no abstention, some
+user-side evidence), with the questions left out counted."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from statistics import fmean
 
 from cogarch.core.records import TrialRecord
 from cogarch.core.views import Table
-from cogarch.tasks.memory_bench.ranking import RANK_CUTOFFS
+from cogarch.tasks.memory_bench.ranking import METRICS, RANK_CUTOFFS
 
 from .data import QUESTION_TYPES
 from .judge import PUBLISHED_JUDGE
@@ -64,15 +65,44 @@ def accuracy_summary(
 
 
 def retrieval_summary(answers: Sequence[LongMemEvalPayload]) -> dict[str, dict[str, float]]:
-    """The mean of each retrieval metric over the non-abstention answers that have it."""
-    scored = [a.retrieval for a in answers if a.retrieval is not None and not a.abstention]
+    """The mean of each retrieval metric over the answers the official means count (no
+    abstention, some user-side evidence, a ranking): a metric only where every one of them
+    has it (a memory that ranked only its top k has none past k)."""
+    scored = [
+        a.retrieval
+        for a in answers
+        if a.retrieval is not None and not a.abstention and a.retrieval_left_out is None
+    ]
     out: dict[str, dict[str, float]] = {}
     for level in ("session", "turn"):
         names = list(dict.fromkeys(k for r in scored for k in r.get(level, {})))
         values = {n: [r[level][n] for r in scored if n in r.get(level, {})] for n in names}
-        if values:
-            out[level] = {n: round(fmean(v), 4) for n, v in values.items() if v}
+        means = {n: round(fmean(v), 4) for n, v in values.items() if len(v) == len(scored)}
+        if means:
+            out[level] = means
     return out
+
+
+def retrieval_counts(answers: Sequence[LongMemEvalPayload]) -> dict[str, int]:
+    """How many answers the retrieval means count, and how many they leave out and why."""
+    ranked = [a for a in answers if a.ranked is not None or a.ranking is not None]
+    return {
+        "scored": sum(a.retrieval is not None and a.retrieval_left_out is None for a in ranked),
+        "abstention": sum(a.abstention for a in ranked),
+        "no user-side evidence": sum(
+            a.retrieval_left_out == "no user-side evidence" and not a.abstention for a in ranked
+        ),
+        "ranked": len(ranked),
+        "top entries only": sum(a.ranking_complete is False for a in ranked),
+    }
+
+
+def _ranking_cell(count: dict[str, int]) -> str:
+    if not count["ranked"]:
+        return "none"
+    if count["top entries only"]:
+        return f"reader's top entries only ({count['top entries only']} of {count['ranked']})"
+    return "whole memory"
 
 
 def _payloads(records: Sequence[TrialRecord]) -> dict[str, list[LongMemEvalPayload]]:
@@ -110,20 +140,37 @@ def report_tables(records: Sequence[TrialRecord]) -> list[Table]:
     )
     tables = [Table(title, ["question type", *agents], rows)]
     retrieval = {a: retrieval_summary(p) for a, p in by_agent.items()}
-    if any(retrieval.values()):
-        names = [
-            f"{level} {metric}@{k}"
-            for level in ("session", "turn")
-            for metric in ("recall_any", "recall_all", "ndcg_any")
-            for k in RANK_CUTOFFS
-        ]
-        body = []
-        for name in names:
-            level, key = name.split(" ")
-            cells = [retrieval[a].get(level, {}).get(key) for a in agents]
-            if any(c is not None for c in cells):
-                body.append([name, *("-" if c is None else f"{c:.3f}" for c in cells)])
-        tables.append(
-            Table("LongMemEval retrieval (non-abstention questions)", ["metric", *agents], body)
-        )
+    counts = {a: retrieval_counts(p) for a, p in by_agent.items()}
+    if any(retrieval.values()) or any(c["scored"] for c in counts.values()):
+        tables.append(_retrieval_table(agents, retrieval, counts))
     return tables
+
+
+def _retrieval_table(
+    agents: list[str],
+    retrieval: dict[str, dict[str, dict[str, float]]],
+    counts: dict[str, dict[str, int]],
+) -> Table:
+    body: list[list[str]] = [
+        ["questions scored", *(str(counts[a]["scored"]) for a in agents)],
+        ["left out: abstention", *(str(counts[a]["abstention"]) for a in agents)],
+        [
+            "left out: no user-side evidence",
+            *(str(counts[a]["no user-side evidence"]) for a in agents),
+        ],
+        ["ranking", *(_ranking_cell(counts[a]) for a in agents)],
+    ]
+    for level in ("session", "turn"):
+        for metric in METRICS:
+            for k in RANK_CUTOFFS:
+                key = f"{metric}@{k}"
+                cells = [retrieval[a].get(level, {}).get(key) for a in agents]
+                if any(c is not None for c in cells):
+                    body.append(
+                        [f"{level} {key}", *("-" if c is None else f"{c:.3f}" for c in cells)]
+                    )
+    title = (
+        "LongMemEval retrieval, the official definitions (src/retrieval/run_retrieval.py, "
+        "eval_utils.py): means over the questions scored; '-' past what a memory ranked"
+    )
+    return Table(title, ["metric", *agents], body)

@@ -45,15 +45,26 @@ class LongMemEvalPayload(TaskPayload):
     """Whether the ingested memory came from the memory cache (no ingestion paid)."""
     ingest: dict[str, float] = Field(default_factory=dict)
     ranked: list[list[str]] | None = None
-    """The turn ids of each entry the agent's memory retrieved, in rank order (None: the
-    agent retrieves nothing)."""
+    """The turn ids of each entry the agent's memory retrieved for the reader, in rank order
+    (None: the agent retrieves nothing)."""
+    ranking: list[list[str]] | None = None
+    """The turn ids of every entry the memory holds, ranked for the question apart from what
+    the reader was shown: what the retrieval metrics read (None: the memory cannot rank its
+    whole store, and the metrics read ``ranked``)."""
+    ranking_complete: bool | None = None
+    """Whether the ranking the metrics read covers all the memory holds (False: only the
+    entries the reader was shown, so no metric past their number)."""
     answer_session_ids: list[str] = Field(default_factory=list)
     evidence_turns: list[str] = Field(default_factory=list)
     """Turn ids marked ``has_answer`` (in the haystack played)."""
     session_corpus: list[str] = Field(default_factory=list)
+    """The official session-granularity corpus ids (``noans`` renames applied)."""
     turn_corpus: list[str] = Field(default_factory=list)
-    """The turn ids retrieval is scored over (the user's turns, as the official retrieval
-    indexes them, or every turn: the task's ``turn_corpus``)."""
+    """The official turn-granularity corpus ids: the user's turns, ``noans`` renames applied."""
+    answer_sessions_by: Literal["id", "answer_session_ids"] = "id"
+    """How the evidence sessions were named (see ``corpus``)."""
+    retrieval_left_out: Literal["abstention", "no user-side evidence"] | None = None
+    """Why the official retrieval means leave this question out (None: they count it)."""
     retrieval: dict[str, dict[str, float]] | None = None
     prompt_tokens: int = 0
     memory_tokens: int | None = None

@@ -34,15 +34,16 @@ from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter
 from cogarch.tasks.memory_bench.ingest import IngestCost, trim_history
 from cogarch.tasks.memory_bench.judging import judge_model
-from cogarch.tasks.memory_bench.ranking import ranking_metrics, session_of
-from cogarch.tasks.memory_bench.retrieved import retrieved_ids
+from cogarch.tasks.memory_bench.retrieved import full_ranking, retrieved_ids
 
+from .corpus import official_corpus
 from .data import QUESTION_TYPES, Question, Session, load_longmemeval
 from .fakes import FAKES
 from .judge import judge
 from .memory_cache import MemoryCache
 from .metrics import report_tables
 from .records import LongMemEvalEvaluation, LongMemEvalHost, LongMemEvalPayload
+from .retrieval import answer_retrieval
 from .selection import select_questions
 
 
@@ -88,11 +89,6 @@ class LongMemEvalParams(BaseModel):
         default=True,
         description="Have the run's helper_provider judge each reply with the official "
         "prompts (accuracy needs it).",
-    )
-    turn_corpus: Literal["user", "all"] = Field(
-        default="user",
-        description="The turns turn-level retrieval is scored over: the user's (as the "
-        "official retrieval indexes them) or every turn.",
     )
     cache_memory: bool = Field(
         default=True,
@@ -225,23 +221,11 @@ class LongMemEvalTask(Task):
         latency = time.perf_counter() - start
         report = agent.last_reply()
         ranked = retrieved_ids(report)
-        sessions = [s.session_id for s in played.sessions]
-        turns = [
-            t.turn_id
-            for s in played.sessions
-            for t in s.turns
-            if p.turn_corpus == "all" or t.role == "user"
-        ]
-        evidence = [t for t in played.evidence_turns() if t in set(turns)]
+        corpus = official_corpus(played)
+        ranking, complete = await full_ranking(agent, ranked)
         retrieval = None
-        if ranked is not None and not asked.abstention:
-            retrieval = ranking_metrics(
-                ranked,
-                correct_sessions=[s for s in asked.answer_session_ids if s in set(sessions)],
-                correct_turns=evidence,
-                session_corpus=sessions,
-                turn_corpus=turns,
-            )
+        if ranking is not None and corpus.left_out is None:
+            retrieval = answer_retrieval(corpus, ranking, complete)
         verdict, judge_reply, judge_name = None, None, None
         model = judge_model(self, ctx, p.judge)
         if model is not None:
@@ -264,10 +248,14 @@ class LongMemEvalTask(Task):
             memory_reused=reused,
             ingest=cost.data,
             ranked=ranked,
+            ranking=ranking if ranking is not ranked else None,
+            ranking_complete=None if ranking is None else complete,
             answer_session_ids=list(asked.answer_session_ids),
             evidence_turns=played.evidence_turns(),
-            session_corpus=sessions,
-            turn_corpus=turns,
+            session_corpus=list(corpus.sessions.values()),
+            turn_corpus=list(corpus.turns.values()),
+            answer_sessions_by=corpus.answer_sessions_by,
+            retrieval_left_out=corpus.left_out,
             retrieval=retrieval,
             prompt_tokens=int(meter.summary()["prompt_tokens"]),
             memory_tokens=report.memory_tokens,
@@ -298,13 +286,9 @@ class LongMemEvalTask(Task):
         ]
         sections = [Section("Question", lines=lines, preformatted=[payload.hypothesis])]
         if payload.ranked is not None:
-            evidence = set(payload.evidence_turns) | set(payload.answer_session_ids)
+            evidence = set(payload.evidence_turns)
             rows: list[list[Cell]] = [
-                [
-                    str(rank),
-                    ", ".join(ids),
-                    any(i in evidence or session_of(i) in evidence for i in ids),
-                ]
+                [str(rank), ", ".join(ids), any(i in evidence for i in ids)]
                 for rank, ids in enumerate(payload.ranked[:50], start=1)
             ]
             sections.append(

@@ -1,8 +1,8 @@
 """Retrieval metrics as LongMemEval's official evaluation defines them
 (``src/retrieval/eval_utils.py`` of xiaowu0162/LongMemEval), over ids instead of indices.
 
-For a ranking (retrieved ids, best first), the ids that answer the question (``correct``) and
-every id the memory could have retrieved (``corpus``), at a cut-off ``k``:
+For a ranking (ids, best first, each at most once), the ids that answer the question
+(``correct``) and every id the memory could have retrieved (``corpus``), at a cut-off ``k``:
 
 - recall_any@k is 1 when any correct id is among the first k, recall_all@k when all are (a
   question with no correct id has recall_any 0 and recall_all 1, as the official code gives);
@@ -11,9 +11,14 @@ every id the memory could have retrieved (``corpus``), at a cut-off ``k``:
   corpus's relevances sorted best first, cut at k (0 when the corpus holds no correct id).
 
 A turn's id is its session's id, an underscore and the turn's index from 1. The turn-to-session
-reading strips that suffix from every id (correct, ranked and corpus), widens k until the first
-k ranked ids cover k distinct sessions (or k passes the corpus size), and scores the sessions
-at that k.
+reading (``evaluate_retrieval_turn2session``) strips that suffix from every id (correct, ranked
+and corpus), widens k until the first k ranked ids cover k distinct sessions (or k passes the
+corpus size), and scores the stripped ids at that k: a session ranked twice counts twice, in
+the ranking as in the ideal.
+
+The official retriever ranks the whole corpus. A ranking that is not ``complete`` (a memory
+that ranked only its top k) gets a number only where its ranked ids decide it: @k for k up to
+its length, and the session reading's @k only when the widened k stays within it.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from collections.abc import Collection, Sequence
 
 RANK_CUTOFFS: tuple[int, ...] = (1, 3, 5, 10, 30, 50)
 """The cut-offs the official evaluation reports."""
+METRICS: tuple[str, ...] = ("recall_any", "recall_all", "ndcg_any")
 
 
 def _dcg(relevances: Sequence[float], k: int) -> float:
@@ -50,6 +56,15 @@ def session_of(turn_id: str) -> str:
     return "_".join(turn_id.split("_")[:-1])
 
 
+def widened_k(sessions: Sequence[str], k: int, corpus_size: int) -> int:
+    """The official widened cut-off: the least k' >= k whose first k' ranked sessions are k
+    distinct ones, or corpus_size + 1 when none is."""
+    effective = k
+    while effective <= corpus_size and len(set(sessions[:effective])) < k:
+        effective += 1
+    return effective
+
+
 def turn_to_session_scores(
     ranked: Sequence[str], correct: Collection[str], corpus: Sequence[str], k: int
 ) -> tuple[float, float, float]:
@@ -57,48 +72,45 @@ def turn_to_session_scores(
     sessions = [session_of(t) for t in ranked]
     wanted = {session_of(t) for t in correct}
     pool = [session_of(t) for t in corpus]
-    effective = k
-    while effective <= len(pool) and len(set(sessions[:effective])) < k:
-        effective += 1
-    return retrieval_scores(sessions, wanted, pool, effective)
+    return retrieval_scores(sessions, wanted, pool, widened_k(sessions, k, len(pool)))
 
 
 def _named(scores: tuple[float, float, float], k: int) -> dict[str, float]:
-    any_, all_, ndcg = scores
-    return {
-        f"recall_any@{k}": any_,
-        f"recall_all@{k}": all_,
-        f"ndcg_any@{k}": round(ndcg, 6),
-    }
+    return {f"{name}@{k}": round(value, 6) for name, value in zip(METRICS, scores, strict=True)}
 
 
-def ranking_metrics(
-    ranked: Sequence[Sequence[str]],
+def turn_ranking_metrics(
+    ranked: Sequence[str],
+    correct: Collection[str],
+    corpus: Sequence[str],
     *,
-    correct_sessions: Collection[str],
-    correct_turns: Collection[str],
-    session_corpus: Sequence[str],
-    turn_corpus: Sequence[str],
+    complete: bool,
     cutoffs: Sequence[int] = RANK_CUTOFFS,
 ) -> dict[str, dict[str, float]]:
-    """Session- and turn-level metrics of one answer's retrieval, official keys
-    (``recall_any@5`` ...). ``ranked`` holds the turn ids each retrieved entry came from, in
-    rank order. When every entry comes from one turn (raw turns, rounds), the ranking is a
-    turn ranking: turn-level metrics, and session-level ones by the turn-to-session reading;
-    otherwise (whole sessions, facts drawn from several turns) it is a session ranking: each
-    entry's sessions in order, first mention kept, session-level metrics only."""
-    entries = [list(e) for e in ranked if e]
+    """Turn-level metrics of a turn ranking and session-level ones by the turn-to-session
+    reading, each only where the ranking decides it (see the module docstring)."""
     out: dict[str, dict[str, float]] = {"session": {}, "turn": {}}
-    if all(len(e) == 1 for e in entries):
-        turns = [e[0] for e in entries]
-        for k in cutoffs:
-            out["turn"].update(_named(retrieval_scores(turns, correct_turns, turn_corpus, k), k))
-            scores = turn_to_session_scores(turns, correct_turns, turn_corpus, k)
-            out["session"].update(_named(scores, k))
-        return out
-    sessions = list(dict.fromkeys(session_of(t) for e in entries for t in e))
+    sessions = [session_of(t) for t in ranked]
     for k in cutoffs:
-        scores = retrieval_scores(sessions, correct_sessions, session_corpus, k)
-        out["session"].update(_named(scores, k))
-    del out["turn"]
+        if complete or k <= len(ranked):
+            out["turn"].update(_named(retrieval_scores(ranked, correct, corpus, k), k))
+        if complete or widened_k(sessions, k, len(corpus)) <= len(ranked):
+            out["session"].update(_named(turn_to_session_scores(ranked, correct, corpus, k), k))
     return out
+
+
+def session_ranking_metrics(
+    ranked: Sequence[str],
+    correct: Collection[str],
+    corpus: Sequence[str],
+    *,
+    complete: bool,
+    cutoffs: Sequence[int] = RANK_CUTOFFS,
+) -> dict[str, dict[str, float]]:
+    """Session-level metrics of a session ranking, each only where the ranking decides it."""
+    scores = {
+        k: retrieval_scores(ranked, correct, corpus, k)
+        for k in cutoffs
+        if complete or k <= len(ranked)
+    }
+    return {"session": {n: v for k, s in scores.items() for n, v in _named(s, k).items()}}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogarch.core.host import ReplyReport
+from cogarch.core.host import Host, MemoryRanking, ReplyReport
 from cogarch.memory.retrieval.search import DETAIL_KEY
 
 
@@ -31,3 +31,20 @@ def retrieved_ids(report: ReplyReport) -> list[list[str]] | None:
     if report.retrieved is None:
         return None
     return [list(r.source_ids) for r in report.retrieved]
+
+
+async def full_ranking(
+    agent: Host, shown: list[list[str]] | None
+) -> tuple[list[list[str]] | None, bool]:
+    """The ranking retrieval metrics read and whether it is complete: everything the agent's
+    one retrieving memory module holds, ranked (``MemoryRanking``), where it can rank its
+    whole store; otherwise what the reply was shown (``shown``), only the first entries."""
+    if shown is None:
+        return None, False
+    if isinstance(agent, MemoryRanking):
+        rankings = await agent.rank_memory()
+        if len(rankings) == 1:
+            [whole] = rankings.values()
+            if whole is not None:
+                return whole, True
+    return shown, False

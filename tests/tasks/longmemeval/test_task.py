@@ -149,7 +149,21 @@ async def test_the_shipped_fakes_config_runs_every_reader(tmp_path: Path) -> Non
     accuracy, retrieval = LongMemEvalTask.report_tables(records)
     assert accuracy.rows[0][0] == "overall"
     assert "gpt-4o-2024-08-06" in accuracy.title
-    assert "session recall_any@10" in [row[0] for row in retrieval.rows]
+    rows = {row[0]: row[1:] for row in retrieval.rows}
+    agents = list(retrieval.header[1:])
+    # the official reading of the same rankings: only the evidence turn makes its session a hit
+    assert rows["session ndcg_any@3"][agents.index("rounds")] == "1.000"
+    assert rows["session ndcg_any@3"][agents.index("raw_turns")] == "1.000"
+    assert rows["questions scored"][agents.index("rounds")] == "6"
+    assert rows["left out: abstention"][agents.index("rounds")] == "1"
+    assert rows["ranking"][agents.index("rounds")] == "whole memory"
+    assert rows["ranking"][agents.index("full")] == "none"
+    for answer in found["raw_turns"]:
+        # every message held is ranked, the assistant's too; the reader saw the top 5
+        assert answer.ranking is not None and len(answer.ranking) == answer.turns_ingested
+        assert answer.ranked is not None and len(answer.ranked) == 5
+        assert answer.ranking_complete is True
+    assert all(a.ranking is None and a.retrieval is None for a in found["full"])
     sections = LongMemEvalTask.trial_sections(records[0])
     assert sections[0].title == "Question"
 

@@ -11,8 +11,11 @@ import math
 import pytest
 
 from cogarch.tasks.memory_bench.ranking import (
-    ranking_metrics,
+    METRICS,
+    RANK_CUTOFFS,
     retrieval_scores,
+    session_ranking_metrics,
+    turn_ranking_metrics,
     turn_to_session_scores,
 )
 
@@ -97,24 +100,29 @@ def test_widened_k_counts_a_session_found_past_the_first_k_turns() -> None:
     assert retrieval_scores(ranked, ["answer_a_2"], TURNS, 2)[0] == 0.0
 
 
-def test_an_answer_scores_by_turns_or_sessions_by_what_its_entries_come_from() -> None:
-    by_turn = ranking_metrics(
-        [["answer_a_1"], ["s1_2"]],
-        correct_sessions=["answer_a"],
-        correct_turns=["answer_a_1"],
-        session_corpus=SESSIONS,
-        turn_corpus=TURNS,
-    )
-    assert by_turn["turn"]["recall_any@1"] == 1.0
-    assert by_turn["session"]["recall_all@1"] == 1.0
-    by_session = ranking_metrics(
-        [["s1_1", "s1_2"], ["answer_a_1", "answer_a_2"]],
-        correct_sessions=["answer_a"],
-        correct_turns=["answer_a_1"],
-        session_corpus=SESSIONS,
-        turn_corpus=TURNS,
-    )
-    assert "turn" not in by_session
-    assert by_session["session"]["recall_any@1"] == 0.0
-    assert by_session["session"]["recall_any@3"] == 1.0
-    assert by_session["session"]["ndcg_any@3"] == pytest.approx(1 / math.log2(2) / 1.0)
+def test_a_complete_ranking_scores_every_cutoff_and_a_partial_one_only_what_it_decides() -> None:
+    ranked = ["answer_a_1", "s1_2", "s3_1"]
+    whole = turn_ranking_metrics(ranked, ["answer_a_1"], TURNS, complete=True)
+    assert set(whole["turn"]) == {f"{m}@{k}" for m in METRICS for k in RANK_CUTOFFS}
+    partial = turn_ranking_metrics(ranked, ["answer_a_1"], TURNS, complete=False)
+    assert sorted(partial["turn"]) == sorted(f"{m}@{k}" for m in METRICS for k in (1, 3))
+    # three turns of three sessions decide the session reading at k = 1 and 3, not at 5
+    assert sorted(partial["session"]) == sorted(f"{m}@{k}" for m in METRICS for k in (1, 3))
+    assert partial["turn"]["recall_any@1"] == whole["turn"]["recall_any@1"] == 1.0
+
+
+def test_turns_of_one_session_widen_past_a_partial_ranking_and_leave_the_cutoff_out() -> None:
+    # two turns of one session: one distinct session only, so session @3 is not decided
+    partial = turn_ranking_metrics(["s1_1", "s1_2", "s3_1"], [], TURNS, complete=False)
+    assert "recall_any@1" in partial["session"]
+    assert "recall_any@3" not in partial["session"]
+
+
+def test_a_session_ranking_scores_sessions_only() -> None:
+    scores = session_ranking_metrics(["s1", "answer_a"], ["answer_a"], SESSIONS, complete=False)
+    assert set(scores) == {"session"}
+    assert scores["session"]["recall_any@1"] == 0.0
+    assert "recall_any@3" not in scores["session"]
+    whole = session_ranking_metrics(["s1", "answer_a"], ["answer_a"], SESSIONS, complete=True)
+    assert whole["session"]["recall_any@3"] == 1.0
+    assert whole["session"]["ndcg_any@3"] == pytest.approx(1.0)  # position 2 is undiscounted

@@ -70,3 +70,32 @@ async def test_turns_taken_in_together_are_embedded_in_one_batch_as_one_at_a_tim
     assert together.save_state() == one_by_one.save_state()
     assert await together.ingest_many(turns[:3], context(FakeLLM())) == {}  # taken in already
     assert len(together.store) == 80 and together.stats["turns_skipped"] == 3
+
+
+async def test_the_whole_store_is_ranked_apart_from_what_the_reader_is_shown() -> None:
+    texts = ["Ann moved to Oslo", "the weather is grey", "Oslo has fjords", "lunch at noon"]
+    for search in ("dense", "lexical", "hybrid"):
+        mem = raw(top_k=2, search=search, tags=False, ingest_roles=["user"])
+        assert await mem.rank_all(context(FakeLLM())) is None  # nothing asked yet
+        for i, text in enumerate(texts, start=1):
+            await mem.ingest(TurnRecord(i, text, "", source_ids=(f"s_{i}",)), context(FakeLLM()))
+        shown = await mem.retrieve("Oslo", context(FakeLLM()))
+        ranking = await mem.rank_all(context(FakeLLM()))
+        assert ranking is not None
+        # every message once; a lexical search's records without a shared word follow in
+        # the order taken in
+        assert sorted(e[0] for e in ranking) == ["s_1", "s_2", "s_3", "s_4"], search
+        assert {e[0] for e in ranking[:2]} == {"s_1", "s_3"}, search
+        if search == "lexical":
+            assert [e[0] for e in ranking[2:]] == ["s_2", "s_4"]
+        # ranking everything leaves what the reader was shown as it was
+        assert [i.source_ids for i in mem.retrieved() or []] == [i.source_ids for i in shown]
+        assert len(shown) == 2
+
+
+async def test_an_empty_query_ranks_the_store_in_the_order_taken_in() -> None:
+    mem = raw(top_k=1, search="hybrid")
+    for i in (1, 2):
+        await mem.ingest(TurnRecord(i, f"note {i}", "", source_ids=(f"s_{i}",)), context(FakeLLM()))
+    await mem.retrieve("  ", context(FakeLLM()))
+    assert await mem.rank_all(context(FakeLLM())) == [["s_1"], ["s_2"]]

@@ -134,9 +134,11 @@ def report_tables(records: Sequence[TrialRecord]) -> list[Table]:
     for name in ["overall", *QUESTION_TYPES, "abstention", "task_averaged"]:
         if any(name in s for s in summaries.values()):
             rows.append([name, *(_percent(summaries[a].get(name) or _share([])) for a in agents)])
+    counters = sorted({p.token_counter for ps in by_agent.values() for p in ps if p.token_counter})
     title = (
         "LongMemEval accuracy, % [95% Wilson interval], judged by "
-        f"{', '.join(judges) or 'no judge'} (published numbers used {PUBLISHED_JUDGE})"
+        f"{', '.join(judges) or 'no judge'} (published numbers used {PUBLISHED_JUDGE}); "
+        f"readers' history counted with {', '.join(counters) or 'no counter'}"
     )
     tables = [Table(title, ["question type", *agents], rows)]
     retrieval = {a: retrieval_summary(p) for a, p in by_agent.items()}

@@ -66,6 +66,9 @@ class LongMemEvalPayload(TaskPayload):
     retrieval_left_out: Literal["abstention", "no user-side evidence"] | None = None
     """Why the official retrieval means leave this question out (None: they count it)."""
     retrieval: dict[str, dict[str, float]] | None = None
+    token_counter: str | None = None
+    """The token counter an official reader of the agent's model cuts its history with (its
+    own tokenizer where known, else the estimate; see ``memory.retrieval.reader_budget``)."""
     prompt_tokens: int = 0
     memory_tokens: int | None = None
     latency_s: float = 0.0

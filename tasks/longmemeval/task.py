@@ -30,6 +30,7 @@ from cogarch.core.task import Task, TrialContext
 from cogarch.core.views import Cell, Section, Table
 from cogarch.errors import CogarchError
 from cogarch.memory.retrieval.haystack import question_message
+from cogarch.memory.retrieval.reader_budget import reader_counter
 from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter
 from cogarch.tasks.memory_bench.ingest import IngestCost, trim_history
@@ -173,6 +174,11 @@ class LongMemEvalTask(Task):
             self._caches[key] = MemoryCache(folder)
         return self._caches[key]
 
+    @staticmethod
+    def _reader_model(ctx: TrialContext) -> str | None:
+        provider = ctx.agent_provider
+        return str(ctx.models(provider).model) if provider else None
+
     async def _ingest(
         self, agent: LongMemEvalHost, played: Question, ctx: TrialContext
     ) -> tuple[IngestCost, bool]:
@@ -181,9 +187,7 @@ class LongMemEvalTask(Task):
         cache = self._cache(ctx) if self.params.cache_memory else None
         key = None
         if cache is not None:
-            provider = ctx.agent_provider
-            model = ctx.models(provider).model if provider else None
-            key = MemoryCache.key(played.digest(), agent.save_state(), str(model))
+            key = MemoryCache.key(played.digest(), agent.save_state(), str(self._reader_model(ctx)))
         async with cache.lock(key) if cache is not None and key else nullcontext():
             if cache is not None and key is not None:
                 saved = cache.get(key)
@@ -257,6 +261,7 @@ class LongMemEvalTask(Task):
             answer_sessions_by=corpus.answer_sessions_by,
             retrieval_left_out=corpus.left_out,
             retrieval=retrieval,
+            token_counter=reader_counter(self._reader_model(ctx)).name,
             prompt_tokens=int(meter.summary()["prompt_tokens"]),
             memory_tokens=report.memory_tokens,
             latency_s=round(latency, 4),

@@ -9,19 +9,26 @@ for each (one call per chunk, temperature 0, at most 500 tokens, the chunk then 
 its note), sorts them by date, renders them (``### Session N:`` ...), keeps the head of that
 block within ``history_tokens`` (the official code cuts the history to the model's window
 minus the answer's length minus 1000, keeping its beginning) and asks the official answer
-prompt. The prompts are LongMemEval's (``src/generation/run_generation.py``), as published.
+prompt (see ``memory.retrieval.reader_budget`` for the window and the token counter). The
+prompts are LongMemEval's (``src/generation/run_generation.py``), as published.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch import tracing
 from cogarch.memory.retrieval.haystack import COT_CUE, QUESTION, HaystackMemory, render_history
+from cogarch.memory.retrieval.reader_budget import (
+    ESTIMATOR,
+    TokenCounter,
+    official_budget,
+    reader_counter,
+)
 from cogarch.models.messages import user
 from cogarch.tokens import count_tokens
 
@@ -53,19 +60,10 @@ SLOT = re.compile(r"\{(history|date|question)\}")
 """The answer prompt's slots, filled in one pass (what fills one is never read as another)."""
 
 
-def head_within(text: str, budget: int | None) -> str:
-    """The longest beginning of ``text`` within ``budget`` tokens (the official cut keeps the
-    first tokens)."""
-    if budget is None or count_tokens(text) <= budget:
-        return text
-    low, high = 0, len(text)
-    while low < high:
-        mid = (low + high + 1) // 2
-        if count_tokens(text[:mid]) <= budget:
-            low = mid
-        else:
-            high = mid - 1
-    return text[:low]
+def head_within(text: str, budget: int | None, counter: TokenCounter = ESTIMATOR) -> str:
+    """The longest beginning of ``text`` within ``budget`` tokens by ``counter`` (the official
+    cut keeps the first tokens)."""
+    return text if budget is None else counter.head(text, budget)
 
 
 class HistoryReader(BaseSpecialist):
@@ -81,11 +79,13 @@ class HistoryReader(BaseSpecialist):
         chain_of_note: bool = Field(
             default=False, description="Write a note per chunk first (Chain-of-Note)."
         )
-        history_tokens: int | None = Field(
-            default=None,
-            ge=1,
-            description="Keep the head of the history block within this many tokens: the "
-            "model's window minus the answer's length minus 1000 (none: no cut).",
+        history_tokens: int | Literal["official"] | None = Field(
+            default="official",
+            description="Keep the head of the history block within this many tokens; "
+            "'official': the model's window less the answer's length less 1000, as the "
+            "official code cuts it, for the models whose window its table knows (others are "
+            "not cut); none: no cut. Counted with the model's own tokenizer where known "
+            "(o200k_base for GPT-4 models), else the offline estimate.",
         )
         prompt: str = Field(
             default=ANSWER_PROMPT,
@@ -158,14 +158,21 @@ class HistoryReader(BaseSpecialist):
                 )
                 noted.append((chunk_date, {"session_summary": note.content.strip()}))
             chunks = noted
+        limit = p.max_tokens or (800 if cot else 500)
+        budget = (
+            official_budget(model.model, limit)
+            if p.history_tokens == "official"
+            else p.history_tokens
+        )
         history = head_within(
-            render_history(chunks, module.params.history_format), p.history_tokens
+            render_history(chunks, module.params.history_format),
+            budget,
+            reader_counter(model.model),
         )
         template = p.cot_prompt if cot else p.prompt
         values = {"history": history, "date": date, "question": question}
         prompt = SLOT.sub(lambda m: values[m.group(1)], template)
         ws.memory_tokens = count_tokens(history)
-        limit = p.max_tokens or (800 if cot else 500)
         completion = await model.complete(
             [user(prompt)], caller=self.name, seed=ctx.seed, temperature=0.0, max_tokens=limit
         )

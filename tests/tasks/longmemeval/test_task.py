@@ -202,3 +202,11 @@ def test_accuracy_is_summarised_by_type_in_the_official_order() -> None:
     assert summary["task_averaged"]["accuracy"] == 0.75  # (1.0 + 0.5) / 2
     low, high = summary["overall"]["low"], summary["overall"]["high"]
     assert low is not None and high is not None and 0.3 < low < 0.75 < high < 1.0
+
+
+def test_the_paper_config_reads_step_by_step_within_the_official_window() -> None:
+    paper = load_run_config(REPO / "experiments" / "longmemeval_paper.yaml")
+    task = paper.model_dump()["task"]
+    assert task["cot"] is True
+    full = next(a for a in paper.agents if a.agent == "longmemeval_full")
+    assert full.params["history_tokens"] == "official"

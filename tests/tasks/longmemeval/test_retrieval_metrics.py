@@ -179,3 +179,30 @@ def test_a_ranking_of_the_top_entries_only_has_no_number_past_them(tmp_path: Pat
     scores = answer_retrieval(official_corpus(q), [["answer_a_3"], ["s_b_1"]], complete=False)
     assert "recall_any@1" in scores["turn"] and "recall_any@3" not in scores["turn"]
     assert "ndcg_any@5" not in scores["session"]
+
+
+def test_the_report_says_when_a_memory_ranked_only_the_readers_entries() -> None:
+    def answer(qid: str, complete: bool, retrieval: dict) -> LongMemEvalPayload:
+        return LongMemEvalPayload(
+            question_id=qid,
+            question_type="single-session-user",
+            abstention=False,
+            question="?",
+            question_date=DATE,
+            gold="x",
+            hypothesis="x",
+            sessions_ingested=2,
+            turns_ingested=4,
+            ranked=[["s_b_1"]],
+            ranking=[["s_b_1"]] if complete else None,
+            ranking_complete=complete,
+            retrieval=retrieval,
+        )
+
+    # the mean of a cut-off some question has no number for is not shown
+    answers = [
+        answer("q1", False, {"turn": {"recall_any@1": 1.0, "recall_any@3": 1.0}}),
+        answer("q2", False, {"turn": {"recall_any@1": 0.0}}),
+    ]
+    assert retrieval_summary(answers) == {"turn": {"recall_any@1": 0.5}}
+    assert retrieval_counts(answers)["top entries only"] == 2

@@ -8,17 +8,22 @@ import hashlib
 import importlib.util
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from cogarch.core.host import Observation
 from cogarch.memory.retrieval import reader_budget
+from cogarch.memory.retrieval.haystack import question_message
 from cogarch.memory.retrieval.reader_budget import (
     ESTIMATE,
     O200K,
     official_budget,
     reader_counter,
 )
+from cogarch.models import FunctionModel, Model, Providers, as_pairs
 from cogarch.tokens import count_tokens
+from cogarch.workspace import build_agent, load_agent_spec
 
 O200K_FILE = hashlib.sha1(
     b"https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
@@ -66,3 +71,34 @@ def test_a_gpt_4_reader_counts_with_o200k_when_its_file_is_there(
     head = counter.head(TEXT, 40)
     assert TEXT.startswith(head) and counter.count(head) == 40
     assert reader_counter("qwen2.5-coder-1.5b-instruct").name == ESTIMATE
+
+
+async def test_the_full_history_reader_cuts_the_head_within_the_official_budget_by_default() -> (
+    None
+):
+    prompts: list[str] = []
+
+    def brain(messages: Any, info: Any) -> str:
+        prompts.append(as_pairs(messages)[-1][1])
+        return "Lisbon"
+
+    found = Providers()
+    client = FunctionModel(brain)
+    found.register("r", Model(client, provider="r", model="microsoft/phi-4", fake=True))
+    sessions = [(f"s{n}", f"2023/05/{n + 1:02d} (Mon) 08:15") for n in range(20)]
+    said = " ".join(["my sister moved to Lisbon and I keep a parrot"] * 120)
+    for params, cut in (({}, True), ({"history_tokens": None}, False)):
+        prompts.clear()
+        spec = load_agent_spec("longmemeval_full", params or None)
+        agent = build_agent(spec, found.get, provider="r")
+        for sid, date in sessions:
+            await agent.observe_many([Observation(f"[{date}] user: {said}", (f"{sid}_1",), None)])
+        await agent.respond(question_message("Where did my sister move?", "2023/06/10 (Sat) 09:00"))
+        [prompt] = prompts
+        history = prompt.split("History Chats:\n\n", 1)[1].split("\n\nCurrent Date:", 1)[0]
+        assert history.startswith("\n### Session 1:\nSession Date: 2023/05/01")  # the head
+        if cut:  # phi-4's window of 16,000 less 500 for the answer less 1,000
+            assert count_tokens(history) <= 14500 < count_tokens(history) + 40
+            assert "### Session 20:" not in history
+        else:
+            assert "### Session 20:" in history and count_tokens(history) > 14500

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -79,7 +79,7 @@ class HistoryReader(BaseSpecialist):
         chain_of_note: bool = Field(
             default=False, description="Write a note per chunk first (Chain-of-Note)."
         )
-        history_tokens: int | Literal["official"] | None = Field(
+        history_tokens: Annotated[int, Field(ge=1)] | Literal["official"] | None = Field(
             default="official",
             description="Keep the head of the history block within this many tokens; "
             "'official': the model's window less the answer's length less 1000, as the "

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from scipy.stats import fisher_exact
+from scipy.stats import binomtest, fisher_exact
 
 from cogarch.errors import ConfigError
 
@@ -60,6 +60,22 @@ def fisher_greater(successes_a: int, n_a: int, successes_b: int, n_b: int) -> fl
     table = [[successes_a, n_a - successes_a], [successes_b, n_b - successes_b]]
     _, p = fisher_exact(table, alternative="greater")
     return float(p)
+
+
+def mcnemar_exact(
+    b: int, c: int, alternative: Literal["two-sided", "greater"] = "two-sided"
+) -> float:
+    """Exact McNemar test of paired 0/1 outcomes: a binomial test of ``b`` (items only the
+    first got right) among the ``b + c`` discordant items, at one half. Two-sided: twice the
+    smaller tail, capped at 1; ``greater``: the chance of ``b`` or more (the first is better).
+    No discordant item gives p = 1."""
+    if b < 0 or c < 0:
+        raise ConfigError(f"discordant counts must be non-negative, got {b} and {c}")
+    if b + c == 0:
+        return 1.0
+    if alternative == "greater":
+        return float(binomtest(b, b + c, 0.5, alternative="greater").pvalue)
+    return min(1.0, 2 * float(binomtest(min(b, c), b + c, 0.5, alternative="less").pvalue))
 
 
 def holm(p_values: Sequence[float], alpha: float = 0.05) -> tuple[list[float], list[bool]]:

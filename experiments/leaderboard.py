@@ -124,6 +124,8 @@ class Row(BaseModel):
     normalised_mean: float | None = None
     tasks: list[str] = Field(default_factory=list)
     """The tasks the aggregates cover."""
+    items: dict[str, int] = Field(default_factory=dict)
+    """For each task covered, the items its ranked value is over (the column's shared ones)."""
     costs: Costs = Field(default_factory=Costs)
 
 
@@ -187,6 +189,10 @@ def _estimates(
             found = estimate(metric, cells.values[agent], cells.clusters)
             values[agent].append((_value(metric, found, cells.failures[agent]), found))
     return columns, values
+
+
+def _find(cells: list[Cell], agent: str, task: str) -> Cell | None:
+    return next((c for c in cells if c.agent == agent and c.task == task), None)
 
 
 def _apply(ranking: Ranking, cells: list[Cell]) -> None:
@@ -289,6 +295,11 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
             mean_rank=ranked[agent].mean_rank,
             normalised_mean=ranked[agent].normalised_mean,
             tasks=ranked[agent].tasks,
+            items={
+                t: c.ranked_n
+                for t in ranked[agent].tasks
+                if (c := _find(cells, agent, t)) is not None
+            },
             costs=Costs.of(row_costs[agent]).per_success(
                 row_rate_tokens.get(agent, 0), row_successes.get(agent)
             ),

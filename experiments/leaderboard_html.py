@@ -152,7 +152,9 @@ def leaderboard_page(
             f"<td>{number(v) or '-'}</td>"
             for v in (row.mean_win_rate, row.mean_rank, row.normalised_mean)
         )
-        covered = html.escape(", ".join(row.tasks) or "none")
+        covered = html.escape(
+            ", ".join(f"{t} ({row.items.get(t, '-')})" for t in row.tasks) or "none"
+        )
         rows.append(
             f"<tr><th>{html.escape(row.agent)}</th>{cells}{aggregates}<td>{covered}</td></tr>"
         )
@@ -177,7 +179,7 @@ def leaderboard_page(
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
         f"<style>{_CSS}</style></head><body>{head}<h1>{title}</h1>"
         f'<table class="leaderboard"><thead><tr><th>agent</th>{header}<th>mean win rate</th>'
-        f"<th>mean rank</th><th>normalised mean</th><th>tasks covered</th></tr></thead>"
+        f"<th>mean rank</th><th>normalised mean</th><th>tasks covered (items)</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
         f"<p>* tied with the task's best cell; † differs significantly from it (Holm, alpha "
         f"{board.alpha}).</p><h2>Score against tokens</h2>{''.join(figures)}"

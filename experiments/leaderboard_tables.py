@@ -25,7 +25,7 @@ def cell_text(cell: Cell | None) -> str:
     if cell is None:
         return "skipped"
     if cell.value is None:
-        return cell.status + (f", {cell.failures} failed" if cell.failures else "")
+        return cell.status + (f" ({cell.failures} failed items)" if cell.failures else "")
     mark = " *" if cell.best else " †" if cell.significant else ""
     text = f"{number(cell.value)} {interval_text(cell.low, cell.high)}"
     text += f" n={cell.n}"
@@ -41,12 +41,13 @@ def cell_text(cell: Cell | None) -> str:
 
 def main_table(board: Leaderboard) -> Table:
     header = ["agent", *(f"{t.name}: {t.metric or '-'}" for t in board.tasks)]
-    header += ["mean win rate", "mean rank", "normalised mean", "tasks covered"]
+    header += ["mean win rate", "mean rank", "normalised mean", "tasks covered (items)"]
     body = []
     for row in board.rows:
         cells = [cell_text(board.cell(row.agent, t.name)) for t in board.tasks]
         aggregates = [number(row.mean_win_rate), number(row.mean_rank), number(row.normalised_mean)]
-        body.append([row.agent, *cells, *aggregates, ", ".join(row.tasks) or "none"])
+        covered = ", ".join(f"{t} ({row.items[t]})" if t in row.items else t for t in row.tasks)
+        body.append([row.agent, *cells, *aggregates, covered or "none"])
     return Table("leaderboard", header, body)
 
 

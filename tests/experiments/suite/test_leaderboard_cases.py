@@ -50,6 +50,11 @@ def test_a_partial_cell_that_ties_on_the_shared_items_ranks_as_a_tie(tmp_path: P
     assert rows["a"].mean_win_rate == pytest.approx((0.5 + 0.75) / 2)
     assert rows["a"].mean_win_rate == rows["b"].mean_win_rate
     assert rows["a"].mean_rank == rows["b"].mean_rank == pytest.approx((2 + 1.5) / 2)
+    assert rows["b"].items == {"qa": 2, "game": 3}  # what its aggregates were computed over
+    write_leaderboard(folder)
+    markdown = (folder / "leaderboard.md").read_text(encoding="utf-8")
+    assert "0.45 (not estimable) n=4 in 2 clusters; 0.4 on the 2 shared *" in markdown
+    assert "| qa (2), game (3) |" in markdown
 
 
 def test_mcnemar_on_thirty_shared_items_with_ten_discordant_pairs(tmp_path: Path) -> None:

@@ -120,7 +120,7 @@ def summary_table(
             status = Counter(r.status for r in mine)
             done = [r for r in mine if r.status == "complete"]
             found = Counter(r.outcome_in(reading) for r in done)
-            judged = [o for r in mine if (o := outcome_of(r, reading, rated)) is not None]
+            judged = [s for r in mine if (s := outcome_of(r, reading, rated)) is not None]
             wins = sum(judged)
             sc, ci = "-", "-"
             if judged:

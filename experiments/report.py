@@ -1,9 +1,10 @@
 """``cogarch report RUN_DIR``: a Markdown and a self-contained HTML report of one run.
 
 The report holds, per agent: trial counts (failed and corrupt trial files included), the
-outcome classes, self-consistency with its Wilson 95% interval and the Hangman paper's
-superiority marker (``*``: one-sided Fisher exact test against every baseline, Holm-corrected,
-see ``experiments.stats``), the pairwise tests behind the markers, the model usage (calls,
+outcome classes, self-consistency (failed trials counting as failures) with its Wilson 95%
+interval and the Hangman paper's superiority marker (``*``: a one-sided exact McNemar test
+over the shared trials against every baseline, Holm-corrected, see ``experiments.report_stats``),
+the pairwise tests behind the markers, the model usage (calls,
 cache hits, prompt tokens sent, served from the server's prompt cache and evaluated: see
 ``experiments.usage_table``), the task's metrics and its own tables, for multi-episode
 trials what agents did across their games (comparisons by agent parameters, memory per game,

@@ -73,13 +73,14 @@ class LeaderboardMetric(BaseModel):
     direction: Direction = Field(default="higher", description="Which way is better.")
     interval: IntervalKind = Field(
         default="bootstrap",
-        description="wilson: a rate of 0/1 values (Wilson interval, Fisher exact test); "
-        "bootstrap: a mean (percentile bootstrap, Wilcoxon or Mann-Whitney test).",
+        description="wilson: a rate of 0/1 values (Wilson interval, exact McNemar test on "
+        "shared items); bootstrap: a mean (cluster bootstrap, Wilcoxon signed-rank test on "
+        "shared items).",
     )
     paired: bool = Field(
         default=True,
         description="Items with the same key are the same item for every agent (same trial "
-        "seed, same question), so means are compared by a paired test over shared items.",
+        "seed, same question), so agents are ranked and tested on the items they all have.",
     )
     cluster: str | None = Field(
         default=None,

@@ -5,8 +5,8 @@ not independent, so intervals resample whole clusters, and ``n`` (items) and the
 clusters are reported together. Below ``MIN_CLUSTERS`` clusters no interval is given:
 
 - a rate whose every cluster is one item (one trial per question, say) gets Wilson's score
-  interval over its items, at any n: it is never zero-width and covers close to 95% even for
-  a handful of items;
+  interval over its items, at any n: it is never zero-width, and its coverage averages close
+  to 95% even for a handful of items (Brown, Cai and DasGupta, 2001);
 - a rate with clusters of several items gets Wilson's interval at the effective sample size
   ``n / deff``, the design effect ``deff`` (at least 1) being the cluster bootstrap's variance
   of the mean, times ``k / (k - 1)``, over the binomial variance ``p (1 - p) / n``; when every

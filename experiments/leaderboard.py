@@ -1,15 +1,18 @@
 """A suite's leaderboard, rebuilt from its folder: agents as rows, tasks as columns.
 
 Each cell holds its task's main metric (the first the task declares, see
-``cogarch.core.leaderboard``): the value over the cell's complete trials, its 95% interval,
-its number of items ``n``, its status (``complete``, ``partial``, ``pending``, ``failed``; see
-``leaderboard_cells``) and whether it differs significantly from the task's best cell: every
-other measured cell is tested against the best one (``leaderboard_stats.compare``) and the
-p-values of a task are Holm-corrected together at alpha = 0.05. A cell with no item has value
-null, never 0. The task's further metrics sit in the cell's ``more``, with value, interval and
-n. Costs per cell and per row: model calls, tokens, memory modules' calls, wall time, tokens
-per success (for a rate: tokens over successes) and money where the suite prices tokens.
-Rows carry the aggregates of ``leaderboard_rank`` and the tasks they cover.
+``cogarch.core.leaderboard``): the value over the cell's items, failed trials' items counted
+as failures for a rate (``failures``), its 95% interval or why there is none, its ``n``
+items in ``clusters`` clusters (``cluster_stats``), its status (``complete``, ``partial``,
+``pending``, ``failed``; see ``leaderboard_cells``) and the value it is ranked by, over the
+items every measured cell of the column shares (``leaderboard_column``). Every cell tied with
+the best is best; each other measured cell is tested against the best one
+(``leaderboard_stats``), the p-values of a task Holm-corrected together at alpha = 0.05. A
+cell with no item has value null, never 0. The task's further metrics sit in the cell's
+``more``. Costs per cell and per row: model calls, tokens, memory modules' calls, wall time,
+tokens per success (for a rate: tokens over successes) and money where the suite prices
+tokens. Rows carry the aggregates of ``leaderboard_rank`` and the tasks they cover; columns
+say which items (how many, in how many clusters) the ranking used.
 """
 
 from __future__ import annotations
@@ -21,10 +24,11 @@ from pydantic import BaseModel, Field
 
 from cogarch.core.leaderboard import Direction, IntervalKind, LeaderboardMetric
 
+from .cluster_stats import MIN_CLUSTERS
 from .leaderboard_cells import CellCosts, CellData, CellStatus, read_cell
+from .leaderboard_column import MetricCells, Ranking, rank_column, with_failures
 from .leaderboard_rank import aggregate
-from .leaderboard_stats import Estimate, better, compare, estimate
-from .stats import holm
+from .leaderboard_stats import Estimate, estimate
 from .suite_files import SuiteManifest, read_manifest
 
 ALPHA = 0.05
@@ -36,6 +40,9 @@ class MetricValue(BaseModel):
     low: float | None = None
     high: float | None = None
     n: int = 0
+    clusters: int = 0
+    failures: int = 0
+    interval_note: str | None = None
 
 
 class Costs(BaseModel):
@@ -78,6 +85,18 @@ class Cell(BaseModel):
     low: float | None = None
     high: float | None = None
     n: int = 0
+    """The items the value is over (failures included for a rate)."""
+    clusters: int = 0
+    """The clusters those items come in."""
+    failures: int = 0
+    """Items of failed trials: scored as failures for a rate, counted apart for a mean."""
+    interval: str | None = None
+    """How the interval was computed (``cluster_stats``), or ``not estimable``."""
+    interval_note: str | None = None
+    """Why there is no interval."""
+    ranked_value: float | None = None
+    """The value over the column's shared items, which the ranking and tests use."""
+    ranked_n: int = 0
     status: CellStatus
     tokens: int = 0
     calls: int = 0
@@ -85,7 +104,7 @@ class Cell(BaseModel):
     complete: int = 0
     failed: int = 0
     best: bool = False
-    """The task's best measured cell (the one the others are tested against)."""
+    """Tied with the task's best ranked value (the others are tested against the first)."""
     p_value: float | None = None
     p_adjusted: float | None = None
     significant: bool | None = None
@@ -105,6 +124,8 @@ class Row(BaseModel):
     normalised_mean: float | None = None
     tasks: list[str] = Field(default_factory=list)
     """The tasks the aggregates cover."""
+    items: dict[str, int] = Field(default_factory=dict)
+    """For each task covered, the items its ranked value is over (the column's shared ones)."""
     costs: Costs = Field(default_factory=Costs)
 
 
@@ -117,6 +138,15 @@ class TaskColumn(BaseModel):
     paired: bool | None = None
     description: str = ""
     more: list[str] = Field(default_factory=list)
+    cluster: str = "trial"
+    """What an item's cluster is: ``trial``, or the field naming it."""
+    shared: list[str] | None = None
+    """The item keys the ranking used (every measured cell has them); None: unpaired."""
+    shared_items: int | None = None
+    shared_clusters: int | None = None
+    ranked: bool = False
+    """Whether the column enters the aggregates (two measured cells and shared items)."""
+    best: list[str] = Field(default_factory=list)
 
 
 class Leaderboard(BaseModel):
@@ -132,34 +162,49 @@ class Leaderboard(BaseModel):
         return next((c for c in self.cells if c.agent == agent and c.task == task), None)
 
 
-def _value(metric: LeaderboardMetric, found: Estimate | None) -> MetricValue:
+def _value(metric: LeaderboardMetric, found: Estimate | None, failures: int) -> MetricValue:
     if found is None:
-        return MetricValue(metric=metric.name)
+        return MetricValue(metric=metric.name, failures=failures)
     return MetricValue(
-        metric=metric.name, value=found.value, low=found.low, high=found.high, n=found.n
+        metric=metric.name,
+        value=found.value,
+        low=found.low,
+        high=found.high,
+        n=found.n,
+        clusters=found.clusters,
+        failures=failures,
+        interval_note=found.note,
     )
 
 
-def _test_against_best(
-    cells: list[Cell], data: dict[str, CellData], metric: LeaderboardMetric
-) -> None:
-    """Mark the task's best cell, test every other measured cell against it, Holm-correct."""
-    measured = [c for c in cells if c.value is not None]
-    if not measured:
-        return
-    best = measured[0]
-    for cell in measured[1:]:
-        if better(metric, cell.value, best.value):  # type: ignore[arg-type]
-            best = cell
-    best.best = True
-    others = [c for c in measured if c is not best]
-    tests = [
-        compare(metric, data[c.agent].items[metric.name], data[best.agent].items[metric.name])
-        for c in others
-    ]
-    adjusted, rejected = holm([p for p, _ in tests], ALPHA)
-    for cell, (p, name), adj, rej in zip(others, tests, adjusted, rejected, strict=True):
-        cell.p_value, cell.p_adjusted, cell.significant, cell.test = p, adj, rej, name
+def _estimates(
+    metrics: list[LeaderboardMetric], data: dict[str, CellData]
+) -> tuple[dict[str, MetricCells], dict[str, list[tuple[MetricValue, Estimate | None]]]]:
+    """Each metric's cells (failures counted), and each agent's value of every metric."""
+    columns = {m.name: with_failures(m, data) for m in metrics}
+    values: dict[str, list[tuple[MetricValue, Estimate | None]]] = {a: [] for a in data}
+    for metric in metrics:
+        cells = columns[metric.name]
+        for agent in data:
+            found = estimate(metric, cells.values[agent], cells.clusters)
+            values[agent].append((_value(metric, found, cells.failures[agent]), found))
+    return columns, values
+
+
+def _find(cells: list[Cell], agent: str, task: str) -> Cell | None:
+    return next((c for c in cells if c.agent == agent and c.task == task), None)
+
+
+def _apply(ranking: Ranking, cells: list[Cell]) -> None:
+    for cell in cells:
+        if cell.agent not in ranking.values:
+            continue
+        cell.ranked_value = ranking.values[cell.agent]
+        cell.ranked_n = len(ranking.shared) if ranking.shared is not None else cell.n
+        cell.best = cell.agent in ranking.best
+        if (test := ranking.tests.get(cell.agent)) is not None:
+            cell.p_value, cell.p_adjusted = test.p_value, test.p_adjusted
+            cell.significant, cell.test = test.significant, test.name
 
 
 def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
@@ -188,25 +233,31 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
             )
         )
         data: dict[str, CellData] = {}
-        mine: list[Cell] = []
-        for spec in (c for c in manifest.cells if c.task == task.name):
-            read = read_cell(
+        specs = [c for c in manifest.cells if c.task == task.name]
+        for spec in specs:
+            data[spec.agent] = read_cell(
                 root / spec.folder, spec.agent, spec.trials, task.metrics, manifest.prices
             )
-            data[spec.agent] = read
-            values = [_value(m, estimate(m, read.items[m.name])) for m in task.metrics]
-            first = values[0] if values else MetricValue(metric="")
+        metric_cells, values = _estimates(task.metrics, data)
+        mine: list[Cell] = []
+        for spec in specs:
+            read = data[spec.agent]
+            first, found = values[spec.agent][0] if values[spec.agent] else (None, None)
             successes = None
-            if main is not None and main.interval == "wilson" and first.value is not None:
-                successes = first.value * first.n
+            if main is not None and main.interval == "wilson" and found is not None:
+                successes = found.value * found.n
             cell = Cell(
                 agent=spec.agent,
                 task=task.name,
                 metric=main.name if main else None,
-                value=first.value,
-                low=first.low,
-                high=first.high,
-                n=first.n,
+                value=first.value if first else None,
+                low=first.low if first else None,
+                high=first.high if first else None,
+                n=first.n if first else 0,
+                clusters=first.clusters if first else 0,
+                failures=first.failures if first else 0,
+                interval=found.method if found else None,
+                interval_note=found.note if found else None,
                 status=read.status,
                 tokens=read.costs.tokens,
                 calls=read.costs.calls,
@@ -214,7 +265,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
                 complete=read.complete,
                 failed=read.failed,
                 costs=Costs.of(read.costs, successes),
-                more=values[1:],
+                more=[v for v, _ in values[spec.agent][1:]],
                 folder=spec.folder,
             )
             row_costs.setdefault(spec.agent, CellCosts()).add(read.costs)
@@ -223,9 +274,18 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
                 row_rate_tokens[spec.agent] = row_rate_tokens.get(spec.agent, 0) + read.costs.tokens
             mine.append(cell)
         if main is not None:
-            _test_against_best(mine, data, main)
+            cells_of_main = metric_cells[main.name]
+            ranking = rank_column(main, cells_of_main, [s.agent for s in specs], ALPHA)
+            _apply(ranking, mine)
+            column = columns[-1]
+            column.cluster = main.cluster or "trial"
+            column.shared = ranking.shared
+            column.shared_items = None if ranking.shared is None else len(ranking.shared)
+            column.shared_clusters = ranking.shared_clusters(cells_of_main.clusters)
+            column.ranked = ranking.aggregate and len(ranking.values) >= 2
+            column.best = ranking.best
             mains[task.name] = main
-            main_values[task.name] = {c.agent: c.value for c in mine if c.value is not None}
+            main_values[task.name] = dict(ranking.values) if column.ranked else {}
         cells.extend(mine)
     ranked = aggregate(main_values, mains, manifest.agents)
     rows = [
@@ -235,6 +295,11 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
             mean_rank=ranked[agent].mean_rank,
             normalised_mean=ranked[agent].normalised_mean,
             tasks=ranked[agent].tasks,
+            items={
+                t: c.ranked_n
+                for t in ranked[agent].tasks
+                if (c := _find(cells, agent, t)) is not None
+            },
             costs=Costs.of(row_costs[agent]).per_success(
                 row_rate_tokens.get(agent, 0), row_successes.get(agent)
             ),
@@ -252,17 +317,31 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
 
 
 NOTES = [
-    "value: the task's main metric over the cell's complete trials, with its 95% interval "
-    "(Wilson for rates, percentile bootstrap over items for means) and n, its items.",
+    "value: the task's main metric over the cell's items, with n (items) and the clusters "
+    "they come in (a task declares what hangs together: a LoCoMo conversation's questions, "
+    "a trial's games); a cell without a value is shown as such, never as 0.",
+    "failures: a failed trial's items (those the other cells have in that trial, or the "
+    "trial itself) count as failures in a rate's denominator, shown as 'k failed'; a mean "
+    "counts them beside the value and leaves them out of it, unless its task scores them.",
+    "interval (95%): Wilson's for a rate whose every cluster is one item; with larger "
+    "clusters, Wilson's at the effective sample size (design effect from the cluster "
+    "bootstrap); for a mean, the percentile cluster bootstrap. With fewer than "
+    f"{MIN_CLUSTERS} clusters (or no spread across them) it is 'not estimable', never a "
+    "narrow interval.",
     "status: complete (every trial), partial (some), pending (no trial file), failed (no "
-    "complete trial); a cell without a value is shown as such, never as 0.",
-    "significance: each measured cell against the task's best one (two-sided Fisher exact "
-    "for rates; for means Wilcoxon signed-rank over shared items when paired, else "
-    "Mann-Whitney U), Holm-corrected per task at alpha 0.05.",
-    "mean win rate (HELM): per task, the share of other measured agents beaten (ties half), "
+    "complete trial); a partial cell shows its own value, marked.",
+    "ranking: each column ranks on the items every measured cell has (a paired metric); "
+    "the best cell, the tests and the aggregates use each cell's value over exactly those "
+    "items, listed per column; every cell tied with the best is marked best.",
+    "significance: each other measured cell against the best one, two-sided, over the shared "
+    "items: exact McNemar for a rate, Wilcoxon signed-rank for a mean, a Wilcoxon signed-rank "
+    "test on per-cluster differences when clusters hold several items; Fisher exact (rates) "
+    "or Mann-Whitney U (means) only where items are not shared; Holm-corrected per task at "
+    "alpha 0.05.",
+    "mean win rate (HELM): per task, the share of other ranked agents beaten (ties half), "
     "averaged over the tasks listed for the row; mean rank: average rank (ties share it); "
     "normalised mean: (value - worst) / (best - worst), averaged; a task counts when at "
-    "least two agents have a value on it, partial cells included.",
+    "least two agents have a value on its shared items.",
     "costs: sums over every readable trial file, failed ones included; memory calls are the "
     "calls memory modules made; tokens per success divide the tokens of the cells whose "
     "main metric is a rate by their successes.",

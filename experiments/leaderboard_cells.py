@@ -4,10 +4,11 @@ A cell's trials are the files of its agent in its run folder, read by the guarde
 reader (a corrupt file counts as missing). Its status: ``complete`` when every trial of the
 cell is complete, ``pending`` when no trial file is there, ``failed`` when files are there but
 none is complete, ``partial`` otherwise (some complete, some missing or failed). Its items are
-each declared metric's items over the complete trials; its costs sum every readable trial,
-failed ones included (they spent the tokens): model calls, prompt and completion tokens,
-calls made by memory modules (callers ``memory:...``, metered apart), the trials' wall time,
-and money where the suite prices the calls' provider.
+each declared metric's items over the complete trials, with each item's cluster; its failed
+trials are listed (``leaderboard_column`` counts their items as failures). Its costs sum
+every readable trial, failed ones included (they spent the tokens): model calls, prompt and
+completion tokens, calls made by memory modules (callers ``memory:...``, metered apart), the
+trials' wall time, and money where the suite prices the calls' provider.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from cogarch.core.leaderboard import LeaderboardMetric, metric_items
+from cogarch.core.leaderboard import LeaderboardMetric, metric_units
 from cogarch.core.records import TrialRecord
 
 from .results import iter_trials
@@ -59,6 +60,10 @@ class CellData:
     failed: int = 0
     items: dict[str, dict[str, float]] = field(default_factory=dict)
     """Each metric's items, by metric name, then item key."""
+    clusters: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Each metric's items' clusters, by metric name, then item key."""
+    failed_trials: list[int] = field(default_factory=list)
+    """The indices of the trials whose file says they failed."""
     costs: CellCosts = field(default_factory=CellCosts)
 
     @property
@@ -105,6 +110,7 @@ def read_cell(
     """The cell of ``agent`` in the run folder ``folder`` (of ``trials`` trials)."""
     cell = CellData(trials)
     cell.items = {m.name: {} for m in metrics}
+    cell.clusters = {m.name: {} for m in metrics}
     if not folder.is_dir():
         return cell
     found: dict[int, TrialRecord] = {}
@@ -116,8 +122,11 @@ def read_cell(
         cell.costs.add(_costs(record, prices))
         if record.status != "complete":
             cell.failed += 1
+            cell.failed_trials.append(index)
             continue
         cell.complete += 1
         for metric in metrics:
-            cell.items[metric.name].update(metric_items(metric, record))
+            for key, value, cluster in metric_units(metric, record):
+                cell.items[metric.name][key] = value
+                cell.clusters[metric.name][key] = cluster
     return cell

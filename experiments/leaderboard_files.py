@@ -17,7 +17,7 @@ from cogarch.io import atomic_write_json, atomic_write_text
 
 from .leaderboard import Cell, Leaderboard, build_leaderboard
 from .leaderboard_html import leaderboard_page
-from .leaderboard_tables import cost_table, main_table, metric_lines
+from .leaderboard_tables import cost_table, main_table, metric_lines, ranking_lines
 from .report_page import table_markdown
 from .tidy_table import csv_cell
 
@@ -44,6 +44,11 @@ CSV_COLUMNS = [
     "seconds",
     "tokens_per_success",
     "money",
+    "clusters",
+    "failures",
+    "ranked_value",
+    "ranked_n",
+    "interval_note",
 ]
 
 
@@ -53,11 +58,16 @@ def to_markdown(board: Leaderboard) -> str:
         "",
         table_markdown(main_table(board)),
         "",
-        f"`*` the task's best cell; `†` differs significantly from it (Holm, alpha {board.alpha}).",
+        f"`*` tied with the task's best cell; `†` differs significantly from it (Holm, alpha "
+        f"{board.alpha}).",
         "",
         "## Metrics",
         "",
         *(f"- {line}" for line in metric_lines(board)),
+        "",
+        "## Items ranked on",
+        "",
+        *(f"- {line}" for line in ranking_lines(board)),
         "",
         "## Costs",
         "",

@@ -16,7 +16,14 @@ from collections.abc import Callable, Sequence
 from cogarch.core.views import Table
 
 from .leaderboard import Cell, Leaderboard
-from .leaderboard_tables import cell_text, cost_table, metric_lines, number
+from .leaderboard_tables import (
+    cell_text,
+    cost_table,
+    interval_text,
+    metric_lines,
+    number,
+    ranking_lines,
+)
 from .report_page import table_html
 
 Href = Callable[[Cell], str | None]
@@ -109,7 +116,7 @@ def _cell_html(cell: Cell | None, report_href: Href, trials_href: Href) -> str:
     shown = html.escape(cell_text(cell))
     more = "".join(
         f"<br><small>{html.escape(m.metric)}: "
-        + ("-" if m.value is None else f"{m.value:.3g} [{m.low:.3g}, {m.high:.3g}]")
+        + ("-" if m.value is None else f"{m.value:.3g} {interval_text(m.low, m.high)}")
         + "</small>"
         for m in cell.more
     )
@@ -145,7 +152,9 @@ def leaderboard_page(
             f"<td>{number(v) or '-'}</td>"
             for v in (row.mean_win_rate, row.mean_rank, row.normalised_mean)
         )
-        covered = html.escape(", ".join(row.tasks) or "none")
+        covered = html.escape(
+            ", ".join(f"{t} ({row.items.get(t, '-')})" for t in row.tasks) or "none"
+        )
         rows.append(
             f"<tr><th>{html.escape(row.agent)}</th>{cells}{aggregates}<td>{covered}</td></tr>"
         )
@@ -164,14 +173,15 @@ def leaderboard_page(
     ]
     figures.append(scatter("all tasks: mean win rate", overall, True))
     title = f"Leaderboard: {html.escape(board.suite)}"
-    notes = "".join(f"<li>{html.escape(n)}</li>" for n in [*metric_lines(board), *board.notes])
+    lines = [*metric_lines(board), *ranking_lines(board), *board.notes]
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in lines)
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
         f"<style>{_CSS}</style></head><body>{head}<h1>{title}</h1>"
         f'<table class="leaderboard"><thead><tr><th>agent</th>{header}<th>mean win rate</th>'
-        f"<th>mean rank</th><th>normalised mean</th><th>tasks covered</th></tr></thead>"
+        f"<th>mean rank</th><th>normalised mean</th><th>tasks covered (items)</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
-        f"<p>* the task's best cell; † differs significantly from it (Holm, alpha "
+        f"<p>* tied with the task's best cell; † differs significantly from it (Holm, alpha "
         f"{board.alpha}).</p><h2>Score against tokens</h2>{''.join(figures)}"
         f"{_table(cost_table(board))}<h2>How to read it</h2><ul>{notes}</ul></body></html>"
     )

@@ -1,7 +1,10 @@
 """Aggregates across tasks: mean win rate, mean rank and a min-max normalised mean.
 
-Each is taken over the tasks where the agent's main metric has a value and at least one other
-agent's has one too (the row's ``tasks``); a task with a single measured agent ranks no one.
+Each is taken over the tasks where the agent's main metric has a ranked value and at least one
+other agent's has one too (the row's ``tasks``); a task with a single measured agent ranks no
+one. A ranked value is the cell's value over the items every measured cell of the column has
+(``leaderboard_column``), so a partial cell is ranked on the items it shares with the others,
+never on its own subset. Values within ``leaderboard_stats.TOLERANCE`` tie.
 - **Mean win rate** (HELM's): on each task, the share of the other measured agents the agent
   beats, a tie counting one half; averaged over the tasks.
 - **Mean rank**: on each task, 1 plus the number of agents better, plus half the number tied
@@ -17,7 +20,7 @@ from dataclasses import dataclass, field
 
 from cogarch.core.leaderboard import LeaderboardMetric
 
-from .leaderboard_stats import better
+from .leaderboard_stats import better, tied
 
 
 @dataclass
@@ -61,11 +64,12 @@ def aggregate(
         for agent, mine in by_agent.items():
             others = [v for a, v in by_agent.items() if a != agent]
             wins = sum(better(metric, mine, v) for v in others)
-            ties = sum(v == mine for v in others)
+            ties = sum(tied(v, mine) for v in others)
             losses = len(others) - wins - ties
             row = out[agent]
             row.tasks.append(task)
             row.win_rates.append((wins + ties / 2) / len(others))
             row.ranks.append(1 + losses + ties / 2)
-            row.normalised.append(1.0 if best == worst else (mine - worst) / (best - worst))
+            spread = best - worst
+            row.normalised.append(1.0 if tied(best, worst) else (mine - worst) / spread)
     return out

@@ -11,26 +11,43 @@ def number(value: float | None, digits: int = 3) -> str:
     return "" if value is None else f"{value:.{digits}g}" if abs(value) < 1000 else f"{value:.0f}"
 
 
+def interval_text(low: float | None, high: float | None) -> str:
+    """``(low-high)``, or ``(not estimable)`` (the cell's ``interval_note`` says why)."""
+    if low is None or high is None:
+        return "(not estimable)"
+    return f"({number(low)}-{number(high)})"
+
+
 def cell_text(cell: Cell | None) -> str:
-    """A cell as text: value (low-high) n, a dagger when it differs from the task's best,
-    a star on the best; its status when it is not complete."""
+    """A cell as text: value (low-high) n, its clusters when they hold several items, its
+    failures, a star on every best cell, a dagger when it differs from the best; its value
+    over the shared items and its status when it is not complete."""
     if cell is None:
         return "skipped"
     if cell.value is None:
-        return cell.status
+        return cell.status + (f" ({cell.failures} failed items)" if cell.failures else "")
     mark = " *" if cell.best else " †" if cell.significant else ""
-    text = f"{number(cell.value)} ({number(cell.low)}-{number(cell.high)}) n={cell.n}{mark}"
+    text = f"{number(cell.value)} {interval_text(cell.low, cell.high)}"
+    text += f" n={cell.n}"
+    if cell.clusters != cell.n:
+        text += f" in {cell.clusters} cluster{'s' * (cell.clusters != 1)}"
+    if cell.failures:
+        text += f", {cell.failures} failed"
+    if cell.ranked_value is not None and cell.ranked_n != cell.n:
+        text += f"; {number(cell.ranked_value)} on the {cell.ranked_n} shared"
+    text += mark
     return text if cell.status == "complete" else f"{text} ({cell.status})"
 
 
 def main_table(board: Leaderboard) -> Table:
     header = ["agent", *(f"{t.name}: {t.metric or '-'}" for t in board.tasks)]
-    header += ["mean win rate", "mean rank", "normalised mean", "tasks covered"]
+    header += ["mean win rate", "mean rank", "normalised mean", "tasks covered (items)"]
     body = []
     for row in board.rows:
         cells = [cell_text(board.cell(row.agent, t.name)) for t in board.tasks]
         aggregates = [number(row.mean_win_rate), number(row.mean_rank), number(row.normalised_mean)]
-        body.append([row.agent, *cells, *aggregates, ", ".join(row.tasks) or "none"])
+        covered = ", ".join(f"{t} ({row.items[t]})" if t in row.items else t for t in row.tasks)
+        body.append([row.agent, *cells, *aggregates, covered or "none"])
     return Table("leaderboard", header, body)
 
 
@@ -85,3 +102,29 @@ def metric_lines(board: Leaderboard) -> list[str]:
         + (f"; {t.description}" if t.description else "")
         for t in board.tasks
     ]
+
+
+def ranking_lines(board: Leaderboard) -> list[str]:
+    """Per task, which items the best cell, the tests and the aggregates used."""
+    lines = []
+    for t in board.tasks:
+        if t.metric is None:
+            continue
+        clusters = f"clusters: {t.cluster}"
+        if t.shared is None:
+            used = "each cell's own items (an unpaired metric)"
+        elif not t.shared:
+            used = "no item every measured cell has: not ranked"
+        else:
+            used = (
+                f"the {t.shared_items} items in {t.shared_clusters} cluster"
+                f"{'s' * (t.shared_clusters != 1)} every measured cell has ({_keys(t.shared)})"
+            )
+        ranked = "" if t.ranked or not t.shared else "; fewer than two measured cells: not ranked"
+        lines.append(f"{t.name}: {used}{ranked}; {clusters}")
+    return lines
+
+
+def _keys(keys: list[str], shown: int = 8) -> str:
+    head = ", ".join(keys[:shown])
+    return head if len(keys) <= shown else f"{head}, ... {len(keys) - shown} more"

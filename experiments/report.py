@@ -1,9 +1,10 @@
 """``cogarch report RUN_DIR``: a Markdown and a self-contained HTML report of one run.
 
 The report holds, per agent: trial counts (failed and corrupt trial files included), the
-outcome classes, self-consistency with its Wilson 95% interval and the Hangman paper's
-superiority marker (``*``: one-sided Fisher exact test against every baseline, Holm-corrected,
-see ``experiments.stats``), the pairwise tests behind the markers, the model usage (calls,
+outcome classes, self-consistency (failed trials counting as failures) with its Wilson 95%
+interval and the Hangman paper's superiority marker (``*``: a one-sided exact McNemar test
+over the shared trials against every baseline, Holm-corrected, see ``experiments.report_stats``),
+the pairwise tests behind the markers, the model usage (calls,
 cache hits, prompt tokens sent, served from the server's prompt cache and evaluated: see
 ``experiments.usage_table``), the task's metrics and its own tables, for multi-episode
 trials what agents did across their games (comparisons by agent parameters, memory per game,
@@ -41,11 +42,11 @@ from .figure_canvas import agents_in
 from .figure_routing import routed_agents, transition_heatmap
 from .paper_settings import embedded_model_note, paper_deviations
 from .paths import folder_to_write
-from .reading import check_reading, short_trials_note, stratum, success_of
+from .reading import check_reading, short_trials_note, stratum
 from .report_page import ReportContent, render_html, render_markdown
+from .report_stats import ALPHA, comparison_table, outcome_of, significance
 from .report_tables import task_tables
 from .run_meta import read_run_meta
-from .stats import Comparison, compare_to_baselines, markers_from
 from .summary import wilson_interval
 from .task_metrics import metric_tables
 from .task_types import task_of
@@ -54,7 +55,6 @@ from .tidy_table import TidyRow, TidyTable, write_csv, write_jsonl
 from .usage_table import USAGE_NOTE, usage_table
 
 DEFAULT_BASELINES = ("vanilla", "mem0", "amem", "lightmem", "memoryos", "transcript")
-ALPHA = 0.05
 _MAX_LISTED_FAILURES = 50
 
 
@@ -121,8 +121,8 @@ def summary_table(
             status = Counter(r.status for r in mine)
             done = [r for r in mine if r.status == "complete"]
             found = Counter(r.outcome_in(reading) for r in done)
-            judged = [r for r in done if success_of(r, reading) is not None]
-            wins = sum(bool(success_of(r, reading)) for r in judged)
+            judged = [s for r in mine if (s := outcome_of(r, reading, rated)) is not None]
+            wins = sum(judged)
             sc, ci = "-", "-"
             if judged:
                 lo, hi = wilson_interval(wins, len(judged))
@@ -143,44 +143,6 @@ def summary_table(
                 ]
             )
     return Table("summary", header, body)
-
-
-def significance(
-    rows: Sequence[TidyRow], baselines: Sequence[str], reading: str | None = None
-) -> tuple[list[Comparison], set[tuple[str, str]]]:
-    """Self-consistency of each agent per (task, model), tested against every baseline on the
-    same task and model."""
-    table: dict[str, dict[str, tuple[int, int]]] = {}
-    for r in rows:
-        success = success_of(r, reading)
-        if r.status == "complete" and success is not None and r.task:
-            wins, n = table.setdefault(r.agent, {}).get(stratum(r), (0, 0))
-            table[r.agent][stratum(r)] = (wins + int(success), n + 1)
-    base = [b for b in baselines if b in table]
-    if not base or all(a in base for a in table):
-        return [], set()
-    comparisons = compare_to_baselines(table, base, alpha=ALPHA)
-    return comparisons, markers_from(comparisons)
-
-
-def comparison_table(comparisons: Sequence[Comparison]) -> Table:
-    body = [
-        [
-            c.agent,
-            c.baseline,
-            c.column,
-            f"{c.agent_successes}/{c.agent_n}",
-            f"{c.baseline_successes}/{c.baseline_n}",
-            f"{c.p_value:.3g}",
-            f"{c.p_adjusted:.3g}",
-            "yes" if c.significant else "no",
-        ]
-        for c in comparisons
-    ]
-    header = ["agent", "baseline", "task / model", "agent SC", "baseline SC", "p (one-sided)"]
-    return Table(
-        "tests against the baselines", [*header, "p (Holm)", f"significant at {ALPHA}"], body
-    )
 
 
 def failure_table(rows: Sequence[TidyRow]) -> Table:
@@ -297,14 +259,16 @@ def _content(
         success = f"'{scoring.success}'" if scoring.success else "its success outcome"
         notes.append(
             f"SC %: trials that reached the task's success outcome ({success}) out of the "
-            "complete trials that were evaluated; 95% CI: Wilson interval. Failed and corrupt "
-            "trials are counted, not evaluated."
+            "complete trials that were evaluated and the failed trials, which count as "
+            "failures; 95% CI: Wilson interval. Corrupt trial files are counted, not rated."
         )
     if comparisons:
         notes.append(
-            f"*: significantly better than every baseline (one-sided Fisher exact test per "
-            f"baseline, Holm-Bonferroni over the agent's comparisons in that task and model, "
-            f"alpha {ALPHA}), as in the Hangman paper's Table 1; an agent is only compared "
+            f"*: significantly better than every baseline (one-sided exact McNemar test per "
+            f"baseline over the trials both ran, the same seeds, failed trials counting as "
+            f"failures; Fisher's exact test of the counts where they share none; "
+            f"Holm-Bonferroni over the agent's comparisons in that task and model, alpha "
+            f"{ALPHA}), as the Hangman paper's Table 1 marks them; an agent is only compared "
             "with baselines on the same task and model."
         )
     elif rated:

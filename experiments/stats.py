@@ -1,4 +1,4 @@
-"""Significance of self-consistency: Wilson intervals, one-sided Fisher tests, Holm's correction.
+"""Significance of self-consistency: one-sided exact tests against baselines, Holm's correction.
 
 The Hangman paper (section 5, Table 1) marks a proposed method with an asterisk in a column when
 it is significantly better than *every* baseline there: a one-sided Fisher exact test of the
@@ -12,6 +12,10 @@ exactly; testing without any correction (``family="none"``) happens to give the 
 that table. Pooling the family per column (35 tests), per method (40 tests) or over the whole
 table (280 tests) loses asterisks the paper prints (for instance the three workflow agents on
 Diagnosis / Qwen3 235B with ``"column"``). ``"agent_column"`` is therefore the default.
+
+Table 1's counts pair nothing, so they are tested by Fisher. A run's agents play the same trial
+seeds, so a run report gives each trial's outcome and the test is the paired one, an exact
+McNemar test over the trials both agents ran (``mcnemar_exact``).
 (A different reading, one intersection-union p-value per method and column, the largest of its
 five, Holm-corrected over the methods of a column or over the columns of a method, also
 reproduces the table; it is not implemented here.)
@@ -23,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from scipy.stats import fisher_exact
+from scipy.stats import binomtest, fisher_exact
 
 from cogarch.errors import ConfigError
 
@@ -45,6 +49,9 @@ class Comparison:
     p_value: float
     p_adjusted: float
     significant: bool
+    test: str = "fisher"
+    """``fisher`` on the two counts, or ``mcnemar`` over the trials both ran (``shared``)."""
+    shared: int | None = None
 
 
 def fisher_greater(successes_a: int, n_a: int, successes_b: int, n_b: int) -> float:
@@ -60,6 +67,22 @@ def fisher_greater(successes_a: int, n_a: int, successes_b: int, n_b: int) -> fl
     table = [[successes_a, n_a - successes_a], [successes_b, n_b - successes_b]]
     _, p = fisher_exact(table, alternative="greater")
     return float(p)
+
+
+def mcnemar_exact(
+    b: int, c: int, alternative: Literal["two-sided", "greater"] = "two-sided"
+) -> float:
+    """Exact McNemar test of paired 0/1 outcomes: a binomial test of ``b`` (items only the
+    first got right) among the ``b + c`` discordant items, at one half. Two-sided: twice the
+    smaller tail, capped at 1; ``greater``: the chance of ``b`` or more (the first is better).
+    No discordant item gives p = 1."""
+    if b < 0 or c < 0:
+        raise ConfigError(f"discordant counts must be non-negative, got {b} and {c}")
+    if b + c == 0:
+        return 1.0
+    if alternative == "greater":
+        return float(binomtest(b, b + c, 0.5, alternative="greater").pvalue)
+    return min(1.0, 2 * float(binomtest(min(b, c), b + c, 0.5, alternative="less").pvalue))
 
 
 def holm(p_values: Sequence[float], alpha: float = 0.05) -> tuple[list[float], list[bool]]:
@@ -93,17 +116,46 @@ def _family_key(family: Family, agent: str, column: str, index: int) -> tuple[st
     return (str(index),)  # "none": every test is its own family, i.e. no correction
 
 
+Outcomes = Mapping[str, Mapping[str, Mapping[str, float]]]
+"""Each agent's 0/1 outcome per column and item key (trial): what pairs two agents' items."""
+
+
+def _one_sided(
+    agent: str,
+    baseline: str,
+    column: str,
+    table: Mapping[str, Mapping[str, tuple[int, int]]],
+    outcomes: Outcomes | None,
+) -> tuple[float, str, int | None]:
+    """The one-sided p-value of ``agent`` beating ``baseline`` in ``column``: exact McNemar
+    over the items both have when ``outcomes`` pairs them, else Fisher on the counts."""
+    if outcomes is not None:
+        mine = outcomes.get(agent, {}).get(column, {})
+        theirs = outcomes.get(baseline, {}).get(column, {})
+        shared = sorted(set(mine) & set(theirs))
+        if shared:
+            only_agent = sum(mine[k] > theirs[k] for k in shared)
+            only_base = sum(theirs[k] > mine[k] for k in shared)
+            return mcnemar_exact(only_agent, only_base, "greater"), "mcnemar", len(shared)
+    (s_a, n_a), (s_b, n_b) = table[agent][column], table[baseline][column]
+    return fisher_greater(s_a, n_a, s_b, n_b), "fisher", None
+
+
 def compare_to_baselines(
     table: Mapping[str, Mapping[str, tuple[int, int]]],
     baselines: Iterable[str],
     *,
     alpha: float = 0.05,
     family: Family = "agent_column",
+    outcomes: Outcomes | None = None,
 ) -> list[Comparison]:
     """Test every non-baseline agent against every baseline, column by column.
 
     ``table[agent][column]`` is ``(successes, trials)``. A comparison is made where both the
-    agent and the baseline have the column; p-values are Holm-corrected within ``family``.
+    agent and the baseline have the column: a one-sided exact McNemar test over the items
+    both have when ``outcomes`` gives them (paired: same trial seed), else a one-sided Fisher
+    exact test of the counts (Table 1's counts pair nothing); p-values are Holm-corrected
+    within ``family``.
     """
     if family not in FAMILIES:
         raise ConfigError(f"unknown Holm family '{family}'; valid: {', '.join(FAMILIES)}")
@@ -114,40 +166,50 @@ def compare_to_baselines(
             f"baselines not in the table: {', '.join(unknown)}; valid agent names: "
             f"{', '.join(table)}"
         )
-    raw: list[tuple[str, str, str, int, int, int, int, float]] = []
+    raw: list[tuple[str, str, str, float, str, int | None]] = []
     for agent, cells in table.items():
         if agent in base:
             continue
-        for column, (s_a, n_a) in cells.items():
+        for column in cells:
             for baseline in base:
-                if column not in table[baseline]:
-                    continue
-                s_b, n_b = table[baseline][column]
-                raw.append(
-                    (
-                        agent,
-                        baseline,
-                        column,
-                        s_a,
-                        n_a,
-                        s_b,
-                        n_b,
-                        fisher_greater(s_a, n_a, s_b, n_b),
+                if column in table[baseline]:
+                    raw.append(
+                        (
+                            agent,
+                            baseline,
+                            column,
+                            *_one_sided(agent, baseline, column, table, outcomes),
+                        )
                     )
-                )
     groups: dict[tuple[str, ...], list[int]] = {}
     for i, row in enumerate(raw):
         groups.setdefault(_family_key(family, row[0], row[2], i), []).append(i)
     adjusted = [1.0] * len(raw)
     rejected = [False] * len(raw)
     for members in groups.values():
-        adj, rej = holm([raw[i][7] for i in members], alpha)
+        adj, rej = holm([raw[i][3] for i in members], alpha)
         for i, a, r in zip(members, adj, rej, strict=True):
             adjusted[i], rejected[i] = a, r
-    return [
-        Comparison(*row, p_adjusted=adjusted[i], significant=rejected[i])
-        for i, row in enumerate(raw)
-    ]
+    out = []
+    for i, (agent, baseline, column, p, test, shared) in enumerate(raw):
+        (s_a, n_a), (s_b, n_b) = table[agent][column], table[baseline][column]
+        out.append(
+            Comparison(
+                agent,
+                baseline,
+                column,
+                s_a,
+                n_a,
+                s_b,
+                n_b,
+                p,
+                adjusted[i],
+                rejected[i],
+                test=test,
+                shared=shared,
+            )
+        )
+    return out
 
 
 def markers_from(comparisons: Iterable[Comparison]) -> set[tuple[str, str]]:

@@ -4,7 +4,8 @@ Outcomes are counted under the task's first reading (``outcome``); for a task th
 further readings (the SCT's authors' exact reading of yes/no answers: only a bare "yes" is
 affirmed), each one's success rate is shown beside, so Table-1-comparable rates are always
 there. Trials the task leaves out of the rates (``Evaluation.unrated_reason``: an SCT trial
-that asked fewer candidates than requested) are counted, not rated.
+that asked fewer candidates than requested) are counted, not rated; a failed trial counts as
+a failure of every rate.
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ class AgentRow:
     rated_readings: dict[str, Counter[str]] = field(default_factory=dict)
 
     def success_rate(self, success: str) -> float | None:
-        n = sum(self.rated.values())
+        """The share of rated trials that reached ``success``, failed trials counting as
+        failures."""
+        n = sum(self.rated.values()) + self.failed
         return self.rated[success] / n if n else None
 
 
@@ -110,10 +113,10 @@ def format_table(rows: Sequence[AgentRow], scoring: Scoring | None = None) -> st
             *([str(row.short)] if shorts else []),
         ]
         if rated and scoring is not None and scoring.success is not None:
-            cells += _rate(row.rated[scoring.success], sum(row.rated.values()))
+            cells += _rate(row.rated[scoring.success], sum(row.rated.values()) + row.failed)
             for reading in readings:
                 counts = row.rated_readings.get(reading, Counter())
-                cells += _rate(counts[scoring.success], sum(counts.values()))
+                cells += _rate(counts[scoring.success], sum(counts.values()) + row.failed)
         body.append(cells)
     table = text_table(header, body)
     if shorts:

@@ -17,10 +17,11 @@ a slash; two agents' items with the same key are the same item (same trial seed,
 question), which is what ``paired`` declares. A missing or null value is no item.
 
 ``interval`` says how the 95% interval is computed and which test compares agents:
-``wilson`` for a rate (every value 0 or 1: Wilson score interval, two-sided Fisher exact test
-of the two counts), ``bootstrap`` for a mean (percentile bootstrap over the items, and a
-two-sided Wilcoxon signed-rank test over the shared items when ``paired``, else a
-Mann-Whitney U test). See ``cogarch.experiments.leaderboard_stats`` for the computations.
+``wilson`` for a rate (every value 0 or 1), ``bootstrap`` for a mean. ``cluster`` says which
+items hang together (the questions of one LoCoMo conversation): intervals and tests resample
+or compare whole clusters, never single items of one. A failed trial counts: a rate scores
+its items as failures (``failure``), a mean counts them as failed. See
+``cogarch.experiments.leaderboard_stats`` for the computations.
 """
 
 from __future__ import annotations
@@ -72,17 +73,38 @@ class LeaderboardMetric(BaseModel):
     direction: Direction = Field(default="higher", description="Which way is better.")
     interval: IntervalKind = Field(
         default="bootstrap",
-        description="wilson: a rate of 0/1 values (Wilson interval, Fisher exact test); "
-        "bootstrap: a mean (percentile bootstrap, Wilcoxon or Mann-Whitney test).",
+        description="wilson: a rate of 0/1 values (Wilson interval, exact McNemar test on "
+        "shared items); bootstrap: a mean (cluster bootstrap, Wilcoxon signed-rank test on "
+        "shared items).",
     )
     paired: bool = Field(
         default=True,
         description="Items with the same key are the same item for every agent (same trial "
-        "seed, same question), so means are compared by a paired test over shared items.",
+        "seed, same question), so agents are ranked and tested on the items they all have.",
+    )
+    cluster: str | None = Field(
+        default=None,
+        description="Dotted path of the field naming an item's cluster, looked up in the item "
+        "(with items), then in the trial's payload: items of one cluster are resampled and "
+        "tested together. None: each trial is a cluster (the task's ``clusters`` fills it).",
+    )
+    failure: float | None = Field(
+        default=None,
+        description="The value an item of a failed trial scores. None: the worst value of a "
+        "rate (0, or 1 when lower is better); a mean's failed items are counted, not scored.",
     )
     description: str = Field(default="", description="What the metric measures, in a line.")
 
-    @field_validator("value", "items", "key", "where")
+    @property
+    def failure_value(self) -> float | None:
+        """What a failed item scores: ``failure``, else a rate's worst value, else None."""
+        if self.failure is not None:
+            return self.failure
+        if self.interval == "wilson":
+            return 0.0 if self.direction == "higher" else 1.0
+        return None
+
+    @field_validator("value", "items", "key", "where", "cluster")
     @classmethod
     def _path(cls, path: str | None) -> str | None:
         if path is not None and not all(part for part in path.split(".")):
@@ -122,6 +144,22 @@ def _number(metric: LeaderboardMetric, raw: Any) -> float | None:
 def metric_items(metric: LeaderboardMetric, record: TrialRecord) -> list[tuple[str, float]]:
     """The metric's items in one trial, as ``(key, value)``: none for a trial that is not
     complete or that its task leaves unrated (``Evaluation.unrated_reason``)."""
+    return [(key, value) for key, value, _ in metric_units(metric, record)]
+
+
+def trial_cluster(metric: LeaderboardMetric, record: TrialRecord, item: Any = None) -> str:
+    """The cluster of an item of ``record`` (``item``: its element of the items list): the
+    declared ``cluster`` field's value, or ``trial N`` when none is declared or found."""
+    if metric.cluster is not None:
+        for where in (item, record.payload.model_dump(mode="json")):
+            found = _at(where, metric.cluster) if isinstance(where, Mapping) else None
+            if found is not None and not isinstance(found, Mapping | list):
+                return f"{metric.cluster} {found}"
+    return f"trial {record.trial}"
+
+
+def metric_units(metric: LeaderboardMetric, record: TrialRecord) -> list[tuple[str, float, str]]:
+    """The metric's items in one trial with their clusters, as ``(key, value, cluster)``."""
     if record.status != "complete" or record.evaluation.unrated_reason() is not None:
         return []
     evaluation = record.evaluation.model_dump(mode="json")
@@ -129,7 +167,7 @@ def metric_items(metric: LeaderboardMetric, record: TrialRecord) -> list[tuple[s
         if metric.where is not None and _at(evaluation, metric.where) is not True:
             return []
         value = _number(metric, _at(evaluation, metric.value))
-        return [] if value is None else [(str(record.trial), value)]
+        return [] if value is None else [(str(record.trial), value, trial_cluster(metric, record))]
     found = _at(record.payload.model_dump(mode="json"), metric.items)
     if not isinstance(found, list):
         return []
@@ -141,5 +179,10 @@ def metric_items(metric: LeaderboardMetric, record: TrialRecord) -> list[tuple[s
         if value is None:
             continue
         name = position if metric.key is None else _at(item, metric.key)
-        out.append((f"{record.trial}/{name}", value))
+        out.append((f"{record.trial}/{name}", value, trial_cluster(metric, record, item)))
     return out
+
+
+def trial_of_key(key: str) -> str:
+    """The trial part of an item's key (``"3/7"`` and ``"3"`` are of trial ``"3"``)."""
+    return key.partition("/")[0]

@@ -127,6 +127,10 @@ class Task(ABC):
     leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = ()
     """What a suite's leaderboard ranks agents by on this task, the main metric first (see
     :mod:`cogarch.core.leaderboard`); empty: the rate of ``scoring.success``, if declared."""
+    clusters: ClassVar[str | None] = None
+    """What makes items of the leaderboard's metrics hang together: the dotted path of a field
+    of the trial's payload (or of each item) naming the item's cluster, filled into every
+    metric that declares none; None: each trial is a cluster."""
 
     def __init__(self, params: BaseModel) -> None:
         self.params = params
@@ -154,19 +158,28 @@ class Task(ABC):
     @classmethod
     def leaderboard_metrics(cls) -> tuple[LeaderboardMetric, ...]:
         """The declared ``leaderboard``, or else the success rate of ``scoring.success``
-        (Wilson interval over rated trials), or else none."""
+        (Wilson interval over rated trials), or else none; each with the task's ``clusters``
+        where it declares no cluster of its own."""
         if cls.leaderboard:
-            return cls.leaderboard
-        if cls.scoring.success is None:
+            declared = cls.leaderboard
+        elif cls.scoring.success is None:
             return ()
-        rate = LeaderboardMetric(
-            name="success_rate",
-            value="outcome",
-            equals=cls.scoring.success,
-            interval="wilson",
-            description=f"share of rated trials whose outcome is {cls.scoring.success}",
+        else:
+            declared = (
+                LeaderboardMetric(
+                    name="success_rate",
+                    value="outcome",
+                    equals=cls.scoring.success,
+                    interval="wilson",
+                    description=f"share of rated trials whose outcome is {cls.scoring.success}",
+                ),
+            )
+        if cls.clusters is None:
+            return declared
+        return tuple(
+            m if m.cluster is not None else m.model_copy(update={"cluster": cls.clusters})
+            for m in declared
         )
-        return (rate,)
 
     @classmethod
     def report_tables(cls, records: Sequence[TrialRecord]) -> list[Table]:

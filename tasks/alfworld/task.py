@@ -79,6 +79,7 @@ class AlfworldTask(Task):
     Payload = AlfworldPayload
     Evaluation = AlfworldEvaluation
     scoring: ClassVar[Scoring] = Scoring(totals=("games", "won", "actions", "inadmissible_actions"))
+    clusters: ClassVar[str | None] = None  # a trial's games (one agent's memory) hang together
     leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = (
         LeaderboardMetric(
             name="success_rate",

@@ -148,11 +148,13 @@ class LocomoTask(Task):
     Payload = LocomoPayload
     Evaluation = LocomoEvaluation
     scoring: ClassVar[Scoring] = Scoring()
+    clusters: ClassVar[str | None] = "sample_id"  # a conversation's questions hang together
     leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = (
         LeaderboardMetric(
             name="f1",
             value="f1",
             items="answers",
+            failure=0.0,
             description="official LoCoMo token F1, over every question asked",
         ),
         LeaderboardMetric(

@@ -132,6 +132,7 @@ class LongMemEvalTask(Task):
     Payload = LongMemEvalPayload
     Evaluation = LongMemEvalEvaluation
     scoring: ClassVar[Scoring] = Scoring(classes=("correct", "wrong"), success="correct")
+    clusters: ClassVar[str | None] = "question_id"  # trials past the questions ask them again
     leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = (
         LeaderboardMetric(
             name="accuracy",

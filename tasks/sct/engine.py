@@ -266,6 +266,7 @@ class SCTTask(Task):
     """Subclasses build the game; the protocol is the same for every game."""
 
     scoring: ClassVar[Scoring] = Scoring(classes=OUTCOMES, success="self_consistent")
+    clusters: ClassVar[str | None] = None  # each trial is one game: its own cluster
     leaderboard: ClassVar[tuple[LeaderboardMetric, ...]] = (
         LeaderboardMetric(
             name="sc_rate",

@@ -8,7 +8,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from cogarch.core.evaluation import Evaluation
-from cogarch.core.leaderboard import LeaderboardMetric, metric_items
+from cogarch.core.leaderboard import LeaderboardMetric, metric_items, metric_units
 from cogarch.core.payload import GenericPayload
 from cogarch.core.records import Scoring, TrialOutput, TrialRecord
 from cogarch.core.task import Task, TrialContext
@@ -93,3 +93,36 @@ def test_a_task_without_a_declaration_is_ranked_by_its_success_rate() -> None:
 def test_every_built_in_task_declares_its_metrics(kind: str) -> None:
     metrics = TASKS.get(kind).leaderboard_metrics()
     assert metrics and len({m.name for m in metrics}) == len(metrics)
+
+
+def test_an_item_names_its_cluster_from_the_item_or_the_payload() -> None:
+    answers = [{"v": 1, "conv": "b"}, {"v": 0}]
+    metric = LeaderboardMetric(name="m", value="v", items="answers", cluster="conv")
+    trial = record(4, payload={"answers": answers, "conv": "a"})
+    assert metric_units(metric, trial) == [("4/0", 1.0, "conv b"), ("4/1", 0.0, "conv a")]
+    plain = LeaderboardMetric(name="m", value="v", items="answers")
+    assert [c for _, _, c in metric_units(plain, trial)] == ["trial 4", "trial 4"]
+    with pytest.raises(ValidationError, match="dotted path"):
+        LeaderboardMetric(name="m", value="v", cluster="a..b")
+
+
+def test_a_failed_item_scores_the_worst_value_of_a_rate_and_nothing_for_a_mean() -> None:
+    assert LeaderboardMetric(name="m", value="v", interval="wilson").failure_value == 0.0
+    lower = LeaderboardMetric(name="m", value="v", interval="wilson", direction="lower")
+    assert lower.failure_value == 1.0
+    assert LeaderboardMetric(name="m", value="v").failure_value is None
+    assert LeaderboardMetric(name="m", value="v", failure=0.0).failure_value == 0.0
+
+
+@pytest.mark.parametrize(
+    ("kind", "cluster"),
+    [
+        ("locomo", "sample_id"),
+        ("longmemeval", "question_id"),
+        ("alfworld", None),
+        ("hangman_sct", None),
+        ("diagnosis_sct", None),
+    ],
+)
+def test_each_task_declares_what_its_items_cluster_by(kind: str, cluster: str | None) -> None:
+    assert {m.cluster for m in TASKS.get(kind).leaderboard_metrics()} == {cluster}

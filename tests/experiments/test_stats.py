@@ -1,13 +1,18 @@
-"""Statistics behind the report, checked against the Hangman paper's Table 1."""
+"""Statistics behind the report and the leaderboard: the Hangman paper's Table 1, exact
+McNemar, and intervals over clustered items, checked by hand."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pytest
 from scipy.stats import fisher_exact
 
+from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.errors import ConfigError
+from cogarch.experiments.cluster_stats import Interval, interval, wilson
+from cogarch.experiments.leaderboard_stats import compare, estimate
 from cogarch.experiments.stats import (
     FAMILIES,
     Family,
@@ -15,6 +20,7 @@ from cogarch.experiments.stats import (
     fisher_greater,
     holm,
     markers_from,
+    mcnemar_exact,
 )
 from cogarch.experiments.summary import wilson_interval
 
@@ -173,3 +179,76 @@ def test_comparisons_carry_counts_and_family() -> None:
 def test_wilson_interval_is_reexported() -> None:
     low, high = wilson_interval(25, 50)
     assert low == pytest.approx(0.3664, abs=1e-3) and high == pytest.approx(0.6336, abs=1e-3)
+
+
+def test_exact_mcnemar_is_a_binomial_test_on_the_discordant_pairs() -> None:
+    assert mcnemar_exact(10, 0) == mcnemar_exact(0, 10) == pytest.approx(0.001953125)
+    assert mcnemar_exact(1, 11) == pytest.approx(2 * (1 + 12) / 2**12)  # 2 * P(X <= 1)
+    assert mcnemar_exact(10, 0, "greater") == pytest.approx(0.5**10)
+    assert mcnemar_exact(4, 4) == 1.0 and mcnemar_exact(0, 0) == 1.0
+    with pytest.raises(ConfigError, match="non-negative"):
+        mcnemar_exact(-1, 3)
+
+
+def test_paired_rates_over_shared_items_use_mcnemar_never_pooled_counts() -> None:
+    rate = LeaderboardMetric(name="r", value="ok", interval="wilson")
+    a = {str(i): float(i < 20) for i in range(30)}
+    b = {str(i): float(i < 10) for i in range(30)}
+    p, name = compare(rate, b, a)
+    assert name == "mcnemar" and p == pytest.approx(0.001953125)
+    unpaired = rate.model_copy(update={"paired": False})
+    assert compare(unpaired, b, a) == (fisher_exact([[10, 20], [20, 10]])[1], "fisher")
+
+
+def test_a_rate_of_unclustered_items_gets_wilson_at_any_n() -> None:
+    rate = LeaderboardMetric(name="r", value="ok", interval="wilson")
+    found = estimate(rate, {"0": 0.0, "1": 0.0, "2": 0.0})
+    assert found is not None and found.method == "wilson" and found.low == 0.0
+    assert found.high == pytest.approx(wilson_interval(0, 3)[1]) and found.high > 0.5
+
+
+def test_too_few_clusters_or_no_spread_give_no_interval() -> None:
+    two = {f"{t}/{i}": float(i % 2) for t in range(2) for i in range(5)}
+    clusters = {k: f"conversation {k[0]}" for k in two}
+    assert interval(two, clusters, rate=True) == Interval(
+        None, None, "not estimable", "2 clusters, fewer than 10"
+    )
+    mean = LeaderboardMetric(name="m", value="v")
+    found = estimate(mean, {"0": 0.0, "1": 0.0, "2": 0.0})  # was "0 (0-0) n=3"
+    assert found is not None and (found.low, found.high, found.clusters) == (None, None, 3)
+    same = {str(i): 0.5 for i in range(12)}
+    assert interval(same, {}, rate=False).note == "every cluster has the same mean"
+
+
+def test_a_clustered_mean_resamples_whole_clusters() -> None:
+    values, clusters = {}, {}
+    for c in range(10):
+        for i in range(c % 3 + 1):  # clusters of 1, 2 or 3 items
+            values[f"{c}/{i}"] = float(c * 0.1 + i * 0.05)
+            clusters[f"{c}/{i}"] = f"c{c}"
+    sums = np.array(
+        [sum(v for k, v in values.items() if clusters[k] == f"c{c}") for c in range(10)]
+    )
+    counts = np.array([c % 3 + 1 for c in range(10)], dtype=float)
+    chosen = np.random.default_rng(0).integers(0, 10, size=(2000, 10))
+    means = sums[chosen].sum(axis=1) / counts[chosen].sum(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    found = interval(values, clusters, rate=False)
+    assert found.method == "cluster bootstrap"
+    assert (found.low, found.high) == (pytest.approx(low), pytest.approx(high))
+
+
+def test_a_clustered_rate_gets_wilson_at_the_effective_sample_size() -> None:
+    # 10 conversations of 4 questions, each conversation all right or all wrong (deff 4)
+    values = {f"{c}/{i}": float(c < 6) for c in range(10) for i in range(4)}
+    clusters = {k: k.split("/")[0] for k in values}
+    chosen = np.random.default_rng(0).integers(0, 10, size=(2000, 10))
+    sums = np.array([4.0 * (c < 6) for c in range(10)])
+    spread = (sums[chosen].sum(axis=1) / 40).var() * 10 / 9
+    effective = 40 / max(1.0, spread / (0.6 * 0.4 / 40))
+    found = interval(values, clusters, rate=True)
+    assert found.method == "wilson at effective n"
+    assert (found.low, found.high) == pytest.approx(wilson(0.6, effective))
+    assert found.high - found.low > np.subtract(*wilson_interval(24, 40)[::-1])  # wider
+    every = {f"{c}/{i}": 1.0 for c in range(10) for i in range(4)}
+    assert interval(every, clusters, rate=True).low == pytest.approx(wilson(1.0, 10)[0])

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import numpy as np
-from scipy.stats import fisher_exact, wilcoxon
+from scipy.stats import wilcoxon
 
 from cogarch.experiments.leaderboard import build_leaderboard
 from cogarch.experiments.leaderboard_files import write_leaderboard
@@ -52,7 +52,9 @@ def test_rates_equal_each_cells_report_and_its_trial_files(known: Path) -> None:
         assert strict.n == 3
 
 
-def test_means_equal_the_reports_metric_table_and_a_hand_bootstrap(known: Path) -> None:
+def test_means_equal_the_reports_metric_table_and_four_trials_give_no_interval(
+    known: Path,
+) -> None:
     board = build_leaderboard(known)
     cell = board.cell("lost", "revision")
     assert cell is not None
@@ -60,22 +62,24 @@ def test_means_equal_the_reports_metric_table_and_a_hand_bootstrap(known: Path) 
     rows = tidy_run(known / cell.folder).rows  # what the report's metric table averages
     values = [r.metrics["hallucinations"] for r in rows]
     assert hallucinations.value == np.mean(values) and hallucinations.n == 4
-    rng = np.random.default_rng(0)
-    means = np.array(values)[rng.integers(0, 4, size=(2000, 4))].mean(axis=1)
-    assert (hallucinations.low, hallucinations.high) == tuple(np.percentile(means, [2.5, 97.5]))
+    assert hallucinations.clusters == 4  # each trial is its own cluster
+    assert (hallucinations.low, hallucinations.high) == (None, None)  # was 0-0.75 from 4 items
+    assert hallucinations.interval_note == "4 clusters, fewer than 10"
     assert cell.value == 0.0 and board.cell("plain", "revision").value == 1.0  # type: ignore[union-attr]
 
 
-def test_each_cell_is_tested_against_the_best_with_holm(known: Path) -> None:
+def test_every_cell_tied_with_the_best_is_best_and_the_rest_are_tested_by_mcnemar(
+    known: Path,
+) -> None:
     board = build_leaderboard(known)
-    best, tied, worst = (board.cell(a, "hangman_sct") for a in ("plain", "noted", "lost"))
-    assert best.best and best.significant is None  # type: ignore[union-attr]
-    p_tied = fisher_exact([[3, 0], [3, 0]])[1]
-    p_worst = fisher_exact([[0, 3], [3, 0]])[1]
-    assert (tied.p_value, worst.p_value) == (p_tied, p_worst)  # type: ignore[union-attr]
-    assert worst.p_adjusted == min(1.0, 2 * p_worst)  # type: ignore[union-attr]
-    assert tied.p_adjusted == max(worst.p_adjusted, p_tied)  # type: ignore[union-attr]
-    assert worst.test == "fisher" and worst.significant is False  # type: ignore[union-attr]
+    plain, noted, lost = (board.cell(a, "hangman_sct") for a in ("plain", "noted", "lost"))
+    assert plain.best and noted.best and not lost.best  # type: ignore[union-attr]
+    assert plain.significant is None and noted.significant is None  # type: ignore[union-attr]
+    # the same three trial seeds: 3 discordant pairs, all for plain: 2 * 0.5**3
+    assert lost.test == "mcnemar" and lost.p_value == 0.25  # type: ignore[union-attr]
+    assert lost.p_adjusted == 0.25 and lost.significant is False  # type: ignore[union-attr]
+    column = next(t for t in board.tasks if t.name == "hangman_sct")
+    assert column.best == ["plain", "noted"] and column.shared == ["0", "1", "2"]
 
 
 def test_a_users_task_enters_through_its_declared_metrics(known: Path) -> None:
@@ -136,7 +140,10 @@ def test_cells_with_trial_files_removed_are_partial_or_pending_never_zero(
     assert set(data) >= {"suite", "cells", "rows"} and data["suite"] == "known"
     markdown = (copy / "leaderboard.md").read_text(encoding="utf-8")
     high = f"{hand_wilson(0, 3)[1]:.3g}"
-    assert f"| lost | 0 (0-{high}) n=3 | pending |" in markdown
+    assert f"| lost | 0 (0-{high}) n=3; 0 on the 2 shared | pending |" in markdown
+    noted_high = f"{hand_wilson(2, 2)[0]:.3g}"
+    assert f"| noted | 1 ({noted_high}-1) n=2 * (partial) |" in markdown
+    assert "- hangman_sct: the 2 items in 2 clusters every measured cell has (1, 2)" in markdown
 
 
 def test_the_files_are_written_and_link_each_cell_to_its_report(known: Path) -> None:
@@ -174,6 +181,15 @@ def test_a_cell_whose_every_trial_failed_shows_as_failed(tmp_path: Path) -> None
     assert [c.failed for c in result.cells] == [0, 2]
     board = build_leaderboard(result.results_dir)
     down = board.cell("down", "hangman_sct")
-    assert down is not None and (down.status, down.value, down.n) == ("failed", None, 0)
-    assert down.significant is None and down.failed == 2
-    assert {r.agent: r.tasks for r in board.rows} == {"fine": [], "down": []}
+    assert down is not None and down.status == "failed" and down.failed == 2
+    # both failed trials count as failures, in the denominator: 0 of 2, never "no value"
+    assert (down.value, down.n, down.failures) == (0.0, 2, 2)
+    assert (down.low, down.high) == (0.0, hand_wilson(0, 2)[1])
+    assert down.test == "mcnemar" and down.p_value == 0.5  # 2 discordant pairs: 2 * 0.5**2
+    assert {r.agent: r.tasks for r in board.rows} == {
+        "fine": ["hangman_sct"],
+        "down": ["hangman_sct"],
+    }
+    assert "0 (0-0.658) n=2, 2 failed (failed)" in (
+        result.results_dir / "leaderboard.md"
+    ).read_text(encoding="utf-8")

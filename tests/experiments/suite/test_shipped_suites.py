@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,44 @@ def test_the_fakes_suite_ranks_every_task_and_agent(
     assert "0 trials run, 64 already complete" in capsys.readouterr().out  # resumed: all done
     assert main(["suite", "report", str(out)]) == 0
     assert json.loads((out / "leaderboard.json").read_text(encoding="utf-8")) == board
+    check_partial_locomo_cell_ranks_on_the_shared_conversation(out, board, tmp_path / "copy")
+
+
+def check_partial_locomo_cell_ranks_on_the_shared_conversation(
+    out: Path, board: dict, copy: Path
+) -> None:
+    """Every LoCoMo cell ties (one scripted reader), so vanilla's mean win rate is
+    (5 x 2/3 + 1/2) / 6 = 23/36. With one of its two conversations deleted it still ties on
+    the conversation all cells have: ranked on its own subset it lost, 20/36."""
+    rows = {r["agent"]: r for r in board["rows"]}
+    assert rows["vanilla"]["mean_win_rate"] == pytest.approx(23 / 36)
+    locomo = next(t for t in board["tasks"] if t["name"] == "locomo")
+    assert (locomo["cluster"], locomo["shared_clusters"]) == ("sample_id", 2)
+    assert locomo["best"] == [
+        "vanilla",
+        "workflow_overwrite",
+        "workflow_patch",
+        "forgetful_vanilla",
+    ]
+    cell = next(c for c in board["cells"] if (c["agent"], c["task"]) == ("vanilla", "locomo"))
+    assert (cell["clusters"], cell["low"], cell["high"]) == (2, None, None)
+    assert cell["interval_note"] == "2 clusters, fewer than 10"
+    shutil.copytree(out, copy)
+    (copy / cell["folder"] / "vanilla" / "trial_0001.json").unlink()
+    assert main(["suite", "report", str(copy)]) == 0
+    cut = json.loads((copy / "leaderboard.json").read_text(encoding="utf-8"))
+    partial = next(c for c in cut["cells"] if (c["agent"], c["task"]) == ("vanilla", "locomo"))
+    assert partial["status"] == "partial" and partial["n"] < cell["n"]
+    assert partial["best"] and partial["ranked_value"] == partial["value"]
+    shared = next(t for t in cut["tasks"] if t["name"] == "locomo")
+    assert shared["shared_items"] == partial["n"] and shared["shared_clusters"] == 1
+    assert all(key.startswith("0/") for key in shared["shared"])
+    others = [c for c in cut["cells"] if c["task"] == "locomo" and c["agent"] != "vanilla"]
+    assert all(c["best"] and c["ranked_value"] == partial["value"] for c in others)
+    cut_rows = {r["agent"]: r for r in cut["rows"]}
+    assert cut_rows["vanilla"]["mean_win_rate"] == pytest.approx(23 / 36)  # not 20/36
+    markdown = (copy / "leaderboard.md").read_text(encoding="utf-8")
+    assert "(not estimable) n=" in markdown and "(partial)" in markdown
 
 
 @pytest.mark.parametrize("name", ["suite_memory_local.yaml", "suite_memory_paper.yaml"])

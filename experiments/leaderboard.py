@@ -127,6 +127,8 @@ class Leaderboard(BaseModel):
     currency: str = "USD"
     alpha: float = ALPHA
     notes: list[str] = Field(default_factory=list)
+    left_out: list[str] = Field(default_factory=list)
+    """What the trial files held that could not be used (file and field), left out."""
 
     def cell(self, agent: str, task: str) -> Cell | None:
         return next((c for c in self.cells if c.agent == agent and c.task == task), None)
@@ -173,6 +175,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
     row_rate_tokens: dict[str, int] = {}
     main_values: dict[str, dict[str, float]] = {}
     mains: dict[str, LeaderboardMetric] = {}
+    left_out: list[str] = []
     for task in manifest.tasks:
         main = task.metrics[0] if task.metrics else None
         columns.append(
@@ -191,8 +194,9 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
         mine: list[Cell] = []
         for spec in (c for c in manifest.cells if c.task == task.name):
             read = read_cell(
-                root / spec.folder, spec.agent, spec.trials, task.metrics, manifest.prices
+                root, spec.folder, spec.agent, spec.trials, task.metrics, manifest.prices
             )
+            left_out.extend(read.left_out)
             data[spec.agent] = read
             values = [_value(m, estimate(m, read.items[m.name])) for m in task.metrics]
             first = values[0] if values else MetricValue(metric="")
@@ -248,6 +252,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
         tasks=columns,
         currency=manifest.currency,
         notes=NOTES,
+        left_out=left_out,
     )
 
 

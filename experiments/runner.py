@@ -26,7 +26,7 @@ from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
 from .backends import backend_factory
-from .identity import recorded_digests, same_code
+from .identity import item_change, recorded_digests, same_code
 from .interrupts import RunInterrupts
 from .report_tables import task_tables
 from .results import (
@@ -387,6 +387,8 @@ class Runner:
                 f"trial file '{path}' was played by another version of agent "
                 f"'{entry.label}' (its spec, prompts or params have changed since)"
             )
+        if (why := item_change(found.metadata.model_dump(), self.task, index)) is not None:
+            raise CorruptTrialError(f"trial file '{path}' {why}")
 
     def _task_params(self, recorded: Any) -> dict[str, Any] | None:
         """Recorded task settings as this run's task would read them (None if it cannot)."""

@@ -20,6 +20,7 @@ from .leaderboard import Cell, Leaderboard, build_leaderboard
 from .leaderboard_html import leaderboard_page
 from .leaderboard_tables import cost_table, main_table, metric_lines
 from .report_page import md_text, table_markdown
+from .suite_folder import clear_for_file
 from .tidy_table import csv_cell
 
 CSV_COLUMNS = [
@@ -97,6 +98,9 @@ def write_leaderboard(folder: str | os.PathLike[str]) -> list[Path]:
     board = build_leaderboard(root)
     for line in board.left_out:
         sys.stderr.write(f"warning: {line}\n")
+    for name in ("leaderboard.json", "leaderboard.csv", "leaderboard.md", "leaderboard.html"):
+        if (moved := clear_for_file(root / name)) is not None:
+            sys.stderr.write(f"warning: {moved}\n")
     written = [
         atomic_write_json(root / "leaderboard.json", board.model_dump(mode="json")),
         atomic_write_text(root / "leaderboard.csv", to_csv(board)),

@@ -15,7 +15,7 @@ import stat
 from pathlib import Path
 
 from cogarch.errors import ConfigError
-from cogarch.files import FileRefusedError, read_json, real_folder
+from cogarch.files import FileRefusedError, read_json, real_folder, set_aside
 
 from .paths import folder_to_write
 from .suite_config import SuiteConfig
@@ -101,3 +101,16 @@ def cell_folder(root: Path, folder: str) -> tuple[Path, str | None]:
         if not stat.S_ISDIR(mode):
             return root / folder, f"'{path}' is not a folder"
     return path, None
+
+
+def clear_for_file(path: Path) -> str | None:
+    """Set aside whatever stands at ``path`` that is not a regular file (a folder, a link, a
+    FIFO), so the suite's own file can be written there; a warning saying so, or None."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    moved = set_aside(path)
+    return f"'{path}' was not a file; kept as '{moved.name}' and written anew"

@@ -30,7 +30,7 @@ from .runner import BackendFactory, Runner
 from .suite_checks import cell_problems
 from .suite_config import SuiteConfig
 from .suite_files import suite_manifest
-from .suite_folder import claim_folder, set_aside_links
+from .suite_folder import claim_folder, clear_for_file, set_aside_links
 from .suite_reports import write_cell_reports
 
 
@@ -113,7 +113,8 @@ async def run_suite(
         )
     out = claim_folder(config, replace=replace)
     result = SuiteRun(out)
-    for text in set_aside_links(config):
+    moved = clear_for_file(out / "suite.json")
+    for text in [*([moved] if moved else []), *set_aside_links(config)]:
         result.warnings.append(text)
         sys.stderr.write(f"warning: {text}\n")
     atomic_write_json(out / "suite.json", suite_manifest(config))

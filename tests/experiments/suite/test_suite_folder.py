@@ -143,3 +143,17 @@ def test_a_folder_with_an_unreadable_suite_file_or_a_runs_results_is_refused(
     assert run(config, out) == 2
     assert "a run's results" in capsys.readouterr().err
     assert not (out / "hangman_sct").exists()
+
+
+def test_a_folder_standing_where_a_leaderboard_file_goes_is_set_aside(
+    played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config, out = copy_of(played, tmp_path)
+    (out / "leaderboard.md").unlink()
+    (out / "leaderboard.md").mkdir()
+    (out / "leaderboard.md" / "keep.txt").write_text("mine", encoding="utf-8")
+    assert main(["suite", "report", str(out)]) == 0
+    assert (out / "leaderboard.md").is_file()
+    assert (out / "leaderboard.md.unusable" / "keep.txt").read_text(encoding="utf-8") == "mine"
+    assert "leaderboard.md.unusable" in capsys.readouterr().err
+    assert run(config, out) == 0

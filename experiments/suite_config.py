@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -142,9 +143,10 @@ class SuiteConfig(BaseModel):
             ("agent", [a.label for a in self.agents]),
         ):
             folders: dict[str, str] = {}
+            counts = Counter(labels)
             for label in labels:
                 other = folders.setdefault(safe_name(label).casefold(), label)
-                if other != label or labels.count(label) > 1:
+                if other != label or counts[label] > 1:
                     raise ValueError(
                         f"{what} names must be unique and need folders of their own; "
                         f"'{label}' clashes with '{other}': give one a 'name'"

@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from cogarch.errors import ConfigError
+from cogarch.errors import CogarchError, ConfigError
 from cogarch.io import atomic_write_text
 
 from ..leaderboard import Cell, build_leaderboard
@@ -80,7 +80,13 @@ class SuitePages:
 
     def routes(self) -> list[BaseRoute]:
         async def leaderboard(request: Request) -> Response:
-            return HTMLResponse(self.page(trials="/?run=", reports="/report/", home="/"))
+            try:
+                page = self.page(trials="/?run=", reports="/report/", home="/")
+            except CogarchError as exc:  # the suite's own file damaged since the viewer started
+                sys.stderr.write(f"warning: {exc}\n")
+                text = html.escape(str(exc))
+                return HTMLResponse(f"<p>no leaderboard: {text}</p>", status_code=503)
+            return HTMLResponse(page)
 
         async def report(request: Request) -> Response:
             raw = request.path_params["cell"]

@@ -106,3 +106,15 @@ def test_leaderboard_markdown_escapes_html_in_names_and_metric_lines(known: Path
     board.tasks[0].description = "<script>alert(1)</script>"
     text = to_markdown(board)
     assert "<img" not in text and "<script>" not in text and "&lt;script&gt;" in text
+
+
+def test_the_viewers_leaderboard_answers_a_damaged_suite_file_without_a_traceback(
+    known: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(known, copy)
+    suite = SuitePages(copy)
+    app = create_app(TrialIndex(suite.run_dirs(), min_interval_s=0), suite)
+    (copy / "suite.json").write_text("{", encoding="utf-8")
+    page = TestClient(app, base_url="http://127.0.0.1").get("/leaderboard")
+    assert page.status_code == 503 and "suite.json" in page.text and "Traceback" not in page.text

@@ -19,6 +19,7 @@ from cogarch.core.leaderboard import LeaderboardMetric, metric_items
 from cogarch.core.records import TrialRecord
 from cogarch.errors import CogarchError
 
+from .names import safe_name
 from .results import iter_trials
 from .suite_folder import cell_folder
 
@@ -41,7 +42,12 @@ def cell_trials(
         return {}
     found: dict[int, tuple[Path, TrialRecord]] = {}
     for file, item in iter_trials(path):
-        if isinstance(item, TrialRecord) and item.agent == agent and 0 <= item.trial < trials:
+        if not isinstance(item, TrialRecord):
+            if file.parent.name == safe_name(agent):
+                why = " ".join(str(item).split())[:200]
+                left_out.append(f"'{file}' cannot be read ({why}); the trial is left out")
+            continue
+        if item.agent == agent and 0 <= item.trial < trials:
             found[item.trial] = (file, item)
     return found
 
@@ -52,13 +58,34 @@ def trial_items(
     """The metric's items in one trial; none, with a line in ``left_out``, when a value is
     not one the metric can read."""
     try:
-        return metric_items(metric, record)
+        items = metric_items(metric, record)
     except CogarchError as exc:
         why = str(exc).split(";")[0]
         left_out.append(
             f"'{file}': field '{metric.value}' of metric '{metric.name}' left out ({why})"
         )
         return []
+    if not items and _missing(metric, record):
+        left_out.append(
+            f"'{file}': field '{metric.value}' of metric '{metric.name}' is missing from the "
+            "trial's evaluation; the trial is left out of it"
+        )
+    return items
+
+
+def _missing(metric: LeaderboardMetric, record: TrialRecord) -> bool:
+    """Whether a complete, rated trial lacks the field its one-item metric reads (a null
+    value is no item by design, and so is a trial the metric's ``where`` leaves out)."""
+    if metric.items is not None or metric.where is not None or record.status != "complete":
+        return False
+    if record.evaluation.unrated_reason() is not None:
+        return False
+    data: Any = record.evaluation.model_dump(mode="json")
+    for part in metric.value.split("."):
+        if not isinstance(data, dict) or part not in data:
+            return True
+        data = data[part]
+    return False
 
 
 def _count(value: Any) -> bool:

@@ -118,3 +118,24 @@ def test_the_viewers_leaderboard_answers_a_damaged_suite_file_without_a_tracebac
     (copy / "suite.json").write_text("{", encoding="utf-8")
     page = TestClient(app, base_url="http://127.0.0.1").get("/leaderboard")
     assert page.status_code == 503 and "suite.json" in page.text and "Traceback" not in page.text
+
+
+def test_a_clean_suite_leaves_nothing_out(known: Path) -> None:
+    assert build_leaderboard(known).left_out == []
+    assert "## Left out" not in to_markdown(build_leaderboard(known))
+
+
+def test_a_missing_metric_field_and_an_unreadable_file_are_named(
+    known: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(known, copy)
+    board = build_leaderboard(copy)
+    revision = copy / board.cell("noted", "revision").folder  # type: ignore[union-attr]
+    missing = damage(revision, lambda d: d["evaluation"].pop("consistent_task"))
+    guess = copy / board.cell("plain", "guess").folder  # type: ignore[union-attr]
+    broken = sorted(guess.glob("*/trial_*.json"))[0]
+    broken.write_text('{"status": "complete", "trial": ', encoding="utf-8")
+    left = build_leaderboard(copy).left_out
+    assert any(str(missing) in line and "is missing" in line for line in left)
+    assert any(str(broken) in line and "cannot be read" in line for line in left)

@@ -35,32 +35,43 @@ def _owner(folder: Path) -> tuple[str, str] | None:
     return (name, digest) if isinstance(name, str) and isinstance(digest, str) else None
 
 
-def claim_folder(config: SuiteConfig, *, replace: bool = False) -> Path:
-    """The suite's results folder, created if missing, once it is known to be this suite's:
-    a folder another suite's config wrote (by digest), or a run's, is refused unless
-    ``replace``."""
+def owner_problem(config: SuiteConfig) -> str | None:
+    """Why the suite's results folder is not this suite's to use (another suite's config
+    wrote it, by digest, or a run's results are there), or None when it is."""
     out = folder_to_write(config.output_dir(), "the suite's results folder")
     mine = config.digest()
-    hint = (
-        "pick another --results-dir, or pass --replace to make it this suite's folder "
-        "(the other suite's leaderboard can then no longer be rebuilt from it)"
-    )
     if os.path.lexists(out / SUITE_FILE):
         owner = _owner(out)
-        if owner is None and not replace:
-            raise ConfigError(
+        if owner is None:
+            return (
                 f"results folder '{out}' holds a {SUITE_FILE} that cannot be read, so which "
-                f"suite it belongs to is not known; {hint}"
+                "suite it belongs to is not known"
             )
-        if owner is not None and owner[1] != mine and not replace:
+        if owner[1] != mine:
             same = " (the same name, another config)" if owner[0] == config.name else ""
-            raise ConfigError(
+            return (
                 f"results folder '{out}' belongs to the suite '{owner[0]}' (config hash "
                 f"{owner[1][:12]}), not to the suite '{config.name}' (config hash "
-                f"{mine[:12]}){same}; {hint}"
+                f"{mine[:12]}){same}"
             )
-    elif os.path.lexists(out / "run.json") and not replace:
-        raise ConfigError(f"results folder '{out}' holds a run's results (run.json); {hint}")
+    elif os.path.lexists(out / "run.json"):
+        return f"results folder '{out}' holds a run's results (run.json)"
+    return None
+
+
+REPLACE_HINT = (
+    "pick another --results-dir, or pass --replace to make it this suite's folder "
+    "(the other suite's leaderboard can then no longer be rebuilt from it)"
+)
+
+
+def claim_folder(config: SuiteConfig, *, replace: bool = False) -> Path:
+    """The suite's results folder, created if missing, once it is known to be this suite's
+    (see :func:`owner_problem`; with ``replace``, whoever had it)."""
+    problem = owner_problem(config)
+    if problem is not None and not replace:
+        raise ConfigError(f"{problem}; {REPLACE_HINT}")
+    out = config.output_dir()
     out.mkdir(parents=True, exist_ok=True)
     return out
 

@@ -157,3 +157,13 @@ def test_a_folder_standing_where_a_leaderboard_file_goes_is_set_aside(
     assert (out / "leaderboard.md.unusable" / "keep.txt").read_text(encoding="utf-8") == "mine"
     assert "leaderboard.md.unusable" in capsys.readouterr().err
     assert run(config, out) == 0
+
+
+def test_the_dry_run_says_the_folder_is_another_suites(
+    played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out = copy_of(played, tmp_path)
+    other = write_suite(tmp_path, "theirs")
+    assert main(["suite", str(other), "--results-dir", str(out), "--dry-run"]) == 0
+    text = capsys.readouterr().out
+    assert "REFUSED as it stands" in text and "'mine'" in text and "--replace" in text

@@ -356,9 +356,8 @@ class Runner:
         return write_fitted(self.results_dir, record, self.setup.record_types)
 
     def _check_belongs(self, found: TrialRecord, entry: AgentEntry, index: int, path: Path) -> None:
-        """Refuse a trial file of another run: the agent, trial, seed, the task and the agent
-        spec it ran, its task settings; Python files named in them are compared by content,
-        never by where the command was started (``identity``)."""
+        """Refuse a trial file of another run (agent, trial, seed, task, agent spec, task
+        settings, data item; Python files by content, see ``identity``)."""
         kind = self.config.task.kind
         expected = (entry.label, index, kind, trial_seed(self.config.seed, index))
         actual = (found.agent, found.trial, found.task, found.seed)

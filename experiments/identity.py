@@ -19,7 +19,8 @@ A trial drawn from a data file (a LongMemEval question) records the item under
 ``metadata.data_item``: its name and the SHA-256 of its content (``Task.data_item``). A
 resume compares it with the item the trial draws now: a changed item (its question, gold
 answer or haystack edited, or another question now at that trial) is played again, saying
-which and why.
+which and why. A file written before items were recorded is judged by the item's name its
+payload records (``question_id``, ``sample_id``).
 """
 
 from __future__ import annotations
@@ -66,15 +67,21 @@ def item_metadata(task: DataTask, trial: int) -> dict[str, Any]:
     return {} if item is None else {ITEM_KEY: {"name": item[0], "sha256": item[1]}}
 
 
-def item_change(metadata: Mapping[str, Any], task: DataTask, trial: int) -> str | None:
-    """Why a trial file (its ``metadata``) no longer belongs to trial ``trial`` of ``task``'s
-    data, or None when its item is the same (or the task draws from no data)."""
+def item_change(record: Any, task: DataTask, trial: int) -> str | None:
+    """Why a trial file's ``record`` no longer belongs to trial ``trial`` of ``task``'s data,
+    or None when its item is the same (or the task draws from no data). A file written
+    before items were recorded is judged by the item's name in its payload (a field ending
+    in ``_id``, such as ``question_id``), and kept when it holds none."""
     item = task.data_item(trial)
     if item is None:
         return None
-    found = metadata.get(ITEM_KEY)
+    found = record.metadata.model_dump().get(ITEM_KEY)
     if not isinstance(found, Mapping):
-        return f"records no data item, and trial {trial} now draws '{item[0]}'"
+        payload = record.payload.model_dump(mode="json")
+        names = [v for k, v in payload.items() if k.endswith("_id") and isinstance(v, str)]
+        if not names or item[0] in names:
+            return None
+        found = {"name": names[0], "sha256": None}
     name, digest = found.get("name"), found.get("sha256")
     if name != item[0]:
         return (

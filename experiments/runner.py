@@ -386,7 +386,7 @@ class Runner:
                 f"trial file '{path}' was played by another version of agent "
                 f"'{entry.label}' (its spec, prompts or params have changed since)"
             )
-        if (why := item_change(found.metadata.model_dump(), self.task, index)) is not None:
+        if (why := item_change(found, self.task, index)) is not None:
             raise CorruptTrialError(f"trial file '{path}' {why}")
 
     def _task_params(self, recorded: Any) -> dict[str, Any] | None:

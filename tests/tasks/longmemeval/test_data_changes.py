@@ -96,3 +96,23 @@ async def test_an_inserted_question_plays_each_question_once(
     assert again.ran >= 1 and all("now draws" in line for line in again.corrupt)
     names = asked(cfg)
     assert len(set(names)) == TRIALS and names[0] == "0000_first"
+
+
+async def test_a_file_written_before_items_were_recorded_is_judged_by_its_question_id(
+    tmp_path: Path, data: tuple[Path, list[dict[str, Any]]]
+) -> None:
+    path, questions = data
+    cfg = config(tmp_path, path)
+    await play(cfg)
+    files = [trial_path(cfg.output_dir(), "full", i) for i in range(TRIALS)]
+    for file in files:  # as written before trial files recorded their data item
+        raw = json.loads(file.read_text(encoding="utf-8"))
+        del raw["metadata"]["data_item"]
+        file.write_text(json.dumps(raw), encoding="utf-8")
+    kept = await play(cfg)
+    assert (kept.ran, kept.skipped) == (0, TRIALS)
+    first = sorted(q["question_id"] for q in questions)[0]
+    extra = {**json.loads(json.dumps(questions[0])), "question_id": "0000_first"}
+    path.write_text(json.dumps([extra, *questions]), encoding="utf-8")
+    shifted = await play(cfg)
+    assert shifted.ran == TRIALS and any(f"'{first}'" in line for line in shifted.corrupt)

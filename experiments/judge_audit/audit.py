@@ -191,7 +191,9 @@ class JudgeAudit:
             verdicts[probe.id] = line
             calls.extend(meter.records)
 
-        await asyncio.gather(*(one(p) for p in probes))
+        async with asyncio.TaskGroup() as group:  # a stop cancels the calls still going
+            for probe in probes:
+                group.create_task(one(probe))
         ordered = {p.id: verdicts[p.id].accepted for p in probes if p.id in verdicts}
         fp, fn, kinds = error_rates(probes, ordered)
         unjudged = [p.id for p in probes if p.id in failures]

@@ -91,6 +91,7 @@ _IN_UNITS = re.compile(
     r"\bin (minutes|hours|seconds|days|weeks|months|years|km|kilometers|miles|dollars)\b", re.I
 )
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+")
+SAME_KINDS = ("casing", "articles", "number_words", "units", "list_order", "sentence")
 SENTENCE = "Based on what you told me, the answer is {answer}."
 
 

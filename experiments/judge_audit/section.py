@@ -12,8 +12,16 @@ from cogarch.core.views import Cell, Table
 from cogarch.files import FileRefusedError, read_json
 
 from .audit import AUDIT_FILE, JudgeAuditResult
+from .probes import Probe
+from .same import SAME_KINDS
+from .wrong import WRONG_KINDS
 
 _DISAGREEMENTS_SHOWN = 100
+_KINDS = [*WRONG_KINDS, *SAME_KINDS]
+
+
+def _kind_order(probe: Probe) -> int:
+    return _KINDS.index(probe.kind) if probe.kind in _KINDS else len(_KINDS)
 
 
 def read_audit(run_dir: Path) -> tuple[JudgeAuditResult | None, str | None]:
@@ -44,11 +52,11 @@ def audit_notes(audit: JudgeAuditResult) -> list[str]:
     wrong = sum(p.expected == "reject" for p in audit.probes)
     first = audit.judges[0]
     notes = [
-        f"The {audit.metric} of the {audit.task} task is decided by {first.provider} "
-        f"({first.model}). It was shown {len(audit.probes)} answers made from the gold answers "
-        f"of {len(audit.questions)} of the run's {audit.eligible} judged questions (seed "
-        f"{audit.settings.seed}): {wrong} wrong answers a fair judge rejects and "
-        f"{len(audit.probes) - wrong} rephrasings it accepts. False positive rate: "
+        f"The {audit.task} task's judged metric ({audit.metric}) is decided by the provider "
+        f"{first.provider} ({first.model}). The audit showed it {len(audit.probes)} answers "
+        f"made from the gold answers of {len(audit.questions)} of the run's {audit.eligible} "
+        f"judged questions (seed {audit.settings.seed}): {wrong} wrong answers a fair judge "
+        f"rejects and {len(audit.probes) - wrong} rephrasings it accepts. False positive rate: "
         f"{first.false_positive.text()}; false negative rate: {first.false_negative.text()}. "
         f"Intervals: {audit.interval}.",
         f"Agreement: {_kappa(audit)}.",
@@ -80,7 +88,7 @@ def audit_tables(audit: JudgeAuditResult) -> list[Table]:
     tables = [
         Table("judges", [*header, "not judged", "calls", "tokens"], judges),
     ]
-    expected = {p.kind: p.expected for p in audit.probes}
+    expected = {p.kind: p.expected for p in sorted(audit.probes, key=_kind_order)}
     kinds: list[list[Cell]] = []
     for kind, wanted in expected.items():
         rates = [j.by_kind.get(kind) for j in audit.judges]

@@ -34,6 +34,7 @@ from .numbers import (
 _YES_NO = re.compile(
     r"^\s*((?:likely|probably|definitely|maybe|most likely)\s+)?(yes|no|true|false)\b", re.I
 )
+WRONG_KINDS = ("number", "date", "weekday", "other_name", "negation", "older_value")
 _OPPOSITE = {"yes": "no", "no": "yes", "true": "false", "false": "true"}
 
 

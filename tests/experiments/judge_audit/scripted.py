@@ -3,6 +3,7 @@ small LongMemEval file whose audit items are worked out by hand in the tests."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -197,3 +198,14 @@ QUESTIONS = [
 def write_questions(path: Path) -> Path:
     path.write_text(json.dumps(QUESTIONS), encoding="utf-8")
     return path
+
+
+def coin(answer: str) -> bool:
+    """A verdict no rule of the audit could guess: the first bit of the answer's hash."""
+    return hashlib.sha256(answer.encode()).digest()[0] % 2 == 0
+
+
+def hashed(pairs: list[tuple[str, str]], seed: int, call: CallInfo | None = None) -> str:
+    """Accepts the answers whose hash starts with an even byte, right or wrong."""
+    _, answer, labelled = _asked(pairs[-1][1])
+    return _reply(coin(answer), labelled)

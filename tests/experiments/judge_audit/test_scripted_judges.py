@@ -14,7 +14,7 @@ from cogarch.experiments.results import iter_trials
 from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 
-from .scripted import write_questions
+from .scripted import coin, shares_a_word, write_questions
 
 SCRIPTED = "tests.experiments.judge_audit.scripted"
 
@@ -187,3 +187,17 @@ async def test_a_sample_of_questions_is_drawn_by_seed(tmp_path: Path) -> None:
     assert {p.question_key for p in first.probes} == set(first.questions)
     assert other.questions != first.questions
     assert first.judges[0].false_positive.n == sum(p.expected == "reject" for p in first.probes)
+
+
+async def test_any_judge_is_measured_item_by_item(tmp_path: Path) -> None:
+    audit = await audited(config(tmp_path, "hashed", "overlap"))
+    judge = audit.judges[0]
+    wrong = [p for p in audit.probes if p.expected == "reject"]
+    right = [p for p in audit.probes if p.expected == "accept"]
+    assert judge.false_positive.count == sum(coin(p.answer) for p in wrong)
+    assert judge.false_negative.count == sum(not coin(p.answer) for p in right)
+    assert (judge.false_positive.n, judge.false_negative.n) == (len(wrong), len(right))
+    assert audit.agreement is not None
+    assert set(audit.agreement.disagreements) == {
+        p.id for p in audit.probes if coin(p.answer) != shares_a_word(p.gold, p.answer)
+    }

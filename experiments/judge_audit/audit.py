@@ -79,10 +79,6 @@ class JudgeAuditResult(BaseModel):
     judges: list[JudgeResult]
     agreement: Agreement | None = None
 
-    @property
-    def complete(self) -> bool:
-        return all(not j.unjudged for j in self.judges)
-
 
 def _seed(seed: int, probe: Probe) -> int:
     digest = hashlib.sha256(f"{seed}:{probe.id}".encode()).digest()

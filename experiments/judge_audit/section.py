@@ -51,6 +51,12 @@ def _kappa(audit: JudgeAuditResult) -> str:
 def audit_notes(audit: JudgeAuditResult) -> list[str]:
     wrong = sum(p.expected == "reject" for p in audit.probes)
     first = audit.judges[0]
+    if not audit.probes:
+        return [
+            f"The judge of the {audit.task} task's {audit.metric} was not audited: of the run's "
+            f"{audit.eligible} judged questions the audit can perturb, it made no item (a "
+            "question whose gold answer is an explanation or a rubric is left out)."
+        ]
     notes = [
         f"The {audit.task} task's judged metric ({audit.metric}) is decided by the provider "
         f"{first.provider} ({first.model}). The audit showed it {len(audit.probes)} answers "

@@ -3,6 +3,7 @@ it refuses."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from cogarch.experiments.run_config import RunConfig
 from cogarch.experiments.runner import Runner
 
 from .scripted import shares_a_word
+from .test_scripted_judges import audited, config
 
 REPO = Path(__file__).resolve().parents[3]
 LOCOMO = REPO / "tests" / "tasks" / "locomo" / "data" / "synthetic.json"
@@ -122,3 +124,21 @@ def test_an_unknown_second_judge_is_named_with_the_valid_ones(tmp_path: Path) ->
 def test_bad_audit_settings_are_refused_by_name(setting: Any, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         RunConfig.model_validate(locomo(Path("unused"), audit_judge=setting))
+
+
+async def test_an_audit_with_nothing_to_perturb_says_so(tmp_path: Path) -> None:
+    cfg = config(tmp_path, "overlap", task={"types": ["single-session-preference"]})
+    report = await Runner(cfg, progress=False).run()
+    assert report.audit is not None and report.audit.probes == []
+    assert report.audit.judges[0].false_positive.rate is None
+    text = build_report(cfg.output_dir())[0].read_text()
+    assert "was not audited" in text and "made no item" in text
+
+
+def test_a_damaged_audit_file_is_named_in_the_report(tmp_path: Path) -> None:
+    cfg = config(tmp_path, "overlap")
+    asyncio.run(audited(cfg))
+    (cfg.output_dir() / AUDIT_FILE).write_text('{"version": 1, "task": 3}', encoding="utf-8")
+    text = build_report(cfg.output_dir())[0].read_text()
+    assert "## Judge audit" in text and f"{AUDIT_FILE} cannot be read" in text
+    assert "## Summary" in text  # the rest of the report is whole

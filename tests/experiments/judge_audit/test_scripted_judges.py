@@ -74,7 +74,13 @@ CONTAINS_FALSE_NEGATIVES = {
 """The rephrasings that do not hold the gold answer's text."""
 
 
-def config(tmp_path: Path, primary: str, second: str | None = None, **audit: Any) -> RunConfig:
+def config(
+    tmp_path: Path,
+    primary: str,
+    second: str | None = None,
+    task: dict[str, Any] | None = None,
+    **audit: Any,
+) -> RunConfig:
     tmp_path.mkdir(parents=True, exist_ok=True)
     data = write_questions(tmp_path / "questions.json")
     providers = {
@@ -87,7 +93,7 @@ def config(tmp_path: Path, primary: str, second: str | None = None, **audit: Any
     return RunConfig.model_validate(
         {
             "name": "audited",
-            "task": {"kind": "longmemeval", "data": str(data)},
+            "task": {"kind": "longmemeval", "data": str(data), **(task or {})},
             "trials": 10,
             "seed": 5,
             "cache": False,

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.judge_audit import AuditedJudge, AuditQuestion
 from cogarch.core.records import TrialRecord
-from cogarch.core.task import JointContext
+from cogarch.core.task import JointContext, Task
 from cogarch.core.usage import CallRecord, usage_totals
 from cogarch.errors import ConfigError, one_line
 from cogarch.io import atomic_write_json
@@ -80,6 +80,30 @@ class JudgeAuditResult(BaseModel):
     agreement: Agreement | None = None
 
 
+def audited_judge_of(task: Task, kind: str) -> AuditedJudge:
+    """The judge ``task`` declares for the audit; a ``ConfigError`` when it has none."""
+    judge = task.audited_judge()
+    if judge is None:
+        raise ConfigError(
+            f"the {kind} task has no judge of answers to audit (the judge audit tests a "
+            "judge that compares answers with a gold answer: longmemeval, or locomo with "
+            "judge: true); turn it on in the task, or leave out --audit-judge and the "
+            "config's audit_judge"
+        )
+    return judge
+
+
+def audit_plan(task: Task | None, kind: str, settings: JudgeAuditConfig) -> str:
+    """The audit in one line of a dry run's plan (checked as the run will check it)."""
+    metric = "its judged metric" if task is None else audited_judge_of(task, kind).metric
+    count = "every" if settings.questions is None else f"{settings.questions}"
+    second = f", then by {settings.second_judge}" if settings.second_judge else ""
+    return (
+        f"judge audit: {metric}, on {count} of the judged questions (seed {settings.seed}), "
+        f"judged by the helper provider{second}"
+    )
+
+
 def _seed(seed: int, probe: Probe) -> int:
     digest = hashlib.sha256(f"{seed}:{probe.id}".encode()).digest()
     return int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
@@ -91,16 +115,7 @@ class JudgeAudit:
 
     def __init__(self, setup: RunSetup, settings: JudgeAuditConfig, folder: Path) -> None:
         self.setup, self.settings, self.folder = setup, settings, folder
-        kind = setup.config.task.kind
-        judge = setup.task.audited_judge()
-        if judge is None:
-            raise ConfigError(
-                f"the {kind} task has no judge of answers to audit (the judge audit tests a "
-                "judge that compares answers with a gold answer: longmemeval, or locomo with "
-                "judge: true); turn it on in the task, or leave out --audit-judge and the "
-                "config's audit_judge"
-            )
-        self.judge: AuditedJudge = judge
+        self.judge = audited_judge_of(setup.task, setup.config.task.kind)
         providers = setup.providers
         primary = setup.task.judge_provider(
             JointContext(providers.get, setup.config.helper_provider)

@@ -142,3 +142,20 @@ def test_a_damaged_audit_file_is_named_in_the_report(tmp_path: Path) -> None:
     text = build_report(cfg.output_dir())[0].read_text()
     assert "## Judge audit" in text and f"{AUDIT_FILE} cannot be read" in text
     assert "## Summary" in text  # the rest of the report is whole
+
+
+def test_the_dry_run_plans_the_audit_and_refuses_what_the_run_would(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "run"
+    audit = {"questions": 7, "second_judge": "strict"}
+    cfg = write_config(tmp_path / "run.yaml", locomo(results, audit_judge=audit))
+    assert main(["run", str(cfg), "--dry-run"]) == 0
+    plan = capsys.readouterr().out
+    assert "judge audit: j, on 7 of the judged questions (seed 0)" in plan
+    assert "then by strict" in plan and "  strict: fake" in plan
+    data = locomo(results, audit_judge=True)
+    data["task"] = {**data["task"], "judge": False}
+    assert main(["run", str(write_config(tmp_path / "off.yaml", data)), "--dry-run"]) == 2
+    assert "no judge of answers to audit" in capsys.readouterr().err
+    assert not results.exists()

@@ -2,9 +2,10 @@
 accepts every one:
 
 - ``casing``: the answer in lower case (in upper case when it is lower case already);
-- ``articles``: the answer without its articles (a, an, the);
+- ``articles``: the answer without its articles (a, an, the; a capital A only where the
+  answer starts);
 - ``number_words``: the first whole number outside a date written in words (up to 999,999;
-  not a year, a time or a percentage), else the first number word in digits;
+  not a year, a time or a percentage), else the first number word but "one" in digits;
 - ``units``: a number's unit spelt the other way (``min`` / ``minutes``, ``km`` /
   ``kilometers``, ``$`` / ``dollars``...), or a bare number with the unit the question asks
   for ("How many vinyl records..." -> "42 vinyl records");
@@ -22,7 +23,9 @@ from cogarch.core.judge_audit import AuditQuestion
 from .numbers import NUMBER_WORD, date_spans, number_to_words, numbers, word_value
 from .wrong import normalized
 
-_ARTICLE = re.compile(r"\b(?:a|an|the)\s+", re.I)
+_ARTICLE = re.compile(r"^(?:The|A|An)\s+|\b(?:a|an|the|THE)\s+")
+"""An article: lower case anywhere, capitalised only where the answer starts (so the letter
+in "Plan A is" stays)."""
 _UNITS: dict[str, tuple[str, str]] = {
     "minutes": ("min", "minutes"),
     "minute": ("min", "minutes"),
@@ -119,7 +122,7 @@ def same_number_words(gold: str) -> str | None:
     if date_spans(gold):
         return None
     word = NUMBER_WORD.search(gold)
-    if word is None:
+    if word is None or word.group(0).lower() == "one":  # "the blue one" is no number
         return None
     return gold[: word.start()] + str(word_value(word.group(0))) + gold[word.end() :]
 

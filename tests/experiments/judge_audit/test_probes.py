@@ -115,6 +115,9 @@ def test_rephrasings_that_would_change_the_meaning_are_not_made() -> None:
     assert "list_order" not in made("Yes, she did")
     assert "list_order" not in made("June 9, 2023")
     assert "casing" not in made("42")
+    assert "number_words" not in made("the blue one")  # a pronoun, not a number
+    assert "articles" not in made("Plan A is best")  # a letter, not an article
+    assert made("A trip to the coast")["articles"] == "trip to coast"
 
 
 @pytest.mark.parametrize(

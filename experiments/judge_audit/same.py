@@ -47,6 +47,7 @@ _UNITS: dict[str, tuple[str, str]] = {
     "lbs": ("pounds", "pound"),
     "miles": ("mi", "mi"),
     "percent": ("%", "%"),
+    "%": ("percent", "percent"),
 }
 """A unit after a number -> its other spelling (plural, singular for the number 1)."""
 _AFTER = re.compile(r"\s?(%|[A-Za-z]+)\b|%")

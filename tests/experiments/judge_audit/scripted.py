@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -209,3 +211,17 @@ def hashed(pairs: list[tuple[str, str]], seed: int, call: CallInfo | None = None
     """Accepts the answers whose hash starts with an even byte, right or wrong."""
     _, answer, labelled = _asked(pairs[-1][1])
     return _reply(coin(answer), labelled)
+
+
+CALLS_FILE_ENV = "COGARCH_TEST_AUDIT_CALLS"
+"""Where the slow judge writes a line per call (a run in another process)."""
+
+
+def slow_counting(pairs: list[tuple[str, str]], seed: int, call: CallInfo | None = None) -> str:
+    """The overlap judge, a line per call in the file :data:`CALLS_FILE_ENV` names, slowly
+    (so that a test can kill its process part-way through an audit)."""
+    _, answer, _ = _asked(pairs[-1][1])
+    with open(os.environ[CALLS_FILE_ENV], "a", encoding="utf-8") as calls:
+        calls.write(answer.replace("\n", " ") + "\n")
+    time.sleep(0.05)
+    return overlap(pairs, seed, call)

@@ -98,6 +98,8 @@ def test_an_older_value_the_task_knows_is_a_wrong_answer() -> None:
         ("How long?", "45 min", "units", "45 minutes"),
         ("How far?", "10 kilometers", "units", "10 km"),
         ("How much?", "$300", "units", "300 dollars"),
+        ("How much?", "50%", "units", "50 percent"),
+        ("How much?", "50 percent", "units", "50%"),
         ("How many vinyl records do I own?", "42", "units", "42 vinyl records"),
         ("How long did it take in minutes?", "197", "units", "197 minutes"),
         ("Which?", "violin, piano and drums", "list_order", "drums, piano and violin"),

@@ -1,8 +1,8 @@
 """Wrong answers made from a gold answer and its question's context, one per kind that
 applies, each the gold answer changed in one way a careful judge must reject:
 
-- ``number``: the first number in digits outside a date moved up by the question's step (1,
-  or 2 where the task's rubric forgives an off-by-one count), else the first number word;
+- ``number``: every number outside a date, in digits or words, moved up by the question's
+  step (1, or 2 where the task's rubric forgives an off-by-one count);
 - ``date``: the first date moved a week (a month for a month and year alone);
 - ``weekday``: a weekday named without a date, as the next day;
 - ``other_name``: the first person or place of the conversation the answer names, as another
@@ -45,15 +45,20 @@ def _same_case(model: str, word: str) -> str:
 
 
 def wrong_number(gold: str, step: int) -> str | None:
-    found = numbers(gold)
-    if found:
-        first = found[0]
-        return gold[: first.start] + moved_number(first.text, step) + gold[first.end :]
-    word = NUMBER_WORD.search(gold)
-    if word is None:
+    """Every number of ``gold`` outside its dates, in digits or in words, moved up by
+    ``step``: an answer that lists an accepted alternative ("7 days; 8 is also acceptable")
+    stays wrong."""
+    dates = date_spans(gold)
+    spans = [(f.start, f.end, moved_number(f.text, step)) for f in numbers(gold)]
+    for word in NUMBER_WORD.finditer(gold):
+        if not any(d.start <= word.start() < d.end for d in dates):
+            moved = number_to_words(word_value(word.group(0)) + step)
+            spans.append((word.start(), word.end(), _same_case(word.group(0), moved)))
+    if not spans:
         return None
-    moved = _same_case(word.group(0), number_to_words(word_value(word.group(0)) + step))
-    return gold[: word.start()] + moved + gold[word.end() :]
+    for start, end, text in sorted(spans, reverse=True):
+        gold = gold[:start] + text + gold[end:]
+    return gold
 
 
 def wrong_date(gold: str) -> str | None:

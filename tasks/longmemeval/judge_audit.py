@@ -22,7 +22,8 @@ from .data import Question
 from .judge import judge
 from .records import LongMemEvalPayload
 
-_NUMBER = re.compile(r"(?<![\w.,])\d+(?:\.\d+)?(?![\w])(?!\.\d)")
+_NUMBER = re.compile(r"(?<![\w.,:])\d+(?:[:.]\d+)*(?![\w:])(?!\.\d)")
+"""A number as a knowledge update changes it: 42, 2.5, or a time such as 25:50."""
 SKIPPED_TYPES = ("single-session-preference",)
 
 

@@ -81,7 +81,7 @@ def counting(pairs: list[tuple[str, str]], seed: int, call: CallInfo | None = No
     return overlap(pairs, seed, call)
 
 
-def _session(sid: str, date: str, turns: list[tuple[str, str, bool]]) -> dict[str, Any]:
+def session(sid: str, date: str, turns: list[tuple[str, str, bool]]) -> dict[str, Any]:
     return {
         "id": sid,
         "date": date,
@@ -89,7 +89,7 @@ def _session(sid: str, date: str, turns: list[tuple[str, str, bool]]) -> dict[st
     }
 
 
-FILLER = _session(
+FILLER = session(
     "sharegpt_filler",
     "2023/03/01 (Wed) 09:00",
     [
@@ -99,7 +99,7 @@ FILLER = _session(
 )
 
 
-def _question(
+def question(
     qid: str, qtype: str, question: str, answer: Any, evidence: list[dict[str, Any]]
 ) -> dict[str, Any]:
     sessions = [FILLER, *evidence]
@@ -116,83 +116,83 @@ def _question(
     }
 
 
-def _said(sid: str, text: str, date: str = "2023/04/02 (Sun) 10:00") -> dict[str, Any]:
-    return _session(sid, date, [("user", text, True), ("assistant", "Noted, thanks!", False)])
+def said(sid: str, text: str, date: str = "2023/04/02 (Sun) 10:00") -> dict[str, Any]:
+    return session(sid, date, [("user", text, True), ("assistant", "Noted, thanks!", False)])
 
 
 QUESTIONS = [
-    _question(
+    question(
         "q_name",
         "single-session-user",
         "What did I name my parrot after the Lisbon trip?",
         "Pixel",
-        [_said("answer_1", "I named my parrot Pixel after our trip to Lisbon with Marco.")],
+        [said("answer_1", "I named my parrot Pixel after our trip to Lisbon with Marco.")],
     ),
-    _question(
+    question(
         "q_count",
         "multi-session",
         "How many vinyl records do I own?",
         42,
-        [_said("answer_2", "I own 42 vinyl records now.")],
+        [said("answer_2", "I own 42 vinyl records now.")],
     ),
-    _question(
+    question(
         "q_update",
         "knowledge-update",
         "How many miles do I run each week now?",
         "25 miles",
         [
-            _said("answer_3a", "I run 18 miles each week.", "2023/02/01 (Wed) 08:00"),
-            _said("answer_3b", "I now run 25 miles each week.", "2023/05/01 (Mon) 08:00"),
+            said("answer_3a", "I run 18 miles each week.", "2023/02/01 (Wed) 08:00"),
+            said("answer_3b", "I now run 25 miles each week.", "2023/05/01 (Mon) 08:00"),
         ],
     ),
-    _question(
+    question(
         "q_days",
         "temporal-reasoning",
         "How many days passed between my two dentist visits?",
         "12 days",
-        [_said("answer_4", "I saw the dentist on May 2 and again on May 14.")],
+        [said("answer_4", "I saw the dentist on May 2 and again on May 14.")],
     ),
-    _question(
+    question(
         "q_yes",
         "single-session-user",
         "Did I enjoy the pottery class?",
         "Yes",
-        [_said("answer_5", "I really enjoyed the pottery class.")],
+        [said("answer_5", "I really enjoyed the pottery class.")],
     ),
-    _question(
+    question(
         "q_date",
         "single-session-user",
         "When did I move to Oslo?",
         "7 May 2023",
-        [_said("answer_6", "I moved to Oslo on 7 May 2023.")],
+        [said("answer_6", "I moved to Oslo on 7 May 2023.")],
     ),
-    _question(
+    question(
         "q_list",
         "multi-session",
         "Which instruments do I play?",
         "the violin and the piano",
-        [_said("answer_7", "I play the violin and the piano.")],
+        [said("answer_7", "I play the violin and the piano.")],
     ),
-    _question(
+    question(
         "q_day",
         "single-session-user",
         "On which day do I have choir practice?",
         "Thursday",
-        [_said("answer_8", "My choir practice is every Thursday.")],
+        [said("answer_8", "My choir practice is every Thursday.")],
     ),
-    _question(
+    question(
         "q9_abs",
         "single-session-user",
         "What did I name my cousin's parrot?",
         "The user never mentioned their cousin's parrot",
-        [_said("answer_9", "I named my parrot Pixel.")],
+        [said("answer_9", "I named my parrot Pixel.")],
     ),
-    _question(
+    question(
         "q_pref",
         "single-session-preference",
         "Can you suggest a dinner for tonight?",
         "The user would prefer Peruvian dishes",
-        [_said("answer_10", "My favourite cuisine is Peruvian.")],
+        [said("answer_10", "My favourite cuisine is Peruvian.")],
     ),
 ]
 

@@ -3,12 +3,20 @@ gold answer itself; and the agreement of two judges by hand."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from cogarch.core.judge_audit import AuditQuestion
 from cogarch.experiments.judge_audit.measures import Rate, agreement
 from cogarch.experiments.judge_audit.probes import make_probes, probes_of
 from cogarch.experiments.judge_audit.wrong import normalized
+from cogarch.tasks.longmemeval.data import load_longmemeval
+from cogarch.tasks.longmemeval.judge_audit import superseded
+
+from .scripted import question as lme_question
+from .scripted import said
 
 CONTEXT = (
     "Ann: I adopted a grey cat named Pixel last week.",
@@ -38,6 +46,13 @@ def test_a_number_is_moved_by_one(gold: str, wrong: str) -> None:
 
 def test_a_number_is_moved_by_the_step_the_rubric_asks() -> None:
     assert made("12 days", number_step=2)["number"] == "14 days"
+
+
+def test_every_number_is_moved_so_that_no_listed_alternative_stays_right() -> None:
+    gold = "7 days. 8 days (including the last day) is also acceptable."
+    wrong = "9 days. 10 days (including the last day) is also acceptable."
+    assert made(gold, number_step=2)["number"] == wrong
+    assert made("3 kids (three)")["number"] == "4 kids (four)"
 
 
 @pytest.mark.parametrize(
@@ -170,3 +185,19 @@ def test_a_rate_has_a_wilson_interval_and_none_without_items() -> None:
     assert rate.rate == 0.0 and rate.low == 0.0 and rate.high == pytest.approx(0.2775, abs=1e-4)
     assert Rate.of(0, 0).rate is None and Rate.of(0, 0).text() == "- (no items)"
     assert Rate.of(3, 20).text() == "3/20 = 15.0% (5.2-36.0)"
+
+
+def test_longmemeval_knows_the_number_a_knowledge_update_replaced(tmp_path: Path) -> None:
+    earlier = said(
+        "answer_a", "My 5K personal best is 27:12 after 3 races.", "2023/02/01 (Wed) 08:00"
+    )
+    later = said("answer_b", "New 5K personal best: 25:50!", "2023/05/01 (Mon) 08:00")
+    raw = [
+        lme_question("ku", "knowledge-update", "What is my 5K best?", "25:50", [earlier, later]),
+        lme_question("ku2", "knowledge-update", "Where do I live?", "Oslo", [earlier, later]),
+        lme_question("ssu", "single-session-user", "What is my 5K best?", "25:50", [later]),
+    ]
+    path = tmp_path / "ku.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    found = [superseded(q) for q in load_longmemeval(path)]
+    assert found == [("27:12",), (), ()]

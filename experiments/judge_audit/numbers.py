@@ -148,9 +148,10 @@ def _month_text(original: str, month: int) -> str:
     return text.upper() if original.isupper() and len(original) > 1 else text
 
 
-def shifted_date(found: str) -> str | None:
-    """The date ``found`` (one :func:`date_spans` returned) moved by :data:`DATE_SHIFT`, or a
-    month when it has no day, written in the same form; None when it is no real date."""
+def shifted_date(found: str, times: int = 1) -> str | None:
+    """The date ``found`` (one :func:`date_spans` returned) moved ``times`` by
+    :data:`DATE_SHIFT`, or by ``times`` months when it has no day, written in the same form;
+    None when it is no real date."""
     for index, pattern in enumerate(_DATES):
         m = pattern.fullmatch(found)
         if m is None:
@@ -160,15 +161,15 @@ def shifted_date(found: str) -> str | None:
             month = int(g["month"]) if index == 0 else _month_number(g["month"])
             year = int(g["year"]) if g.get("year") else _LEAP
             if g.get("day") is None:
-                later = month % 12 + 1
+                years, later = divmod(month - 1 + times, 12)
                 return _replaced(
                     found,
                     [
-                        (m.start("month"), m.end("month"), _month_text(g["month"], later)),
-                        (m.start("year"), m.end("year"), str(year + (later == 1))),
+                        (m.start("month"), m.end("month"), _month_text(g["month"], later + 1)),
+                        (m.start("year"), m.end("year"), str(year + years)),
                     ],
                 )
-            day = date(year, month, int(g["day"])) + DATE_SHIFT
+            day = date(year, month, int(g["day"])) + times * DATE_SHIFT
         except (ValueError, KeyError):
             return None
         return _rewrite(found, m, index, day)
@@ -205,9 +206,9 @@ def _replaced(text: str, spans: list[tuple[int, int, str]]) -> str:
     return text
 
 
-def next_weekday(name: str) -> str:
-    """The day after weekday ``name``, in its case ("Sunday" -> "Monday", "fri" style kept)."""
-    following = WEEKDAYS[(WEEKDAYS.index(name.capitalize()) + 1) % 7]
+def next_weekday(name: str, days: int = 1) -> str:
+    """The weekday ``days`` after weekday ``name``, in its case ("Sunday" -> "Monday")."""
+    following = WEEKDAYS[(WEEKDAYS.index(name.capitalize()) + days) % 7]
     if name.isupper():
         return following.upper()
     return following if name[0].isupper() else following.lower()

@@ -3,8 +3,8 @@ applies, each the gold answer changed in one way a careful judge must reject:
 
 - ``number``: every number outside a date, in digits or words, moved up by the question's
   step (1, or 2 where the task's rubric forgives an off-by-one count);
-- ``date``: the first date moved a week (a month for a month and year alone);
-- ``weekday``: a weekday named without a date, as the next day;
+- ``date``: every date moved a week (a month for a month and year alone);
+- ``weekday``: every weekday of an answer that names no date, as the next day;
 - ``other_name``: the first person or place of the conversation the answer names, as another
   one the conversation names and the question does not (chosen by seed);
 - ``negation``: a yes/no (or true/false) answer as its opposite, alone;
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+from decimal import Decimal
 
 from cogarch.core.judge_audit import AuditQuestion
 
@@ -46,35 +47,63 @@ def _same_case(model: str, word: str) -> str:
 
 def wrong_number(gold: str, step: int) -> str | None:
     """Every number of ``gold`` outside its dates, in digits or in words, moved up by
-    ``step``: an answer that lists an accepted alternative ("7 days; 8 is also acceptable")
-    stays wrong."""
+    ``step`` (by a multiple of it when that would land on another number the answer lists):
+    an answer that lists an accepted alternative ("7 days; 8 is also acceptable") stays
+    wrong."""
     dates = date_spans(gold)
-    spans = [(f.start, f.end, moved_number(f.text, step)) for f in numbers(gold)]
+    found: list[tuple[int, int, Decimal | int, str]] = [
+        (f.start, f.end, Decimal(f.text.replace(",", "")), f.text) for f in numbers(gold)
+    ]
     for word in NUMBER_WORD.finditer(gold):
         if not any(d.start <= word.start() < d.end for d in dates):
-            moved = number_to_words(word_value(word.group(0)) + step)
-            spans.append((word.start(), word.end(), _same_case(word.group(0), moved)))
-    if not spans:
+            found.append((word.start(), word.end(), word_value(word.group(0)), word.group(0)))
+    if not found:
         return None
-    for start, end, text in sorted(spans, reverse=True):
-        gold = gold[:start] + text + gold[end:]
-    return gold
+    values = {value for _, _, value, _ in found}
+    move = step
+    while any(value + move in values for value in values):
+        move += step
+    spans = [
+        (start, end, moved_number(text, move))
+        if isinstance(value, Decimal)
+        else (start, end, _same_case(text, number_to_words(value + move)))
+        for start, end, value, text in found
+    ]
+    return _replaced(gold, spans)
 
 
 def wrong_date(gold: str) -> str | None:
-    for found in date_spans(gold):
-        if (moved := shifted_date(found.text)) is not None:
-            return gold[: found.start] + moved + gold[found.end :]
+    """Every date of ``gold`` moved a week (a month without a day), or by as many weeks as
+    it takes not to land on another date the answer lists."""
+    dates = [d for d in date_spans(gold) if shifted_date(d.text) is not None]
+    if not dates:
+        return None
+    said = {normalized(d.text) for d in dates}
+    for times in range(1, 60):
+        moved = [(d.start, d.end, shifted_date(d.text, times) or d.text) for d in dates]
+        if not any(normalized(text) in said for _, _, text in moved):
+            return _replaced(gold, moved)
     return None
 
 
 def wrong_weekday(gold: str) -> str | None:
+    """Every weekday of an answer that names no date moved a day, or as many days as it
+    takes not to land on another weekday the answer lists."""
     if date_spans(gold):
         return None
-    m = WEEKDAY.search(gold)
-    if m is None:
-        return None
-    return gold[: m.start()] + next_weekday(m.group(0)) + gold[m.end() :]
+    days = list(WEEKDAY.finditer(gold))
+    named = {d.group(0).capitalize() for d in days}
+    for shift in range(1, 7):
+        moved = [(d.start(), d.end(), next_weekday(d.group(0), shift)) for d in days]
+        if days and not any(text.capitalize() in named for _, _, text in moved):
+            return _replaced(gold, moved)
+    return None
+
+
+def _replaced(text: str, spans: list[tuple[int, int, str]]) -> str:
+    for start, end, new in sorted(spans, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
 
 
 def wrong_name(q: AuditQuestion, rng: random.Random) -> str | None:

@@ -73,6 +73,14 @@ def test_a_date_is_moved_a_week_or_a_month(gold: str, wrong: str) -> None:
     assert "number" not in answers or "23:40" in gold  # a date's own numbers stay dates
 
 
+def test_every_date_and_weekday_moves_and_never_onto_another_one_listed() -> None:
+    assert made("7 May 2023, or 8 May 2023")["date"] == "14 May 2023, or 15 May 2023"
+    assert made("7 May 2023 or 14 May 2023")["date"] == "21 May 2023 or 28 May 2023"
+    assert made("Monday or Friday")["weekday"] == "Tuesday or Saturday"
+    assert made("Monday or Tuesday")["weekday"] == "Wednesday or Thursday"
+    assert made("7 or 8 days")["number"] == "9 or 10 days"
+
+
 def test_a_weekday_alone_becomes_the_next_day() -> None:
     assert made("Sunday")["weekday"] == "Monday"
     assert made("every friday evening")["weekday"] == "every saturday evening"

@@ -11,7 +11,8 @@ from .numbers import MONTHS, WEEKDAYS
 
 _NAME = re.compile(r"[A-Z][a-z]+(?:['’-][A-Za-z]+)*(?: [A-Z][a-z]+(?:['’-][A-Za-z]+)*)*")
 _SPEAKER = re.compile(r"^(?:\[[^\]]*\]\s*)?([A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?):\s")
-_SENTENCE_START = re.compile(r"(?:^|[.!?;:\"“(]\s*|\n\s*)$")
+_ENDS = '.!?;:"“(\n'
+"""What a sentence may start after (spaces aside)."""
 NOT_NAMES = frozenset(
     [*MONTHS, *WEEKDAYS, "I", "I'm", "I've", "I'd", "I'll", "OK", "Okay", "Hi", "Hey", "Mr",
      "Mrs", "Ms", "Dr", "Yes", "No", "Thanks", "Thank", "Oh", "Wow", "Sure", "Well", "So",
@@ -45,7 +46,8 @@ def conversation_names(lines: Iterable[str]) -> list[str]:
             found.setdefault(name)
         body = line[speaker.end() :] if speaker is not None else line
         for m in _NAME.finditer(body):
-            if _SENTENCE_START.search(body[: m.start()]):
+            before = body[max(0, m.start() - 40) : m.start()].rstrip(" \t")
+            if not before or before[-1] in _ENDS:
                 rest = m.group(0).split(" ", 1)
                 if len(rest) == 1:
                     continue

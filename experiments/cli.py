@@ -25,7 +25,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         updates["trials"] = args.trials
     if args.concurrency is not None:
         updates["concurrency"] = args.concurrency
-    config = overridden(load_run_config(args.config), args, updates)
+    config = load_run_config(args.config)
+    if args.audit_judge and config.audit_judge is None:
+        updates["audit_judge"] = True
+    config = overridden(config, args, updates)
     if args.dry_run:
         from .dry_run import dry_run
 
@@ -42,6 +45,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     for problem in report.corrupt:
         print(f"corrupt: {problem}")
     print(report.table())
+    if report.audit is not None:
+        from .judge_audit.section import audit_lines
+
+        print("\n" + "\n".join(audit_lines(report.audit)))
     if report.failed:
         first = " ".join(report.errors[0].split())[:300] if report.errors else "?"
         if report.failed == report.ran:
@@ -207,6 +214,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="record OpenTelemetry GenAI spans: otlp sends them to the endpoint the "
         "OTEL_EXPORTER_OTLP_* variables name, file writes RESULTS_DIR/traces.jsonl "
         "(needs the otel extra; off by default)",
+    )
+    run.add_argument(
+        "--audit-judge",
+        action="store_true",
+        help="after the trials, audit the judge of the task's judged metric: its false "
+        "positive and false negative rates on wrong answers and rephrasings made from the gold "
+        "answers, written to RESULTS_DIR/judge_audit.json (settings: the config's audit_judge)",
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(fn=cmd_run)

@@ -73,5 +73,7 @@ def overridden(config: C, args: argparse.Namespace, updates: dict[str, object]) 
         updates["execution"] = execution
     if not updates:
         return config
-    fields = {**config.model_dump(), "execution": execution, **updates}
+    audit = getattr(config, "audit_judge", None)  # not in model_dump either
+    kept = {} if audit is None else {"audit_judge": audit.model_dump()}
+    fields = {**config.model_dump(), "execution": execution, **kept, **updates}
     return validate_mapping(type(config), fields, source="the command-line overrides")

@@ -37,6 +37,7 @@ from .episodex_protocol import unstated_settings
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec
 from .identity import code_digests
+from .judge_audit.audit import audit_plan
 from .run_config import RunConfig
 from .task_types import task_source
 from .user_code import user_code
@@ -139,6 +140,8 @@ def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan
         out += [f"  {line}" for line in task.plan()]
         episodes = task.episodes_per_trial()
         limit = task.actions_per_episode()
+    if config.audit_judge is not None:
+        out.append(audit_plan(task, config.task.kind, config.audit_judge))
     if unstated := unstated_settings(recorded):
         out.append("not stated by the paper (cogarch's choice):")
         out += [f"  {line}" for line in unstated]
@@ -172,6 +175,8 @@ def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan
         )
     if config.helper_provider:
         used.add(config.helper_provider)
+    if config.audit_judge is not None and config.audit_judge.second_judge is not None:
+        used.add(config.audit_judge.second_judge)
     out.append("providers:")
     for name in sorted(used):
         cfg = resolved.providers.config(name)

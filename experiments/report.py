@@ -40,6 +40,7 @@ from .episodex_paper import embedded_note, episodex_deviations, played_games
 from .figure_bands import footprint, private_state_size
 from .figure_canvas import agents_in
 from .figure_routing import routed_agents, transition_heatmap
+from .judge_audit.section import audit_section
 from .paper_settings import embedded_model_note, paper_deviations
 from .paths import folder_to_write
 from .reading import check_reading, short_trials_note, stratum
@@ -355,6 +356,7 @@ def build_report(
     )
     if meta_problem is not None:
         content.notes.insert(0, f"run.json: {meta_problem}.")
+    content.audit_notes, content.audit = audit_section(run_dir)
     md = atomic_write_text(out / "report.md", render_markdown(content, out))
     page = atomic_write_text(out / "report.html", render_html(content))
     return [md, page, csv_path, jsonl_path, *(path for _, path in pictures)]

@@ -77,6 +77,9 @@ class ReportContent:
     """What agents did across the games of their trials (``experiments.episode_tables``)."""
     episode_notes: list[str] = field(default_factory=list)
     pictures: list[tuple[str, Path]] = field(default_factory=list)
+    audit: list[Table] = field(default_factory=list)
+    """The judge audit beside the score (``experiments.judge_audit.section``)."""
+    audit_notes: list[str] = field(default_factory=list)
 
     @property
     def title(self) -> str:
@@ -88,6 +91,10 @@ def render_markdown(content: ReportContent, out: Path) -> str:
     c = content
     parts = [f"# {md_text(c.title)}", "", *(f"- {md_text(f)}" for f in c.facts), ""]
     parts += ["## Summary", "", table_markdown(c.summary), "", *c.notes, ""]
+    if c.audit or c.audit_notes:
+        parts += ["## Judge audit", "", *(md_text(n) + "\n" for n in c.audit_notes)]
+        for table in c.audit:
+            parts += [f"### {md_text(table.title)}", "", table_markdown(table), ""]
     if c.tests is not None:
         parts += ["## Tests against the baselines", "", table_markdown(c.tests), ""]
     if c.usage is not None:
@@ -133,6 +140,9 @@ def render_html(content: ReportContent) -> str:
         table_html(c.summary),
         *(f"<p>{esc(n)}</p>" for n in c.notes),
     ]
+    if c.audit or c.audit_notes:
+        parts += ["<h2>Judge audit</h2>", *(f"<p>{esc(n)}</p>" for n in c.audit_notes)]
+        parts += [f"<h3>{esc(t.title)}</h3>" + table_html(t) for t in c.audit]
     if c.tests is not None:
         parts += ["<h2>Tests against the baselines</h2>", table_html(c.tests)]
     if c.usage is not None:

@@ -29,6 +29,7 @@ from cogarch.registry import is_file_path
 from .execution import ExecutionConfig
 from .framework_hosts import FRAMEWORKS
 from .identity import identity
+from .judge_audit.settings import JudgeAuditConfig, audit_setting
 from .names import name_problem, safe_name
 
 
@@ -170,6 +171,13 @@ class RunConfig(BaseModel):
         description="Model sources by the name agents give as provider ('local', the embedded "
         "model, is always defined); each validated by its kind's own config model.",
     )
+    audit_judge: JudgeAuditConfig | None = Field(
+        default=None,
+        exclude=True,
+        description="Audit the judge of the task's judged metric after the trials (true, or "
+        "its settings; see the guide's 'The judge audit'); left out of the recorded config "
+        "and its hash, since it changes no trial: judge_audit.json records its settings.",
+    )
     execution: ExecutionConfig = Field(
         default_factory=ExecutionConfig,
         exclude=True,
@@ -181,6 +189,11 @@ class RunConfig(BaseModel):
     @classmethod
     def _name_ok(cls, value: str) -> str:
         return _checked_name(value) or value
+
+    @field_validator("audit_judge", mode="before")
+    @classmethod
+    def _audit_switch(cls, value: Any) -> Any:
+        return audit_setting(value)
 
     @field_validator("results_dir", mode="before")
     @classmethod

@@ -28,6 +28,7 @@ from cogarch.seeds import trial_seed
 from .backends import backend_factory
 from .identity import item_change, recorded_digests, same_code
 from .interrupts import RunInterrupts
+from .judge_audit.audit import JudgeAudit, JudgeAuditResult
 from .report_tables import task_tables
 from .results import (
     CorruptTrialError,
@@ -77,6 +78,8 @@ class RunReport:
     agent, summed over its trial files."""
     tables: list[Table] = field(default_factory=list)
     """The task's own tables (``Task.report_tables``)."""
+    audit: JudgeAuditResult | None = None
+    """The judge audit, when the run config asks for one (``judge_audit.json``)."""
 
     def table(self) -> str:
         parts = [format_table(self.rows, self.scoring)]
@@ -147,6 +150,8 @@ class Runner:
             sys.stderr.write(warning + "\n")
         self.task = self.setup.task
         self.specs = self.setup.specs
+        audit = config.audit_judge
+        self.audit = None if audit is None else JudgeAudit(self.setup, audit, self.results_dir)
         self.show_progress = progress
         self._backend = backend or backend_factory(config.execution)
         self.records: dict[tuple[str, int], TrialRecord] = {}
@@ -280,6 +285,8 @@ class Runner:
             if interrupts.requested:  # the finished trials are written: stop here
                 raise KeyboardInterrupt
             await self.judge_jointly()
+            if self.audit is not None:
+                report.audit = await self.audit.run(self.records.values())
         finally:
             await backend.aclose()
             await worker.aclose()

@@ -2,7 +2,9 @@
 
 A task subclasses :class:`Task` and returns a :class:`TrialOutput` (its :class:`TaskPayload`,
 :class:`Evaluation`, :class:`Turn` list); it talks to the agent through the host capabilities
-(:class:`Host`, :class:`Acting`, :class:`Forking`, ...). A memory module subclasses
+(:class:`Host`, :class:`Acting`, :class:`Forking`, ...), and one that judges answers against
+gold ones declares its judge for the judge audit (:class:`AuditedJudge`,
+:class:`AuditQuestion`). A memory module subclasses
 :class:`MemoryModule` and forks by the copy-on-write convention (:class:`CowList`,
 :class:`CowDict`, :func:`fork_fields`). The rest of ``cogarch.core`` is internal, one concept
 per file; each name here is imported from its file on first use.
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
         StateSaving,
         Walking,
     )
+    from cogarch.core.judge_audit import AuditedJudge, AuditQuestion
     from cogarch.core.leaderboard import LeaderboardMetric
     from cogarch.core.memory import EpisodeEnd, MemoryContext, MemoryItem, MemoryModule, TurnRecord
     from cogarch.core.model import ChatModel
@@ -54,6 +57,7 @@ _FROM = {
         "Host", "Observation", "Observing", "PrivateState", "ReplyReport", "ReplyReporting",
         "Retrieved", "StateSaving", "Walking",
     ),
+    "judge_audit": ("AuditedJudge", "AuditQuestion"),
     "leaderboard": ("LeaderboardMetric",),
     "memory": ("EpisodeEnd", "MemoryContext", "MemoryItem", "MemoryModule", "TurnRecord"),
     "model": ("ChatModel",),
@@ -70,6 +74,8 @@ __all__ = [
     "Acting",
     "ActionChoice",
     "AgentHost",
+    "AuditQuestion",
+    "AuditedJudge",
     "Branch",
     "ChatModel",
     "CowDict",

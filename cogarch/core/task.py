@@ -27,6 +27,7 @@ from cogarch.errors import ConfigError
 from .evaluation import Evaluation as BaseEvaluation
 from .evaluation import Scalar
 from .host import AgentHost
+from .judge_audit import AuditedJudge
 from .leaderboard import LeaderboardMetric
 from .payload import PayloadRegistry, TaskPayload
 from .records import Branch as BaseBranch
@@ -210,6 +211,11 @@ class Task(ABC):
         task needs a helper provider of its own, and a run without one is refused (it never
         borrows the agent's provider)."""
         return False
+
+    def audited_judge(self) -> AuditedJudge | None:
+        """The judge behind the task's judged metric, as its params set it up, for the judge
+        audit (``--audit-judge``); None when the task judges no answer against a gold one."""
+        return None
 
     def judge_provider(self, ctx: TrialContext | JointContext) -> str:
         """The run's helper provider, which judges for a task that needs one."""

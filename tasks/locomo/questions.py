@@ -103,8 +103,12 @@ async def ask(base: LocomoHost, qa: dict[str, Any], seed: int) -> LocomoAnswer:
 
 async def judge(model: Model, answer: LocomoAnswer, seed: int) -> bool:
     """The LLM judge's verdict on one answer (categories 1-4)."""
-    prompt = JUDGE_PROMPT.format(
-        question=answer.question, gold=answer.gold, prediction=answer.prediction
-    )
+    label = await judge_label(model, answer.question, answer.gold, answer.prediction, seed)
+    return label == "CORRECT"
+
+
+async def judge_label(model: Model, question: str, gold: str, prediction: str, seed: int) -> str:
+    """The LLM judge's label, CORRECT or WRONG, of ``prediction`` against ``gold``."""
+    prompt = JUDGE_PROMPT.format(question=question, gold=gold, prediction=prediction)
     result = await structured(model, [user(prompt)], JudgeLabel, caller="judge", seed=seed)
-    return result.value.label == "CORRECT"
+    return result.value.label

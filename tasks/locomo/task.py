@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
+from cogarch.core.judge_audit import AuditedJudge
 from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.records import Scoring, TrialOutput
 from cogarch.core.task import Task, TrialContext
@@ -36,6 +37,7 @@ from .data import (
     select_sessions,
 )
 from .ingest import ingest_turns
+from .judge_audit import LocomoAuditedJudge
 from .questions import RECALL_AT, ask, judge
 from .reader import READERS
 from .records import LocomoAnswer, LocomoEvaluation, LocomoHost, LocomoPayload
@@ -178,6 +180,11 @@ class LocomoTask(Task):
     @property
     def needs_helper(self) -> bool:
         return self.params.judge
+
+    def audited_judge(self) -> AuditedJudge | None:
+        if not self.params.judge:
+            return None
+        return LocomoAuditedJudge(self.conversations, self.params.categories)
 
     def conversation(self, trial: int) -> Conversation:
         return self.conversations[trial % len(self.conversations)]

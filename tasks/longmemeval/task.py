@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.evaluation import Scalar
 from cogarch.core.host import Observation
+from cogarch.core.judge_audit import AuditedJudge
 from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.records import Scoring, TrialOutput, TrialRecord
 from cogarch.core.state import StateError
@@ -41,6 +42,7 @@ from .corpus import official_corpus
 from .data import QUESTION_TYPES, Question, Session, load_longmemeval
 from .fakes import FAKES
 from .judge import judge
+from .judge_audit import LongMemEvalAuditedJudge
 from .memory_cache import MemoryCache
 from .metrics import report_tables
 from .records import LongMemEvalEvaluation, LongMemEvalHost, LongMemEvalPayload
@@ -160,6 +162,9 @@ class LongMemEvalTask(Task):
     @property
     def needs_helper(self) -> bool:
         return self.params.judge
+
+    def audited_judge(self) -> AuditedJudge | None:
+        return LongMemEvalAuditedJudge(self.questions) if self.params.judge else None
 
     def plan(self) -> list[str]:
         counts = {t: sum(q.question_type == t for q in self.questions) for t in QUESTION_TYPES}

@@ -13,8 +13,9 @@ free box among candidates that go from near to far:
    leader line;
 3. a number instead of the name (the caller lists the numbers in a legend), placed the same
    way with rings out to ``NUMBER_REACH``; points less than a line's height apart share one
-   label ("4-9"), as their labels would wall each other in, and while some spot finds no
-   room the spots are widened (twice as far, up to the frame's size) and numbered again;
+   label ("4-9"), as their labels would wall each other in; while some spot finds no room
+   the spots are widened (twice as far, up to the frame's size) and numbered again, and if
+   one still finds none, the names placed beside it are numbered with it;
 4. none: the label is in the legend only (the caller names the point on hover).
 
 A box is free when it lies inside the plot's frame and overlaps no placed box, no marker and
@@ -171,15 +172,17 @@ def _sized(left: float, top: float, width: float, height: float) -> Box:
 
 
 def _beside_point(a: Anchor, w: float, h: float, radius: float) -> Iterator[Box]:
+    """Right, left, the four corners, then centred above and below: the corners leave a
+    way out straight up and down for the leaders of labels placed later."""
     off = radius + GAP
     yield _sized(a.x + off, a.y - h / 2, w, h)
     yield _sized(a.x - off - w, a.y - h / 2, w, h)
-    yield _sized(a.x - w / 2, a.y - off - h, w, h)
-    yield _sized(a.x - w / 2, a.y + off, w, h)
     yield _sized(a.x + radius, a.y - off - h, w, h)
     yield _sized(a.x + radius, a.y + off, w, h)
     yield _sized(a.x - radius - w, a.y - off - h, w, h)
     yield _sized(a.x - radius - w, a.y + off, w, h)
+    yield _sized(a.x - w / 2, a.y - off - h, w, h)
+    yield _sized(a.x - w / 2, a.y + off, w, h)
 
 
 def _along_line(a: Anchor, to: float, w: float, h: float, step: float) -> Iterator[Box]:
@@ -293,30 +296,69 @@ def place_labels(
     """The anchors' labels, placed in the order given (the earlier ones first): each anchor's
     full text where it finds room; the others are numbered 1, 2, ... in the anchors' order,
     one label per spot (the numbers of anchors close together, "3-7"), with no box when even
-    that finds no room. ``size`` is the font size and ``radius`` the markers' radius, in
-    pixels; ``markers`` are the boxes no label may cover (every point's marker)."""
-    plot = _Plot(frame, markers)
-    labels: list[Label] = []
-    left: list[int] = []
-    for i, anchor in enumerate(anchors):
-        for box, leader in _candidates(anchor, anchor.text, size, radius, REACH):
-            if plot.free(box, leader):
-                plot.take(box, leader)
-                labels.append(Label((i,), anchor.text, box, leader))
-                break
-        else:
-            left.append(i)
+    that finds no room. When a spot's number finds no room, the full names placed next to it
+    (which wall it in) are numbered with it and the figure is labelled again, the spot's
+    anchors numbered from then on. ``size`` is the
+    font size and ``radius`` the markers' radius, in pixels; ``markers`` are the boxes no
+    label may cover (every point's marker)."""
     near = max(2 * radius, LINE_HEIGHT * size)
+    demoted: set[int] = set()
+    while True:
+        plot = _Plot(frame, markers)
+        named: list[Label] = []
+        left: list[int] = []
+        for i, anchor in enumerate(anchors):
+            if i not in demoted and (found := _first_free(plot, anchor, anchor.text, size, radius)):
+                named.append(Label((i,), anchor.text, *found))
+            else:
+                left.append(i)
+        numbered, numbers = _numbered_widening(anchors, left, plot, size, radius, near)
+        walled = {i for label in numbered if label.box is None for i in label.anchors}
+        closing = {
+            label.anchors[0]
+            for label in named
+            if anchors[label.anchors[0]].to is None
+            and any(_close(anchors[label.anchors[0]], anchors[i], near) for i in walled)
+        }
+        if not closing:
+            return Labels(named + numbered, numbers)
+        demoted |= closing | walled
+
+
+def _close(a: Anchor, b: Anchor, near: float) -> bool:
+    return b.to is None and abs(a.x - b.x) < near and abs(a.y - b.y) < near
+
+
+def _first_free(
+    plot: _Plot, anchor: Anchor, text: str, size: float, radius: float, reach: float = REACH
+) -> tuple[Box, Segment | None] | None:
+    """The first free candidate box for ``text`` (and its leader), taken; None if none is."""
+    for box, leader in _candidates(anchor, text, size, radius, reach):
+        if plot.free(box, leader):
+            plot.take(box, leader)
+            return box, leader
+    return None
+
+
+def _numbered_widening(
+    anchors: Sequence[Anchor],
+    left: list[int],
+    plot: _Plot,
+    size: float,
+    radius: float,
+    near: float,
+) -> tuple[list[Label], dict[int, int]]:
+    """The numbered labels of the anchors ``left``, their spots widened until each finds
+    room or the spots are as wide as the frame."""
     while True:
         numbered, numbers = _numbered(
             anchors, _spots(anchors, left, near), plot.copy(), size, radius
         )
-        wider = 2 * near
-        if all(label.box is not None for label in numbered) or wider > max(
-            frame.width, frame.height
+        near *= 2
+        if all(label.box is not None for label in numbered) or near > max(
+            plot.frame.width, plot.frame.height
         ):
-            return Labels(labels + numbered, numbers)
-        near = wider
+            return numbered, numbers
 
 
 def _numbered(
@@ -329,13 +371,8 @@ def _numbered(
         first = len(numbers) + 1
         numbers.update((i, first + k) for k, i in enumerate(spot))
         text = _numbers_text(first, len(numbers))
-        label = Label(tuple(spot), text, None)
-        for box, leader in _candidates(anchors[spot[0]], text, size, radius, NUMBER_REACH):
-            if plot.free(box, leader):
-                plot.take(box, leader)
-                label = Label(tuple(spot), text, box, leader)
-                break
-        labels.append(label)
+        found = _first_free(plot, anchors[spot[0]], text, size, radius, NUMBER_REACH)
+        labels.append(Label(tuple(spot), text, *(found or (None, None))))
     return labels, numbers
 
 

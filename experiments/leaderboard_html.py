@@ -38,7 +38,8 @@ _CSS = (
     "th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}"
     "th{background:#f2f2f2}td.best{background:#eef8ee}td.pending,td.failed{color:#999}"
     "td .links{font-size:.8em}figure{display:inline-block;margin:0 1em 1em 0}"
-    "figure.scatter{max-width:460px}ol.legend{font-size:.8em;margin:.3em 0;padding-left:2.2em}"
+    "figure.scatter{max-width:460px;vertical-align:top}figcaption{overflow-wrap:anywhere}"
+    "ol.legend{font-size:.8em;margin:.3em 0;padding-left:2.2em}"
     "p.shared{font-size:.9em}tr.control th{font-style:italic}"
 )
 

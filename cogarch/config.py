@@ -33,6 +33,9 @@ MAX_ALIASES = 100
 """The most aliases (``*name``) in a document."""
 MAX_NODES = 100_000
 """The most values a document may hold once its aliases are expanded."""
+MAX_FLOAT = 1e12
+"""The largest magnitude of a float any setting takes (a validated config holding a larger
+one, or one that is infinite or not a number, is refused, whatever text it was read from)."""
 
 _MERGE = "tag:yaml.org,2002:merge"
 
@@ -173,6 +176,11 @@ def format_validation_error(exc: ValidationError, where: str = "") -> str:
             message = err["msg"]
             if "input" in err and kind not in ("model_type", "dict_type"):
                 message += f" (got {shown(err['input'])})"
+            if kind == "string_type" and isinstance(err.get("input"), bool):
+                message += (
+                    "; YAML reads an unquoted yes, no, on, off, true or false as a boolean: "
+                    "quote the text ('off')"
+                )
         lines.append(f"  {key or '(top level)'}: {message}")
     return "\n".join(lines)
 
@@ -197,12 +205,64 @@ def non_finite(data: Any) -> tuple[str, float] | None:
     return None
 
 
+def _pairs(given: Any, value: Any) -> list[tuple[str, Any, Any]]:
+    """The children of a validated ``value``, each with what the input ``given`` held there
+    (None where it cannot tell)."""
+    source = given if isinstance(given, dict) else {}
+    if isinstance(value, BaseModel):
+        fields = type(value).model_fields
+        out = [
+            (name, source.get(field.alias or name), getattr(value, name))
+            for name, field in fields.items()
+        ]
+        return out + [(k, source.get(k), v) for k, v in (value.model_extra or {}).items()]
+    if isinstance(value, dict):
+        return [(str(k), source.get(k), v) for k, v in value.items()]
+    if isinstance(value, list | tuple):
+        items = given if isinstance(given, list | tuple) and len(given) == len(value) else None
+        return [(str(i), None if items is None else items[i], v) for i, v in enumerate(value)]
+    return []
+
+
+def value_problem(given: Any, value: Any) -> tuple[tuple[str, ...], Any, str] | None:
+    """Where validating ``given`` gave ``value`` something no setting means: a float that is
+    not finite or whose magnitude exceeds :data:`MAX_FLOAT` (the text ``Infinity`` or
+    ``1e400`` reads as one), or a number read from a YAML boolean (``true`` as 1); that key,
+    the input and the problem. Walked without recursion, each shared value once."""
+    stack: list[tuple[tuple[str, ...], Any, Any]] = [((), given, value)]
+    seen: set[int] = set()
+    while stack:
+        path, raw, found = stack.pop()
+        if isinstance(found, float) and not (math.isfinite(found) and abs(found) <= MAX_FLOAT):
+            return path, raw, f"must be a finite number between -{MAX_FLOAT:g} and {MAX_FLOAT:g}"
+        if isinstance(raw, bool) and isinstance(found, int | float) and not isinstance(found, bool):
+            return path, raw, "must be a number, not true or false"
+        if isinstance(found, BaseModel | dict | list | tuple):
+            if id(found) in seen:
+                continue
+            seen.add(id(found))
+            stack.extend(((*path, k), r, v) for k, r, v in _pairs(raw, found))
+    return None
+
+
+def _bounded(model: M, data: Any) -> M:
+    """``model`` (validated from ``data``) when :func:`value_problem` finds nothing; else a
+    ``ValidationError`` naming the key."""
+    found = value_problem(data, model)
+    if found is None:
+        return model
+    path, raw, problem = found
+    error = PydanticCustomError("bounded_number", problem)
+    details = InitErrorDetails(type=error, loc=path, input=raw)
+    raise ValidationError.from_exception_data(type(model).__name__, [details])
+
+
 def validated(model: type[M], data: Any, *, owner: str = "") -> M:
-    """``data`` validated by ``model`` (``ValidationError`` otherwise). With ``owner``, whose
-    keys they are ("memory module 'mem0'"), an unknown key's error names it and the keys
-    ``model`` takes."""
+    """``data`` validated by ``model`` (``ValidationError`` otherwise), every float it takes
+    finite and at most :data:`MAX_FLOAT` in magnitude. With ``owner``, whose keys they are
+    ("memory module 'mem0'"), an unknown key's error names it and the keys ``model`` takes."""
     try:
-        return model.model_validate(data)
+        return _bounded(model.model_validate(data), data)
     except ValidationError as exc:
         if not owner:
             raise

@@ -14,6 +14,13 @@ or specialist ``kind: notes.py:NotesMemory``) among them, so an edited module re
 trials of the agents that use it. Files written before it was recorded are compared by
 the file's name and the name in it (``my_task.py:MyTask``), since the path they recorded was
 relative to a directory nobody wrote down.
+
+A trial drawn from a data file (a LongMemEval question) records the item under
+``metadata.data_item``: its name and the SHA-256 of its content (``Task.data_item``). A
+resume compares it with the item the trial draws now: a changed item (its question, gold
+answer or haystack edited, or another question now at that trial) is played again, saying
+which and why. A file written before items were recorded is judged by the item's name its
+payload records (``question_id``, ``sample_id``).
 """
 
 from __future__ import annotations
@@ -45,6 +52,48 @@ class RunConfig(Protocol):
 
 CODE_KEY = "code_sha256"
 """The metadata key of the digests of the Python files a config names."""
+ITEM_KEY = "data_item"
+"""The metadata key of the data item a trial was drawn from (``{"name", "sha256"}``)."""
+
+
+class DataTask(Protocol):
+    def data_item(self, trial: int) -> tuple[str, str] | None: ...
+
+
+def item_metadata(task: DataTask, trial: int) -> dict[str, Any]:
+    """What a trial file records of the data item trial ``trial`` is drawn from (nothing
+    for a task that draws from no data)."""
+    item = task.data_item(trial)
+    return {} if item is None else {ITEM_KEY: {"name": item[0], "sha256": item[1]}}
+
+
+def item_change(record: Any, task: DataTask, trial: int) -> str | None:
+    """Why a trial file's ``record`` no longer belongs to trial ``trial`` of ``task``'s data,
+    or None when its item is the same (or the task draws from no data). A file written
+    before items were recorded is judged by the item's name in its payload (a field ending
+    in ``_id``, such as ``question_id``), and kept when it holds none."""
+    item = task.data_item(trial)
+    if item is None:
+        return None
+    found = record.metadata.model_dump().get(ITEM_KEY)
+    if not isinstance(found, Mapping):
+        payload = record.payload.model_dump(mode="json")
+        names = [v for k, v in payload.items() if k.endswith("_id") and isinstance(v, str)]
+        if not names or item[0] in names:
+            return None
+        found = {"name": names[0], "sha256": None}
+    name, digest = found.get("name"), found.get("sha256")
+    if name != item[0]:
+        return (
+            f"was drawn from the data item '{str(name)[:80]}', but trial {trial} now draws "
+            f"'{item[0]}' (the data file was reordered, or items were added or removed)"
+        )
+    if digest != item[1]:
+        return (
+            f"was drawn from the data item '{item[0]}', which has changed in the data file "
+            f"since (sha256 {str(digest)[:12]}, now {item[1][:12]})"
+        )
+    return None
 
 
 def file_refs(config: RunConfig) -> list[str]:

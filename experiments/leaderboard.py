@@ -162,6 +162,8 @@ class Leaderboard(BaseModel):
     currency: str = "USD"
     alpha: float = ALPHA
     notes: list[str] = Field(default_factory=list)
+    left_out: list[str] = Field(default_factory=list)
+    """What the trial files held that could not be used (file and field), left out."""
 
     def cell(self, agent: str, task: str) -> Cell | None:
         return next((c for c in self.cells if c.agent == agent and c.task == task), None)
@@ -223,6 +225,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
     row_rate_tokens: dict[str, int] = {}
     main_values: dict[str, dict[str, float]] = {}
     mains: dict[str, LeaderboardMetric] = {}
+    left_out: list[str] = []
     for task in manifest.tasks:
         main = task.metrics[0] if task.metrics else None
         columns.append(
@@ -241,8 +244,9 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
         specs = [c for c in manifest.cells if c.task == task.name]
         for spec in specs:
             data[spec.agent] = read_cell(
-                root / spec.folder, spec.agent, spec.trials, task.metrics, manifest.prices
+                root, spec.folder, spec.agent, spec.trials, task.metrics, manifest.prices
             )
+            left_out.extend(data[spec.agent].left_out)
         metric_cells, values = _estimates(task.metrics, data)
         mine: list[Cell] = []
         for spec in specs:
@@ -321,6 +325,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
         tasks=columns,
         currency=manifest.currency,
         notes=NOTES,
+        left_out=left_out,
     )
 
 

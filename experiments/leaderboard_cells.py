@@ -1,7 +1,8 @@
 """What a leaderboard reads of one cell: its trial files, their status, items and costs.
 
 A cell's trials are the files of its agent in its run folder, read by the guarded trial
-reader (a corrupt file counts as missing). Its status: ``complete`` when every trial of the
+reader (a corrupt file counts as missing; a value it cannot use leaves that item out, noted
+in ``left_out``, see ``leaderboard_guard``). Its status: ``complete`` when every trial of the
 cell is complete, ``pending`` when no trial file is there, ``failed`` when files are there but
 none is complete, ``partial`` otherwise (some complete, some missing or failed). Its items are
 each declared metric's items over the complete trials, with each item's cluster; its failed
@@ -19,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from cogarch.core.leaderboard import LeaderboardMetric, metric_units
+from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.records import TrialRecord
 
-from .results import iter_trials
+from .leaderboard_guard import cell_trials, costs_readable, finite_money, trial_items
 from .suite_config import Price
 
 CellStatus = Literal["complete", "partial", "pending", "failed"]
@@ -67,6 +68,8 @@ class CellData:
     failed_trials: list[int] = field(default_factory=list)
     """The indices of the trials whose file says they failed."""
     costs: CellCosts = field(default_factory=CellCosts)
+    left_out: list[str] = field(default_factory=list)
+    """What was left out of the cell, and why (file and field)."""
     control: str | None = None
     """The control role its trials record (``metadata.control``), None for a compared agent."""
 
@@ -105,25 +108,23 @@ def _costs(record: TrialRecord, prices: dict[str, Price]) -> CellCosts:
 
 
 def read_cell(
-    folder: Path,
+    root: Path,
+    folder: str,
     agent: str,
     trials: int,
     metrics: list[LeaderboardMetric],
     prices: dict[str, Price],
 ) -> CellData:
-    """The cell of ``agent`` in the run folder ``folder`` (of ``trials`` trials)."""
+    """The cell of ``agent`` in the run folder ``folder`` of the suite in ``root`` (of
+    ``trials`` trials)."""
     cell = CellData(trials)
     cell.items = {m.name: {} for m in metrics}
     cell.clusters = {m.name: {} for m in metrics}
-    if not folder.is_dir():
-        return cell
-    found: dict[int, TrialRecord] = {}
-    for _, item in iter_trials(folder):
-        if isinstance(item, TrialRecord) and item.agent == agent and 0 <= item.trial < trials:
-            found[item.trial] = item
+    found = cell_trials(root, folder, agent, trials, cell.left_out)
     for index in sorted(found):
-        record = found[index]
-        cell.costs.add(_costs(record, prices))
+        file, record = found[index]
+        if costs_readable(record, file, cell.left_out):
+            cell.costs.add(_costs(record, prices))
         if (role := getattr(record.metadata, "control", None)) is not None:
             cell.control = str(role)
         if record.status != "complete":
@@ -132,7 +133,8 @@ def read_cell(
             continue
         cell.complete += 1
         for metric in metrics:
-            for key, value, cluster in metric_units(metric, record):
+            for key, value, cluster in trial_items(metric, record, file, cell.left_out):
                 cell.items[metric.name][key] = value
                 cell.clusters[metric.name][key] = cluster
+    cell.costs.money = finite_money(cell.costs.money, f"cell folder '{folder}'", cell.left_out)
     return cell

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import sys
 from pathlib import Path
 
 from cogarch.io import atomic_write_json, atomic_write_text
@@ -26,7 +27,8 @@ from .leaderboard_tables import (
     ranking_lines,
     shared_text,
 )
-from .report_page import table_markdown
+from .report_page import md_text, table_markdown
+from .suite_folder import clear_for_file
 from .tidy_table import csv_cell
 
 CSV_COLUMNS = [
@@ -61,8 +63,15 @@ CSV_COLUMNS = [
 
 
 def to_markdown(board: Leaderboard) -> str:
+    """The leaderboard as Markdown; every name and line taken from the files is escaped (no
+    HTML or Markdown in a name is ever rendered)."""
+    left_out = (
+        ["## Left out", "", *(f"- {md_text(line)}" for line in board.left_out), ""]
+        if board.left_out
+        else []
+    )
     parts = [
-        f"# Leaderboard: {board.suite}",
+        f"# Leaderboard: {md_text(board.suite)}",
         "",
         *_said_once(shared_text(main_shared(board))),
         table_markdown(main_table(board)),
@@ -72,12 +81,13 @@ def to_markdown(board: Leaderboard) -> str:
         "",
         "## Metrics",
         "",
-        *(f"- {line}" for line in metric_lines(board)),
+        *(f"- {md_text(line)}" for line in metric_lines(board)),
         "",
         "## Items ranked on",
         "",
-        *(f"- {line}" for line in ranking_lines(board)),
+        *(f"- {md_text(line)}" for line in ranking_lines(board)),
         "",
+        *left_out,
         "## Costs",
         "",
         *_said_once(shared_text(cost_shared(board))),
@@ -93,7 +103,7 @@ def to_markdown(board: Leaderboard) -> str:
 
 def _said_once(text: str) -> list[str]:
     """What every row of the next table shares, as a paragraph above it (nothing if none)."""
-    return [text, ""] if text else []
+    return [md_text(text), ""] if text else []
 
 
 def to_csv(board: Leaderboard) -> str:
@@ -107,9 +117,15 @@ def to_csv(board: Leaderboard) -> str:
 
 
 def write_leaderboard(folder: str | os.PathLike[str]) -> list[Path]:
-    """Rebuild the leaderboard of the suite in ``folder`` and write its four files."""
+    """Rebuild the leaderboard of the suite in ``folder`` and write its four files; what the
+    trial files held that could not be used is named on stderr, and left out."""
     root = Path(folder)
     board = build_leaderboard(root)
+    for line in board.left_out:
+        sys.stderr.write(f"warning: {line}\n")
+    for name in ("leaderboard.json", "leaderboard.csv", "leaderboard.md", "leaderboard.html"):
+        if (moved := clear_for_file(root / name)) is not None:
+            sys.stderr.write(f"warning: {moved}\n")
     written = [
         atomic_write_json(root / "leaderboard.json", board.model_dump(mode="json")),
         atomic_write_text(root / "leaderboard.csv", to_csv(board)),

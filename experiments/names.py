@@ -8,13 +8,30 @@ folder outside the results directory or share one with another name.
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 
 MAX_NAME_BYTES = 255
 """The longest name, in UTF-8 bytes (the limit of one folder name on common file systems)."""
 
-RESERVED = frozenset({"report"})
-"""Folder names a results directory uses for itself (beside names starting with '.')."""
+RESERVED = (
+    "report",
+    "run.json",
+    "suite.json",
+    "leaderboard.json",
+    "leaderboard.csv",
+    "leaderboard.md",
+    "leaderboard.html",
+)
+"""Names of the files and folders a run's or a suite's results folder keeps for itself (beside
+names starting with '.', and those ending in '.unusable', which a file set aside takes)."""
+_RESERVED = frozenset(RESERVED)
+UNUSABLE = re.compile(r"\.unusable(\.\d+)?$", re.IGNORECASE)
+
+
+def reserved(folder: str) -> bool:
+    """Whether the folder name ``folder`` is one the results folder keeps for itself."""
+    return folder.casefold() in _RESERVED or UNUSABLE.search(folder) is not None
 
 
 def name_problem(name: str) -> str | None:
@@ -33,8 +50,11 @@ def name_problem(name: str) -> str | None:
         return "holds a control or invisible character; use letters, digits, '-', '_' and '.'"
     if name.startswith("."):
         return "starts with '.', which the results directory keeps for its own files"
-    if name.casefold() in RESERVED:
-        return f"'{name}' is a folder the results directory keeps for itself; pick another"
+    if reserved(name) or reserved(safe_name(name)):
+        return (
+            f"'{name}' is a name the results folder keeps for its own files "
+            f"({', '.join(RESERVED)}, and names ending in '.unusable'); pick another"
+        )
     return None
 
 
@@ -42,7 +62,7 @@ def safe_name(name: str) -> str:
     """The folder of ``name``: letters, digits, '-', '_' and '.' only, never hidden, '.' or
     '..', at most :data:`MAX_NAME_BYTES` bytes."""
     folder = "".join(c if (c.isalnum() and c.isprintable()) or c in "-_." else "_" for c in name)
-    if not folder or folder.startswith(".") or folder.casefold() in RESERVED:
+    if not folder or folder.startswith(".") or reserved(folder):
         folder = "_" + folder
     if len(folder.encode("utf-8")) > MAX_NAME_BYTES:
         digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:16]

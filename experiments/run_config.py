@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -193,7 +194,7 @@ class RunConfig(BaseModel):
     @model_validator(mode="after")
     def _unique_names(self) -> RunConfig:
         labels = [a.label for a in self.agents]
-        dupes = sorted({x for x in labels if labels.count(x) > 1})
+        dupes = sorted(x for x, n in Counter(labels).items() if n > 1)
         if dupes:
             raise ValueError(f"agent names must be unique; repeated: {', '.join(dupes)}")
         unknown = [b for b in self.baselines or [] if b not in labels]

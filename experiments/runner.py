@@ -26,7 +26,7 @@ from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
 from .backends import backend_factory
-from .identity import recorded_digests, same_code
+from .identity import item_change, recorded_digests, same_code
 from .interrupts import RunInterrupts
 from .report_tables import task_tables
 from .results import (
@@ -356,9 +356,8 @@ class Runner:
         return write_fitted(self.results_dir, record, self.setup.record_types)
 
     def _check_belongs(self, found: TrialRecord, entry: AgentEntry, index: int, path: Path) -> None:
-        """Refuse a trial file of another run: the agent, trial, seed, the task and the agent
-        spec it ran, its task settings; Python files named in them are compared by content,
-        never by where the command was started (``identity``)."""
+        """Refuse a trial file of another run (agent, trial, seed, task, agent spec, task
+        settings, data item; Python files by content, see ``identity``)."""
         kind = self.config.task.kind
         expected = (entry.label, index, kind, trial_seed(self.config.seed, index))
         actual = (found.agent, found.trial, found.task, found.seed)
@@ -387,6 +386,8 @@ class Runner:
                 f"trial file '{path}' was played by another version of agent "
                 f"'{entry.label}' (its spec, prompts or params have changed since)"
             )
+        if (why := item_change(found, self.task, index)) is not None:
+            raise CorruptTrialError(f"trial file '{path}' {why}")
 
     def _task_params(self, recorded: Any) -> dict[str, Any] | None:
         """Recorded task settings as this run's task would read them (None if it cannot)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from cogarch.errors import ConfigError
 
-USAGE = "cogarch suite CONFIG [--dry-run] | cogarch suite report DIR"
+USAGE = "cogarch suite CONFIG [--dry-run] [--replace] | cogarch suite report DIR"
 
 
 def _report(folder: str) -> int:
@@ -21,7 +21,20 @@ def _report(folder: str) -> int:
     root = folder_to_read(folder, "suite folder", "give the folder 'cogarch suite' wrote")
     for path in write_leaderboard(root):
         print(path)
+    _left_out(root)
     return 0
+
+
+def _left_out(root: Path) -> None:
+    """Say how much the leaderboard left out (each item is named on stderr)."""
+    import json
+
+    try:
+        left = json.loads((root / "leaderboard.json").read_text(encoding="utf-8"))["left_out"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return
+    if left:
+        print(f"left out {len(left)} items the files could not give (see the warnings above)")
 
 
 def cmd_suite(args: argparse.Namespace) -> int:
@@ -43,13 +56,20 @@ def cmd_suite(args: argparse.Namespace) -> int:
     from .leaderboard_files import to_markdown
     from .suite_runner import run_suite
 
-    result = asyncio.run(run_suite(config, progress=not args.quiet, reports=not args.no_reports))
+    result = asyncio.run(
+        run_suite(
+            config, progress=not args.quiet, reports=not args.no_reports, replace=args.replace
+        )
+    )
     print(f"\n{config.name}: {result.summary()}")
     print(to_markdown(build_leaderboard(result.results_dir)).split("\n## Costs")[0])
     for path in result.files:
         print(path)
     broken = [c for c in result.cells if c.error is not None]
-    return 1 if broken and len(broken) == len(result.cells) else 0
+    if broken:
+        names = ", ".join(f"{c.agent} x {c.task}" for c in broken)
+        print(f"{len(broken)} of {len(result.cells)} cells could not run: {names}")
+    return 1 if broken else 0
 
 
 def add_suite_command(sub: Any) -> None:
@@ -69,6 +89,12 @@ def add_suite_command(sub: Any) -> None:
         help="with --dry-run: a run folder whose trial files give the expected cost",
     )
     suite.add_argument("--results-dir", help="override where the suite's folder goes")
+    suite.add_argument(
+        "--replace",
+        action="store_true",
+        help="make the results folder this suite's even when another suite (or this one "
+        "with another config) wrote it",
+    )
     suite.add_argument(
         "--backend", choices=("local", "ray"), help="where trials run (default: the config's)"
     )

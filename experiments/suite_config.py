@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, m
 from cogarch.config import located, validate_mapping
 from cogarch.core.task import Task
 from cogarch.errors import ConfigError
-from cogarch.models.providers import ProviderEntry
+from cogarch.models.providers import BUILTIN_PROVIDERS, ProviderEntry
 from cogarch.registry import is_file_path
 from cogarch.tasks.registry import TASKS
 
@@ -81,12 +82,18 @@ class SkippedCell(BaseModel):
     task: str
 
 
-class Price(BaseModel):
-    """What a provider's tokens cost, per million."""
+MAX_PRICE = 1_000_000.0
+"""The highest price of a million tokens a suite takes (so money totals stay finite)."""
 
-    model_config = ConfigDict(extra="forbid")
-    prompt: float = Field(ge=0, description="Price of a million prompt tokens.")
-    completion: float = Field(ge=0, description="Price of a million completion tokens.")
+
+class Price(BaseModel):
+    """What a provider's tokens cost, per million: finite, from 0 to :data:`MAX_PRICE`."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    prompt: float = Field(ge=0, le=MAX_PRICE, description="Price of a million prompt tokens.")
+    completion: float = Field(
+        ge=0, le=MAX_PRICE, description="Price of a million completion tokens."
+    )
 
 
 class SuiteConfig(BaseModel):
@@ -136,13 +143,21 @@ class SuiteConfig(BaseModel):
             ("agent", [a.label for a in self.agents]),
         ):
             folders: dict[str, str] = {}
+            counts = Counter(labels)
             for label in labels:
                 other = folders.setdefault(safe_name(label).casefold(), label)
-                if other != label or labels.count(label) > 1:
+                if other != label or counts[label] > 1:
                     raise ValueError(
                         f"{what} names must be unique and need folders of their own; "
                         f"'{label}' clashes with '{other}': give one a 'name'"
                     )
+        known = sorted({*self.providers, *BUILTIN_PROVIDERS})
+        for name in self.prices:
+            if name not in known:
+                raise ValueError(
+                    f"prices name the provider '{name}', which the suite does not have; its "
+                    f"providers are {', '.join(known)}"
+                )
         tasks, agents = {t.label for t in self.tasks}, {a.label for a in self.agents}
         for cell in self.skip:
             if cell.task not in tasks or cell.agent not in agents:
@@ -151,6 +166,11 @@ class SuiteConfig(BaseModel):
                     f"have; its tasks are {', '.join(sorted(tasks))} and its agents "
                     f"{', '.join(sorted(agents))}"
                 )
+        if not self.cells():
+            raise ValueError(
+                "every cell is left out under 'skip', so the suite has nothing to run; "
+                "remove some of its skip entries"
+            )
         return self
 
     def output_dir(self) -> Path:
@@ -198,7 +218,10 @@ class SuiteConfig(BaseModel):
         return validate_mapping(RunConfig, data, source=where)
 
     def digest(self) -> str:
-        blob = json.dumps(self.model_dump(mode="json", exclude={"results_dir"}), sort_keys=True)
+        """The hash of what the suite is: its config but where its results go and how fast
+        it plays them (concurrency, cells at once, the call cache, the backend)."""
+        operational = {"results_dir", "concurrency", "parallel_cells", "cache"}
+        blob = json.dumps(self.model_dump(mode="json", exclude=operational), sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()
 
 

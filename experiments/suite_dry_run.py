@@ -20,6 +20,7 @@ from .dry_run import _resolve
 from .results import iter_trials
 from .suite_config import SuiteConfig
 from .suite_files import is_suite, read_manifest
+from .suite_folder import REPLACE_HINT, owner_problem
 
 
 def _done(folder: Path, agent: str, trials: int) -> int:
@@ -55,10 +56,12 @@ def suite_dry_run(config: SuiteConfig, estimate_from: Sequence[Path] = ()) -> st
     are estimated from earlier trial files: the cell's own, those of ``estimate_from`` and
     of the cells of every suite there or under ``runs/``."""
     cells = config.cells()
+    problem = owner_problem(config)
     sources = [*estimate_from, *_suite_cells([*estimate_from, Path("runs")])]
     lines = [
         f"suite: {config.name} (config hash {config.digest()[:12]})",
         f"results: {config.output_dir()}",
+        *([f"  REFUSED as it stands: {problem}; {REPLACE_HINT}"] if problem else []),
         f"grid: {len(config.tasks)} tasks x {len(config.agents)} agents = {len(cells)} cells"
         + (f" ({len(config.skip)} left out)" if config.skip else "")
         + f", seed {config.seed}, {config.parallel_cells} cells at once, "

@@ -11,6 +11,7 @@ from cogarch.errors import CogarchError
 
 from .report import build_report
 from .suite_files import read_manifest
+from .suite_folder import cell_folder
 
 
 def write_cell_reports(folder: str | os.PathLike[str]) -> list[Path]:
@@ -19,7 +20,10 @@ def write_cell_reports(folder: str | os.PathLike[str]) -> list[Path]:
     root = Path(folder)
     written = []
     for cell in read_manifest(root).cells:
-        run_dir = root / cell.folder
+        run_dir, problem = cell_folder(root, cell.folder)
+        if problem is not None:
+            sys.stderr.write(f"warning: no report for cell {cell.agent} x {cell.task}: {problem}\n")
+            continue
         if not any(run_dir.glob("*/trial_*.json")):
             continue
         try:

@@ -4,8 +4,11 @@ Each cell's run resumes on its own (complete trials are skipped), so running a s
 after an interruption plays only what is missing. Up to ``parallel_cells`` cells run at once
 in this process, sharing its providers (one embedded model server serves them all); with
 ``execution.backend: ray`` every cell's trials go to one Ray instance, started (or joined)
-once for the suite. A cell that cannot start (its provider is unreachable, say) is reported
-and the other cells go on; the leaderboard shows it as pending.
+once for the suite. Every cell is checked first (its task's settings, its agent's spec and
+params, its providers): one that would be refused stops the suite before any cell plays,
+naming each such cell. A cell that cannot start all the same (its provider is unreachable,
+say) is reported and the other cells go on; the leaderboard shows it as pending and the
+suite ends in error, naming it. The results folder must be this suite's (``suite_folder``).
 """
 
 from __future__ import annotations
@@ -18,14 +21,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cogarch.errors import CogarchError
+from cogarch.errors import CogarchError, ConfigError
 from cogarch.io import atomic_write_json
 
 from .execution import ExecutionConfig
 from .leaderboard_files import write_leaderboard
 from .runner import BackendFactory, Runner
+from .suite_checks import cell_problems
 from .suite_config import SuiteConfig
 from .suite_files import suite_manifest
+from .suite_folder import claim_folder, clear_for_file, set_aside_links
 from .suite_reports import write_cell_reports
 
 
@@ -51,6 +56,7 @@ class SuiteRun:
     cells: list[CellRun] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
     seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         ran = sum(c.ran for c in self.cells)
@@ -94,13 +100,24 @@ async def run_suite(
     progress: bool = True,
     backend: BackendFactory | None = None,
     reports: bool = True,
+    replace: bool = False,
 ) -> SuiteRun:
     """Run every cell not complete yet, then write each cell's report (unless ``reports`` is
-    False) and the leaderboard files."""
-    out = config.output_dir()
-    out.mkdir(parents=True, exist_ok=True)
-    atomic_write_json(out / "suite.json", suite_manifest(config))
+    False) and the leaderboard files. Nothing plays when a cell would be refused, or when
+    the results folder is another suite's (unless ``replace``)."""
+    problems = cell_problems(config)
+    if problems:
+        raise ConfigError(
+            f"{len(problems)} cells of suite '{config.name}' cannot run, so none was played:\n"
+            + "\n".join(f"  {p}" for p in problems)
+        )
+    out = claim_folder(config, replace=replace)
     result = SuiteRun(out)
+    moved = clear_for_file(out / "suite.json")
+    for text in [*([moved] if moved else []), *set_aside_links(config)]:
+        result.warnings.append(text)
+        sys.stderr.write(f"warning: {text}\n")
+    atomic_write_json(out / "suite.json", suite_manifest(config))
     start = time.perf_counter()
     gate = asyncio.Semaphore(config.parallel_cells)
     interrupted: list[CellRun] = []

@@ -42,7 +42,7 @@ from cogarch.workspace.spec import (
 
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec, framework_builder
-from .identity import CODE_KEY, code_digests, digests_of, spec_refs
+from .identity import CODE_KEY, code_digests, digests_of, item_metadata, spec_refs
 from .interrupts import task_raised, trial_code
 from .names import safe_name
 from .run_config import FrameworkAgent, RunConfig
@@ -255,9 +255,15 @@ class RunSetup:
             "provider_settings": settings,
         }
 
-    def trial_metadata(self, label: str, started: datetime) -> TrialMetadata:
+    def trial_metadata(
+        self, label: str, started: datetime, index: int | None = None
+    ) -> TrialMetadata:
+        item = {} if index is None else item_metadata(self.task, index)
         return TrialMetadata(
-            **self._metadata, **self._trial_metadata[label], started_at=started.isoformat()
+            **self._metadata,
+            **self._trial_metadata[label],
+            **item,
+            started_at=started.isoformat(),
         )
 
     def _state_dir(self, spec: TrialSpec) -> Path:
@@ -297,7 +303,7 @@ class RunSetup:
             peers=tuple(self.specs),
             meter=Meter(),
         )
-        meta = self.trial_metadata(spec.agent, datetime.now(UTC))
+        meta = self.trial_metadata(spec.agent, datetime.now(UTC), spec.index)
         clock = time.perf_counter()
         with trial_affinity():
             try:  # the task's own code: whatever it raises or returns is a failed trial

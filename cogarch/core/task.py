@@ -140,6 +140,13 @@ class Task(ABC):
         default the task's parameters."""
         return [f"{k}: {v}" for k, v in self.params.model_dump(mode="json").items()]
 
+    def data_item(self, trial: int) -> tuple[str, str] | None:
+        """The data item trial ``trial`` is drawn from, as ``(name, SHA-256 of its content)``
+        (a LongMemEval question: its id and the digest of the question itself); None, by
+        default, for a task that draws from no data file. A trial file records it, and a
+        resume plays again a trial whose item has changed since."""
+        return None
+
     def episodes_per_trial(self) -> int | None:
         """The episodes (games) one trial plays, when it plays several; None by default."""
         return None

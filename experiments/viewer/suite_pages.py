@@ -11,8 +11,10 @@ request, at ``/leaderboard``; a cell links to the run page showing that cell's t
 
 from __future__ import annotations
 
+import html
 import os
 import shutil
+import sys
 from pathlib import Path
 from urllib.parse import quote
 
@@ -20,12 +22,13 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from cogarch.errors import ConfigError
+from cogarch.errors import CogarchError, ConfigError
 from cogarch.io import atomic_write_text
 
 from ..leaderboard import Cell, build_leaderboard
 from ..leaderboard_html import leaderboard_page
 from ..suite_files import SuiteManifest, is_suite, read_manifest
+from ..suite_folder import cell_folder
 
 REPORT = Path("report") / "report.html"
 
@@ -40,8 +43,8 @@ class SuitePages:
 
     def run_dirs(self) -> list[Path]:
         """The cells' run folders that exist (a cell not started has none yet)."""
-        found = [self.folder / c.folder for c in self.manifest.cells]
-        return [d for d in found if d.is_dir()]
+        found = [cell_folder(self.folder, c.folder) for c in self.manifest.cells]
+        return [d for d, problem in found if problem is None and d.is_dir()]
 
     def run_name(self, cell: Cell) -> str:
         return f"{self.manifest.suite}.{cell.task}.{cell.agent}"
@@ -49,19 +52,25 @@ class SuitePages:
     def report(self, number: int) -> Path | None:
         if not 0 <= number < len(self.manifest.cells):
             return None
-        path = self.folder / self.manifest.cells[number].folder / REPORT
-        return path if path.is_file() else None
+        folder, problem = cell_folder(self.folder, self.manifest.cells[number].folder)
+        path = folder / REPORT
+        return path if problem is None and path.is_file() else None
 
     def page(self, *, trials: str, reports: str, home: str) -> str:
         """The leaderboard page: a cell's trials at ``trials + run name``, its report at
         ``reports + cell number + '/report.html'``, all trials at ``home``."""
         board = build_leaderboard(self.folder)
+        for line in board.left_out:
+            sys.stderr.write(f"warning: {line}\n")
 
         def report_href(cell: Cell) -> str | None:
             number = self.numbers[(cell.task, cell.agent)]
             return f"{reports}{number}/report.html" if self.report(number) else None
 
         nav = f'<p><a id="all-trials" href="{home}">all trials</a></p>'
+        if board.left_out:
+            items = "".join(f"<li>{html.escape(line)}</li>" for line in board.left_out)
+            nav += f'<div id="left-out"><p>Left out of the leaderboard:</p><ul>{items}</ul></div>'
         return leaderboard_page(
             board,
             report_href=report_href,
@@ -71,7 +80,13 @@ class SuitePages:
 
     def routes(self) -> list[BaseRoute]:
         async def leaderboard(request: Request) -> Response:
-            return HTMLResponse(self.page(trials="/?run=", reports="/report/", home="/"))
+            try:
+                page = self.page(trials="/?run=", reports="/report/", home="/")
+            except CogarchError as exc:  # the suite's own file damaged since the viewer started
+                sys.stderr.write(f"warning: {exc}\n")
+                text = html.escape(str(exc))
+                return HTMLResponse(f"<p>no leaderboard: {text}</p>", status_code=503)
+            return HTMLResponse(page)
 
         async def report(request: Request) -> Response:
             raw = request.path_params["cell"]

@@ -38,7 +38,9 @@ from .wheel import TASK_TYPES
 
 FOLDERS: dict[Split, str] = {"train": "train", "id": "valid_seen", "ood": "valid_unseen"}
 _GOAL = re.compile(r"Your task is to: (.*?)\.?\"")
-_ROOM = re.compile(r"FloorPlan(\d+)")
+_ROOM = re.compile(r"FloorPlan([0-9]{1,6})(?![0-9])")
+"""A floor plan's number: ASCII digits only, at most six (ALFRED's run to 430)."""
+_NUMBER = re.compile(r"[0-9]{1,6}")
 DATA_ENV = "ALFWORLD_DATA"
 """ALFWorld's variable naming the folder its data is downloaded to."""
 DEFAULT_DATA = "~/.cache/alfworld"
@@ -116,13 +118,15 @@ def _traj(path: Path) -> dict[str, object]:
 
 
 def _room(traj: dict[str, object], task_dir: str) -> int | None:
+    """The game's room: its trajectory's floor plan, else its folder name's last number;
+    None when neither is a plain number (another digit script, thousands of digits)."""
     scene = traj.get("scene")
     if isinstance(scene, dict):
         found = _ROOM.search(str(scene.get("floor_plan")))
         if found:
             return int(found.group(1))
     tail = task_dir.rsplit("-", 1)[-1]
-    return int(tail) if tail.isdigit() else None
+    return int(tail) if _NUMBER.fullmatch(tail) else None
 
 
 async def load_official(entry: OfficialGame, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> Game:

@@ -9,11 +9,13 @@ optional ``blip_caption``, the date under ``session_<n>_date_time``) and ``qa`` 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 from collections import Counter
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -61,6 +63,18 @@ class Conversation:
 
     def turns(self) -> list[DialogTurn]:
         return [t for n in sorted(self.sessions) for t in self.sessions[n]]
+
+    def item_digest(self) -> str:
+        """A hash of the whole conversation as played: speakers, turns and questions (a trial
+        drawn from it is played again when any of them changes)."""
+        sessions = {str(n): [asdict(t) for t in turns] for n, turns in self.sessions.items()}
+        blob = json.dumps(
+            [self.sample_id, list(self.speakers), sessions, self.qa],
+            sort_keys=True,
+            ensure_ascii=False,
+            default=str,
+        )
+        return hashlib.sha256(blob.encode()).hexdigest()
 
 
 def _fail(path: Path, where: str, problem: str) -> LocomoDataError:

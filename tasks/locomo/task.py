@@ -182,6 +182,10 @@ class LocomoTask(Task):
     def conversation(self, trial: int) -> Conversation:
         return self.conversations[trial % len(self.conversations)]
 
+    def data_item(self, trial: int) -> tuple[str, str]:
+        played = self.conversation(trial)
+        return played.sample_id, played.item_digest()
+
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         conv = self.conversation(ctx.trial)
         agent: LocomoHost = ctx.make_agent()

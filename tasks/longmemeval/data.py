@@ -101,6 +101,26 @@ class Question:
         kept = tuple(s for s in self.sessions if s.session_id in wanted)
         return Question(**{**self.__dict__, "sessions": kept})
 
+    def item_digest(self) -> str:
+        """A hash of the whole question: its id, type, text, gold answer, date, haystack and
+        evidence ids (a trial drawn from it is played again when any of them changes)."""
+        blob = json.dumps(
+            [
+                self.question_id,
+                self.question_type,
+                self.question,
+                self.answer,
+                self.question_date,
+                [
+                    [s.session_id, s.date, [[t.role, t.content, t.has_answer] for t in s.turns]]
+                    for s in self.sessions
+                ],
+                list(self.answer_session_ids),
+            ],
+            ensure_ascii=False,
+        )
+        return hashlib.sha256(blob.encode()).hexdigest()
+
     def digest(self) -> str:
         """A hash of what memory takes in: every session's id, date and turns, in order."""
         blob = json.dumps(
@@ -186,9 +206,11 @@ def _question(path: Path, index: int, raw: Any) -> Question:
             f"has {len(ids)} haystack_session_ids, {len(dates)} haystack_dates and "
             f"{len(sessions)} haystack_sessions (they are parallel lists)",
         )
-    repeated = sorted({i for i in ids if ids.count(i) > 1})
-    if repeated:
-        raise _fail(path, where, f"repeats haystack session id {repeated[0]!r}")
+    seen: set[str] = set()
+    for sid in ids:  # one pass: a question may hold many thousands of sessions
+        if sid in seen:
+            raise _fail(path, where, f"repeats haystack session id {sid!r}")
+        seen.add(sid)
     evidence = _field(path, where, raw, "answer_session_ids", list, "a list of session ids")
     if not all(isinstance(i, str) for i in evidence):
         raise _fail(path, where, "has an 'answer_session_ids' entry that is not a text")
@@ -203,14 +225,45 @@ def _question(path: Path, index: int, raw: Any) -> Question:
     return Question(qid, qtype, question, answer, date, tuple(haystack), tuple(evidence))
 
 
-def _read(path: Path) -> Any:
+MAX_DATA_BYTES = 4 * MAX_STATE_BYTES
+"""The largest data file read (``longmemeval_m`` is about 2.7 GB)."""
+_BOM = b"\xef\xbb\xbf"
+
+
+def _start(path: Path) -> None:
+    """Refuse, before reading it whole, a file that is too large or that cannot be JSON or
+    JSON Lines of questions (its first character past a UTF-8 BOM and blanks is no '[' or
+    '{')."""
     try:
-        raw = read_bytes(path, max_bytes=4 * MAX_STATE_BYTES)
+        size = path.stat().st_size
+        with path.open("rb") as head:
+            start = head.read(4096)
+    except OSError:
+        return  # read_bytes names what is wrong with the path
+    if size > MAX_DATA_BYTES:
+        raise LongMemEvalDataError(
+            f"'{path}' is {size:,} bytes, larger than the {MAX_DATA_BYTES:,} bytes a "
+            f"LongMemEval file may hold; give a file in LongMemEval's published format "
+            f"({WHERE_TO_GET})"
+        )
+    first = start.removeprefix(_BOM).lstrip()[:1]
+    if first and first not in (b"[", b"{"):
+        raise _fail(
+            path, "the file", "is neither JSON nor JSON Lines (it starts with no '[' or '{')"
+        )
+
+
+def _read(path: Path) -> Any:
+    """The file's JSON (or JSON Lines) data; a UTF-8 BOM before it is skipped."""
+    _start(path)
+    try:
+        raw = read_bytes(path, max_bytes=MAX_DATA_BYTES)
     except FileRefusedError as exc:
         raise LongMemEvalDataError(
             f"{exc}; give the path of a file in LongMemEval's published format ({WHERE_TO_GET})"
         ) from None
-    text = raw.decode("utf-8", errors="replace")
+    text = raw.removeprefix(_BOM).decode("utf-8", errors="replace")
+    del raw
     try:
         return json.loads(text)
     except ValueError:
@@ -231,6 +284,8 @@ def load_longmemeval(path: str | Path) -> list[Question]:
             "as the task's 'data'"
         )
     data = _read(path)
+    if isinstance(data, dict):  # a JSON Lines file of one question
+        data = [data]
     if not isinstance(data, list) or not data:
         raise _fail(path, "the file", "is not a non-empty list of questions")
     questions = [_question(path, i, raw) for i, raw in enumerate(data)]

@@ -146,14 +146,15 @@ class LongMemEvalTask(Task):
     def __init__(self, params: BaseModel) -> None:
         super().__init__(params)
         p = self.params
-        self.questions = select_questions(
+        chosen = select_questions(
             load_longmemeval(p.data),
             ids=p.questions,
             types=p.types,
             count=p.count,
             proportional=p.proportional,
             seed=p.sample_seed,
-        )
+        )  # trial i asks the i-th by id, so reordering the file moves no trial's question
+        self.questions = sorted(chosen, key=lambda q: q.question_id)
         self._caches: dict[str, MemoryCache] = {}
 
     @property
@@ -163,10 +164,14 @@ class LongMemEvalTask(Task):
     def plan(self) -> list[str]:
         counts = {t: sum(q.question_type == t for q in self.questions) for t in QUESTION_TYPES}
         shown = ", ".join(f"{t} {n}" for t, n in counts.items() if n)
-        return [f"{len(self.questions)} questions ({shown}); trial i asks the i-th, cycling"]
+        return [f"{len(self.questions)} questions ({shown}); trial i asks the i-th by id, cycling"]
 
     def question(self, trial: int) -> Question:
         return self.questions[trial % len(self.questions)]
+
+    def data_item(self, trial: int) -> tuple[str, str]:
+        asked = self.question(trial)
+        return asked.question_id, asked.item_digest()
 
     def _cache(self, ctx: TrialContext) -> MemoryCache:
         folder = None if ctx.state_dir is None else ctx.state_dir.parent / "longmemeval_memory"

@@ -11,6 +11,7 @@ named on the line, and is never on the Pareto front.
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -162,6 +163,8 @@ def _label_parts(label: Label, points: Sequence[Point], bold: set[str]) -> str:
     leader = ""
     if label.leader is not None:
         x0, y0, x1, y1 = label.leader
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        x0, y0 = x0 + (x1 - x0) * RADIUS / length, y0 + (y1 - y0) * RADIUS / length
         leader = (
             f'<line class="leader" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
             f'stroke="#aaa" stroke-width="0.8"/>'

@@ -12,7 +12,8 @@ cell with no item has value null, never 0. The task's further metrics sit in the
 ``more``. Costs per cell and per row: model calls, tokens, memory modules' calls, wall time,
 tokens per success (for a rate: tokens over successes) and money where the suite prices
 tokens. Rows carry the aggregates of ``leaderboard_rank`` and the tasks they cover; columns
-say which items (how many, in how many clusters) the ranking used.
+say which items (how many, in how many clusters) the ranking used. A control's cells and row
+(``control``, the role its trials record) are shown but never ranked, tested or aggregated.
 """
 
 from __future__ import annotations
@@ -115,6 +116,8 @@ class Cell(BaseModel):
     more: list[MetricValue] = Field(default_factory=list)
     folder: str = ""
     """The cell's run folder, relative to the suite's folder."""
+    control: str | None = None
+    """The control role of its agent (``leaderboard_cells``); a control is never ranked."""
 
 
 class Row(BaseModel):
@@ -127,6 +130,8 @@ class Row(BaseModel):
     items: dict[str, int] = Field(default_factory=dict)
     """For each task covered, the items its ranked value is over (the column's shared ones)."""
     costs: Costs = Field(default_factory=Costs)
+    control: str | None = None
+    """The control role its cells record; a control row has no aggregates."""
 
 
 class TaskColumn(BaseModel):
@@ -271,6 +276,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
                 costs=Costs.of(read.costs, successes),
                 more=[v for v, _ in values[spec.agent][1:]],
                 folder=spec.folder,
+                control=read.control,
             )
             row_costs.setdefault(spec.agent, CellCosts()).add(read.costs)
             if successes is not None:
@@ -279,7 +285,8 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
             mine.append(cell)
         if main is not None:
             cells_of_main = metric_cells[main.name]
-            ranking = rank_column(main, cells_of_main, [s.agent for s in specs], ALPHA)
+            compared = [s.agent for s in specs if data[s.agent].control is None]
+            ranking = rank_column(main, cells_of_main, compared, ALPHA)
             _apply(ranking, mine)
             column = columns[-1]
             column.cluster = main.cluster or "trial"
@@ -307,6 +314,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
             costs=Costs.of(row_costs[agent]).per_success(
                 row_rate_tokens.get(agent, 0), row_successes.get(agent)
             ),
+            control=next((c.control for c in cells if c.agent == agent and c.control), None),
         )
         for agent in manifest.agents
     ]

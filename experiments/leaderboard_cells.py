@@ -9,7 +9,9 @@ each declared metric's items over the complete trials, with each item's cluster;
 trials are listed (``leaderboard_column`` counts their items as failures). Its costs sum
 every readable trial, failed ones included (they spent the tokens): model calls, prompt and
 completion tokens, calls made by memory modules (callers ``memory:...``, metered apart), the
-trials' wall time, and money where the suite prices the calls' provider.
+trials' wall time, and money where the suite prices the calls' provider. A cell whose trials
+record a control role (``metadata.control``: the agent frames the others, as the reader with
+no memory does) is that control.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ class CellData:
     costs: CellCosts = field(default_factory=CellCosts)
     left_out: list[str] = field(default_factory=list)
     """What was left out of the cell, and why (file and field)."""
+    control: str | None = None
+    """The control role its trials record (``metadata.control``), None for a compared agent."""
 
     @property
     def status(self) -> CellStatus:
@@ -121,6 +125,8 @@ def read_cell(
         file, record = found[index]
         if costs_readable(record, file, cell.left_out):
             cell.costs.add(_costs(record, prices))
+        if (role := getattr(record.metadata, "control", None)) is not None:
+            cell.control = str(role)
         if record.status != "complete":
             cell.failed += 1
             cell.failed_trials.append(index)

@@ -18,7 +18,15 @@ from cogarch.io import atomic_write_json, atomic_write_text
 
 from .leaderboard import Cell, Leaderboard, build_leaderboard
 from .leaderboard_html import leaderboard_page
-from .leaderboard_tables import cost_table, main_table, metric_lines, ranking_lines
+from .leaderboard_tables import (
+    cost_shared,
+    cost_table,
+    main_shared,
+    main_table,
+    metric_lines,
+    ranking_lines,
+    shared_text,
+)
 from .report_page import md_text, table_markdown
 from .suite_folder import clear_for_file
 from .tidy_table import csv_cell
@@ -65,6 +73,7 @@ def to_markdown(board: Leaderboard) -> str:
     parts = [
         f"# Leaderboard: {md_text(board.suite)}",
         "",
+        *_said_once(shared_text(main_shared(board))),
         table_markdown(main_table(board)),
         "",
         f"`*` tied with the task's best cell; `†` differs significantly from it (Holm, alpha "
@@ -81,6 +90,7 @@ def to_markdown(board: Leaderboard) -> str:
         *left_out,
         "## Costs",
         "",
+        *_said_once(shared_text(cost_shared(board))),
         table_markdown(cost_table(board)),
         "",
         "## How to read it",
@@ -89,6 +99,11 @@ def to_markdown(board: Leaderboard) -> str:
         "",
     ]
     return "\n".join(parts)
+
+
+def _said_once(text: str) -> list[str]:
+    """What every row of the next table shares, as a paragraph above it (nothing if none)."""
+    return [md_text(text), ""] if text else []
 
 
 def to_csv(board: Leaderboard) -> str:

@@ -3,9 +3,10 @@
 Each task gets a scatter of its measured cells (tokens spent on the cell, against the main
 metric's value, interval as a bar), and the suite one of each agent's tokens against its mean
 win rate; agents on the Pareto front (no other agent both spends fewer tokens and scores
-better) are filled and named in bold. The figures are inline SVG: the page needs no file
-beside it. Links to each cell's report and trials come from the caller (the suite's folder,
-the viewer and its export link differently).
+better) are filled and named in bold, controls are dashed lines (``leaderboard_figure``). The
+figures are inline SVG: the page needs no file beside it. What every row of a table shares is
+said once above it. Links to each cell's report and trials come from the caller (the suite's
+folder, the viewer and its export link differently).
 """
 
 from __future__ import annotations
@@ -16,13 +17,17 @@ from collections.abc import Callable, Sequence
 from cogarch.core.views import Table
 
 from .leaderboard import Cell, Leaderboard
+from .leaderboard_figure import Point, scatter
 from .leaderboard_tables import (
     cell_text,
+    cost_shared,
     cost_table,
     interval_text,
     metric_lines,
-    number,
     ranking_lines,
+    row_columns,
+    shared_value,
+    split_shared,
 )
 from .report_page import table_html
 
@@ -33,75 +38,14 @@ _CSS = (
     "th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}"
     "th{background:#f2f2f2}td.best{background:#eef8ee}td.pending,td.failed{color:#999}"
     "td .links{font-size:.8em}figure{display:inline-block;margin:0 1em 1em 0}"
-    "svg text{font-size:10px}"
+    "figure.scatter{max-width:460px;vertical-align:top}figcaption{overflow-wrap:anywhere}"
+    "ol.legend{font-size:.8em;margin:.3em 0;padding-left:2.2em}"
+    "p.shared{font-size:.9em}tr.control th{font-style:italic}"
 )
-W, H, PAD = 340, 220, 40
 
 
 def _or(value: float | None, default: float) -> float:
     return default if value is None else value
-
-
-def pareto(points: Sequence[tuple[str, float, float]], higher: bool) -> set[str]:
-    """The names of ``(name, tokens, score)`` points no other point dominates (fewer or
-    equal tokens and a better or equal score, one of them strictly)."""
-    front = set()
-    for name, tokens, score in points:
-        dominated = False
-        for other, t, s in points:
-            if other == name:
-                continue
-            as_good = s >= score if higher else s <= score
-            strictly = (s > score if higher else s < score) or t < tokens
-            if t <= tokens and as_good and strictly:
-                dominated = True
-                break
-        if not dominated:
-            front.add(name)
-    return front
-
-
-def scatter(title: str, points: list[tuple[str, float, float, float, float]], higher: bool) -> str:
-    """An SVG scatter of ``(name, tokens, value, low, high)``, the Pareto front marked."""
-    if not points:
-        return ""
-    xs = [p[1] for p in points]
-    ys = [v for p in points for v in (p[2], p[3], p[4])]
-    x0, x1 = min(xs), max(xs)
-    y0, y1 = min(ys), max(ys)
-    x1, y1 = (x1 if x1 > x0 else x0 + 1), (y1 if y1 > y0 else y0 + 1)
-
-    def px(x: float) -> float:
-        return PAD + (x - x0) / (x1 - x0) * (W - 2 * PAD)
-
-    def py(y: float) -> float:
-        return H - PAD - (y - y0) / (y1 - y0) * (H - 2 * PAD)
-
-    front = pareto([(p[0], p[1], p[2]) for p in points], higher)
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" role="img">',
-        f"<title>{html.escape(title)}</title>",
-        f'<line x1="{PAD}" y1="{H - PAD}" x2="{W - PAD}" y2="{H - PAD}" stroke="#888"/>',
-        f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{H - PAD}" stroke="#888"/>',
-        f'<text x="{W / 2}" y="{H - 8}" text-anchor="middle">tokens</text>',
-        f'<text x="{PAD}" y="{PAD - 8}">{y1:.3g}</text>',
-        f'<text x="{PAD}" y="{H - PAD + 12}">{y0:.3g}</text>',
-        f'<text x="{W - PAD}" y="{H - PAD + 12}" text-anchor="end">{x1:.0f}</text>',
-    ]
-    for name, tokens, value, low, high in points:
-        on = name in front
-        weight = ' font-weight="bold"' if on else ""
-        parts.append(
-            f'<line x1="{px(tokens):.1f}" y1="{py(low):.1f}" x2="{px(tokens):.1f}" '
-            f'y2="{py(high):.1f}" stroke="#99c"/>'
-            f'<circle class="{"pareto" if on else "point"}" cx="{px(tokens):.1f}" '
-            f'cy="{py(value):.1f}" r="4" fill="{"#2a6" if on else "white"}" stroke="#246"/>'
-            f'<text x="{px(tokens) + 6:.1f}" y="{py(value) - 4:.1f}"'
-            f"{weight}>{html.escape(name)}</text>"
-        )
-    parts.append("</svg>")
-    caption = f"{html.escape(title)} (filled: Pareto front)"
-    return f"<figure>{''.join(parts)}<figcaption>{caption}</figcaption></figure>"
 
 
 def _cell_html(cell: Cell | None, report_href: Href, trials_href: Href) -> str:
@@ -127,8 +71,38 @@ def _cell_html(cell: Cell | None, report_href: Href, trials_href: Href) -> str:
     )
 
 
-def _table(table: Table) -> str:
-    return f"<h2>{html.escape(table.title)}</h2>{table_html(table)}"
+def _shared(pairs: Sequence[tuple[str, str]]) -> str:
+    """What every row of the next table shares, said once."""
+    if not pairs:
+        return ""
+    said = "; ".join(
+        f"<b>{html.escape(header)}</b>: {html.escape(shared_value(value))}"
+        for header, value in pairs
+    )
+    return f'<p class="shared">Every row: {said}.</p>'
+
+
+def _table(table: Table, shared: Sequence[tuple[str, str]]) -> str:
+    return f"<h2>{html.escape(table.title)}</h2>{_shared(shared)}{table_html(table)}"
+
+
+def _figures(board: Leaderboard) -> list[str]:
+    figures = []
+    for task in board.tasks:
+        points = [
+            Point(c.agent, c.tokens, c.value, _or(c.low, c.value), _or(c.high, c.value), c.control)
+            for c in board.cells
+            if c.task == task.name and c.value is not None
+        ]
+        title = f"{task.name}: {task.metric}"
+        figures.append(scatter(title, points, task.direction != "lower", task.metric or "value"))
+    overall = [
+        Point(r.agent, r.costs.tokens, v, v, v)
+        for r in board.rows
+        if (v := r.mean_win_rate) is not None and r.control is None
+    ]
+    figures.append(scatter("all tasks: mean win rate", overall, True, "mean win rate"))
+    return figures
 
 
 def leaderboard_page(
@@ -143,45 +117,29 @@ def leaderboard_page(
         f"<th>{html.escape(t.name)}<br><small>{html.escape(t.metric or '-')}</small></th>"
         for t in board.tasks
     )
+    kept, shared = split_shared(row_columns(board))
+    header += "".join(f"<th>{html.escape(h)}</th>" for h, _ in kept)
     rows = []
-    for row in board.rows:
+    for i, row in enumerate(board.rows):
         cells = "".join(
             _cell_html(board.cell(row.agent, t.name), report_href, trials_href) for t in board.tasks
         )
-        aggregates = "".join(
-            f"<td>{number(v) or '-'}</td>"
-            for v in (row.mean_win_rate, row.mean_rank, row.normalised_mean)
-        )
-        covered = html.escape(
-            ", ".join(f"{t} ({row.items.get(t, '-')})" for t in row.tasks) or "none"
-        )
-        rows.append(
-            f"<tr><th>{html.escape(row.agent)}</th>{cells}{aggregates}<td>{covered}</td></tr>"
-        )
-    figures = []
-    for task in board.tasks:
-        points = [
-            (c.agent, float(c.tokens), c.value, _or(c.low, c.value), _or(c.high, c.value))
-            for c in board.cells
-            if c.task == task.name and c.value is not None
-        ]
-        figures.append(scatter(f"{task.name}: {task.metric}", points, task.direction != "lower"))
-    overall = [
-        (r.agent, float(r.costs.tokens), r.mean_win_rate, r.mean_win_rate, r.mean_win_rate)
-        for r in board.rows
-        if r.mean_win_rate is not None
-    ]
-    figures.append(scatter("all tasks: mean win rate", overall, True))
+        cells += "".join(f"<td>{html.escape(values[i])}</td>" for _, values in kept)
+        agent = html.escape(row.agent)
+        if row.control is not None:
+            agent += f"<br><small>control: {html.escape(row.control)}</small>"
+        klass = ' class="control"' if row.control is not None else ""
+        rows.append(f"<tr{klass}><th>{agent}</th>{cells}</tr>")
     title = f"Leaderboard: {html.escape(board.suite)}"
     lines = [*metric_lines(board), *ranking_lines(board), *board.notes]
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in lines)
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
-        f"<style>{_CSS}</style></head><body>{head}<h1>{title}</h1>"
-        f'<table class="leaderboard"><thead><tr><th>agent</th>{header}<th>mean win rate</th>'
-        f"<th>mean rank</th><th>normalised mean</th><th>tasks covered (items)</th></tr></thead>"
+        f"<style>{_CSS}</style></head><body>{head}<h1>{title}</h1>{_shared(shared)}"
+        f'<table class="leaderboard"><thead><tr><th>agent</th>{header}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
         f"<p>* tied with the task's best cell; † differs significantly from it (Holm, alpha "
-        f"{board.alpha}).</p><h2>Score against tokens</h2>{''.join(figures)}"
-        f"{_table(cost_table(board))}<h2>How to read it</h2><ul>{notes}</ul></body></html>"
+        f"{board.alpha}).</p><h2>Score against tokens</h2>{''.join(_figures(board))}"
+        f"{_table(cost_table(board), cost_shared(board))}<h2>How to read it</h2><ul>{notes}</ul>"
+        "</body></html>"
     )

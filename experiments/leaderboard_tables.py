@@ -1,10 +1,20 @@
-"""The leaderboard as tables of text: the main table, the costs and the metrics' lines."""
+"""The leaderboard as tables of text: the main table, the costs and the metrics' lines.
+
+A value every row of a table shares is said once above it (``main_shared``, ``cost_shared``)
+rather than in every row: the main table drops an aggregate or its "tasks covered" column
+when all rows hold the same, and the cost table any column but the agent and the task; a
+column where rows differ keeps every row's value.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cogarch.core.views import Table
 
-from .leaderboard import Cell, Costs, Leaderboard
+from .leaderboard import Cell, Costs, Leaderboard, Row
+
+COVERED = "tasks covered (items)"
 
 
 def number(value: float | None, digits: int = 3) -> str:
@@ -39,15 +49,70 @@ def cell_text(cell: Cell | None) -> str:
     return text if cell.status == "complete" else f"{text} ({cell.status})"
 
 
-def main_table(board: Leaderboard) -> Table:
-    header = ["agent", *(f"{t.name}: {t.metric or '-'}" for t in board.tasks)]
-    header += ["mean win rate", "mean rank", "normalised mean", "tasks covered (items)"]
-    body = []
+def agent_text(row: Row) -> str:
+    """The row's agent, marked when it is a control."""
+    return row.agent if row.control is None else f"{row.agent} (control: {row.control})"
+
+
+def row_columns(board: Leaderboard) -> list[tuple[str, list[str]]]:
+    """The main table's columns after the tasks: each row's aggregates and the tasks they
+    cover ("-" where an aggregate is missing; a control's row says it is not ranked)."""
+    columns: list[tuple[str, list[str]]] = [
+        ("mean win rate", []),
+        ("mean rank", []),
+        ("normalised mean", []),
+        (COVERED, []),
+    ]
     for row in board.rows:
-        cells = [cell_text(board.cell(row.agent, t.name)) for t in board.tasks]
-        aggregates = [number(row.mean_win_rate), number(row.mean_rank), number(row.normalised_mean)]
+        values = (row.mean_win_rate, row.mean_rank, row.normalised_mean)
+        for (_, out), value in zip(columns, values, strict=False):
+            out.append(number(value) or "-")
         covered = ", ".join(f"{t} ({row.items[t]})" if t in row.items else t for t in row.tasks)
-        body.append([row.agent, *cells, *aggregates, covered or "none"])
+        columns[-1][1].append("not ranked (a control)" if row.control else covered or "none")
+    return columns
+
+
+def split_shared(
+    columns: Sequence[tuple[str, list[str]]],
+) -> tuple[list[tuple[str, list[str]]], list[tuple[str, str]]]:
+    """``columns`` where rows differ, and ``(header, value)`` for each column whose every row
+    holds the same value (with at least two rows; with one, nothing is shared)."""
+    kept, shared = [], []
+    for header, values in columns:
+        if len(values) >= 2 and len(set(values)) == 1:
+            shared.append((header, values[0]))
+        else:
+            kept.append((header, values))
+    return kept, shared
+
+
+def shared_value(value: str) -> str:
+    return "none" if value in ("", "-") else value
+
+
+def shared_text(shared: Sequence[tuple[str, str]]) -> str:
+    """The sentence stating the values every row shares, or "" when there is none."""
+    if not shared:
+        return ""
+    said = "; ".join(f"{header}: {shared_value(value)}" for header, value in shared)
+    return f"Every row: {said}."
+
+
+def main_shared(board: Leaderboard) -> list[tuple[str, str]]:
+    """The main table's columns every row shares, as ``(header, value)``."""
+    return split_shared(row_columns(board))[1]
+
+
+def main_table(board: Leaderboard) -> Table:
+    """The agents as rows, the tasks as columns, then the aggregates every row does not
+    share (``main_shared`` has the others)."""
+    kept, _ = split_shared(row_columns(board))
+    header = ["agent", *(f"{t.name}: {t.metric or '-'}" for t in board.tasks)]
+    header += [h for h, _ in kept]
+    body = []
+    for i, row in enumerate(board.rows):
+        cells = [cell_text(board.cell(row.agent, t.name)) for t in board.tasks]
+        body.append([agent_text(row), *cells, *(values[i] for _, values in kept)])
     return Table("leaderboard", header, body)
 
 
@@ -64,34 +129,31 @@ def _cost_cells(c: Costs) -> list[str]:
     ]
 
 
-def cost_table(board: Leaderboard) -> Table:
+def _cost_split(board: Leaderboard) -> tuple[Table, list[tuple[str, str]]]:
     header = ["agent", "task", "status", "trials", "model calls", "prompt tokens"]
     header += ["completion tokens", "memory calls", "wall s", "tokens per success"]
     header.append(f"cost ({board.currency})")
-    body = []
-    for cell in board.cells:
-        c = cell.costs
-        body.append(
-            [
-                cell.agent,
-                cell.task,
-                cell.status,
-                f"{cell.complete}/{cell.trials}",
-                *_cost_cells(c),
-            ]
-        )
-    for row in board.rows:
-        c = row.costs
-        body.append(
-            [
-                row.agent,
-                "all tasks",
-                "",
-                "",
-                *_cost_cells(c),
-            ]
-        )
-    return Table("costs per cell and per agent", header, body)
+    body = [
+        [c.agent, c.task, c.status, f"{c.complete}/{c.trials}", *_cost_cells(c.costs)]
+        for c in board.cells
+    ]
+    body += [[row.agent, "all tasks", "", "", *_cost_cells(row.costs)] for row in board.rows]
+    columns = [(h, [r[i] for r in body]) for i, h in enumerate(header)]
+    kept, shared = split_shared(columns[2:])
+    kept = columns[:2] + kept
+    rows = [[values[i] for _, values in kept] for i in range(len(body))]
+    return Table("costs per cell and per agent", [h for h, _ in kept], rows), shared
+
+
+def cost_table(board: Leaderboard) -> Table:
+    """Each cell's and each agent's costs, without the columns every row shares
+    (``cost_shared`` states them)."""
+    return _cost_split(board)[0]
+
+
+def cost_shared(board: Leaderboard) -> list[tuple[str, str]]:
+    """The cost table's columns every row shares, as ``(header, value)``."""
+    return _cost_split(board)[1]
 
 
 def metric_lines(board: Leaderboard) -> list[str]:

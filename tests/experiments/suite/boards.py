@@ -11,7 +11,8 @@ from typing import Any
 from cogarch.core.evaluation import Evaluation
 from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.payload import GenericPayload
-from cogarch.core.records import TrialRecord
+from cogarch.core.records import TrialMetadata, TrialRecord
+from cogarch.core.usage import TrialUsage
 
 RATE = LeaderboardMetric(name="rate", value="ok", interval="wilson")
 """One 0/1 item per trial."""
@@ -27,13 +28,16 @@ JUDGED = LeaderboardMetric(
 Trial = Mapping[str, Any] | None
 """A trial: its evaluation fields (``ok``), or ``answers`` (each a dict of ``score`` and
 ``judge``) with its ``conversation``; ``{"failed": True}`` for a failed trial; None for no
-file at all."""
+file at all. Besides: ``tokens``, the prompt tokens it spent, and ``control``, the control
+role its metadata records."""
+_AROUND = ("failed", "tokens", "control")
 
 
 def _record(task: str, agent: str, index: int, trial: Mapping[str, Any]) -> TrialRecord:
     failed = bool(trial.get("failed"))
     payload = {k: trial[k] for k in ("answers", "conversation") if k in trial}
-    evaluation = {k: v for k, v in trial.items() if k not in (*payload, "failed")}
+    evaluation = {k: v for k, v in trial.items() if k not in (*payload, *_AROUND)}
+    tokens = int(trial.get("tokens", 0))
     return TrialRecord(
         status="failed" if failed else "complete",
         run=task,
@@ -44,6 +48,8 @@ def _record(task: str, agent: str, index: int, trial: Mapping[str, Any]) -> Tria
         evaluation=Evaluation(**evaluation),
         payload=GenericPayload(kind="hand", **payload),
         error={"type": "RuntimeError", "message": "scripted failure"} if failed else None,
+        usage=TrialUsage(model_calls=1 if tokens else 0, prompt_tokens=tokens),
+        metadata=TrialMetadata.model_validate({k: trial[k] for k in ("control",) if k in trial}),
     )
 
 

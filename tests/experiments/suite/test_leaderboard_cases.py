@@ -54,7 +54,9 @@ def test_a_partial_cell_that_ties_on_the_shared_items_ranks_as_a_tie(tmp_path: P
     write_leaderboard(folder)
     markdown = (folder / "leaderboard.md").read_text(encoding="utf-8")
     assert "0.45 (not estimable) n=4 in 2 clusters; 0.4 on the 2 shared *" in markdown
-    assert "| qa (2), game (3) |" in markdown
+    # every row covers the same tasks: said once above the table, not in a column
+    assert "Every row: tasks covered (items): qa (2), game (3)." in markdown
+    assert "| qa (2), game (3) |" not in markdown and "| tasks covered" not in markdown
 
 
 def test_mcnemar_on_thirty_shared_items_with_ten_discordant_pairs(tmp_path: Path) -> None:

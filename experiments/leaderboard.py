@@ -223,9 +223,10 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
                 row_rate_tokens[spec.agent] = row_rate_tokens.get(spec.agent, 0) + read.costs.tokens
             mine.append(cell)
         if main is not None:
-            _test_against_best(mine, data, main)
+            ranked_cells = [c for c in mine if c.agent not in manifest.controls]
+            _test_against_best(ranked_cells, data, main)
             mains[task.name] = main
-            main_values[task.name] = {c.agent: c.value for c in mine if c.value is not None}
+            main_values[task.name] = {c.agent: c.value for c in ranked_cells if c.value is not None}
         cells.extend(mine)
     ranked = aggregate(main_values, mains, manifest.agents)
     rows = [

@@ -21,14 +21,19 @@ from pydantic import (
 )
 
 from cogarch.config import located, read_yaml, validate_mapping
+from cogarch.core.controls import ControlRole
 from cogarch.errors import ConfigError
 from cogarch.models.providers import ProviderEntry
 from cogarch.registry import is_file_path
 
+from .budgets import Budget
 from .execution import ExecutionConfig
 from .framework_hosts import FRAMEWORKS
 from .identity import identity
 from .names import name_problem, safe_name
+
+Controls = bool | list[ControlRole]
+"""``controls:``: true for every control a task declares, or the roles to add."""
 
 
 def _checked_name(value: str | None) -> str | None:
@@ -102,6 +107,17 @@ class AgentEntry(BaseModel):
     name: str | None = Field(default=None, description="Name in results (default: agent).")
     provider: str | None = Field(default=None, description="Provider of its specialists.")
     params: dict[str, Any] = Field(default_factory=dict, description="Agent spec parameters.")
+    control: ControlRole | None = Field(
+        default=None,
+        description="The control role this agent plays (no_memory, full_history, oracle, "
+        "lower_bound, upper_bound): recorded in its trials and kept out of the ranking; set "
+        "by 'controls', which adds the task's own control agents.",
+    )
+    budget: Budget | None = Field(
+        default=None,
+        description="A retrieval budget fixed on every memory module of the agent "
+        "({top_k: 10} or {context_tokens: 4000}); set by the run's or suite's 'budget'.",
+    )
 
     @field_validator("name")
     @classmethod
@@ -168,6 +184,17 @@ class RunConfig(BaseModel):
         default_factory=dict,
         description="Model sources by the name agents give as provider ('local', the embedded "
         "model, is always defined); each validated by its kind's own config model.",
+    )
+    controls: Controls = Field(
+        default=False,
+        description="Add the task's control agents, on the provider of the agents they frame: "
+        "true for every control the task declares, or a list of roles (no_memory, "
+        "full_history, oracle, lower_bound, upper_bound).",
+    )
+    budget: Budget | None = Field(
+        default=None,
+        description="One retrieval budget for every agent with a memory ({top_k: 10} or "
+        "{context_tokens: 4000}); an agent whose memory cannot take it is refused.",
     )
     execution: ExecutionConfig = Field(
         default_factory=ExecutionConfig,

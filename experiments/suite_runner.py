@@ -21,6 +21,7 @@ from pathlib import Path
 from cogarch.errors import CogarchError
 from cogarch.io import atomic_write_json
 
+from .controls import expanded_suite
 from .execution import ExecutionConfig
 from .leaderboard_files import write_leaderboard
 from .runner import BackendFactory, Runner
@@ -97,6 +98,7 @@ async def run_suite(
 ) -> SuiteRun:
     """Run every cell not complete yet, then write each cell's report (unless ``reports`` is
     False) and the leaderboard files."""
+    config = expanded_suite(config)
     out = config.output_dir()
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_json(out / "suite.json", suite_manifest(config))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from statistics import fmean
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -20,12 +20,10 @@ from pydantic import BaseModel, ConfigDict
 from cogarch.core.records import TrialRecord
 from cogarch.core.settings import TrialSettings
 from cogarch.core.task import Task
+from cogarch.models.providers import Providers
 from cogarch.workspace.spec import AgentSpec
 
 from .budgets import spec_budget
-
-if TYPE_CHECKING:
-    from .worker import RunSetup
 
 
 def _model_of(config: Any) -> tuple[str | None, float | None]:
@@ -37,17 +35,15 @@ def _model_of(config: Any) -> tuple[str | None, float | None]:
     return (None if model is None else str(model)), temperature
 
 
-def trial_settings(setup: RunSetup, label: str) -> TrialSettings:
-    """The settings agent ``label`` of ``setup``'s run plays with."""
-    reader = setup.provider_of(label)
-    judge = setup.helper_provider(reader)
+def trial_settings(
+    providers: Providers, reader: str | None, judge: str | None, spec: object
+) -> TrialSettings:
+    """The settings of an agent of ``spec`` reading with the provider ``reader``, judged by
+    ``judge`` (the run's helper provider), both configured in ``providers``."""
     reader_model, reader_temperature = (
-        _model_of(setup.providers.config(reader)) if reader else (None, None)
+        _model_of(providers.config(reader)) if reader else (None, None)
     )
-    judge_model, judge_temperature = (
-        _model_of(setup.providers.config(judge)) if judge else (None, None)
-    )
-    spec = setup.specs[label]
+    judge_model, judge_temperature = _model_of(providers.config(judge)) if judge else (None, None)
     return TrialSettings(
         reader_provider=reader,
         reader_model=reader_model,
@@ -143,12 +139,3 @@ def settings_differ(cells: Mapping[str, CellSettings]) -> list[str]:
 
 def _listed(values: Mapping[str, list[str]]) -> str:
     return "; ".join(f"{value} ({', '.join(sorted(agents))})" for value, agents in values.items())
-
-
-def control_settings(setup: RunSetup, label: str) -> dict[str, Any]:
-    """What a trial's metadata and the run's ``run.json`` record of agent ``label``: its
-    control role and its settings."""
-    return {
-        "control": setup.entries[label].control,
-        "settings": trial_settings(setup, label).model_dump(mode="json"),
-    }

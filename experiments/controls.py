@@ -15,7 +15,7 @@ Both expansions are done once, when a config is loaded or run: the config they r
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from cogarch.core.controls import ControlAgent
@@ -37,7 +37,7 @@ def declared_controls(kind: str) -> Mapping[str, ControlAgent]:
     """The controls the task ``kind`` declares, by role."""
     with task_setup(kind):
         cls: type[Task] = TASKS.get(task_source(kind) or kind)
-        return dict(cls.controls)
+        return {str(role): control for role, control in cls.controls.items()}
 
 
 def _provider(entry: AgentEntry) -> str | None:
@@ -54,7 +54,7 @@ def _readers(agents: Sequence[AgentEntry]) -> list[str | None]:
     return list(dict.fromkeys(_provider(a) for a in agents if a.control is None))
 
 
-def _wanted(controls: Controls, declared: Mapping[str, ControlAgent], where: str) -> list[str]:
+def _wanted(controls: Controls, declared: Collection[str], where: str) -> list[str]:
     if controls is True:
         return list(declared)
     if controls is False:
@@ -62,7 +62,7 @@ def _wanted(controls: Controls, declared: Mapping[str, ControlAgent], where: str
     unknown = [r for r in controls if r not in declared]
     if unknown:
         raise ConfigError(
-            f"{where} declares no control '{unknown[0]}'; its controls are "
+            f"{where} no control '{unknown[0]}'; the controls declared are "
             f"{', '.join(declared) or 'none'}: list only those under 'controls'"
         )
     return list(dict.fromkeys(controls))
@@ -103,18 +103,30 @@ def _budgeted(agents: Sequence[AgentEntry], budget: Budget | None) -> list[Agent
     if budget is None:
         return list(agents)
     return [
-        a if a.control is not None or a.budget is not None else a.model_copy(update={"budget": budget})
+        a
+        if a.control is not None or a.budget is not None
+        else a.model_copy(update={"budget": budget})
         for a in agents
     ]
 
 
 def expanded_run(config: RunConfig) -> RunConfig:
-    """``config`` with its task's controls added and its budget on every agent."""
+    """``config`` with its task's controls added and its budget on every agent; an agent
+    marked as a control of a role its task does not declare is refused."""
+    marked = [a for a in config.agents if a.control is not None]
+    if marked:
+        declared = declared_controls(config.task.kind)
+        for entry in (a for a in marked if a.control not in declared):
+            raise ConfigError(
+                f"agent '{entry.label}' is marked as the control '{entry.control}', which task "
+                f"'{config.task.kind}' does not declare (its controls: "
+                f"{', '.join(declared) or 'none'}); remove 'control' from its entry"
+            )
     if config.controls is False and config.budget is None:
         return config
     agents = _budgeted(config.agents, config.budget)
     declared = declared_controls(config.task.kind)
-    roles = _wanted(config.controls, declared, f"task '{config.task.kind}'")
+    roles = _wanted(config.controls, declared, f"task '{config.task.kind}' declares")
     if config.controls is True and not roles:
         raise ConfigError(
             f"controls: true, but task '{config.task.kind}' declares no controls; leave "
@@ -164,11 +176,10 @@ def expanded_suite(config: Any) -> Any:
         roles = offered
         if not roles:
             raise ConfigError(
-                "controls: true, but no task of the suite declares controls; leave 'controls' "
-                "out"
+                "controls: true, but no task of the suite declares controls; leave 'controls' out"
             )
     else:
-        roles = _wanted(config.controls, dict.fromkeys(offered), "no task of the suite")  # type: ignore[arg-type]
+        roles = _wanted(config.controls, offered, "the suite's tasks declare")
     rows = control_entries(roles, agents, None)
     skip = [cell.model_dump() for cell in config.skip] + [
         {"agent": row.label, "task": label}

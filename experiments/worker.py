@@ -41,7 +41,7 @@ from cogarch.workspace.spec import (
 )
 
 from .budgets import apply_budget
-from .cell_settings import control_settings
+from .cell_settings import trial_settings
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec, framework_builder
 from .identity import CODE_KEY, code_digests, digests_of, spec_refs
@@ -237,7 +237,7 @@ class RunSetup:
     def metadata(self) -> dict[str, Any]:
         """What the run records of itself (``run.json``): its config, hash and versions, and
         each agent's control role and settings."""
-        agents = {label: control_settings(self, label) for label in self.specs}
+        agents = {label: self._control_settings(label) for label in self.specs}
         return {**self._metadata, "agents": agents}
 
     def shipment(self) -> dict[str, Any]:
@@ -257,7 +257,16 @@ class RunSetup:
             "agent_spec": self.specs[label].model_dump(mode="json"),
             "provider": provider,
             "provider_settings": settings,
-            **control_settings(self, label),
+            **self._control_settings(label),
+        }
+
+    def _control_settings(self, label: str) -> dict[str, Any]:
+        """The control role and the settings (reader, judge, budget) agent ``label`` records."""
+        reader, judge = self.provider_of(label), self.config.helper_provider
+        settings = trial_settings(self.providers, reader, judge, self.specs[label])
+        return {
+            "control": self.entries[label].control,
+            "settings": settings.model_dump(mode="json"),
         }
 
     def trial_metadata(self, label: str, started: datetime) -> TrialMetadata:

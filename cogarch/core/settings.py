@@ -32,7 +32,7 @@ class TrialSettings(BaseModel):
     reader_model: str | None = None
     reader_temperature: float | None = None
     judge_provider: str | None = None
-    """The provider of the task's own calls (its judge, where it judges)."""
+    """The run's helper provider, which judges for a task that judges (None: none named)."""
     judge_model: str | None = None
     judge_temperature: float | None = None
     budget: RetrievalBudget | None = None

@@ -59,7 +59,9 @@ async def test_controls_true_adds_every_control_of_longmemeval_marked_as_such(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "out"
-    config = load_run_config(config_at(tmp_path, LONGMEMEVAL, f"controls: true\nresults_dir: {out}"))
+    config = load_run_config(
+        config_at(tmp_path, LONGMEMEVAL, f"controls: true\nresults_dir: {out}")
+    )
     report = await Runner(config, progress=False).run()
     assert report.ran == 28 and report.failed == 0
     assert [r.agent for r in report.rows] == ["rounds", "no_memory", "full_history", "oracle"]
@@ -125,7 +127,11 @@ async def test_locomo_oracle_is_shown_only_each_questions_evidence(tmp_path: Pat
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        ("controls: [lower_bound]", "declares no control 'lower_bound'; its controls are"),
+        (
+            "controls: [lower_bound]",
+            "task 'longmemeval' declares no control 'lower_bound'; the controls declared are "
+            "no_memory, full_history, oracle",
+        ),
         ("controls: [nonsense]", "controls"),
     ],
 )
@@ -157,3 +163,13 @@ def test_a_control_named_like_an_agent_is_refused(tmp_path: Path) -> None:
     text = LONGMEMEVAL.replace("name: rounds", "name: oracle")
     with pytest.raises(ConfigError, match="control 'oracle' would share its name"):
         Runner(load_run_config(config_at(tmp_path, text, "controls: true")), progress=False)
+
+
+def test_an_agent_marked_as_a_control_its_task_does_not_declare_is_refused(
+    tmp_path: Path,
+) -> None:
+    text = LONGMEMEVAL.replace(
+        "provider: reader, params", "control: upper_bound, provider: reader, params"
+    )
+    with pytest.raises(ConfigError, match="agent 'rounds' is marked as the control 'upper_bound'"):
+        Runner(load_run_config(config_at(tmp_path, text, "")), progress=False)

@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
+from cogarch.experiments.results import read_trial
 from cogarch.experiments.run_config import load_run_config
 from cogarch.experiments.runner import Runner
 from cogarch.tasks.locomo.data import load_locomo
 from cogarch.tasks.locomo.questions import NOT_MENTIONED
+from cogarch.tasks.locomo.task import LocomoTask
 
 REPO = Path(__file__).resolve().parents[3]
 LONGMEMEVAL = """\
@@ -111,11 +113,15 @@ async def test_locomo_oracle_is_shown_only_each_questions_evidence(tmp_path: Pat
     report = await Runner(config, progress=False).run()
     assert report.failed == 0
     data = load_locomo(REPO / "tests/tasks/locomo/data/synthetic.json")
+    types = LocomoTask.record_types()
     text = {(c.sample_id, t.dia_id): t.line() for c in data for t in c.turns()}
     for i in range(2):
         oracle = trial(out, "oracle", i)
         full = trial(out, "full_history", i)
         assert oracle["metadata"]["control"] == "oracle"
+        record = read_trial(out / "oracle" / f"trial_{i:04d}.json", types=types)
+        asked = [a["prompt_tokens"] for a in oracle["payload"]["answers"]]
+        assert LocomoTask.context_tokens(record) == asked and all(asked)
         pairs = zip(oracle["payload"]["answers"], full["payload"]["answers"], strict=True)
         for mine, whole in pairs:
             assert mine["memory_tokens"] < whole["memory_tokens"]

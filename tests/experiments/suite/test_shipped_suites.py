@@ -54,7 +54,7 @@ def test_the_fakes_suite_ranks_every_task_and_agent(
     assert rows["forgetful_vanilla"]["mean_rank"] <= 4
 
     assert main(["suite", str(config), "--results-dir", str(out), "--quiet"]) == 0
-    assert "0 trials run, 64 already complete" in capsys.readouterr().out  # resumed: all done
+    assert "0 trials run, 100 already complete" in capsys.readouterr().out  # resumed: all done
     assert main(["suite", "report", str(out)]) == 0
     assert json.loads((out / "leaderboard.json").read_text(encoding="utf-8")) == board
 

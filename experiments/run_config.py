@@ -109,12 +109,14 @@ class AgentEntry(BaseModel):
     params: dict[str, Any] = Field(default_factory=dict, description="Agent spec parameters.")
     control: ControlRole | None = Field(
         default=None,
+        exclude_if=lambda v: v is None,
         description="The control role this agent plays (no_memory, full_history, oracle, "
         "lower_bound, upper_bound): recorded in its trials and kept out of the ranking; set "
         "by 'controls', which adds the task's own control agents.",
     )
     budget: Budget | None = Field(
         default=None,
+        exclude_if=lambda v: v is None,
         description="A retrieval budget fixed on every memory module of the agent "
         "({top_k: 10} or {context_tokens: 4000}); set by the run's or suite's 'budget'.",
     )
@@ -187,12 +189,14 @@ class RunConfig(BaseModel):
     )
     controls: Controls = Field(
         default=False,
+        exclude_if=lambda v: v is False,
         description="Add the task's control agents, on the provider of the agents they frame: "
         "true for every control the task declares, or a list of roles (no_memory, "
         "full_history, oracle, lower_bound, upper_bound).",
     )
     budget: Budget | None = Field(
         default=None,
+        exclude_if=lambda v: v is None,
         description="One retrieval budget for every agent with a memory ({top_k: 10} or "
         "{context_tokens: 4000}); an agent whose memory cannot take it is refused.",
     )

@@ -34,14 +34,7 @@ from .budgets import Budget
 from .controls import cell_agent, expanded_suite
 from .execution import ExecutionConfig
 from .names import name_problem, safe_name
-from .run_config import (
-    AgentEntry,
-    Controls,
-    RunConfig,
-    TaskEntry,
-    config_mapping,
-    located_agent,
-)
+from .run_config import AgentEntry, Controls, RunConfig, TaskEntry, config_mapping, located_agent
 from .task_types import task_source
 from .worker import task_setup
 
@@ -129,12 +122,14 @@ class SuiteConfig(BaseModel):
     currency: str = Field(default="USD", description="The unit of the prices.")
     controls: Controls = Field(
         default=False,
+        exclude_if=lambda v: v is False,
         description="Add every task's control agents as rows, on the agents' providers: true "
         "for every control the tasks declare, or a list of roles; a task without a control "
         "of a row's role leaves that cell out.",
     )
     budget: Budget | None = Field(
         default=None,
+        exclude_if=lambda v: v is None,
         description="One retrieval budget for every agent with a memory ({top_k: 10} or "
         "{context_tokens: 4000}), so a comparison is like for like; a memory that cannot "
         "take it is refused.",

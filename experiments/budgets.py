@@ -46,6 +46,11 @@ class Budget(BaseModel):
         return self
 
 
+def budget_text(budget: Budget) -> str:
+    """``top_k=10, context_tokens=4000``: the budget's settings, as a config gives them."""
+    return ", ".join(f"{k}={v}" for k, v in budget.model_dump(exclude_none=True).items())
+
+
 def _fields(registry: Any, kind: str) -> set[str]:
     try:
         cls = registry.get(kind)

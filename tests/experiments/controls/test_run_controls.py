@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
+from cogarch.experiments.dry_run import dry_run
 from cogarch.experiments.results import read_trial
 from cogarch.experiments.run_config import load_run_config
 from cogarch.experiments.runner import Runner
@@ -179,3 +180,13 @@ def test_an_agent_marked_as_a_control_its_task_does_not_declare_is_refused(
     )
     with pytest.raises(ConfigError, match="agent 'rounds' is marked as the control 'upper_bound'"):
         Runner(load_run_config(config_at(tmp_path, text, "")), progress=False)
+
+
+def test_a_dry_run_lists_the_controls_and_the_budget(tmp_path: Path) -> None:
+    extra = "controls: [no_memory, oracle]\nbudget: {top_k: 4}"
+    plan = dry_run(load_run_config(config_at(tmp_path, LONGMEMEVAL, extra))).text()
+    assert "rounds: longmemeval_rounds (1 nodes) on reader" in plan
+    assert "[embedder=hash, top_k=2] (budget: top_k=4)" in plan
+    assert "  no_memory: no_memory (1 nodes) on reader (control: no_memory)" in plan
+    assert "  oracle: longmemeval_full (1 nodes) on reader (control: oracle)" in plan
+    assert "trials: 7 per agent x 3 agents = 21" in plan

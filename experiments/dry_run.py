@@ -31,6 +31,8 @@ from cogarch.models.providers import ProviderConfig, Providers
 from cogarch.tasks.registry import TASKS
 from cogarch.workspace.spec import AgentSpec, describe_spec, providers_named
 
+from .budgets import budget_text
+from .controls import expanded_run
 from .cost_estimate import cost_line, estimates
 from .episodex_paper import episodex_deviations, played_games
 from .episodex_protocol import unstated_settings
@@ -117,6 +119,7 @@ def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan
     """Check ``config`` and lay out its plan; raises ``ConfigError`` for what would fail the
     run before its first trial (a missing data file the user supplies is reported in the plan
     instead, with where to get it)."""
+    config = expanded_run(config)
     resolved = _resolve(config)
     task = resolved.task
     plan = DryRunPlan()
@@ -172,6 +175,8 @@ def dry_run(config: RunConfig, estimate_from: Sequence[Path] = ()) -> DryRunPlan
         out.append(
             f"  {entry.label}: {spec.name} ({len(nodes)} nodes) on {', '.join(sorted(named))}"
             + (f" [{params}]" if params else "")
+            + (f" (control: {entry.control})" if entry.control else "")
+            + (f" (budget: {budget_text(entry.budget)})" if entry.budget and spec.memory else "")
         )
     if config.helper_provider:
         used.add(config.helper_provider)

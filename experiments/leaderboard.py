@@ -276,7 +276,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
                 costs=Costs.of(read.costs, successes),
                 more=[v for v, _ in values[spec.agent][1:]],
                 folder=spec.folder,
-                control=read.control,
+                control=read.control or manifest.controls.get(spec.agent),
             )
             row_costs.setdefault(spec.agent, CellCosts()).add(read.costs)
             if successes is not None:
@@ -285,7 +285,11 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
             mine.append(cell)
         if main is not None:
             cells_of_main = metric_cells[main.name]
-            compared = [s.agent for s in specs if data[s.agent].control is None]
+            compared = [
+                s.agent
+                for s in specs
+                if data[s.agent].control is None and s.agent not in manifest.controls
+            ]
             ranking = rank_column(main, cells_of_main, compared, ALPHA)
             _apply(ranking, mine)
             column = columns[-1]
@@ -314,7 +318,8 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
             costs=Costs.of(row_costs[agent]).per_success(
                 row_rate_tokens.get(agent, 0), row_successes.get(agent)
             ),
-            control=next((c.control for c in cells if c.agent == agent and c.control), None),
+            control=manifest.controls.get(agent)
+            or next((c.control for c in cells if c.agent == agent and c.control), None),
         )
         for agent in manifest.agents
     ]

@@ -22,15 +22,20 @@ from pydantic import (
 )
 
 from cogarch.config import located, read_yaml, validate_mapping
+from cogarch.core.controls import ControlRole
 from cogarch.errors import ConfigError
 from cogarch.models.providers import ProviderEntry
 from cogarch.registry import is_file_path
 
+from .budgets import Budget
 from .execution import ExecutionConfig
 from .framework_hosts import FRAMEWORKS
 from .identity import identity
 from .judge_audit.settings import JudgeAuditConfig, audit_setting
 from .names import name_problem, safe_name
+
+Controls = bool | list[ControlRole]
+"""``controls:``: true for every control a task declares, or the roles to add."""
 
 
 def _checked_name(value: str | None) -> str | None:
@@ -104,6 +109,19 @@ class AgentEntry(BaseModel):
     name: str | None = Field(default=None, description="Name in results (default: agent).")
     provider: str | None = Field(default=None, description="Provider of its specialists.")
     params: dict[str, Any] = Field(default_factory=dict, description="Agent spec parameters.")
+    control: ControlRole | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="The control role this agent plays (no_memory, full_history, oracle, "
+        "lower_bound, upper_bound): recorded in its trials and kept out of the ranking; set "
+        "by 'controls', which adds the task's own control agents.",
+    )
+    budget: Budget | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="A retrieval budget fixed on every memory module of the agent "
+        "({top_k: 10} or {context_tokens: 4000}); set by the run's or suite's 'budget'.",
+    )
 
     @field_validator("name")
     @classmethod
@@ -177,6 +195,19 @@ class RunConfig(BaseModel):
         description="Audit the judge of the task's judged metric after the trials (true, or "
         "its settings; see the guide's 'The judge audit'); left out of the recorded config "
         "and its hash, since it changes no trial: judge_audit.json records its settings.",
+    )
+    controls: Controls = Field(
+        default=False,
+        exclude_if=lambda v: v is False,
+        description="Add the task's control agents, on the provider of the agents they frame: "
+        "true for every control the task declares, or a list of roles (no_memory, "
+        "full_history, oracle, lower_bound, upper_bound).",
+    )
+    budget: Budget | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="One retrieval budget for every agent with a memory ({top_k: 10} or "
+        "{context_tokens: 4000}); an agent whose memory cannot take it is refused.",
     )
     execution: ExecutionConfig = Field(
         default_factory=ExecutionConfig,

@@ -26,6 +26,7 @@ from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
 from .backends import backend_factory
+from .controls import expanded_run
 from .identity import item_change, recorded_digests, same_code
 from .interrupts import RunInterrupts
 from .judge_audit.audit import JudgeAudit, JudgeAuditResult
@@ -141,7 +142,7 @@ class Runner:
         """``trace`` sends the run's spans to the OTLP endpoint of the environment (``otlp``)
         or to ``RESULTS_DIR/traces.jsonl`` (``file``); None traces only under a tracing some
         caller made current (``Tracing.activate``)."""
-        self.config = config
+        config = self.config = expanded_run(config)
         self.trace = trace
         self.results_dir = config.output_dir()
         self.setup = RunSetup(config)

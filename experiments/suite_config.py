@@ -31,9 +31,11 @@ from cogarch.models.providers import BUILTIN_PROVIDERS, ProviderEntry
 from cogarch.registry import is_file_path
 from cogarch.tasks.registry import TASKS
 
+from .budgets import Budget
+from .controls import cell_agent, expanded_suite
 from .execution import ExecutionConfig
 from .names import name_problem, safe_name
-from .run_config import AgentEntry, RunConfig, TaskEntry, config_mapping, located_agent
+from .run_config import AgentEntry, Controls, RunConfig, TaskEntry, config_mapping, located_agent
 from .task_types import task_source
 from .worker import task_setup
 
@@ -125,6 +127,20 @@ class SuiteConfig(BaseModel):
         description="Token prices by provider name, to turn each cell's tokens into money.",
     )
     currency: str = Field(default="USD", description="The unit of the prices.")
+    controls: Controls = Field(
+        default=False,
+        exclude_if=lambda v: v is False,
+        description="Add every task's control agents as rows, on the agents' providers: true "
+        "for every control the tasks declare, or a list of roles; a task without a control "
+        "of a row's role leaves that cell out.",
+    )
+    budget: Budget | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="One retrieval budget for every agent with a memory ({top_k: 10} or "
+        "{context_tokens: 4000}), so a comparison is like for like; a memory that cannot "
+        "take it is refused.",
+    )
     execution: ExecutionConfig = Field(
         default_factory=ExecutionConfig,
         exclude=True,
@@ -192,6 +208,7 @@ class SuiteConfig(BaseModel):
     def cell_config(self, task: SuiteTask, agent: AgentEntry) -> RunConfig:
         """The run of one cell: this agent alone on this task, in the cell's folder, with
         behaviour-named fakes turned into the task's own."""
+        agent = cell_agent(agent, task.kind)
         helper = task.helper_provider or self.helper_provider
         used = {agent.provider, helper}
         providers = {}
@@ -266,7 +283,7 @@ def load_suite_config(path: str | os.PathLike[str]) -> SuiteConfig:
             task = task.model_copy(update={"kind": found, "name": task.label})
         tasks.append(task)
     agents = [located_agent(agent, path) for agent in config.agents]
-    config = config.model_copy(update={"tasks": tasks, "agents": agents})
+    config = expanded_suite(config.model_copy(update={"tasks": tasks, "agents": agents}))
     for task, agent in config.cells():
         config.cell_config(task, agent)  # every cell valid before any runs
     return config

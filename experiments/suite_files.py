@@ -47,6 +47,8 @@ class SuiteManifest(BaseModel):
     agents: list[str]
     providers: dict[str, str | None] = Field(default_factory=dict)
     """The provider of each agent."""
+    controls: dict[str, str] = Field(default_factory=dict)
+    """The rows that are controls, by their role (kept out of the ranking)."""
     cells: list[SuiteCell]
     prices: dict[str, Price] = Field(default_factory=dict)
     currency: str = "USD"
@@ -80,6 +82,7 @@ def suite_manifest(config: SuiteConfig) -> dict[str, Any]:
         tasks=tasks,
         agents=[a.label for a in config.agents],
         providers={a.label: a.provider for a in config.agents},
+        controls={a.label: a.control for a in config.agents if a.control is not None},
         cells=cells,
         prices=config.prices,
         currency=config.currency,

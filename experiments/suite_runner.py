@@ -24,6 +24,7 @@ from pathlib import Path
 from cogarch.errors import CogarchError, ConfigError
 from cogarch.io import atomic_write_json
 
+from .controls import expanded_suite
 from .execution import ExecutionConfig
 from .leaderboard_files import write_leaderboard
 from .runner import BackendFactory, Runner
@@ -105,6 +106,7 @@ async def run_suite(
     """Run every cell not complete yet, then write each cell's report (unless ``reports`` is
     False) and the leaderboard files. Nothing plays when a cell would be refused, or when
     the results folder is another suite's (unless ``replace``)."""
+    config = expanded_suite(config)
     problems = cell_problems(config)
     if problems:
         raise ConfigError(

@@ -40,6 +40,8 @@ from cogarch.workspace.spec import (
     providers_named,
 )
 
+from .budgets import apply_budget
+from .cell_settings import trial_settings
 from .fakes import run_fakes
 from .frameworks import FrameworkAgentSpec, framework_builder
 from .identity import CODE_KEY, code_digests, digests_of, item_metadata, spec_refs
@@ -104,7 +106,7 @@ def resolve_agents(
             if entry.provider is not None:
                 providers.config(entry.provider)
             continue
-        spec = load_agent_spec(entry.agent, entry.params)
+        spec = apply_budget(load_agent_spec(entry.agent, entry.params), entry.budget, entry.label)
         provider = entry.provider or spec.provider
         if provider is not None:
             providers.config(provider)  # unknown names fail before any trial runs
@@ -233,8 +235,10 @@ class RunSetup:
         )
 
     def metadata(self) -> dict[str, Any]:
-        """What the run records of itself (``run.json``): its config, hash and versions."""
-        return dict(self._metadata)
+        """What the run records of itself (``run.json``): its config, hash and versions, and
+        each agent's control role and settings."""
+        agents = {label: self._control_settings(label) for label in self.specs}
+        return {**self._metadata, "agents": agents}
 
     def shipment(self) -> dict[str, Any]:
         """What a worker elsewhere needs to build this setup: the config and the task's
@@ -253,6 +257,16 @@ class RunSetup:
             "agent_spec": self.specs[label].model_dump(mode="json"),
             "provider": provider,
             "provider_settings": settings,
+            **self._control_settings(label),
+        }
+
+    def _control_settings(self, label: str) -> dict[str, Any]:
+        """The control role and the settings (reader, judge, budget) agent ``label`` records."""
+        reader, judge = self.provider_of(label), self.config.helper_provider
+        settings = trial_settings(self.providers, reader, judge, self.specs[label])
+        return {
+            "control": self.entries[label].control,
+            "settings": settings.model_dump(mode="json"),
         }
 
     def trial_metadata(
@@ -300,6 +314,7 @@ class RunSetup:
             helper_provider=self.helper_provider(provider),
             state_dir=self._state_dir(spec),
             agent_provider=provider,
+            control=self.entries[spec.agent].control,
             peers=tuple(self.specs),
             meter=Meter(),
         )

@@ -35,8 +35,10 @@ from pydantic import (
     field_validator,
 )
 
+from .controls import ControlRole
 from .evaluation import Evaluation
 from .payload import GenericPayload, Payload, PayloadRegistry
+from .settings import TrialSettings
 from .usage import TrialUsage
 
 SCHEMA_VERSION: Final = 2
@@ -279,6 +281,11 @@ class TrialMetadata(BaseModel):
     agent_spec: dict[str, Any] | None = None
     provider: str | None = None
     provider_settings: dict[str, Any] | None = None
+    control: ControlRole | None = Field(default=None, exclude_if=lambda v: v is None)
+    """The control role the agent played (``cogarch.core.controls``); None, and left out of
+    the file, for an agent under comparison."""
+    settings: TrialSettings | None = Field(default=None, exclude_if=lambda v: v is None)
+    """Its reader, judge and retrieval budget (None in files written before they were)."""
     started_at: str | None = None
     duration_s: float | None = None
 

@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from cogarch.errors import ConfigError
 
+from .controls import ControlAgent, ControlRole
 from .evaluation import Evaluation as BaseEvaluation
 from .evaluation import Scalar
 from .host import AgentHost
@@ -58,6 +59,9 @@ class TrialContext:
     """The agents of the run, each of which plays this same trial index (this one included)."""
     meter: UsageMeter | None = None
     """Collects the trial's model calls while :meth:`Task.play` runs it."""
+    control: ControlRole | None = None
+    """The control role the agent under test plays, if it is a control; the task gives an
+    ``oracle`` only the evidence it knows."""
     agent: AgentHost | None = field(default=None, init=False)
     """The agent under test: the first one :meth:`make_agent` built (its walk is the
     trial's)."""
@@ -132,6 +136,10 @@ class Task(ABC):
     """What makes items of the leaderboard's metrics hang together: the dotted path of a field
     of the trial's payload (or of each item) naming the item's cluster, filled into every
     metric that declares none; None: each trial is a cluster."""
+    controls: ClassVar[Mapping[ControlRole, ControlAgent]] = {}
+    """The task's control agents by role (see :mod:`cogarch.core.controls`), added to a run
+    or a suite by ``controls: true``; a task declaring ``oracle`` gives that agent only the
+    evidence (``TrialContext.control``)."""
 
     def __init__(self, params: BaseModel) -> None:
         self.params = params
@@ -204,6 +212,12 @@ class Task(ABC):
     def tidy_columns(cls, record: TrialRecord) -> dict[str, Scalar]:
         """The task's own columns of one trial's row in the tidy export; none by default."""
         return {}
+
+    @classmethod
+    def context_tokens(cls, record: TrialRecord) -> list[int]:
+        """The prompt tokens the reader was shown to answer each question of one trial, in
+        the order asked (a cell's context tokens per question); none by default."""
+        return []
 
     @property
     def needs_helper(self) -> bool:

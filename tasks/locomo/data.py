@@ -181,7 +181,7 @@ def id_problems(conv: Conversation) -> list[str]:
     of its questions that name no turn (LoCoMo's recall cannot count them)."""
     ids = Counter(t.dia_id for t in conv.turns())
     problems = [f"dialog id {d!r} names {n} turns" for d, n in sorted(ids.items()) if n > 1]
-    missing = sorted({e for q in conv.qa for e in _evidence_ids(q)} - set(ids))
+    missing = sorted({e for q in conv.qa for e in evidence_ids(q)} - set(ids))
     if missing:
         listed = ", ".join(map(repr, missing[:10])) + (" ..." if len(missing) > 10 else "")
         problems.append(f"{len(missing)} evidence id(s) name no turn: {listed}")
@@ -218,11 +218,11 @@ def select_sessions(conv: Conversation, sessions: Collection[int] | None) -> Con
         )
     kept = {n: t for n, t in conv.sessions.items() if n in sessions}
     ids = {t.dia_id for turns in kept.values() for t in turns}
-    qa = [q for q in conv.qa if q.get("evidence") and _evidence_ids(q) <= ids]
+    qa = [q for q in conv.qa if q.get("evidence") and evidence_ids(q) <= ids]
     return Conversation(conv.sample_id, conv.speakers, kept, qa)
 
 
-def _evidence_ids(qa: dict[str, Any]) -> set[str]:
+def evidence_ids(qa: dict[str, Any]) -> set[str]:
     """Evidence ids, with the file's few ``"D8:6; D9:17"`` entries split into their ids."""
     return {part.strip() for e in qa.get("evidence", []) for part in e.split(";") if part.strip()}
 

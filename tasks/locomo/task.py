@@ -18,9 +18,10 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
+from cogarch.core.controls import ControlAgent, ControlRole
 from cogarch.core.judge_audit import AuditedJudge
 from cogarch.core.leaderboard import LeaderboardMetric
-from cogarch.core.records import Scoring, TrialOutput
+from cogarch.core.records import Scoring, TrialOutput, TrialRecord
 from cogarch.core.task import Task, TrialContext
 from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter, replay
@@ -30,6 +31,7 @@ from cogarch.tokens import count_tokens
 
 from .data import (
     Conversation,
+    evidence_ids,
     id_problems,
     load_locomo,
     select_conversations,
@@ -167,6 +169,16 @@ class LocomoTask(Task):
             description="the judge's share of correct answers (only when judged)",
         ),
     )
+    controls: ClassVar[Mapping[ControlRole, ControlAgent]] = {
+        "no_memory": ControlAgent(agent="no_memory", description="the question alone"),
+        "full_history": ControlAgent(
+            agent="transcript",
+            description="the whole conversation, its latest history_tokens kept",
+        ),
+        "oracle": ControlAgent(
+            agent="transcript", description="only the question's evidence turns, on a fresh agent"
+        ),
+    }
     params: LocomoParams
 
     def __init__(self, params: BaseModel) -> None:
@@ -197,6 +209,7 @@ class LocomoTask(Task):
         conv = self.conversation(ctx.trial)
         agent: LocomoHost = ctx.make_agent()
         numbers = sorted(conv.sessions)
+        oracle = ctx.control == "oracle"  # each question on its own agent, shown its evidence
         state = TrialState(
             ctx.state_dir,
             {"sample_id": conv.sample_id, "sessions": numbers, "seed": ctx.seed},
@@ -206,7 +219,7 @@ class LocomoTask(Task):
             replay(progress.calls)
             cost = IngestCost(progress.cost or None)
             done = progress.sessions_done
-            for n in numbers[done:]:
+            for n in [] if oracle else numbers[done:]:
                 # the snapshot's fork reads the agent's memory: let it finish first, so the
                 # session's writes need not copy a store it still holds
                 await state.settle()
@@ -224,7 +237,7 @@ class LocomoTask(Task):
         payload = LocomoPayload(
             sample_id=conv.sample_id,
             sessions=numbers,
-            turns_ingested=sum(len(t) for t in conv.sessions.values()),
+            turns_ingested=0 if oracle else sum(len(t) for t in conv.sessions.values()),
             ingest=cost.data,
             memory_tokens=count_tokens(agent.private_state()),
             answers=answers,
@@ -236,6 +249,13 @@ class LocomoTask(Task):
             ),
             payload=payload,
         )
+
+    @classmethod
+    def context_tokens(cls, record: TrialRecord) -> list[int]:
+        payload = record.payload
+        if not isinstance(payload, LocomoPayload):
+            return []
+        return [a.prompt_tokens for a in payload.answers]
 
     async def _answers(
         self,
@@ -262,12 +282,27 @@ class LocomoTask(Task):
                 continue
             meter = Meter()
             with meter.active():
-                answer = await ask(base, qa, ctx.seed + index)
+                asked = base
+                if ctx.control == "oracle":
+                    asked = await _evidence_agent(ctx, conv, qa, p.history_tokens)
+                answer = await ask(asked, qa, ctx.seed + index)
                 if model is not None and answer.category != 5:
                     answer.judge = await judge(model, answer, ctx.seed + index)
             answers.append(answer)
             state.answered(key, answer.model_dump(mode="json"), _dicts(meter))
         return answers
+
+
+async def _evidence_agent(
+    ctx: TrialContext, conv: Conversation, qa: dict[str, Any], history_tokens: int | None
+) -> LocomoHost:
+    """A fresh agent that took in only the question's evidence turns, in dialog order (the
+    oracle control: every other turn of the conversation is left out)."""
+    agent: LocomoHost = ctx.make_agent()
+    wanted = evidence_ids(qa)
+    await ingest_turns(agent, [t for t in conv.turns() if t.dia_id in wanted])
+    trim_history(agent, history_tokens)
+    return agent
 
 
 def _dicts(meter: Meter) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogarch.core.controls import ControlAgent, ControlRole
 from cogarch.core.evaluation import Scalar
 from cogarch.core.host import Observation
 from cogarch.core.judge_audit import AuditedJudge
@@ -143,6 +144,16 @@ class LongMemEvalTask(Task):
             description="share of questions the official judge marks correct",
         ),
     )
+    controls: ClassVar[Mapping[ControlRole, ControlAgent]] = {
+        "no_memory": ControlAgent(agent="no_memory", description="the question alone"),
+        "full_history": ControlAgent(
+            agent="longmemeval_full",
+            description="every session, its head cut to the reader's window",
+        ),
+        "oracle": ControlAgent(
+            agent="longmemeval_full", description="only the evidence sessions of the question"
+        ),
+    }
     params: LongMemEvalParams
 
     def __init__(self, params: BaseModel) -> None:
@@ -224,7 +235,8 @@ class LongMemEvalTask(Task):
     async def run_trial(self, ctx: TrialContext) -> TrialOutput:
         p = self.params
         asked = self.question(ctx.trial)
-        played = asked.oracle() if p.haystack == "oracle" else asked
+        evidence_only = p.haystack == "oracle" or ctx.control == "oracle"
+        played = asked.oracle() if evidence_only else asked
         agent: LongMemEvalHost = ctx.make_agent()
         cost, reused = await self._ingest(agent, played, ctx)
         trim_history(agent, p.history_tokens)
@@ -257,7 +269,7 @@ class LongMemEvalTask(Task):
             verdict=verdict,
             judge_reply=judge_reply,
             judge_model=judge_name,
-            haystack=p.haystack,
+            haystack="oracle" if evidence_only else p.haystack,
             sessions_ingested=len(played.sessions),
             turns_ingested=sum(len(s.turns) for s in played.sessions),
             memory_reused=reused,
@@ -314,6 +326,11 @@ class LongMemEvalTask(Task):
                 )
             )
         return sections
+
+    @classmethod
+    def context_tokens(cls, record: TrialRecord) -> list[int]:
+        payload = record.payload
+        return [payload.prompt_tokens] if isinstance(payload, LongMemEvalPayload) else []
 
     @classmethod
     def tidy_columns(cls, record: TrialRecord) -> dict[str, Scalar]:

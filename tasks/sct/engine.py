@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import ClassVar, Literal, Protocol
@@ -16,6 +16,7 @@ from typing import ClassVar, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cogarch import tracing
+from cogarch.core.controls import ControlAgent, ControlRole
 from cogarch.core.evaluation import Scalar
 from cogarch.core.host import Forking, Host, PrivateState, ReplyReporting, Walking
 from cogarch.core.leaderboard import LeaderboardMetric
@@ -283,6 +284,15 @@ class SCTTask(Task):
             description="self-consistent share under the paper's strict reading (Table 1)",
         ),
     )
+    controls: ClassVar[Mapping[ControlRole, ControlAgent]] = {
+        "lower_bound": ControlAgent(
+            agent="vanilla", description="the paper's lower bound: no state kept across turns"
+        ),
+        "upper_bound": ControlAgent(
+            agent="private_cot",
+            description="the paper's upper bound: its own earlier reasoning kept privately",
+        ),
+    }
     Payload = SCTPayload
     Evaluation = SCTEvaluation
     Branch = SCTBranch

@@ -23,7 +23,8 @@ def test_the_fakes_suite_ranks_every_task_and_agent(
     config = SUITES / "suite_memory_fakes.yaml"
     assert main(["suite", str(config), "--results-dir", str(out), "--quiet"]) == 0
     printed = capsys.readouterr().out
-    assert "24 cells: 64 trials run, 0 already complete, 0 failed" in printed
+    # 24 cells of its four agents, and 14 of the controls its tasks declare on its two readers
+    assert "38 cells: 100 trials run, 0 already complete, 0 failed" in printed
     board = json.loads((out / "leaderboard.json").read_text(encoding="utf-8"))
     assert {c["status"] for c in board["cells"]} == {"complete"}
     value = {(c["agent"], c["task"]): c["value"] for c in board["cells"]}
@@ -35,9 +36,26 @@ def test_the_fakes_suite_ranks_every_task_and_agent(
     rows = {r["agent"]: r for r in board["rows"]}
     assert len(rows["vanilla"]["tasks"]) == 6
     assert rows["forgetful_vanilla"]["mean_rank"] > rows["vanilla"]["mean_rank"]
+    controls = {
+        f"{role}.{reader}": role
+        for role in ("lower_bound", "upper_bound", "no_memory", "full_history", "oracle")
+        for reader in ("honest", "forgetful")
+    }
+    manifest = json.loads((out / "suite.json").read_text(encoding="utf-8"))
+    assert manifest["controls"] == controls
+    for agent, role in controls.items():  # marked in every trial, and never ranked
+        assert rows[agent]["mean_rank"] is None and rows[agent]["tasks"] == []
+        for cell in (c for c in board["cells"] if c["agent"] == agent and c["status"] != "skipped"):
+            trial = json.loads((out / cell["folder"] / agent / "trial_0000.json").read_text())
+            assert trial["metadata"]["control"] == role
+    assert {c["task"] for c in board["cells"] if c["agent"] == "oracle.honest" and c["value"]} == {
+        "locomo"
+    }
+    # the worst measured agent ranks last among the four: the controls take no rank
+    assert rows["forgetful_vanilla"]["mean_rank"] <= 4
 
     assert main(["suite", str(config), "--results-dir", str(out), "--quiet"]) == 0
-    assert "0 trials run, 64 already complete" in capsys.readouterr().out  # resumed: all done
+    assert "0 trials run, 100 already complete" in capsys.readouterr().out  # resumed: all done
     assert main(["suite", "report", str(out)]) == 0
     assert json.loads((out / "leaderboard.json").read_text(encoding="utf-8")) == board
     check_partial_locomo_cell_ranks_on_the_shared_conversation(out, board, tmp_path / "copy")

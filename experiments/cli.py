@@ -67,23 +67,16 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_models(args: argparse.Namespace) -> int:
+    """List the providers at once; with ``--check``, send each a one-word request."""
+    if not args.check:
+        return list_models(args.config)
     from cogarch.models.messages import user
 
-    providers = providers_from(args.config, own=not args.no_check)
+    providers = providers_from(args.config)
     failures = 0
-    if args.no_check and args.config is not None:  # listed without running their code
-        from cogarch.config import read_yaml
-
-        data = read_yaml(args.config)
-        section = data.get("providers", data) if isinstance(data, dict) else {}
-        for name, kind in own_kinds(section if isinstance(section, dict) else {}).items():
-            print(f"{name:<20} {kind} (your own provider kind; not imported with --no-check)")
     for name in providers.names():
         provider = providers.provider(name)
         line = f"{name:<20} {provider.config.kind:<7} {provider.served} ({provider.where})"
-        if args.no_check:
-            print(line)
-            continue
         start = time.perf_counter()
         try:
             completion = asyncio.run(
@@ -97,6 +90,28 @@ def cmd_models(args: argparse.Namespace) -> int:
             failures += 1
             print(f"{line}  FAILED: {exc}")
     return 1 if failures else 0
+
+
+def list_models(config: str | None) -> int:
+    """Each provider's name, kind, model and where it answers, without calling any, starting
+    the embedded model or importing a provider kind of the user's own."""
+    providers = providers_from(config, own=False, fakes=False)
+    if config is not None:
+        from cogarch.config import read_yaml
+
+        data = read_yaml(config)
+        section = data.get("providers", data) if isinstance(data, dict) else {}
+        for name, kind in own_kinds(section if isinstance(section, dict) else {}).items():
+            print(f"{name:<20} {kind} (your own provider kind; not imported without --check)")
+    for name in providers.names():
+        provider = providers.provider(name)
+        print(f"{name:<20} {provider.config.kind:<7} {provider.served} ({provider.where})")
+    again = "cogarch models --check" + (f" --config {config}" if config else "")
+    print(
+        f"not checked: `{again}` sends each provider a one-word request (it starts the "
+        "embedded model for a 'local' provider and imports provider kinds of your own)"
+    )
+    return 0
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
@@ -225,16 +240,28 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(fn=cmd_run)
 
-    models = sub.add_parser("models", help="list providers and check that each answers")
+    models = sub.add_parser(
+        "models",
+        help="list providers at once; with --check, send each a one-word request and report "
+        "whether it answered",
+    )
     models.add_argument(
         "--config",
         help="a YAML file with a 'providers:' section (a provider kind of your own, named by "
-        "import path or file, is imported to check it; not with --no-check)",
+        "import path or file, is imported only with --check)",
     )
-    models.add_argument(
+    checking = models.add_mutually_exclusive_group()
+    checking.add_argument(
+        "--check",
+        action="store_true",
+        help="call each provider once (starting the embedded model for a 'local' provider, "
+        "importing a provider kind of your own) and fail if any does not answer",
+    )
+    checking.add_argument(
         "--no-check",
         action="store_true",
-        help="list without calling a model or importing a provider kind of your own",
+        help="list without calling a model or importing a provider kind of your own (what "
+        "the command does without --check)",
     )
     models.set_defaults(fn=cmd_models)
 

@@ -17,17 +17,23 @@ if TYPE_CHECKING:
 C = TypeVar("C", "RunConfig", "SuiteConfig")
 
 
-def providers_from(config: str | None, own: bool = True) -> Providers:
+def providers_from(config: str | None, own: bool = True, fakes: bool = True) -> Providers:
     """The providers of ``config`` (a YAML file with a ``providers:`` section); without
     ``own``, a provider whose kind is the user's own code is left out (not imported: see
-    :func:`own_kinds`)."""
-    from cogarch.models.providers import Providers, load_providers_yaml
+    :func:`own_kinds`); without ``fakes``, the tasks' scripted fakes are not loaded (enough
+    to list the providers, not to call a fake one)."""
+    from cogarch.models.providers import Providers, load_providers_yaml, no_fakes
 
-    from .fakes import run_fakes
     from .run_config import located_kinds
 
+    if fakes:
+        from .fakes import run_fakes
+
+        table = run_fakes()
+    else:
+        table = no_fakes()
     if config is None:
-        return Providers(fakes=run_fakes())
+        return Providers(fakes=table)
     from cogarch.config import read_yaml
 
     data = read_yaml(config)
@@ -40,7 +46,7 @@ def providers_from(config: str | None, own: bool = True) -> Providers:
     located = located_kinds(section or {}, config)
     if not own:
         located = {k: v for k, v in located.items() if k not in own_kinds(located)}
-    return Providers(load_providers_yaml(located), fakes=run_fakes())
+    return Providers(load_providers_yaml(located), fakes=table)
 
 
 def own_kinds(section: dict[object, object]) -> dict[str, str]:

@@ -55,20 +55,40 @@ def test_agents_lists_every_ready_made_agent(capsys: pytest.CaptureFixture[str])
     assert all(len(line.split(maxsplit=1)) == 2 for line in lines)  # each has a description
 
 
-def test_models_no_check_lists_without_calling(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_models_lists_without_calling_and_says_how_to_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert main(["models", "--no-check", "--config", providers_file(tmp_path)]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == ["honest", "local", "remote"]
-    rows = {line.split()[0]: line for line in lines}
-    assert rows["honest"].split()[1:3] == ["fake", "hangman.honest"]
-    assert "embedded llama.cpp" in rows["local"]
-    assert "gpt-x (http://127.0.0.1:9/v1)" in rows["remote"]
-    assert "SOME_KEY" not in "\n".join(lines)  # the variable's name is not even listed
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("listing built a model or loaded the tasks' fakes")
 
-    assert main(["models", "--no-check"]) == 0  # without a config: the built-in provider
-    assert capsys.readouterr().out.split()[:2] == ["local", "local"]
+    monkeypatch.setattr(providers_module.Providers, "get", never)
+    monkeypatch.setattr("cogarch.experiments.fakes.run_fakes", never)
+    path = providers_file(tmp_path)
+    for flags in ([], ["--no-check"]):  # --no-check is what the command does by default
+        assert main(["models", *flags, "--config", path]) == 0
+        *lines, note = capsys.readouterr().out.splitlines()
+        assert [line.split()[0] for line in lines] == ["honest", "local", "remote"]
+        rows = {line.split()[0]: line for line in lines}
+        assert rows["honest"].split()[1:3] == ["fake", "hangman.honest"]
+        assert "embedded llama.cpp" in rows["local"]
+        assert "gpt-x (http://127.0.0.1:9/v1)" in rows["remote"]
+        assert "SOME_KEY" not in "\n".join(lines)  # the variable's name is not even listed
+        assert note.startswith("not checked: ")
+        assert f"cogarch models --check --config {path}" in note
+
+    assert main(["models"]) == 0  # without a config: the built-in provider
+    out = capsys.readouterr().out
+    assert out.split()[:2] == ["local", "local"]
+    assert "`cogarch models --check`" in out
+
+
+def test_models_check_and_no_check_exclude_each_other(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["models", "--check", "--no-check"])
+    assert exited.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 def test_models_checks_every_provider_and_fails_if_one_fails(
@@ -84,7 +104,7 @@ providers:
   rejecting: {{kind: openai, model: m, base_url: "{server.base_url}", timeout: 2}}
 """
         with allowing_model_requests():
-            code = main(["models", "--config", providers_file(tmp_path, text)])
+            code = main(["models", "--check", "--config", providers_file(tmp_path, text)])
     out = capsys.readouterr().out
     rows = {line.split()[0]: line for line in out.splitlines()}
     assert code == 1

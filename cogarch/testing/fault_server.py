@@ -3,7 +3,8 @@
 Each ``POST /v1/chat/completions`` takes the next behaviour from a script; when the script is
 used up, the ``default`` behaviour answers. ``GET /v1/models`` lists the served model and does
 not consume the script. Every chat request body and its headers are recorded, so a test can
-check what reached the wire (seed, temperature, ``response_format``, messages, API key).
+check what reached the wire (seed, temperature, ``response_format``, messages, API key), and
+the requests open at once are counted (``in_flight``, ``peak_in_flight``).
 
 Behaviours (a string, or a :class:`Step` to set content, reasoning or usage per answer):
 
@@ -90,6 +91,7 @@ class FaultServer:
         model: str | None = None,
         cached_tokens: int | Callable[[Any], int | None] | None = None,
         cache_report: CacheReport = "details",
+        keep_alive: bool = False,
     ) -> None:
         if cache_report not in CACHE_REPORTS:
             raise ValueError(f"unknown cache report '{cache_report}'; use one of {CACHE_REPORTS}")
@@ -104,8 +106,15 @@ class FaultServer:
         """Prompt tokens each answer says were served from the cache: a number, a function of
         the request body (None: no report for that answer), or None (no reports)."""
         self.cache_report: CacheReport = cache_report
+        self.keep_alive = keep_alive
+        """Keep a connection open after an answer, as a production server does (by default
+        every answer closes its connection, so each request opens a new one)."""
         self.requests: list[RecordedRequest] = []
         self.model_list_hits = 0
+        self.in_flight = 0
+        """Chat completion requests read and not yet answered."""
+        self.peak_in_flight = 0
+        """The most chat completion requests ever open at once."""
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
@@ -197,7 +206,13 @@ class FaultServer:
         with self._lock:
             step = self._script.popleft() if self._script else self.default
             self.requests.append(RecordedRequest(body, headers, step))
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
         return step
+
+    def _done(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
 
     def _completion(self, body: Any, step: Step, *, content: str | None = None) -> dict[str, Any]:
         request = body if isinstance(body, dict) else {}
@@ -268,6 +283,7 @@ def _first_tool(request: dict[str, Any]) -> str | None:
 
 class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 256  # connections waiting to be accepted (the default 5 drops bursts)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # A client that timed out or went away is expected here; nothing to report.
@@ -308,6 +324,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._serve(step, body)
         except (ConnectionError, TimeoutError):
             self.close_connection = True  # the client gave up first (e.g. its timeout)
+        finally:
+            server._done()
 
     def _serve(self, step: Step, body: Any) -> None:
         server = self.fault_server
@@ -358,7 +376,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
-        self.send_header("Connection", "close")
+        if not self.fault_server.keep_alive:
+            self.send_header("Connection", "close")
         for name, value in (extra or {}).items():
             self.send_header(name, value)
         self.end_headers()

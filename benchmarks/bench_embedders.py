@@ -1,0 +1,111 @@
+"""Embedding throughput: LongMemEval-length turns per second by embedder, precision and batch.
+
+Run from the repository root::
+
+    python benchmarks/bench_embedders.py [--repeats 3] [--batch-sizes 16 32 64]
+        [--precisions float32 bfloat16] [--max-lengths 256 128] [--threads N]
+
+The texts are the 500 turns of one synthetic LongMemEval-S-sized haystack (50 sessions of 10
+turns, about 115k tokens, as ``bench_longmemeval.py`` makes it), every one distinct, embedded
+as raw-turn memory embeds them (dated lines, one call for the whole haystack). Each setting is
+timed ``--repeats`` times with the process's vector memo emptied before each, so every turn is
+really embedded; printed: turns per second (best and the spread of the repeats), the CPU
+seconds of the best repeat, and the least cosine between a vector and the float32 one at full
+length (what the setting costs in fidelity). ``--max-lengths`` caps the tokens a turn keeps
+(MiniLM's default is 256; the haystack's longest turns are about 220). The hash embedder is
+timed beside them. On a machine shared with other work, compare the best figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def haystack_texts() -> list[str]:
+    from cogarch.tasks.longmemeval.data import load_longmemeval
+    from cogarch.tasks.longmemeval.synthetic import synthetic_longmemeval
+    from cogarch.tasks.longmemeval.task import haystack_observations
+
+    data = synthetic_longmemeval(
+        1, sessions=50, turns_per_session=10, abstention=0, pool=2000, turn_words=45, seed=7
+    )[:1]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "one.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        [question] = load_longmemeval(path)
+    return [o.text for o in haystack_observations(question)]
+
+
+def timed(embed: Any, texts: list[str], repeats: int) -> tuple[list[float], float, Any]:
+    """Seconds of each repeat, CPU seconds of the best, and the vectors."""
+    from cogarch.memory.retrieval import embeddings
+
+    walls, cpus, vectors = [], [], None
+    for _ in range(repeats):
+        embeddings._MINILM.memo.clear()
+        cpu, start = time.process_time(), time.perf_counter()
+        vectors = embed(texts)
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return walls, cpus[walls.index(min(walls))], vectors
+
+
+def main(argv: list[str] | None = None) -> None:
+    import numpy as np
+    import torch
+
+    from cogarch.memory.retrieval import embeddings
+    from cogarch.memory.retrieval.embeddings import HashEmbedder, MiniLMEmbedder, minilm_model
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[16, 32, 64])
+    parser.add_argument("--precisions", nargs="+", default=["float32", "bfloat16"])
+    parser.add_argument("--max-lengths", type=int, nargs="+", default=[256])
+    parser.add_argument("--threads", type=int, default=None, help="torch threads (default: its)")
+    args = parser.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    texts = haystack_texts()
+    model = minilm_model()
+    embeddings._MINILM.memo.clear()
+    reference = np.asarray(MiniLMEmbedder(precision="float32").embed(texts))  # also a warm-up
+    print(
+        f"{len(texts)} distinct turns; torch threads {torch.get_num_threads()}; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"{'embedder':<22} {'batch':>5} {'max len':>7} {'turns/s best':>12} {'spread':>13} "
+        f"{'cpu s':>6} {'min cos':>8}"
+    )
+    for precision in args.precisions:
+        for length in args.max_lengths:
+            model.max_seq_length = length
+            for batch in args.batch_sizes:
+                embedder = MiniLMEmbedder(batch_size=batch, precision=precision)
+                walls, cpu, vectors = timed(embedder.embed, texts, args.repeats)
+                vectors = np.asarray(vectors)
+                cos = float((vectors * reference).sum(1).min())
+                rates = sorted(len(texts) / w for w in walls)
+                print(
+                    f"{'minilm ' + precision:<22} {batch:>5} {length:>7} {rates[-1]:>12.1f} "
+                    f"{rates[0]:>6.1f}-{rates[-1]:<6.1f} {cpu:>6.2f} {cos:>8.5f}",
+                    flush=True,
+                )
+    model.max_seq_length = 256
+    walls, cpu, _ = timed(HashEmbedder().embed, texts, args.repeats)
+    best = len(texts) / min(walls)
+    print(f"{'hash':<22} {'-':>5} {'-':>7} {best:>12.1f} {'':>13} {cpu:>6.2f} {'-':>8}")
+
+
+if __name__ == "__main__":
+    main()

@@ -24,6 +24,8 @@ class MisbehavingParams(BaseModel):
     mode: str = "ok"
     bad_trial: int = -1
     score: float | int | None = 1
+    score_text: str | None = None
+    """A score the task computes itself, as ``float(score_text)`` (past what a config takes)."""
     outcome: str = "win"
     payload_bytes: int = 0
     nesting: int = 0
@@ -66,7 +68,10 @@ class MisbehavingTask(Task):
         p = self.params
         output = TrialOutput(
             turns=[Turn(turn=1, user="hello", reply=reply)],
-            evaluation=Scored(outcome=p.outcome, score=p.score),
+            evaluation=Scored(
+                outcome=p.outcome,
+                score=p.score if p.score_text is None else float(p.score_text),
+            ),
         )
         if p.bad_trial not in (-1, ctx.trial):
             return TrialOutput(turns=output.turns, evaluation=Scored(outcome="win", score=1))

@@ -147,7 +147,7 @@ async def test_a_file_holding_such_a_number_is_not_read_as_a_trial(tmp_path: Pat
 
 async def test_trials_scoring_near_the_float_limit_are_tabled(tmp_path: Path) -> None:
     results = tmp_path / "run"
-    await run(results, score=1e308)
+    await run(results, score_text="1e308")
     build_report(results)
     page = (results / "report" / "report.md").read_text(encoding="utf-8")
     assert "| score | 1e+308 ± 0 |" in page
@@ -157,7 +157,7 @@ async def test_nan_in_an_evaluation_is_written_as_null_with_a_warning(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     results = tmp_path / "run"
-    report = await run(results, trials=1, score=float("nan"))
+    report = await run(results, trials=1, score_text="nan")
     assert report.failed == 0
     assert any("'evaluation.score' is nan" in w and "null" in w for w in report.warnings)
     assert "is nan" in capsys.readouterr().err

@@ -85,7 +85,7 @@ async def test_empty_replies_fail_the_trial_with_the_reason(tmp_path: Path) -> N
     md = (results / "report" / "report.md").read_text("utf-8")
     row = summary_row(md, "blank_reveal")
     assert row[4:6] == ["0", "2"]  # complete, failed
-    assert row[-2:] == ["-", "-"]  # no SC rate: nothing was classified
+    assert row[-2:] == ["0", "0-66"]  # the failed trials count as failures of the SC rate
 
 
 async def test_an_endpoint_answering_empty_content_fails_every_trial(tmp_path: Path) -> None:

@@ -134,7 +134,8 @@ def test_home_a_guide_and_the_config_reference_open_in_chromium(
         assert page.locator("pre code").count() >= 3
         page.goto(f"{served}/reference/run-config/")
         assert page.locator("h2#runconfig").count() == 1
-        assert page.locator("td code", has_text=re.compile(r"^concurrency$")).count() == 1
+        # the execution settings and the judge audit each take a concurrency
+        assert page.locator("td code", has_text=re.compile(r"^concurrency$")).count() == 2
         page.goto(f"{served}/reference/agents/episodex/")
         image = page.locator("img[alt='transition graph of episodex']")
         assert image.evaluate("img => img.complete && img.naturalWidth > 300")

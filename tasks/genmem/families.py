@@ -35,14 +35,16 @@ MONTHS = (
     "december",
 )
 SUFFIX = {
-    "job": "Answer with the job only.",
-    "town": "Answer with the town only.",
-    "name": "Answer with the name only.",
-    "brand": "Answer with the brand only.",
-    "number": "Answer with the number only.",
-    "date": "Answer with the date only.",
-    "colour": "Answer with the colour only.",
+    "job": "the job",
+    "town": "the town",
+    "name": "the name",
+    "brand": "the brand",
+    "number": "the number",
+    "date": "the date",
+    "colour": "the colour",
 }
+"""What each kind of answer asks for; the question ends "Answer with <it> only, or with 'not
+mentioned' if it never came up." (short answers score exactly)."""
 """What each kind of answer asks for, appended to the question (short answers score exactly)."""
 
 
@@ -101,7 +103,8 @@ def _q(
         qid="",
         ability=ability,
         family=family,
-        question=f"{question} {SUFFIX[kind]}",
+        question=f"{question} Answer with {SUFFIX[kind]} only, or with 'not mentioned' if it "
+        "never came up.",
         answer=answer,
         variants=(answer,) if variants is None else variants,
         check=check,

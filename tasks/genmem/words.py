@@ -203,10 +203,7 @@ class NamePool:
 
     def town(self) -> str:
         return self._fresh(
-            lambda: (
-                invented_word(self.rng, self.rng.choice((1, 2))).rstrip("aeiou")
-                + self.rng.choice(TOWN_ENDINGS)
-            )
+            lambda: invented_word(self.rng, self.rng.choice((1, 2))) + self.rng.choice(TOWN_ENDINGS)
         )
 
     def brand(self) -> str:

@@ -102,5 +102,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.stats:
         _stats(conversation)
     else:
-        _show(conversation, args.show or 1)
+        _show(conversation, 1 if args.show is None else args.show)
     return 0

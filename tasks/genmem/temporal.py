@@ -1,5 +1,6 @@
-"""Temporal families: when something happened (a session's date), which of a person's trips
-came first, and how many days passed between two events. The user says "today", so an
+"""Temporal families: when something happened (a session's date), which of two trips with a
+person came first (both towns named; a reply naming both is wrong), and how many days (2 to
+9, same month where the calendar allows) passed between two events. The user says "today", so an
 event's date is its session's date."""
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def event_date(d: Draw) -> PlannedQuestion | None:
 
 def first_trip(d: Draw) -> PlannedQuestion | None:
     rel, name = d.person()
-    towns = [d.names.town() for _ in range(d.rng.choice((2, 3)))]
+    towns = [d.names.town(), d.names.town()]
+    named = d.rng.sample(towns, 2)
     rival = d.names.town()
     texts = [
         Statement(
@@ -78,10 +80,10 @@ def first_trip(d: Draw) -> PlannedQuestion | None:
         "temporal",
         "first_trip",
         "town",
-        f"Which town did I visit first with my {rel} {name}?",
+        f"Which town did I visit first with my {rel} {name}, {named[0]} or {named[1]}?",
         towns[0],
         check="first",
-        rivals=(rival,),
+        rivals=(rival, towns[1]),
         distractors=(
             f"{name} visited {rival} alone years ago and still talks about it.",
             f"{name} and I might go to {rival} one day, if we ever find the time.",
@@ -93,7 +95,7 @@ def first_trip(d: Draw) -> PlannedQuestion | None:
 def days_between(d: Draw) -> PlannedQuestion | None:
     species = d.pick(SPECIES)
     pet = d.names.pet()
-    sessions = d.calendar.pick(2, within_days=(2, 24))
+    sessions = d.calendar.pick(2, within_days=(2, 9))
     if sessions is None:
         return None
     texts = [

@@ -217,7 +217,7 @@ def person_brand(d: Draw) -> PlannedQuestion | None:
     said = d.pick(
         (
             f"My {rel} {name} bought a {brand} {item} last week and won't stop talking about it.",
-            f"My {rel} {name} finally replaced the old {item} with a {brand} one.",
+            f"My {rel} {name} finally replaced the old {item} with a new {brand} {item}.",
         )
     )
     q = _q(
@@ -274,9 +274,9 @@ def activity_count(d: Draw) -> PlannedQuestion | None:
         Statement(
             d.pick(
                 (
-                    f"{name} and I {activity} again today.",
-                    f"Just got back, {name} and I {activity} this evening.",
-                    f"Today {name} and I {activity} again.",
+                    f"My {rel} {name} and I {activity} again today.",
+                    f"Just got back, my {rel} {name} and I {activity} this evening.",
+                    f"Today my {rel} {name} and I {activity} again.",
                 )
             )
         )

@@ -1,9 +1,11 @@
 """Temporal families: when something happened (a session's date), which of two trips with a
 person came first (both towns named; a reply naming both is wrong), and how many days (2 to
 9, same month where the calendar allows) passed between two events. The user says "today", so an
-event's date is its session's date."""
+event's date is its session's date (the days-between turns say the day too, "today, May 3")."""
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from .families import Draw, _one, _q, date_variants
 from .plan import PlannedQuestion, Statement
@@ -92,31 +94,39 @@ def first_trip(d: Draw) -> PlannedQuestion | None:
     return _one(d, q, texts)
 
 
+def _day(when: datetime) -> str:
+    return f"{when:%B} {when.day}"
+
+
 def days_between(d: Draw) -> PlannedQuestion | None:
     species = d.pick(SPECIES)
     pet = d.names.pet()
     sessions = d.calendar.pick(2, within_days=(2, 9))
     if sessions is None:
         return None
+    first, second = (d.calendar.times[s] for s in sessions)
     texts = [
-        Statement(f"I adopted a {species} today! I named it {pet}.", ((pet, "adopted", ""),)),
+        Statement(
+            f"I adopted a {species} today, {_day(first)}! I named it {pet}.",
+            ((pet, "adopted", ""),),
+        ),
         Statement(
             d.pick(
                 (
-                    f"Took {pet} to the vet for the first time today.",
-                    f"{pet} had a first visit to the vet today, all healthy.",
+                    f"Took {pet} to the vet for the first time today, {_day(second)}.",
+                    f"{pet} had a first visit to the vet today, {_day(second)}, all healthy.",
                 )
             ),
             ((pet, "vet", ""),),
         ),
     ]
-    days = (d.calendar.times[sessions[1]].date() - d.calendar.times[sessions[0]].date()).days
+    days = (second.date() - first.date()).days
     q = _q(
         d,
         "temporal",
         "days_between",
         "number",
-        f"How many days after adopting {pet} did I first take {pet} to the vet?",
+        f"How many days passed between adopting {pet} and {pet}'s first visit to the vet?",
         str(days),
         check="days",
         distractors=(

@@ -124,8 +124,8 @@ def car_colour(d: Draw) -> PlannedQuestion | None:
         lambda r, n, v: f"My {r} {n} drives a {v} car that is always spotless.",
         lambda n, o, v: d.pick(
             (
-                f"{n} sold the {o} car and bought a {v} one.",
-                f"{n} got rid of the {o} car; the new one is {v}.",
+                f"{n} sold the {o} car and bought a new {v} car.",
+                f"{n} got rid of the {o} car; the new car is {v}.",
             )
         ),
         f"What colour is my {rel} {name}'s car now?",

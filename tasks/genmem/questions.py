@@ -105,12 +105,14 @@ def build_plan(params: GeneratorParams) -> Plan:
         stream(params.seed, "families", ability).shuffle(fams)
     out: list[PlannedQuestion] = []
     used = 0
+    turn: dict[str, int] = dict.fromkeys(ABILITIES, 0)
     for n, ability in enumerate(order):
         draw = families.Draw(stream(params.seed, "question", n), names, calendar, items)
         fams = cycles[ability]
+        turn[ability] += 1
         made = None
         for k in range(len(fams)):
-            family = fams[(n + k) % len(fams)]
+            family = fams[(turn[ability] - 1 + k) % len(fams)]
             made = family(draw)
             if made is not None:
                 break

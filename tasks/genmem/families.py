@@ -332,7 +332,9 @@ def purchase_sum(d: Draw) -> PlannedQuestion | None:
     return _one(d, q, texts)
 
 
-def age_difference(d: Draw) -> PlannedQuestion | None:
+def older_of_two(d: Draw) -> PlannedQuestion | None:
+    """Two people's ages, said in different sessions; asked who is older (both named, in a
+    random order; a reply naming both is wrong)."""
     (r1, n1), (r2, n2) = d.person(), d.person()
     a2 = d.rng.randint(20, 60)
     a1 = a2 + d.rng.randint(2, 15)
@@ -340,14 +342,17 @@ def age_difference(d: Draw) -> PlannedQuestion | None:
         Statement(f"My {r1} {n1} is {a1} years old now.", ((n1, "age", str(a1)),)),
         Statement(f"My {r2} {n2} just turned {a2}.", ((n2, "age", str(a2)),)),
     ]
+    d.rng.shuffle(texts)
+    first, second = d.rng.sample([f"my {r1} {n1}", f"my {r2} {n2}"], 2)
     q = _q(
         d,
         "multi_session",
-        "age_difference",
-        "number",
-        f"How many years older is my {r1} {n1} than my {r2} {n2}?",
-        str(a1 - a2),
-        check="difference",
+        "older_of_two",
+        "name",
+        f"Who is older, {first} or {second}?",
+        n1,
+        check="older",
+        rivals=(n2,),
         distractors=(f"{n1} and {n2} have never met, funnily enough.",),
     )
     return _one(d, q, texts)

@@ -53,7 +53,7 @@ class PlannedQuestion:
     answer: str
     variants: tuple[str, ...]
     check: str
-    """How the answer follows from the evidence: value, count, sum, difference, date, first,
+    """How the answer follows from the evidence: value, count, sum, older, date, first,
     days, or none (abstention)."""
     rivals: tuple[str, ...] = ()
     distractors: tuple[str, ...] = ()

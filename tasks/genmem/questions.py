@@ -30,7 +30,7 @@ FAMILIES: dict[str, tuple[Family, ...]] = {
         families.person_brand,
         families.person_age,
     ),
-    "multi_session": (families.activity_count, families.purchase_sum, families.age_difference),
+    "multi_session": (families.activity_count, families.purchase_sum, families.older_of_two),
     "update": (updates.job_change, updates.town_move, updates.car_colour),
     "temporal": (temporal.event_date, temporal.first_trip, temporal.days_between),
     "abstention": (families.missing_attribute,),

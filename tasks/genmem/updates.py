@@ -70,8 +70,8 @@ def job_change(d: Draw) -> PlannedQuestion | None:
         lambda r, n, v: f"My {r} {n} works as a {v}, long shifts but good pay.",
         lambda n, o, v: d.pick(
             (
-                f"Big news: {n} quit being a {o} and is now a {v}.",
-                f"{n} changed careers, no longer a {o}, now working as a {v}.",
+                f"Big news: my {rel} {n} quit being a {o} and is now a {v}.",
+                f"My {rel} {n} changed careers: no longer a {o}, now a {v}.",
             )
         ),
         f"What is my {rel} {name}'s job now?",
@@ -97,8 +97,8 @@ def town_move(d: Draw) -> PlannedQuestion | None:
         lambda r, n, v: f"My {r} {n} lives in {v} and likes the quiet there.",
         lambda n, o, v: d.pick(
             (
-                f"{n} moved out of {o}; {n} lives in {v} now.",
-                f"Update on {n}: no longer in {o}, {n} just moved to {v}.",
+                f"My {rel} {n} moved out of {o} and lives in {v} now.",
+                f"Update on my {rel} {n}: no longer in {o}, just moved to {v}.",
             )
         ),
         f"Which town does my {rel} {name} live in now?",
@@ -124,8 +124,8 @@ def car_colour(d: Draw) -> PlannedQuestion | None:
         lambda r, n, v: f"My {r} {n} drives a {v} car that is always spotless.",
         lambda n, o, v: d.pick(
             (
-                f"{n} sold the {o} car and bought a new {v} car.",
-                f"{n} got rid of the {o} car; the new car is {v}.",
+                f"My {rel} {n} sold the {o} car and bought a new {v} car.",
+                f"My {rel} {n} got rid of the {o} car; the new car is {v}.",
             )
         ),
         f"What colour is my {rel} {name}'s car now?",

@@ -98,9 +98,10 @@ def test_every_question_follows_from_its_evidence_turns(knobs: dict[str, object]
             assert len(found) == int(q.answer) >= 2
         elif q.check == "sum":
             assert sum(int(re.search(r"(\d+) dollars", x)[1]) for x in texts) == int(q.answer)
-        elif q.check == "difference":
-            ages = [n for x in texts for n in _numbers(x)]
-            assert len(ages) == 2 and ages[0] - ages[1] == int(q.answer) > 0
+        elif q.check == "older":
+            (younger,) = q.rivals
+            age = {n: _numbers(x)[0] for x in texts for n in (q.answer, younger) if n in x}
+            assert len(age) == 2 and age[q.answer] > age[younger]
         elif q.check == "date":
             (day,) = days
             assert q.answer == f"{day:%B} {day.day}, {day.year}"

@@ -47,7 +47,7 @@ class GeneratorParams(BaseModel):
         le=MAX_TARGET_TOKENS,
         description="The history's length to aim at, in tokens (the offline estimate of "
         "cogarch.tokens); the number of sessions follows from it. Give this or sessions "
-        "(neither: 8000).",
+        "(neither: 16000).",
     )
     sessions: int | None = Field(
         default=None, ge=2, le=200_000, description="The number of sessions (or target_tokens)."

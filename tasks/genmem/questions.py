@@ -35,7 +35,7 @@ FAMILIES: dict[str, tuple[Family, ...]] = {
     "temporal": (temporal.event_date, temporal.first_trip, temporal.days_between),
     "abstention": (families.missing_attribute,),
 }
-DEFAULT_TARGET = 8_000
+DEFAULT_TARGET = 16_000
 
 
 def stream(seed: int, *parts: object) -> random.Random:

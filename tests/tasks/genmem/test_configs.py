@@ -18,7 +18,9 @@ REPO = Path(__file__).resolve().parents[3]
 SUITE = REPO / "experiments" / "suite_genmem_local.yaml"
 
 
-@pytest.mark.parametrize("name", ["genmem_local.yaml", "genmem_fakes.yaml"])
+@pytest.mark.parametrize(
+    "name", ["genmem_local.yaml", "genmem_fakes.yaml", "genmem_calibration_local.yaml"]
+)
 def test_the_run_configs_load_and_plan(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     config = load_run_config(REPO / "experiments" / name)
     assert config.task.kind == "genmem"

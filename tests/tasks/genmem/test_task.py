@@ -70,3 +70,15 @@ def test_a_control_must_be_a_known_reading() -> None:
     )
     assert isinstance(task, GenmemTask) and len(task.questions) == 4
     assert task.reading_of("o") == "oracle" and task.reading_of("other") == "memory"
+
+
+def test_the_default_knobs_make_a_task() -> None:
+    task = build_task("genmem", {})
+    assert isinstance(task, GenmemTask) and len(task.questions) == 40
+    assert {q.ability for q in task.questions} == {
+        "extraction",
+        "multi_session",
+        "update",
+        "temporal",
+        "abstention",
+    }

@@ -12,6 +12,7 @@ turn states kept beside it for checking (never shown to an agent).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -164,9 +165,10 @@ def session_json(session: Session) -> dict[str, Any]:
 
 def write_jsonl(conversation: Conversation, out: IO[str]) -> None:
     """The whole benchmark as JSON Lines: the knobs, each session, then each question."""
-    dump = lambda obj: out.write(json.dumps(obj, sort_keys=True, ensure_ascii=False) + "\n")  # noqa: E731
-    dump({"kind": "knobs", **conversation.params.model_dump(mode="json")})
-    for session in conversation.sessions():
-        dump({"kind": "session", **session_json(session)})
-    for q in conversation.questions:
-        dump({"kind": "question", **asdict(q)})
+    lines: Iterator[dict[str, Any]] = itertools.chain(
+        [{"kind": "knobs", **conversation.params.model_dump(mode="json")}],
+        ({"kind": "session", **session_json(s)} for s in conversation.sessions()),
+        ({"kind": "question", **asdict(q)} for q in conversation.questions),
+    )
+    for line in lines:
+        out.write(json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n")

@@ -17,6 +17,7 @@ TASKS.register("constraints", "cogarch.tasks.constraints.task:ConstraintTask")
 TASKS.register("locomo", "cogarch.tasks.locomo.task:LocomoTask")
 TASKS.register("longmemeval", "cogarch.tasks.longmemeval.task:LongMemEvalTask")
 TASKS.register("alfworld", "cogarch.tasks.alfworld.task:AlfworldTask")
+TASKS.register("genmem", "cogarch.tasks.genmem.task:GenmemTask")
 
 
 def build_task(kind: str, params: dict[str, Any]) -> Task:

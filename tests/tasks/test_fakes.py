@@ -76,7 +76,7 @@ def test_each_task_lists_its_own_fakes_under_its_name() -> None:
     table = task_fakes()
     plain = (
         [f"{task}.{kind}" for task, kinds in EXPECTED.items() for kind in kinds]
-        + ["locomo.reader", "longmemeval.judge", "longmemeval.reader"]
+        + ["genmem.reader", "locomo.reader", "longmemeval.judge", "longmemeval.reader"]
         + [f"alfworld.{kind}" for kind in ("hallucinating", "oracle", "random", "silent")]
         + ["revision.forgetful", "revision.honest"]
         + ["constraints.forgetful", "constraints.honest", "constraints.judge"]

@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "cogarch.registry",
         "cogarch.config",
         "cogarch.lazy",
+        "cogarch.words",
     ),
     ("cogarch.core",),
     ("cogarch.models", "cogarch.testing", "cogarch"),

@@ -9,29 +9,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-_SMALL = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+from cogarch.words import SMALL_NUMBERS, TENS
+
+_SMALL = SMALL_NUMBERS
+_TENS = TENS
 WORD_VALUES: dict[str, int] = {w: i for i, w in enumerate(_SMALL)} | {
     w: 20 + 10 * i for i, w in enumerate(_TENS)
 }

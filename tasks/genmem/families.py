@@ -15,25 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from cogarch.words import MONTHS
+
 from .plan import Calendar, PlannedQuestion, Statement
 from .words import ACTIVITIES, ACTIVITY_QUESTIONS, ITEMS, JOBS, RELATIONS, SPECIES, NamePool
 
 T = TypeVar("T")
 COLOURS = ("red", "blue", "green", "silver", "black", "white", "yellow", "orange", "purple")
-MONTHS = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
 SUFFIX = {
     "job": "the job",
     "town": "the town",

@@ -18,46 +18,11 @@ from __future__ import annotations
 
 import re
 
-_UNITS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-_MONTHS = {
-    m[:3]: m
-    for m in (
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    )
-}
+from cogarch.words import MONTHS, SMALL_NUMBERS, TENS
+
+_UNITS = SMALL_NUMBERS
+_TENS = TENS
+_MONTHS = {m[:3]: m for m in MONTHS}
 _MONTHS["sept"] = "september"
 ABSTAINING = (
     "not mentioned",

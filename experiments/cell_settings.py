@@ -101,12 +101,14 @@ _COMPARED = (
 )
 
 
-def _budget_text(settings: TrialSettings) -> str:
+def settings_budget_text(settings: TrialSettings) -> str:
+    """The retrieval budget a cell's settings record, as text: ``top_k turns=1``, ``no
+    memory`` for an agent without one, ``unbounded`` for a memory that fixes none."""
     budget = settings.budget
     if budget is None:
         return "no memory"
-    parts = [f"top_k {k}={v}" for k, v in sorted(budget.top_k.items())]
-    parts += [f"tokens {k}={v}" for k, v in sorted(budget.context_tokens.items())]
+    parts = [f"top_k {k}={v}" for k, v in sorted(budget.top_k.items()) if v is not None]
+    parts += [f"tokens {k}={v}" for k, v in sorted(budget.context_tokens.items()) if v is not None]
     return ", ".join(parts) or "unbounded"
 
 
@@ -131,7 +133,7 @@ def settings_differ(cells: Mapping[str, CellSettings]) -> list[str]:
     budgets: dict[str, list[str]] = {}
     for agent, settings in known.items():
         if settings.budget is not None and cells[agent].control is None:
-            budgets.setdefault(_budget_text(settings), []).append(agent)
+            budgets.setdefault(settings_budget_text(settings), []).append(agent)
     if len(budgets) > 1:
         lines.append("retrieval budget differs: " + _listed(budgets))
     return lines

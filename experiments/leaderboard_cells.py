@@ -11,7 +11,9 @@ every readable trial, failed ones included (they spent the tokens): model calls,
 completion tokens, calls made by memory modules (callers ``memory:...``, metered apart), the
 trials' wall time, and money where the suite prices the calls' provider. A cell whose trials
 record a control role (``metadata.control``: the agent frames the others, as the reader with
-no memory does) is that control.
+no memory does) is that control. Its settings on record (``cell_settings``: reader, judge,
+budget, and the context tokens its reader was shown per question, by its task's
+``context_tokens`` where the task's code loads here) come from its complete trials.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ from typing import Literal
 from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.core.records import TrialRecord
 
+from .cell_settings import CellSettings, cell_settings
 from .leaderboard_guard import cell_trials, costs_readable, finite_money, trial_items
 from .suite_config import Price
+from .task_types import task_of
 
 CellStatus = Literal["complete", "partial", "pending", "failed"]
 MEMORY_CALLER = "memory:"
@@ -72,6 +76,8 @@ class CellData:
     """What was left out of the cell, and why (file and field)."""
     control: str | None = None
     """The control role its trials record (``metadata.control``), None for a compared agent."""
+    settings: CellSettings = field(default_factory=CellSettings)
+    """Its complete trials' settings and context tokens per question."""
 
     @property
     def status(self) -> CellStatus:
@@ -121,6 +127,7 @@ def read_cell(
     cell.items = {m.name: {} for m in metrics}
     cell.clusters = {m.name: {} for m in metrics}
     found = cell_trials(root, folder, agent, trials, cell.left_out)
+    complete: list[TrialRecord] = []
     for index in sorted(found):
         file, record = found[index]
         if costs_readable(record, file, cell.left_out):
@@ -132,9 +139,29 @@ def read_cell(
             cell.failed_trials.append(index)
             continue
         cell.complete += 1
+        complete.append(record)
         for metric in metrics:
             for key, value, cluster in trial_items(metric, record, file, cell.left_out):
                 cell.items[metric.name][key] = value
                 cell.clusters[metric.name][key] = cluster
     cell.costs.money = finite_money(cell.costs.money, f"cell folder '{folder}'", cell.left_out)
+    cell.settings = _settings(root, folder, complete, cell.left_out)
     return cell
+
+
+def _settings(
+    root: Path, folder: str, records: list[TrialRecord], left_out: list[str]
+) -> CellSettings:
+    """The cell's settings; without context tokens when its task's code does not load here
+    or fails counting them (said in ``left_out``)."""
+    task = task_of(records[0], within=root) if records else None
+    try:
+        return cell_settings(records, task)
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:  # the task's own code counts the tokens
+        left_out.append(
+            f"cell folder '{folder}': its task's context_tokens failed "
+            f"({type(exc).__name__}: {' '.join(str(exc).split())[:200]}); no context tokens"
+        )
+        return cell_settings(records, None)

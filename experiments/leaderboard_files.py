@@ -1,8 +1,10 @@
 """The leaderboard's files in the suite's folder: Markdown, CSV, JSON and an HTML page.
 
 ``leaderboard.json`` holds ``{"suite", "cells", "rows", ...}`` (see ``leaderboard.Leaderboard``);
-``leaderboard.csv`` one line per cell; ``leaderboard.md`` the table and the costs, with the
-definitions; ``leaderboard.html`` the same with score-against-tokens figures
+``leaderboard.csv`` one line per cell; ``leaderboard.md`` the table (headroom beside each
+score, each column's settings warnings above it), each column's judge audit, the controls,
+headroom and settings per cell (context tokens per question among them) and the costs, with
+the definitions; ``leaderboard.html`` the same with score-against-tokens figures
 (``leaderboard_html``). Every file is written atomically and rebuilt from the trial files.
 """
 
@@ -19,18 +21,23 @@ from cogarch.io import atomic_write_json, atomic_write_text
 from .leaderboard import Cell, Leaderboard, build_leaderboard
 from .leaderboard_html import leaderboard_page
 from .leaderboard_tables import (
+    audit_lines,
     cost_shared,
     cost_table,
     main_shared,
     main_table,
     metric_lines,
     ranking_lines,
+    settings_shared,
+    settings_table,
     shared_text,
+    warning_lines,
 )
 from .report_page import md_text, table_markdown
 from .suite_folder import clear_for_file
 from .tidy_table import csv_cell
 
+SETTINGS_TITLE = "Controls, headroom and settings"
 CSV_COLUMNS = [
     "agent",
     "task",
@@ -59,6 +66,12 @@ CSV_COLUMNS = [
     "ranked_value",
     "ranked_n",
     "interval_note",
+    "control",
+    "headroom",
+    "headroom_low",
+    "headroom_high",
+    "context_tokens_mean",
+    "context_tokens_p95",
 ]
 
 
@@ -70,15 +83,24 @@ def to_markdown(board: Leaderboard) -> str:
         if board.left_out
         else []
     )
+    warnings = warning_lines(board)
+    audits = audit_lines(board)
     parts = [
         f"# Leaderboard: {md_text(board.suite)}",
         "",
         *_said_once(shared_text(main_shared(board))),
+        *(
+            ["Settings differ within a column:", "", *(f"- {md_text(w)}" for w in warnings), ""]
+            if warnings
+            else []
+        ),
         table_markdown(main_table(board)),
         "",
         f"`*` tied with the task's best cell; `†` differs significantly from it (Holm, alpha "
-        f"{board.alpha}).",
+        f"{board.alpha}); headroom: the share of the gap from the no-memory control to the "
+        "oracle that the cell closes, with its 95% paired-bootstrap interval.",
         "",
+        *(["## Judge audit", "", *(f"- {md_text(a)}" for a in audits), ""] if audits else []),
         "## Metrics",
         "",
         *(f"- {md_text(line)}" for line in metric_lines(board)),
@@ -88,6 +110,11 @@ def to_markdown(board: Leaderboard) -> str:
         *(f"- {md_text(line)}" for line in ranking_lines(board)),
         "",
         *left_out,
+        f"## {SETTINGS_TITLE}",
+        "",
+        *_said_once(shared_text(settings_shared(board))),
+        table_markdown(settings_table(board)),
+        "",
         "## Costs",
         "",
         *_said_once(shared_text(cost_shared(board))),
@@ -111,7 +138,14 @@ def to_csv(board: Leaderboard) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for cell in board.cells:  # a name that would start a formula is written as text
-        flat = {**cell.model_dump(), **cell.costs.model_dump()}
+        found = cell.headroom
+        flat = {
+            **cell.model_dump(),
+            **cell.costs.model_dump(),
+            "headroom": None if found is None else found.value,
+            "headroom_low": None if found is None else found.low,
+            "headroom_high": None if found is None else found.high,
+        }
         writer.writerow([csv_cell(flat[k]) for k in CSV_COLUMNS])
     return out.getvalue()
 

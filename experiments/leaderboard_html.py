@@ -5,8 +5,12 @@ metric's value, interval as a bar), and the suite one of each agent's tokens aga
 win rate; agents on the Pareto front (no other agent both spends fewer tokens and scores
 better) are filled and named in bold, controls are dashed lines (``leaderboard_figure``). The
 figures are inline SVG: the page needs no file beside it. What every row of a table shares is
-said once above it. Links to each cell's report and trials come from the caller (the suite's
-folder, the viewer and its export link differently).
+said once above it. Beside each score the cell shows the headroom it captured and the context
+tokens its reader was shown per question; each column's header its judge audit, when the
+suite ran one; the columns whose cells differ in reader, judge or budget are warned of above
+the table; a table lists every cell's role, headroom, context tokens and settings. Links to
+each cell's report and trials come from the caller (the suite's folder, the viewer and its
+export link differently).
 """
 
 from __future__ import annotations
@@ -16,18 +20,25 @@ from collections.abc import Callable, Sequence
 
 from cogarch.core.views import Table
 
-from .leaderboard import Cell, Leaderboard
+from .leaderboard import Cell, Leaderboard, TaskColumn
 from .leaderboard_figure import Point, scatter
 from .leaderboard_tables import (
+    audit_lines,
     cell_text,
+    context_text,
     cost_shared,
     cost_table,
+    headroom_text,
     interval_text,
     metric_lines,
     ranking_lines,
+    rate_text,
     row_columns,
+    settings_shared,
+    settings_table,
     shared_value,
     split_shared,
+    warning_lines,
 )
 from .report_page import table_html
 
@@ -41,6 +52,8 @@ _CSS = (
     "figure.scatter{max-width:460px;vertical-align:top}figcaption{overflow-wrap:anywhere}"
     "ol.legend{font-size:.8em;margin:.3em 0;padding-left:2.2em}"
     "p.shared{font-size:.9em}tr.control th{font-style:italic}"
+    "td small.headroom{color:#1a5e20}td small.context{color:#555}th small.audit{color:#7a3d00}"
+    "ul.warnings{color:#8a4b00;font-size:.9em}"
 )
 
 
@@ -65,10 +78,48 @@ def _cell_html(cell: Cell | None, report_href: Href, trials_href: Href) -> str:
         for m in cell.more
     )
     extra = f'<div class="links">{" · ".join(links)}</div>' if links else ""
+    framed = ""
+    if text := headroom_text(cell.headroom):
+        framed += f'<br><small class="headroom">{html.escape(text)}</small>'
+    if text := context_text(cell):
+        framed += f'<br><small class="context">{html.escape(text)}</small>'
     return (
         f'<td class="cell {klass}" data-agent="{html.escape(cell.agent)}" '
-        f'data-task="{html.escape(cell.task)}">{shown}{more}{extra}</td>'
+        f'data-task="{html.escape(cell.task)}">{shown}{framed}{more}{extra}</td>'
     )
+
+
+def _column_head(task: TaskColumn) -> str:
+    """A column's header: its task, its metric and, when audited, its judge's error rates."""
+    audit = ""
+    if task.audit is not None:
+        a = task.audit
+        audit = (
+            f'<br><small class="audit" title="{html.escape(a.file)}">judge audit: false '
+            f"positives {html.escape(rate_text(a.false_positive))}; false negatives "
+            f"{html.escape(rate_text(a.false_negative))}</small>"
+        )
+    return (
+        f'<th data-task="{html.escape(task.name)}">{html.escape(task.name)}<br>'
+        f"<small>{html.escape(task.metric or '-')}</small>{audit}</th>"
+    )
+
+
+def _warnings(board: Leaderboard) -> str:
+    lines = warning_lines(board)
+    if not lines:
+        return ""
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    said = '<p class="warnings">Settings differ within a column:</p>'
+    return f'{said}<ul class="warnings">{items}</ul>'
+
+
+def _audits(board: Leaderboard) -> str:
+    lines = audit_lines(board)
+    if not lines:
+        return ""
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    return f'<h2>Judge audit</h2><ul class="audits">{items}</ul>'
 
 
 def _shared(pairs: Sequence[tuple[str, str]]) -> str:
@@ -113,10 +164,7 @@ def leaderboard_page(
     head: str = "",
 ) -> str:
     """The page; ``head`` is put at the top of the body (the viewer's navigation)."""
-    header = "".join(
-        f"<th>{html.escape(t.name)}<br><small>{html.escape(t.metric or '-')}</small></th>"
-        for t in board.tasks
-    )
+    header = "".join(_column_head(t) for t in board.tasks)
     kept, shared = split_shared(row_columns(board))
     header += "".join(f"<th>{html.escape(h)}</th>" for h, _ in kept)
     rows = []
@@ -136,10 +184,14 @@ def leaderboard_page(
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
         f"<style>{_CSS}</style></head><body>{head}<h1>{title}</h1>{_shared(shared)}"
-        f'<table class="leaderboard"><thead><tr><th>agent</th>{header}</tr></thead>'
+        f'{_warnings(board)}<table class="leaderboard">'
+        f"<thead><tr><th>agent</th>{header}</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
         f"<p>* tied with the task's best cell; † differs significantly from it (Holm, alpha "
-        f"{board.alpha}).</p><h2>Score against tokens</h2>{''.join(_figures(board))}"
+        f"{board.alpha}); headroom: the share of the gap from the no-memory control to the "
+        "oracle that the cell closes, with its 95% paired-bootstrap interval.</p>"
+        f"{_audits(board)}<h2>Score against tokens</h2>{''.join(_figures(board))}"
+        f"{_table(settings_table(board), settings_shared(board))}"
         f"{_table(cost_table(board), cost_shared(board))}<h2>How to read it</h2><ul>{notes}</ul>"
         "</body></html>"
     )

@@ -3,7 +3,10 @@
 A value every row of a table shares is said once above it (``main_shared``, ``cost_shared``)
 rather than in every row: the main table drops an aggregate or its "tasks covered" column
 when all rows hold the same, and the cost table any column but the agent and the task; a
-column where rows differ keeps every row's value.
+column where rows differ keeps every row's value. Beside a score: the headroom it captured
+(``headroom_text``); per cell, the settings on record and the context tokens per question
+(``settings_table``); per column, where its cells' settings differ and its judge audit
+(``column_lines``).
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from collections.abc import Sequence
 
 from cogarch.core.views import Table
 
-from .leaderboard import Cell, Costs, Leaderboard, Row
+from .cell_settings import settings_budget_text
+from .judge_audit.measures import Rate
+from .leaderboard import Cell, ColumnAudit, Costs, HeadroomValue, Leaderboard, Row
 
 COVERED = "tasks covered (items)"
 
@@ -47,6 +52,108 @@ def cell_text(cell: Cell | None) -> str:
         text += f"; {number(cell.ranked_value)} on the {cell.ranked_n} shared"
     text += mark
     return text if cell.status == "complete" else f"{text} ({cell.status})"
+
+
+def headroom_text(found: HeadroomValue | None) -> str:
+    """``headroom 0.6 (0.2-1)`` of a compared cell, or "" where its column has no
+    no-memory and oracle controls on its reader."""
+    if found is None:
+        return ""
+    if found.value is None:
+        return "headroom undefined (the oracle scores as no memory)"
+    return f"headroom {number(found.value)} {interval_text(found.low, found.high)}"
+
+
+def context_text(cell: Cell) -> str:
+    """``context 1341 tokens/question (p95 1350)``, or "" for a task that counts none."""
+    if cell.context_tokens_mean is None:
+        return ""
+    p95 = "" if cell.context_tokens_p95 is None else f" (p95 {number(cell.context_tokens_p95, 4)})"
+    return f"context {number(cell.context_tokens_mean, 4)} tokens/question{p95}"
+
+
+def summary_text(cell: Cell | None) -> str:
+    """A cell as text with the headroom it captured beside its score."""
+    shown = headroom_text(cell.headroom) if cell is not None else ""
+    return cell_text(cell) + (f"; {shown}" if shown else "")
+
+
+def rate_text(rate: Rate | None) -> str:
+    """``1/11 = 9.1% (1.6-37.7)``, or ``no items``."""
+    return "no items" if rate is None or rate.rate is None else rate.text()
+
+
+def audit_text(audit: ColumnAudit) -> str:
+    """The column's judge audit in one line."""
+    text = (
+        f"judge audit of {audit.metric} ({audit.provider}, {audit.model}; {audit.probes} "
+        f"answers made from {audit.questions} questions): false positives "
+        f"{rate_text(audit.false_positive)}, false negatives {rate_text(audit.false_negative)}"
+    )
+    if audit.second is not None:
+        kappa = "undefined" if audit.kappa is None else f"{audit.kappa:.3f}"
+        text += (
+            f"; second judge {audit.second}: false positives "
+            f"{rate_text(audit.second_false_positive)}, false negatives "
+            f"{rate_text(audit.second_false_negative)}; Cohen's kappa {kappa}"
+        )
+    if audit.unjudged:
+        text += f"; {audit.unjudged} items not judged (run the suite again to ask them)"
+    return text + f"; {audit.calls} calls metered apart, in {audit.file}"
+
+
+def warning_lines(board: Leaderboard) -> list[str]:
+    """Per column, where its cells differ in reader, judge or retrieval budget."""
+    return [f"{t.name}: {line}" for t in board.tasks for line in t.settings_warnings]
+
+
+def audit_lines(board: Leaderboard) -> list[str]:
+    """Per audited column, its judge audit."""
+    return [f"{t.name}: {audit_text(t.audit)}" for t in board.tasks if t.audit is not None]
+
+
+def _budget(cell: Cell) -> str:
+    return "not on record" if cell.settings is None else settings_budget_text(cell.settings)
+
+
+def _settings_split(board: Leaderboard) -> tuple[Table, list[tuple[str, str]]]:
+    header = ["agent", "task", "role", "score", "headroom captured"]
+    header += ["context tokens/question (mean)", "context tokens/question (p95)"]
+    header += ["reader", "judge", "retrieval budget"]
+    body = []
+    for c in board.cells:
+        s = c.settings
+        body.append(
+            [
+                c.agent,
+                c.task,
+                f"control: {c.control}" if c.control else "compared",
+                number(c.value) or "-",
+                headroom_text(c.headroom).removeprefix("headroom ") or "-",
+                number(c.context_tokens_mean, 4) or "-",
+                number(c.context_tokens_p95, 4) or "-",
+                "not on record" if s is None else str(s.reader_model or s.reader_provider or "-"),
+                "not on record" if s is None else str(s.judge_model or s.judge_provider or "none"),
+                _budget(c),
+            ]
+        )
+    columns = [(h, [r[i] for r in body]) for i, h in enumerate(header)]
+    kept, shared = split_shared(columns[4:])
+    kept = columns[:4] + kept
+    rows = [[values[i] for _, values in kept] for i in range(len(body))]
+    title = "controls, headroom and settings per cell"
+    return Table(title, [h for h, _ in kept], rows), shared
+
+
+def settings_table(board: Leaderboard) -> Table:
+    """Each cell's role, score, headroom captured, context tokens per question (mean and
+    95th percentile), reader, judge and budget, without the columns every row shares."""
+    return _settings_split(board)[0]
+
+
+def settings_shared(board: Leaderboard) -> list[tuple[str, str]]:
+    """The settings table's columns every row shares, as ``(header, value)``."""
+    return _settings_split(board)[1]
 
 
 def agent_text(row: Row) -> str:
@@ -111,7 +218,7 @@ def main_table(board: Leaderboard) -> Table:
     header += [h for h, _ in kept]
     body = []
     for i, row in enumerate(board.rows):
-        cells = [cell_text(board.cell(row.agent, t.name)) for t in board.tasks]
+        cells = [summary_text(board.cell(row.agent, t.name)) for t in board.tasks]
         body.append([agent_text(row), *cells, *(values[i] for _, values in kept)])
     return Table("leaderboard", header, body)
 

@@ -22,6 +22,9 @@ RESERVED = (
     "leaderboard.csv",
     "leaderboard.md",
     "leaderboard.html",
+    "judge_audit",
+    "judge_audit.json",
+    "judge_audit.jsonl",
 )
 """Names of the files and folders a run's or a suite's results folder keeps for itself (beside
 names starting with '.', and those ending in '.unusable', which a file set aside takes)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from cogarch.errors import ConfigError
 
-USAGE = "cogarch suite CONFIG [--dry-run] [--replace] | cogarch suite report DIR"
+USAGE = "cogarch suite CONFIG [--dry-run] [--replace] [--audit-judge] | cogarch suite report DIR"
 
 
 def _report(folder: str) -> int:
@@ -46,14 +46,18 @@ def cmd_suite(args: argparse.Namespace) -> int:
     from .cli_config import overridden
     from .suite_config import load_suite_config
 
-    config = overridden(load_suite_config(target[0]), args, {})
+    config = load_suite_config(target[0])
+    updates: dict[str, object] = {}
+    if args.audit_judge and config.audit_judge is None:
+        updates["audit_judge"] = True
+    config = overridden(config, args, updates)
     if args.dry_run:
         from .suite_dry_run import suite_dry_run
 
         print(suite_dry_run(config, args.estimate_from or ()))
         return 0
     from .leaderboard import build_leaderboard
-    from .leaderboard_files import to_markdown
+    from .leaderboard_files import SETTINGS_TITLE, to_markdown
     from .suite_runner import run_suite
 
     result = asyncio.run(
@@ -62,7 +66,7 @@ def cmd_suite(args: argparse.Namespace) -> int:
         )
     )
     print(f"\n{config.name}: {result.summary()}")
-    print(to_markdown(build_leaderboard(result.results_dir)).split("\n## Costs")[0])
+    print(to_markdown(build_leaderboard(result.results_dir)).split(f"\n## {SETTINGS_TITLE}")[0])
     for path in result.files:
         print(path)
     broken = [c for c in result.cells if c.error is not None]
@@ -99,6 +103,12 @@ def add_suite_command(sub: Any) -> None:
         "--backend", choices=("local", "ray"), help="where trials run (default: the config's)"
     )
     suite.add_argument("--address", help="with the ray backend: the cluster to join")
+    suite.add_argument(
+        "--audit-judge",
+        action="store_true",
+        help="after the cells, audit the judge of every task column with a judged metric, "
+        "written to DIR/judge_audit/TASK/judge_audit.json (settings: the config's audit_judge)",
+    )
     suite.add_argument("--no-reports", action="store_true", help="do not write each cell's report")
     suite.add_argument("--quiet", action="store_true", help="no progress bars")
     suite.set_defaults(fn=cmd_suite)

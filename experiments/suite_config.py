@@ -34,6 +34,7 @@ from cogarch.tasks.registry import TASKS
 from .budgets import Budget
 from .controls import cell_agent, expanded_suite
 from .execution import ExecutionConfig
+from .judge_audit.settings import JudgeAuditConfig, audit_setting
 from .names import name_problem, safe_name
 from .run_config import AgentEntry, Controls, RunConfig, TaskEntry, config_mapping, located_agent
 from .task_types import task_source
@@ -141,6 +142,14 @@ class SuiteConfig(BaseModel):
         "{context_tokens: 4000}), so a comparison is like for like; a memory that cannot "
         "take it is refused.",
     )
+    audit_judge: JudgeAuditConfig | None = Field(
+        default=None,
+        exclude=True,
+        description="After the cells, audit the judge of every task column with a judged "
+        "metric, once per column on the questions its cells asked (true, or the settings a "
+        "run config's audit_judge takes); left out of suite.json's config and its hash, since "
+        "it changes no trial: each column's judge_audit/<task>/judge_audit.json records them.",
+    )
     execution: ExecutionConfig = Field(
         default_factory=ExecutionConfig,
         exclude=True,
@@ -151,6 +160,11 @@ class SuiteConfig(BaseModel):
     @classmethod
     def _name_ok(cls, value: str) -> str:
         return _checked(value)
+
+    @field_validator("audit_judge", mode="before")
+    @classmethod
+    def _audit_switch(cls, value: Any) -> Any:
+        return audit_setting(value)
 
     @model_validator(mode="after")
     def _consistent(self) -> SuiteConfig:

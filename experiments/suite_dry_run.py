@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from cogarch.core.task import Task
 from cogarch.errors import ConfigError
 from cogarch.workspace.spec import AgentSpec
 
 from .cost_estimate import estimates
 from .dry_run import _resolve
+from .judge_audit.audit import audit_plan
 from .results import iter_trials
 from .suite_config import SuiteConfig
 from .suite_files import is_suite, read_manifest
@@ -51,6 +53,26 @@ def _suite_cells(folders: Sequence[Path]) -> list[Path]:
     return found
 
 
+def _audit_plan(config: SuiteConfig, built: dict[str, Task | None]) -> list[str]:
+    """The judge audit of every judged column, one line each (none without audit_judge)."""
+    settings = config.audit_judge
+    if settings is None:
+        return []
+    judged = [
+        f"  {label}: {audit_plan(task, task.kind, settings)}"
+        for label, task in built.items()
+        if task is not None and task.audited_judge() is not None
+    ]
+    if not judged and all(task is not None for task in built.values()):
+        raise ConfigError(
+            f"audit_judge is on, but no task of the suite '{config.name}' has a judge of answers "
+            "to audit; add longmemeval, or locomo with judge: true, or leave out --audit-judge "
+            "and the suite's audit_judge"
+        )
+    where = f"{config.output_dir()}/judge_audit/<task>/judge_audit.json"
+    return ["judge audit, once per judged column after its cells (to " + where + "):", *judged]
+
+
 def suite_dry_run(config: SuiteConfig, estimate_from: Sequence[Path] = ()) -> str:
     """The plan of ``config`` as text; a ``ConfigError`` for what would stop a cell. Costs
     are estimated from earlier trial files: the cell's own, those of ``estimate_from`` and
@@ -70,9 +92,11 @@ def suite_dry_run(config: SuiteConfig, estimate_from: Sequence[Path] = ()) -> st
     ]
     total_calls = total_tokens = 0.0
     unknown = 0
+    built: dict[str, Task | None] = {}
     for task, agent in cells:
         run = config.cell_config(task, agent)
         resolved = _resolve(run)
+        built.setdefault(task.label, resolved.task)
         done = _done(run.output_dir(), agent.label, run.trials)
         left = run.trials - done
         names = {
@@ -100,6 +124,7 @@ def suite_dry_run(config: SuiteConfig, estimate_from: Sequence[Path] = ()) -> st
         )
         if resolved.missing is not None:
             lines.append(f"    MISSING DATA (supply it before running): {resolved.missing}")
+    lines += _audit_plan(config, built)
     lines.append(
         f"expected in all: {total_calls:,.0f} model calls, {total_tokens:,.0f} tokens"
         + (f", plus {unknown} cells of unknown cost" if unknown else "")

@@ -9,6 +9,8 @@ params, its providers): one that would be refused stops the suite before any cel
 naming each such cell. A cell that cannot start all the same (its provider is unreachable,
 say) is reported and the other cells go on; the leaderboard shows it as pending and the
 suite ends in error, naming it. The results folder must be this suite's (``suite_folder``).
+With ``audit_judge``, the judge of every judged column is audited once the cells ran
+(``suite_audit``), before the leaderboard is written, which shows it beside the scores.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from cogarch.io import atomic_write_json
 
 from .controls import expanded_suite
 from .execution import ExecutionConfig
+from .judge_audit.audit import JudgeAuditResult
 from .leaderboard_files import write_leaderboard
 from .runner import BackendFactory, Runner
+from .suite_audit import column_audits, run_column_audits
 from .suite_checks import cell_problems
 from .suite_config import SuiteConfig
 from .suite_files import suite_manifest
@@ -58,6 +62,8 @@ class SuiteRun:
     files: list[Path] = field(default_factory=list)
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)
+    audits: dict[str, JudgeAuditResult] = field(default_factory=dict)
+    """The judge audit of each judged column, by task, when the suite asks for it."""
 
     def summary(self) -> str:
         ran = sum(c.ran for c in self.cells)
@@ -113,6 +119,7 @@ async def run_suite(
             f"{len(problems)} cells of suite '{config.name}' cannot run, so none was played:\n"
             + "\n".join(f"  {p}" for p in problems)
         )
+    audits = column_audits(config)  # refused here, before any cell, when it cannot run
     out = claim_folder(config, replace=replace)
     result = SuiteRun(out)
     moved = clear_for_file(out / "suite.json")
@@ -151,7 +158,10 @@ async def run_suite(
         # before the other cells end: each cell notes it, and the suite raises it here
         await asyncio.gather(*(one(c) for c in result.cells))
     if interrupted:
+        for column in audits:
+            await column.setup.providers.aclose()
         raise KeyboardInterrupt
+    result.audits = await run_column_audits(config, audits)
     result.seconds = time.perf_counter() - start
     if reports:
         await asyncio.to_thread(write_cell_reports, out)

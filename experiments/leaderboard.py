@@ -100,6 +100,9 @@ class HeadroomValue(BaseModel):
     """None when the oracle scores the same as no memory on the shared items."""
     low: float | None = None
     high: float | None = None
+    interval_note: str | None = None
+    """Why there is no interval: as for a mean, fewer than ``MIN_CLUSTERS`` items (or
+    clusters) to draw, or draws without spread, are 'not estimable'."""
     items: int = 0
     clusters: int | None = None
     """The clusters the bootstrap drew, when the task's items hang together."""
@@ -342,10 +345,20 @@ def _headrooms(
         found = headroom(
             items[cell.agent], items[none.agent], items[oracle.agent], clusters=clusters
         )
+        units = found.items if found.clusters is None else found.clusters
+        low, high, note = found.low, found.high, None
+        if found.value is None:
+            note = "the oracle scores as no memory on the shared items"
+        elif units < MIN_CLUSTERS:
+            what = "items" if found.clusters is None else "clusters"
+            low, high, note = None, None, f"{units} {what}, fewer than {MIN_CLUSTERS}"
+        elif low is None or high is None or high - low < 1e-12:
+            low, high, note = None, None, "no spread across the draws"
         cell.headroom = HeadroomValue(
             value=found.value,
-            low=found.low,
-            high=found.high,
+            low=low,
+            high=high,
+            interval_note=note,
             items=found.items,
             clusters=found.clusters,
             score=found.score,
@@ -514,6 +527,21 @@ NOTES = [
     "averaged over the tasks listed for the row; mean rank: average rank (ties share it); "
     "normalised mean: (value - worst) / (best - worst), averaged; a task counts when at "
     "least two agents have a value on its shared items.",
+    "headroom captured: (score - no memory) / (oracle - no memory), each the mean of the "
+    "main metric over the items the cell and the no-memory and oracle controls on its reader "
+    "share; 0 is no better than the question alone, 1 as good as only the evidence (it can "
+    "pass either). Its 95% interval is the percentile interval of a paired bootstrap over "
+    f"those items (whole clusters when they hang together); with fewer than {MIN_CLUSTERS} "
+    "items or clusters, or no spread across the draws, it is 'not estimable'. A control "
+    "cell has none: it frames the others and is never ranked.",
+    "context tokens per question: the prompt tokens the reader was shown to answer each "
+    "question (mean and 95th percentile over the cell's questions), for tasks that count "
+    "them. Settings differ: a column's cells whose reader, judge or retrieval budget are "
+    "not the same are named above the table; their scores do not compare like for like.",
+    "judge audit: wrong answers made from the gold answers (false positives: the share the "
+    "judge accepted) and rephrasings of them (false negatives: the share it rejected), with "
+    "Wilson intervals, run once per judged column on the questions its cells asked; its "
+    "calls are metered apart from the cells'.",
     "costs: sums over every readable trial file, failed ones included; memory calls are the "
     "calls memory modules made; tokens per success divide the tokens of the cells whose "
     "main metric is a rate by their successes.",

@@ -138,14 +138,12 @@ def to_csv(board: Leaderboard) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for cell in board.cells:  # a name that would start a formula is written as text
-        found = cell.headroom
-        flat = {
-            **cell.model_dump(),
-            **cell.costs.model_dump(),
-            "headroom": None if found is None else found.value,
-            "headroom_low": None if found is None else found.low,
-            "headroom_high": None if found is None else found.high,
-        }
+        flat = {**cell.model_dump(), **cell.costs.model_dump()}
+        framed = flat.get("headroom")
+        if framed is None or isinstance(framed, dict):  # its value and interval, flat
+            framed = framed or {}
+            flat["headroom"] = framed.get("value")
+            flat["headroom_low"], flat["headroom_high"] = framed.get("low"), framed.get("high")
         writer.writerow([csv_cell(flat[k]) for k in CSV_COLUMNS])
     return out.getvalue()
 

@@ -17,11 +17,11 @@ say which items (how many, in how many clusters) the ranking used. A control's c
 
 Beside each score, the controls and the settings on record: a compared cell whose column has
 a no-memory and an oracle control on its reader shows the headroom it captured, with its
-paired-bootstrap interval over the items the three cells share (``headroom``); every cell its
-reader's context tokens per question (mean and 95th percentile) and its settings (reader,
-judge, budget; ``cell_settings``); every column the settings its cells do not share
-(``settings_warnings``) and, when the suite audited its judge (``suite_audit``), the judge's
-false positive and false negative rates with their intervals (``audit``).
+paired-bootstrap interval over the items the three cells share (``leaderboard_frame``);
+every cell its reader's context tokens per question (mean and 95th percentile) and its
+settings (reader, judge, budget; ``cell_settings``); every column the settings its cells do
+not share (``settings_warnings``) and, when the suite audited its judge (``suite_audit``),
+the judge's false positive and false negative rates with their intervals (``audit``).
 """
 
 from __future__ import annotations
@@ -36,11 +36,10 @@ from cogarch.core.settings import TrialSettings
 
 from .cell_settings import settings_differ
 from .cluster_stats import MIN_CLUSTERS
-from .headroom import headroom
-from .judge_audit.audit import AUDIT_FILE, JudgeAuditResult
-from .judge_audit.measures import Rate
+from .judge_audit.audit import AUDIT_FILE
 from .leaderboard_cells import CellCosts, CellData, CellStatus, read_cell
 from .leaderboard_column import MetricCells, Ranking, rank_column, with_failures
+from .leaderboard_frame import ColumnAudit, HeadroomValue, headrooms
 from .leaderboard_rank import aggregate
 from .leaderboard_stats import Estimate, estimate
 from .suite_audit import audit_folder, read_column_audit
@@ -90,81 +89,6 @@ class Costs(BaseModel):
         spent there, ``successes`` won there)."""
         per = tokens / successes if successes else None
         return self.model_copy(update={"tokens_per_success": per})
-
-
-class HeadroomValue(BaseModel):
-    """Headroom captured by a cell: (score - no memory) / (oracle - no memory) on the items
-    the cell and its two controls share, with its 95% paired-bootstrap interval."""
-
-    value: float | None = None
-    """None when the oracle scores the same as no memory on the shared items."""
-    low: float | None = None
-    high: float | None = None
-    interval_note: str | None = None
-    """Why there is no interval: as for a mean, fewer than ``MIN_CLUSTERS`` items (or
-    clusters) to draw, or draws without spread, are 'not estimable'."""
-    items: int = 0
-    clusters: int | None = None
-    """The clusters the bootstrap drew, when the task's items hang together."""
-    score: float | None = None
-    no_memory: float | None = None
-    oracle: float | None = None
-    no_memory_agent: str
-    """The no-memory control's row it is measured against (the same reader)."""
-    oracle_agent: str
-
-
-class ColumnAudit(BaseModel):
-    """A column's judge audit as the leaderboard shows it (the whole audit is in the suite's
-    ``judge_audit/<task>/judge_audit.json``)."""
-
-    metric: str
-    provider: str
-    model: str
-    false_positive: Rate
-    """Wrong answers the judge accepted, of those shown, with the Wilson interval."""
-    false_negative: Rate
-    """Rephrasings of the gold answer it rejected, of those shown."""
-    questions: int
-    probes: int
-    unjudged: int = 0
-    second: str | None = None
-    """The second judge's provider, when one re-judged the items."""
-    second_false_positive: Rate | None = None
-    second_false_negative: Rate | None = None
-    kappa: float | None = None
-    agreement: float | None = None
-    calls: int = 0
-    """The audit's model calls (metered apart from the cells')."""
-    tokens: int = 0
-    file: str
-    """The audit's file, relative to the suite's folder."""
-
-    @classmethod
-    def of(cls, audit: JudgeAuditResult, file: str) -> ColumnAudit:
-        first = audit.judges[0]
-        second = audit.judges[1] if len(audit.judges) > 1 else None
-        usage = [j.usage for j in audit.judges]
-        return cls(
-            metric=audit.metric,
-            provider=first.provider,
-            model=first.model,
-            false_positive=first.false_positive,
-            false_negative=first.false_negative,
-            questions=len(audit.questions),
-            probes=len(audit.probes),
-            unjudged=sum(len(j.unjudged) for j in audit.judges),
-            second=second.provider if second else None,
-            second_false_positive=second.false_positive if second else None,
-            second_false_negative=second.false_negative if second else None,
-            kappa=audit.agreement.kappa if audit.agreement else None,
-            agreement=audit.agreement.raw if audit.agreement else None,
-            calls=sum(int(u.get("model_calls", 0)) for u in usage),
-            tokens=sum(
-                int(u.get("prompt_tokens", 0)) + int(u.get("completion_tokens", 0)) for u in usage
-            ),
-            file=file,
-        )
 
 
 class Cell(BaseModel):
@@ -318,57 +242,6 @@ def _apply(ranking: Ranking, cells: list[Cell]) -> None:
             cell.significant, cell.test = test.significant, test.name
 
 
-def _control_of(role: str, agent: str, cells: list[Cell], manifest: SuiteManifest) -> Cell | None:
-    """The column's control cell of ``role`` on ``agent``'s reader (its provider), or the
-    column's only one of that role when the suite names no providers."""
-    found = [c for c in cells if c.control == role]
-    mine = manifest.providers.get(agent)
-    same = [c for c in found if mine is not None and manifest.providers.get(c.agent) == mine]
-    if same:
-        return same[0]
-    return found[0] if len(found) == 1 and mine is None else None
-
-
-def _headrooms(
-    main: LeaderboardMetric, cells: list[Cell], data: dict[str, CellData], manifest: SuiteManifest
-) -> None:
-    """Set the headroom of every compared cell of a column with both controls."""
-    items = {agent: d.items.get(main.name, {}) for agent, d in data.items()}
-    for cell in cells:
-        if cell.control is not None:
-            continue
-        none = _control_of("no_memory", cell.agent, cells, manifest)
-        oracle = _control_of("oracle", cell.agent, cells, manifest)
-        if none is None or oracle is None or not items[cell.agent]:
-            continue
-        clusters = data[cell.agent].clusters.get(main.name) if main.cluster else None
-        found = headroom(
-            items[cell.agent], items[none.agent], items[oracle.agent], clusters=clusters
-        )
-        units = found.items if found.clusters is None else found.clusters
-        low, high, note = found.low, found.high, None
-        if found.value is None:
-            note = "the oracle scores as no memory on the shared items"
-        elif units < MIN_CLUSTERS:
-            what = "items" if found.clusters is None else "clusters"
-            low, high, note = None, None, f"{units} {what}, fewer than {MIN_CLUSTERS}"
-        elif low is None or high is None or high - low < 1e-12:
-            low, high, note = None, None, "no spread across the draws"
-        cell.headroom = HeadroomValue(
-            value=found.value,
-            low=low,
-            high=high,
-            interval_note=note,
-            items=found.items,
-            clusters=found.clusters,
-            score=found.score,
-            no_memory=found.no_memory,
-            oracle=found.oracle,
-            no_memory_agent=none.agent,
-            oracle_agent=oracle.agent,
-        )
-
-
 def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
     """The leaderboard of the suite in ``folder``, from its files alone."""
     root = Path(folder)
@@ -450,7 +323,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
                 row_rate_tokens[spec.agent] = row_rate_tokens.get(spec.agent, 0) + read.costs.tokens
             mine.append(cell)
         if main is not None:
-            _headrooms(main, mine, data, manifest)
+            headrooms(main, mine, data, manifest)
             cells_of_main = metric_cells[main.name]
             compared = [
                 s.agent

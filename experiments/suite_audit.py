@@ -42,7 +42,7 @@ def audit_folder(root: str | os.PathLike[str], task: str) -> Path:
 
 
 @dataclass
-class ColumnAudit:
+class JudgedColumn:
     """The judge audit of one task column, made (and checked) before any cell plays."""
 
     task: SuiteTask
@@ -50,14 +50,14 @@ class ColumnAudit:
     audit: JudgeAudit
 
 
-def column_audits(config: SuiteConfig) -> list[ColumnAudit]:
+def column_audits(config: SuiteConfig) -> list[JudgedColumn]:
     """The audit of every judged column of ``config`` (none without ``audit_judge``), each
     checked as a run checks its own: a ``ConfigError`` when no task has a judge, or when the
     second judge is not one of the suite's providers."""
     settings = config.audit_judge
     if settings is None:
         return []
-    out: list[ColumnAudit] = []
+    out: list[JudgedColumn] = []
     for task in config.tasks:
         cells = [agent for t, agent in config.cells() if t.label == task.label]
         if not cells:
@@ -67,7 +67,7 @@ def column_audits(config: SuiteConfig) -> list[ColumnAudit]:
         if setup.task.audited_judge() is None:
             continue
         folder = audit_folder(config.output_dir(), task.label)
-        out.append(ColumnAudit(task, setup, JudgeAudit(setup, settings, folder)))
+        out.append(JudgedColumn(task, setup, JudgeAudit(setup, settings, folder)))
     if not out:
         kinds = ", ".join(sorted({t.kind for t in config.tasks}))
         raise ConfigError(
@@ -79,7 +79,7 @@ def column_audits(config: SuiteConfig) -> list[ColumnAudit]:
     return out
 
 
-def column_records(config: SuiteConfig, column: ColumnAudit) -> list[TrialRecord]:
+def column_records(config: SuiteConfig, column: JudgedColumn) -> list[TrialRecord]:
     """The complete trials of every cell of the column, read with its task's classes (a file
     that cannot be read is left out, as the leaderboard leaves it out)."""
     root = config.output_dir()
@@ -102,7 +102,7 @@ def column_records(config: SuiteConfig, column: ColumnAudit) -> list[TrialRecord
 
 
 async def run_column_audits(
-    config: SuiteConfig, columns: list[ColumnAudit]
+    config: SuiteConfig, columns: list[JudgedColumn]
 ) -> dict[str, JudgeAuditResult]:
     """Audit every column (the verdicts already logged are kept), by task name."""
     done: dict[str, JudgeAuditResult] = {}

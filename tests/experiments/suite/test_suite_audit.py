@@ -56,7 +56,7 @@ def test_headroom_beside_each_memory_equals_the_hand_computation(
         assert (found.score, found.no_memory, found.oracle) == pytest.approx((s, n, o))
         assert (found.no_memory_agent, found.oracle_agent) == ("no_memory", "oracle")
         assert found.items == 7 and (found.low, found.high) == (None, None)  # too few to draw
-        assert found.interval_note == "7 items, fewer than 10"
+        assert found.interval_note == "7 clusters, fewer than 10"
     rounds = board.cell("rounds", "longmemeval")
     assert rounds is not None and rounds.headroom is not None
     # the best round alone beats the evidence sessions here: headroom may pass 1

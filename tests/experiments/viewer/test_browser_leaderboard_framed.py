@@ -37,6 +37,8 @@ SHOWN = """() => {
   return {cells, audit: {text: audit.textContent, box: box(audit), cell: box(th)},
           sections: [...document.querySelectorAll('h2')].map(h => h.textContent),
           audits: [...document.querySelectorAll('ul.audits li')].map(li => li.textContent),
+          lines: [...document.querySelectorAll('figure.scatter')].map(f =>
+            [...f.querySelectorAll('g.control')].map(g => g.dataset.agent)),
           headers};
 }"""
 
@@ -96,6 +98,8 @@ def test_headroom_context_tokens_and_the_audit_are_drawn_beside_the_scores(
     assert "Judge audit" in shown["sections"]
     (line,) = shown["audits"]
     assert line.startswith("longmemeval: judge audit of accuracy") and "metered apart" in line
+    # the controls are reference lines in the column's figure, not points
+    assert sorted(shown["lines"][0]) == ["no_memory", "oracle"] and shown["lines"][1] == []
     settings = next(h for h in shown["headers"] if "headroom captured" in h)
     assert "context tokens/question (mean)" in settings
     assert "context tokens/question (p95)" in settings

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
 RESAMPLES = 2000
+K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -46,11 +48,11 @@ def _ratio(score: float, none: float, oracle: float) -> float | None:
 
 
 def headroom(
-    score: Mapping[Hashable, float],
-    no_memory: Mapping[Hashable, float],
-    oracle: Mapping[Hashable, float],
+    score: Mapping[K, float],
+    no_memory: Mapping[K, float],
+    oracle: Mapping[K, float],
     *,
-    clusters: Mapping[Hashable, Hashable] | None = None,
+    clusters: Mapping[K, Hashable] | None = None,
     level: float = 0.95,
     resamples: int = RESAMPLES,
     seed: int = 0,

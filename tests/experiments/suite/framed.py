@@ -28,13 +28,20 @@ agents:
 """
 
 
-def write_framed(folder: Path, out: Path, audit: bool = False) -> Path:
+def write_framed(folder: Path, out: Path, audit: bool = False, second: str | None = None) -> Path:
     """The suite's config in ``folder``, its results going to ``out``; ``audit`` turns the
-    judge audit on in the config (otherwise ``--audit-judge`` does)."""
+    judge audit on in the config (otherwise ``--audit-judge`` does); ``second`` names a fake
+    (``module:function``) the audit's second judge plays, as the provider ``second``."""
     data = REPO / "tests" / "tasks" / "longmemeval" / "data" / "small.json"
     text = SUITE.format(out=out, judge=JUDGE, data=data)
+    if second is not None:
+        entry = f'  second: {{kind: fake, fake: "{second}"}}\n'
+        text = text.replace("providers:\n", "providers:\n" + entry)
+        text += "audit_judge: {second_judge: second}\n"
+    elif audit:
+        text += "audit_judge: true\n"
     path = folder / "framed.yaml"
-    path.write_text(text + ("audit_judge: true\n" if audit else ""), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path
 
 

@@ -5,6 +5,7 @@ folder, resumed from its log and metered apart from the cells."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 from pathlib import Path
@@ -18,6 +19,7 @@ from cogarch.experiments.judge_audit.log import LOG
 from cogarch.experiments.leaderboard import build_leaderboard
 from cogarch.experiments.suite_audit import audit_folder
 from cogarch.experiments.suite_config import load_suite_config
+from cogarch.experiments.suite_runner import run_suite
 
 from .framed import REPO, verdicts, write_framed
 
@@ -175,6 +177,40 @@ def test_the_audit_in_the_config_and_in_the_plan(
     plan = capsys.readouterr().out
     assert "judge audit, once per judged column after its cells" in plan
     assert "  longmemeval: judge audit: accuracy, on 50 of the judged questions (seed 0)" in plan
+
+
+def test_a_second_judge_gives_its_rates_and_cohens_kappa_beside_the_first(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out"
+    config = write_framed(tmp_path, out, second="tests.experiments.judge_audit.scripted:exact")
+    assert main(["suite", str(config), "--quiet"]) == 0
+    audit = _audit(out)
+    first, second = audit.judges
+    assert (first.provider, second.provider) == ("judge", "second")
+    assert audit.agreement is not None
+    # the exact judge accepts no rephrasing and no wrong answer: every rephrasing is an error
+    assert second.false_negative.count == second.false_negative.n > 0
+    assert second.false_positive.count == 0
+    column = build_leaderboard(out).tasks[0].audit
+    assert column is not None and column.second == "second"
+    assert column.second_false_negative == second.false_negative
+    assert column.kappa == audit.agreement.kappa and column.agreement == audit.agreement.raw
+    assert column.calls == 2 * len(audit.probes)
+    markdown = (out / "leaderboard.md").read_text(encoding="utf-8")
+    assert "second judge second: false positives" in markdown and "Cohen's kappa" in markdown
+
+
+def test_a_second_judge_the_suite_lacks_is_refused_before_any_cell(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    path = write_framed(tmp_path, out)
+    path.write_text(
+        path.read_text(encoding="utf-8") + "audit_judge: {second_judge: nowhere}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError, match="nowhere"):
+        asyncio.run(run_suite(load_suite_config(path), progress=False))
+    assert not out.exists()
 
 
 def test_a_suite_without_a_judged_task_refuses_the_audit_before_any_cell(

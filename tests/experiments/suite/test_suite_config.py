@@ -59,6 +59,7 @@ def test_a_behaviour_is_played_by_each_task_with_its_own_fake(tmp_path: Path) ->
         "hangman_sct": "hangman.honest",
         "diagnosis_sct": "diagnosis.honest",
         "locomo": "locomo.reader",  # mapped in the task's entry
+        "longmemeval": "longmemeval.reader",
         "alfworld": "alfworld.oracle",
         "revision": "revision.honest",
         "constraints": "constraints.honest",

@@ -22,16 +22,20 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from cogarch.construction import prepare
 from cogarch.core.records import TrialRecord
 from cogarch.errors import ConfigError
+from cogarch.tasks.registry import TASKS
 
 from .judge_audit.audit import AUDIT_FILE, JudgeAudit, JudgeAuditResult
 from .judge_audit.section import read_audit
 from .names import safe_name
 from .results import CorruptTrialError, read_trial
+from .run_config import RunConfig
 from .suite_config import SuiteConfig, SuiteTask
 from .suite_folder import cell_folder
-from .worker import RunSetup
+from .task_types import task_source
+from .worker import RunSetup, task_setup
 
 AUDIT_FOLDER = "judge_audit"
 
@@ -50,6 +54,14 @@ class JudgedColumn:
     audit: JudgeAudit
 
 
+def _judged(run: RunConfig) -> bool:
+    """Whether the task of ``run`` declares a judge to audit (built alone, no provider)."""
+    kind = run.task.kind
+    with task_setup(kind):
+        task = prepare(TASKS, task_source(kind) or kind, run.task.params(), where="task").build()
+    return task.audited_judge() is not None
+
+
 def column_audits(config: SuiteConfig) -> list[JudgedColumn]:
     """The audit of every judged column of ``config`` (none without ``audit_judge``), each
     checked as a run checks its own: a ``ConfigError`` when no task has a judge, or when the
@@ -63,10 +75,10 @@ def column_audits(config: SuiteConfig) -> list[JudgedColumn]:
         if not cells:
             continue
         run = config.cell_config(task, cells[0])
-        setup = RunSetup(run, cache_dir=audit_folder(config.output_dir(), task.label) / ".cache")
-        if setup.task.audited_judge() is None:
+        if not _judged(run):
             continue
         folder = audit_folder(config.output_dir(), task.label)
+        setup = RunSetup(run, cache_dir=folder / ".cache")
         out.append(JudgedColumn(task, setup, JudgeAudit(setup, settings, folder)))
     if not out:
         kinds = ", ".join(sorted({t.kind for t in config.tasks}))

@@ -3,24 +3,16 @@
 The interface a module implements is :class:`cogarch.core.MemoryModule`. Each name is imported
 from its file on first use."""
 
+# ruff: noqa: F401
+# (the imports under TYPE_CHECKING are the public names: cogarch.lazy reads them)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogarch.lazy import lazy_names
+from cogarch.lazy import lazy_module
 
 if TYPE_CHECKING:
     from cogarch.memory.registry import MEMORY_MODULES, build_memory
     from cogarch.memory.working.module import WorkingMemory
 
-_FROM = {
-    "registry": ("MEMORY_MODULES", "build_memory"),
-    "working.module": ("WorkingMemory",),
-}
-__getattr__ = lazy_names(__name__, _FROM)
-
-__all__ = [
-    "MEMORY_MODULES",
-    "WorkingMemory",
-    "build_memory",
-]
+__all__, __getattr__ = lazy_module(__name__)

@@ -4,11 +4,13 @@ with its :class:`ProviderSettings`), and scripted models for tests (:class:`Func
 :class:`ScriptedModel`, :func:`pairs_model`). Each name is imported from its file on first use,
 so ``import cogarch.models`` loads no model client."""
 
+# ruff: noqa: F401
+# (the imports under TYPE_CHECKING are the public names: cogarch.lazy reads them)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogarch.lazy import lazy_names
+from cogarch.lazy import lazy_module
 
 if TYPE_CHECKING:
     from cogarch.models.cache import ResponseCache
@@ -20,35 +22,4 @@ if TYPE_CHECKING:
     from cogarch.models.providers import ProviderConfig, Providers
     from cogarch.models.retry import RetryPolicy
 
-_FROM = {
-    "cache": ("ResponseCache",),
-    "fakes": ("CallInfo", "FakeReply", "FunctionModel", "ScriptedModel", "pairs_model"),
-    "messages": ("as_pairs", "assistant", "system", "user"),
-    "metering": ("Meter",),
-    "model": ("Model",),
-    "provider": ("Provider", "ProviderContext", "ProviderSettings"),
-    "providers": ("ProviderConfig", "Providers"),
-    "retry": ("RetryPolicy",),
-}
-__getattr__ = lazy_names(__name__, _FROM)
-
-__all__ = [
-    "CallInfo",
-    "FakeReply",
-    "FunctionModel",
-    "Meter",
-    "Model",
-    "Provider",
-    "ProviderConfig",
-    "ProviderContext",
-    "ProviderSettings",
-    "Providers",
-    "ResponseCache",
-    "RetryPolicy",
-    "ScriptedModel",
-    "as_pairs",
-    "assistant",
-    "pairs_model",
-    "system",
-    "user",
-]
+__all__, __getattr__ = lazy_module(__name__)

@@ -316,12 +316,25 @@ def config_mapping(path: str | os.PathLike[str]) -> dict[Any, Any]:
 
 
 def located_kinds(providers: dict[Any, Any], config: str | os.PathLike[str]) -> dict[Any, Any]:
-    """The ``providers:`` section with each kind named by a file's path found relative to the
-    config file's folder."""
+    """The ``providers:`` section with each kind, fake and caller's fake named by a file's path
+    found relative to the config file's folder."""
     found = {}
     for name, entry in providers.items():
-        kind = entry.get("kind") if isinstance(entry, dict) else None
-        if isinstance(kind, str) and is_file_path(kind):
-            entry = {**entry, "kind": located(kind, config, f"providers.{name}.kind")}
+        if isinstance(entry, dict):
+            for key in ("kind", "fake"):
+                value = entry.get(key)
+                if isinstance(value, str) and is_file_path(value):
+                    entry = {**entry, key: located(value, config, f"providers.{name}.{key}")}
+            callers = entry.get("callers")
+            if isinstance(callers, dict):
+                entry = {
+                    **entry,
+                    "callers": {
+                        pattern: located(fake, config, f"providers.{name}.callers.{pattern}")
+                        if isinstance(fake, str) and is_file_path(fake)
+                        else fake
+                        for pattern, fake in callers.items()
+                    },
+                }
         found[name] = entry
     return found

@@ -17,9 +17,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from autogen_core.models import ChatCompletionClient, ModelInfo
 from pydantic import (
     Field,
+    SerializationInfo,
     SerializeAsAny,
+    SerializerFunctionWrapHandler,
     ValidatorFunctionWrapHandler,
     WrapValidator,
+    model_serializer,
     model_validator,
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
@@ -128,6 +131,12 @@ class ProviderConfig(ProviderSettings):
     fake: str | None = Field(
         default=None, description="fake: a name in the run's table of fakes, or an import path."
     )
+    callers: dict[str, str] = Field(
+        default_factory=dict,
+        description="fake: other fakes by caller pattern, a glob over who makes the call "
+        "({'memory:*': NAME, 'memory:summarise': NAME}; a memory module's own calls are "
+        "'memory:<kind>'); the most specific matching pattern wins, 'fake' plays the rest.",
+    )
 
     @model_validator(mode="after")
     def _check_kind(self) -> ProviderConfig:
@@ -138,9 +147,31 @@ class ProviderConfig(ProviderSettings):
                 "a 'fake' provider needs 'fake': a fake's name (e.g. hangman.honest) or an "
                 "import path 'module:function'"
             )
+        if self.callers:
+            self._check_callers()
         if self.base_urls:
             self._check_replicas()
         return self
+
+    @model_serializer(mode="wrap")
+    def _without_no_callers(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> Any:
+        # an entry with no callers is written as it was before they existed, so recorded
+        # settings and run digests stay what they were
+        data = handler(self)
+        if not self.callers and isinstance(data, dict):
+            data.pop("callers", None)
+        return data
+
+    def _check_callers(self) -> None:
+        from cogarch.models.fake_callers import pattern_problem
+
+        if self.kind != "fake":
+            raise ValueError("'callers' applies to 'fake' providers only")
+        for pattern in self.callers:
+            if (problem := pattern_problem(pattern)) is not None:
+                raise ValueError(problem)
 
     def _check_replicas(self) -> None:
         if self.kind != "openai":

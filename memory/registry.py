@@ -6,9 +6,11 @@ from typing import Any
 
 from cogarch.construction import Recipe, prepare
 from cogarch.core.memory import MemoryModule
-from cogarch.registry import Registry
+from cogarch.registry import ENTRY_POINT_GROUPS, Registry
 
-MEMORY_MODULES: Registry[type[MemoryModule]] = Registry("memory module", base=MemoryModule)
+MEMORY_MODULES: Registry[type[MemoryModule]] = Registry(
+    "memory module", base=MemoryModule, entry_points=ENTRY_POINT_GROUPS["memory module"]
+)
 """The memory modules cogarch ships, by the ``kind`` an agent spec's ``memory:`` names."""
 BUILT_IN: dict[str, str] = {
     "working_memory": "cogarch.memory.working.module:WorkingMemory",

@@ -6,9 +6,9 @@ from typing import Any
 
 from cogarch.construction import prepare
 from cogarch.core.task import Task
-from cogarch.registry import Registry
+from cogarch.registry import ENTRY_POINT_GROUPS, Registry
 
-TASKS: Registry[type[Task]] = Registry("task", base=Task)
+TASKS: Registry[type[Task]] = Registry("task", base=Task, entry_points=ENTRY_POINT_GROUPS["task"])
 """The tasks cogarch ships, by the ``kind`` a run config's ``task:`` names."""
 TASKS.register("hangman_sct", "cogarch.tasks.hangman.task:HangmanSCT")
 TASKS.register("diagnosis_sct", "cogarch.tasks.diagnosis.task:DiagnosisSCT")

@@ -5,11 +5,13 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from cogarch.registry import Registry
+from cogarch.registry import ENTRY_POINT_GROUPS, Registry
 
 from .specialist import BaseSpecialist
 
-SPECIALISTS: Registry[type[BaseSpecialist]] = Registry("specialist", base=BaseSpecialist)
+SPECIALISTS: Registry[type[BaseSpecialist]] = Registry(
+    "specialist", base=BaseSpecialist, entry_points=ENTRY_POINT_GROUPS["specialist"]
+)
 """The specialists cogarch ships, by the ``kind`` an agent spec's ``specialists:`` names."""
 for _kind, _path in {
     "responder": "cogarch.workspace.specialists.responder:Responder",

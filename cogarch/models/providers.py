@@ -43,7 +43,7 @@ from cogarch.models.fakes import PairsFn
 from cogarch.models.local import Speculative
 from cogarch.models.model import Model
 from cogarch.models.provider import Provider, ProviderContext, ProviderSettings
-from cogarch.registry import Registry, takes_positional
+from cogarch.registry import ENTRY_POINT_GROUPS, Registry, takes_positional
 
 if TYPE_CHECKING:
     from cogarch.models.local import LocalServerSettings
@@ -190,7 +190,9 @@ class ProviderConfig(ProviderSettings):
         return list(self.base_urls) or [self.base_url]
 
 
-PROVIDER_KINDS: Registry[type[Provider]] = Registry("provider kind", base=Provider)
+PROVIDER_KINDS: Registry[type[Provider]] = Registry(
+    "provider kind", base=Provider, entry_points=ENTRY_POINT_GROUPS["provider kind"]
+)
 """Provider kinds by short name; a run config may also name one by import path."""
 PROVIDER_KINDS.register("openai", "cogarch.models.provider_kinds:OpenAIProvider")
 PROVIDER_KINDS.register("local", "cogarch.models.provider_kinds:LocalProvider")

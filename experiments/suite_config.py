@@ -58,8 +58,9 @@ class SuiteTask(TaskEntry):
     )
     fakes: dict[str, str] = Field(
         default_factory=dict,
-        description="Behaviours this task plays with one of its fakes of another name "
-        "({honest: oracle}); a behaviour not named here needs a fake of its own name.",
+        description="Behaviours this task plays with one of its fakes of another name, by its "
+        "short or full name ({honest: oracle} or {honest: alfworld.oracle}); a behaviour not "
+        "named here needs a fake of its own name.",
     )
 
     @field_validator("name")
@@ -259,7 +260,8 @@ def _task_fake(entry: dict[str, Any], task: SuiteTask) -> dict[str, Any]:
         return entry
     own = sorted(task_class(task.kind).fakes)
     played = task.fakes.get(behaviour, behaviour)
-    found = [name for name in own if name.rpartition(".")[2] == played]
+    # the behaviour's fake by its own short name (honest) or by its full one (hangman.honest)
+    found = [name for name in own if played in (name, name.rpartition(".")[2])]
     if not found:
         raise ConfigError(
             f"task '{task.label}' has no fake '{played}' for the behaviour '{behaviour}' a "
@@ -268,6 +270,14 @@ def _task_fake(entry: dict[str, Any], task: SuiteTask) -> dict[str, Any]:
             "cells out under 'skip'"
         )
     return {**entry, "fake": prefix + found[0]}
+
+
+def _own_kind(task: SuiteTask) -> str:
+    """The name a task named by file or import path goes by: the ``kind`` its class declares
+    (``brief_hangman``), not its class's name; the class's name when the kind cannot name a
+    task of the suite."""
+    kind = getattr(task_class(task.kind), "kind", None)
+    return kind if isinstance(kind, str) and name_problem(kind) is None else task.label
 
 
 def load_suite_config(path: str | os.PathLike[str]) -> SuiteConfig:
@@ -280,7 +290,9 @@ def load_suite_config(path: str | os.PathLike[str]) -> SuiteConfig:
     for index, task in enumerate(config.tasks):
         if is_file_path(task.kind):
             found = located(task.kind, path, f"tasks[{index}].kind")
-            task = task.model_copy(update={"kind": found, "name": task.label})
+            task = task.model_copy(update={"kind": found})
+        if task.name is None and ":" in task.kind:
+            task = task.model_copy(update={"name": _own_kind(task)})
         tasks.append(task)
     agents = [located_agent(agent, path) for agent in config.agents]
     config = expanded_suite(config.model_copy(update={"tasks": tasks, "agents": agents}))

@@ -21,7 +21,19 @@ TASKS.register("genmem", "cogarch.tasks.genmem.task:GenmemTask")
 
 
 def build_task(kind: str, params: dict[str, Any]) -> Task:
-    """The task of ``kind`` (a registered kind, an import path or a file) built with
-    ``params``, the keys of a run config's ``task:`` section; a wrong key is a
-    ``ConfigError`` naming it."""
+    """A task built from its kind and parameters.
+
+    Args:
+        kind: A registered kind (``hangman_sct``), an import path or a Python file's
+            (``my_task.py:MyTask``).
+        params: The keys of a run config's ``task:`` section, validated by the task's
+            ``Params``.
+
+    Returns:
+        The task.
+
+    Raises:
+        ConfigError: When a key is unknown or invalid (the message names it).
+        UnknownNameError: When ``kind`` names no task.
+    """
     return prepare(TASKS, kind, params, where="task").build()

@@ -44,5 +44,9 @@ def agents_dir() -> Path:
 
 
 def ready_made_agents() -> dict[str, Path]:
-    """Ready-made agent specs shipped in ``workspace/agents``, by file stem."""
+    """The ready-made agent specs that ship with cogarch.
+
+    Returns:
+        Each spec file (under ``workspace/agents``) by its name, the file's stem.
+    """
     return {p.stem: p for p in sorted(agents_dir().glob("*.yaml"))}

@@ -189,8 +189,18 @@ It may answer with a :class:`FakeReply` instead of text (to report cached prompt
 
 
 def pairs_model(fn: PairsFn) -> FunctionModel:
-    """Wrap a ``(pairs, seed, call) -> text`` function (the scripted hosts and patients); the
-    seed is 0 when the call has none."""
+    """A fake model played by a ``(pairs, seed, call) -> reply`` function (as the scripted
+    hosts and patients are).
+
+    Args:
+        fn: The function: ``pairs`` are the call's ``(role, text)`` messages, ``seed`` the
+            call's seed (0 when it has none), ``call`` the :class:`CallInfo` (who asks, the
+            response format and tools); it returns text or a :class:`FakeReply`, or an
+            awaitable of one.
+
+    Returns:
+        A :class:`FunctionModel` that answers every call with ``fn``.
+    """
 
     def reply(messages: Sequence[LLMMessage], info: CallInfo) -> Reply | Awaitable[Reply]:
         return fn(as_pairs(messages), info.seed if info.seed is not None else 0, info)

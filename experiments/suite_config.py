@@ -281,10 +281,22 @@ def _own_kind(task: SuiteTask) -> str:
 
 
 def load_suite_config(path: str | os.PathLike[str]) -> SuiteConfig:
-    """The suite config of a YAML file, read as run configs are (the same loader and
-    limits); task kinds, provider kinds and agents named by a file's path are looked for
-    relative to the config file's folder, and every behaviour-named fake is checked against
-    every task."""
+    """The suite config of a YAML file, read as run configs are (the same loader and limits).
+
+    Task kinds, provider kinds and agents named by a file's path are looked for relative to the
+    config file's folder, a task named by file or import path goes by its class's ``kind``
+    unless the entry names it, and every behaviour-named fake is checked against every task.
+
+    Args:
+        path: The YAML file.
+
+    Returns:
+        The validated suite config, every cell's run config checked.
+
+    Raises:
+        ConfigError: When a key is unknown or invalid, a task lacks a fake a provider names
+            by behaviour, or two tasks or agents would share a name.
+    """
     config = validate_mapping(SuiteConfig, config_mapping(path), source=str(path))
     tasks = []
     for index, task in enumerate(config.tasks):

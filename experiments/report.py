@@ -318,7 +318,8 @@ def build_report(
     Args:
         run_dir: The run's results folder.
         out_dir: Where the report goes (default: ``run_dir/report``).
-        baselines: Agents to test the others against (default: the run config's controls).
+        baselines: Agents to test the others against (default: the run config's
+            ``baselines``, else the agents that are baselines by default).
         reading: Which of the task's readings the outcome table and the tests use (for the SCT
             ``lenient``, the default, or ``strict``, the authors' exact one); a task that
             scores one reading takes none.

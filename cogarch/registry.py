@@ -217,7 +217,7 @@ class Registry(Generic[T]):
             target = self._entries[name]
             if self.lazy and isinstance(target, str):
                 resolved = self._resolve(name, target)
-                self._entries[name] = resolved  # type: ignore[assignment]
+                self._entries[name] = resolved
                 return resolved
             return target  # type: ignore[return-value]
         if self.lazy and ":" in name:

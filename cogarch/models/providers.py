@@ -282,8 +282,20 @@ class Providers:
         return self._providers[name]
 
     def get(self, name: str, seed: int | None = None) -> Model:
-        """The model of provider ``name``; with several ``base_urls``, the replica ``seed``
-        keeps to (the first one when no seed is given)."""
+        """The model of a provider.
+
+        Args:
+            name: The provider's name.
+            seed: The trial's seed: with several ``base_urls``, the replica it keeps to (the first
+                one when no seed is given).
+
+        Returns:
+            The model (built once per provider and replica).
+
+        Raises:
+            UnknownNameError: When no provider has that name.
+            ConfigError: When the provider's entry cannot be built.
+        """
         provider = self.provider(name)
         replica = 0 if seed is None else replica_index(seed, provider.replicas())
         key = (name, replica)
@@ -296,9 +308,17 @@ class Providers:
         return lambda name: self.get(name, seed)
 
     def check(self, name: str) -> None:
-        """Fail now, naming the valid choices, if provider ``name`` could never be built; a
-        provider kind's own code that raises anything else is one ``ConfigError`` line naming
-        the provider (the traceback under ``COGARCH_DEBUG``)."""
+        """Fail now, naming the valid choices, if a provider could never be built.
+
+        Args:
+            name: The provider's name.
+
+        Raises:
+            UnknownNameError: When no provider has that name, or a fake it names is unknown.
+            ConfigError: When its entry is invalid; a provider kind's own code that raises
+                anything else is one ``ConfigError`` line naming the provider (the traceback
+                under ``COGARCH_DEBUG``).
+        """
         try:
             self.provider(name).check()
         except CogarchError:
@@ -318,7 +338,12 @@ class Providers:
             await model.aclose()
 
     def register(self, name: str, model: Model) -> None:
-        """Use a ready ``Model`` under ``name`` (tests and notebooks)."""
+        """Use a ready model under a name (tests and notebooks).
+
+        Args:
+            name: The provider name the model goes by.
+            model: The model.
+        """
         self._models[(name, 0)] = model
         self.configs.setdefault(name, ProviderConfig(kind="fake", fake="custom"))
 

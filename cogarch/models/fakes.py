@@ -147,7 +147,13 @@ class FakeChatClient(CountedClient):
 
 
 class FunctionModel(FakeChatClient):
-    """A Python function plays the model: ``fn(messages, info) -> str | FakeReply``."""
+    """A Python function plays the model.
+
+    Args:
+        fn: ``fn(messages, info) -> str | FakeReply`` (or an awaitable of one): the call's
+            AutoGen messages and its :class:`CallInfo` (who asks, the seed, the response
+            format and tools).
+    """
 
     def __init__(self, fn: ReplyFn) -> None:
         super().__init__()
@@ -165,7 +171,12 @@ class ScriptExhaustedError(RuntimeError):
 
 
 class ScriptedModel(FakeChatClient):
-    """Replays a fixed list of replies in order; running past the end is an error."""
+    """Replays a fixed list of replies in order.
+
+    Args:
+        replies: The replies, text or :class:`FakeReply`, one per call; a call past the
+            last is an error (``ScriptExhaustedError``).
+    """
 
     def __init__(self, replies: Sequence[Reply]) -> None:
         super().__init__()

@@ -244,7 +244,13 @@ BUILTIN_PROVIDERS: dict[str, ProviderSettings] = {
 class Providers:
     """The providers of a run: the built-in ``local`` plus those a config defines.
 
-    ``fakes`` is the table ``kind: fake`` providers look their short names up in.
+    Args:
+        configs: Each provider's entry, by name (a run config's ``providers:``).
+        cache_dir: The response cache's folder, or None for no cache.
+        fakes: The table ``kind: fake`` providers look their short names up in (default:
+            none; a fake is then named by import path).
+        local_server: Where ``local`` providers find their embedded server (default: one
+            of their own).
     """
 
     def __init__(

@@ -3,12 +3,14 @@
 The heavy parts (the model layer and AutoGen behind it) load on first use of their names.
 """
 
+# ruff: noqa: F401
+# (the imports under TYPE_CHECKING are the public names: cogarch.lazy reads them)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from cogarch.errors import CogarchError, ConfigError, ModelCallError, UnknownNameError
-from cogarch.lazy import lazy_names
+from cogarch.lazy import lazy_module
 
 if TYPE_CHECKING:
     from cogarch.models import Meter, Model, ProviderConfig, Providers
@@ -16,19 +18,4 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 """The installed version of cogarch."""
 
-__getattr__ = lazy_names(
-    __name__, {"cogarch.models": ("Meter", "Model", "ProviderConfig", "Providers")}
-)
-
-
-__all__ = [
-    "CogarchError",
-    "ConfigError",
-    "Meter",
-    "Model",
-    "ModelCallError",
-    "ProviderConfig",
-    "Providers",
-    "UnknownNameError",
-    "__version__",
-]
+__all__, __getattr__ = lazy_module(__name__)

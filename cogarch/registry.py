@@ -120,6 +120,16 @@ def import_object(path: str) -> object:
         raise UnknownNameError(f"module '{module_name}' has no attribute '{attr}'") from exc
 
 
+ENTRY_POINT_GROUPS = {
+    "memory module": "cogarch.memories",
+    "specialist": "cogarch.specialists",
+    "task": "cogarch.tasks",
+    "provider kind": "cogarch.providers",
+}
+"""The setuptools entry-point groups an installed package adds components to cogarch's
+registries by, by the kind of component (there is no metric registry to add to)."""
+
+
 class Registry(Generic[T]):
     """Short name -> object, where the object may be given lazily as an import path.
 
@@ -127,6 +137,11 @@ class Registry(Generic[T]):
     users can plug in their own classes without registering them; what a path imports must be
     a subclass of ``base`` (when given) and pass ``check`` (when given), or the name is
     refused like an unknown one. An unknown name lists the valid ones.
+
+    A registry with an ``entry_points`` group also holds what installed packages declare
+    under it (``[project.entry-points."cogarch.memories"]`` ``notes = "pkg.mod:Notes"``),
+    read the first time a name is looked up or listed; such a name that is also a built-in
+    one, or that two packages declare, is refused naming both.
     """
 
     def __init__(
@@ -136,6 +151,7 @@ class Registry(Generic[T]):
         lazy: bool = True,
         base: type | None = None,
         check: Callable[[Any], str | None] | None = None,
+        entry_points: str | None = None,
     ) -> None:
         self.kind = kind
         self.lazy = lazy
@@ -143,27 +159,66 @@ class Registry(Generic[T]):
         self.base = base
         self.check = check
         """Why an imported object cannot serve (a short phrase), or None when it can."""
+        self.entry_points = entry_points
+        """The entry-point group installed packages add to this registry by (None: none)."""
         self._entries: dict[str, T | str] = {}
+        self._plugins: dict[str, str] | None = None
+        """Entry-point name -> the package that declares it, once read."""
 
     def register(self, name: str, target: T | str) -> None:
         self._entries[name] = target
 
     def __contains__(self, name: object) -> bool:
+        self._discover()
         return name in self._entries
 
     def __iter__(self) -> Iterator[str]:
-        return iter(sorted(self._entries))
+        return iter(self.names())
 
     def names(self) -> list[str]:
+        self._discover()
         return sorted(self._entries)
 
+    def plugins(self) -> dict[str, str]:
+        """The names installed packages added through the entry-point group, each with the
+        distribution that declares it."""
+        self._discover()
+        return dict(self._plugins or {})
+
+    def _discover(self) -> None:
+        if self._plugins is not None or self.entry_points is None:
+            return
+        from importlib.metadata import entry_points
+
+        found: dict[str, str] = {}
+        for point in sorted(entry_points(group=self.entry_points), key=lambda p: p.name):
+            package = point.dist.name if point.dist is not None else "an installed package"
+            if point.name in found and found[point.name] != package:
+                raise UnknownNameError(
+                    f"the {self.kind} '{point.name}' is declared by two installed packages, "
+                    f"{found[point.name]} and {package} (entry-point group "
+                    f"'{self.entry_points}'); uninstall one, or name the {self.kind} by its "
+                    f"import path ('{point.value}')"
+                )
+            if point.name in self._entries and point.name not in found:
+                raise UnknownNameError(
+                    f"the installed package {package} declares the {self.kind} "
+                    f"'{point.name}' (entry-point group '{self.entry_points}'), but cogarch "
+                    f"has a built-in {self.kind} of that name; rename its entry point in "
+                    f"{package}, or uninstall it"
+                )
+            found[point.name] = package
+            self._entries[point.name] = point.value
+        self._plugins = found
+
     def get(self, name: str) -> T:
+        self._discover()
         if name in self._entries:
             target = self._entries[name]
             if self.lazy and isinstance(target, str):
-                resolved = import_object(target)
-                self._entries[name] = resolved  # type: ignore[assignment]
-                return resolved  # type: ignore[return-value]
+                resolved = self._resolve(name, target)
+                self._entries[name] = resolved
+                return resolved
             return target  # type: ignore[return-value]
         if self.lazy and ":" in name:
             return self._checked(name, import_object(name))
@@ -172,6 +227,18 @@ class Registry(Generic[T]):
             f"unknown {self.kind} '{name}'; valid names: {valid} (or an import path "
             "'module:name', or 'file.py:name')"
         )
+
+    def _resolve(self, name: str, target: str) -> T:
+        package = (self._plugins or {}).get(name)
+        if package is None:
+            return import_object(target)  # type: ignore[return-value]
+        try:
+            return self._checked(name, import_object(target))
+        except UnknownNameError as exc:
+            raise UnknownNameError(
+                f"the {self.kind} '{name}' that the installed package {package} declares "
+                f"(entry-point group '{self.entry_points}', '{target}') cannot be used: {exc}"
+            ) from None
 
     def _checked(self, name: str, found: object) -> T:
         problem = None

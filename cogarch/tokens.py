@@ -14,7 +14,14 @@ _PIECES = re.compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")
 
 
 def count_tokens(text: str | None) -> int:
-    """The offline token estimate of ``text`` (0 for none): the same on every machine and model."""
+    """The offline token estimate of ``text``: the same on every machine and model.
+
+    Args:
+        text: The text to count; None counts as empty.
+
+    Returns:
+        The estimated number of tokens (0 for no text).
+    """
     if not text:
         return 0
     total = 0

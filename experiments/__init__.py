@@ -3,11 +3,13 @@ suite (:func:`load_suite_config`, :func:`run_suite`), report on a results folder
 (:func:`build_report`) and read its trial files (:func:`read_trial`, :func:`iter_trials`), as
 the ``cogarch`` command does. Each name is imported from its file on first use."""
 
+# ruff: noqa: F401
+# (the imports under TYPE_CHECKING are the public names: cogarch.lazy reads them)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogarch.lazy import lazy_names
+from cogarch.lazy import lazy_module
 
 if TYPE_CHECKING:
     from cogarch.experiments.report import build_report
@@ -17,27 +19,4 @@ if TYPE_CHECKING:
     from cogarch.experiments.suite_config import SuiteConfig, load_suite_config
     from cogarch.experiments.suite_runner import SuiteRun, run_suite
 
-_FROM = {
-    "report": ("build_report",),
-    "results": ("CorruptTrialError", "iter_trials", "read_trial"),
-    "run_config": ("RunConfig", "load_run_config"),
-    "runner": ("RunReport", "Runner"),
-    "suite_config": ("SuiteConfig", "load_suite_config"),
-    "suite_runner": ("SuiteRun", "run_suite"),
-}
-__getattr__ = lazy_names(__name__, _FROM)
-
-__all__ = [
-    "CorruptTrialError",
-    "RunConfig",
-    "RunReport",
-    "Runner",
-    "SuiteConfig",
-    "SuiteRun",
-    "build_report",
-    "iter_trials",
-    "load_run_config",
-    "load_suite_config",
-    "read_trial",
-    "run_suite",
-]
+__all__, __getattr__ = lazy_module(__name__)

@@ -178,7 +178,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cogarch", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="cogarch",
+        description="Run experiments, check providers, chat with a model, build reports.",
+    )
     parser.add_argument(
         "--debug",
         action="store_true",

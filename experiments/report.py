@@ -312,12 +312,24 @@ def build_report(
     baselines: Iterable[str] | None = None,
     reading: str | None = None,
 ) -> list[Path]:
-    """Write ``report.md``, ``report.html``, ``trials.csv``, ``trials.jsonl`` and the figures.
+    """Write a run's report: ``report.md``, ``report.html``, ``trials.csv``, ``trials.jsonl``
+    and the figures.
 
-    Returns the written paths (the two reports first). ``out_dir`` defaults to
-    ``run_dir/report``. ``reading`` picks which of the task's readings the outcome table and
-    the tests use (for the SCT ``lenient``, the default, or ``strict``, the authors' exact
-    one); a task that scores one reading takes none.
+    Args:
+        run_dir: The run's results folder.
+        out_dir: Where the report goes (default: ``run_dir/report``).
+        baselines: Agents to test the others against (default: the run config's
+            ``baselines``, else the agents that are baselines by default).
+        reading: Which of the task's readings the outcome table and the tests use (for the SCT
+            ``lenient``, the default, or ``strict``, the authors' exact one); a task that
+            scores one reading takes none.
+
+    Returns:
+        The written paths, the two reports first.
+
+    Raises:
+        ConfigError: When ``run_dir`` holds no trial files, or ``reading`` or a baseline names
+            nothing the run has.
     """
     run_dir = Path(run_dir)
     table = tidy_run(run_dir)

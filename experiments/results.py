@@ -118,9 +118,20 @@ def read_trial(
     within: str | os.PathLike[str] | None = None,
     types: RecordTypes | None = None,
 ) -> TrialRecord:
-    """The trial in the file at ``path``, read as :func:`cogarch.files.read_json` does (with
-    ``within``, the results folder a link may not leave), its parts into ``types`` when
-    given (the run's own task's classes, for a run reading its own files)."""
+    """The trial in a trial file.
+
+    Args:
+        path: The trial file, read as :func:`cogarch.files.read_json` reads files.
+        within: The results folder a link may not leave, if any.
+        types: The run's own task's classes to read the record's parts into (for a run reading
+            its own files); default: the classes of the task the file names, when it loads.
+
+    Returns:
+        The trial record.
+
+    Raises:
+        CorruptTrialError: When the file cannot be read, is not JSON, or is not a valid trial.
+    """
     file = Path(path)
     try:
         data = read_json(file, within=within)
@@ -149,7 +160,15 @@ def read_trial(
 def iter_trials(
     results_dir: str | os.PathLike[str],
 ) -> list[tuple[Path, TrialRecord | CorruptTrialError]]:
-    """Every trial file under ``results_dir``, read; corrupt ones come back as the error."""
+    """Every trial file under a results folder, read.
+
+    Args:
+        results_dir: A run's results folder.
+
+    Returns:
+        Each trial file's path with its record, or with the :class:`CorruptTrialError` that
+        reading it raised.
+    """
     out: list[tuple[Path, TrialRecord | CorruptTrialError]] = []
     for path in sorted(Path(results_dir).glob("*/trial_*.json")):
         try:

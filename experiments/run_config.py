@@ -270,14 +270,26 @@ class RunConfig(BaseModel):
 
 
 def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
-    """The run config of a YAML file. A task named by a Python file's path
-    (``kind: my_task.py:MyTask``), an agent spec file (``agent: my_agent.yaml``) and an
-    agent factory named by a Python file's path (``factory: agents.py:build``) are looked
-    for relative to the config file's folder, and recorded relative to the current directory
-    (where the run's results go too); so is a provider kind so named (``kind:
-    my_provider.py:MyProvider``), before its entry is validated. A trial's identity holds a
-    Python file's content, not its path (see ``identity``), so the run resumes from any
-    directory."""
+    """The run config of a YAML file.
+
+    A task named by a Python file's path (``kind: my_task.py:MyTask``), an agent spec file
+    (``agent: my_agent.yaml``), an agent factory named by a Python file's path (``factory:
+    agents.py:build``), a provider kind or fake so named (``kind: my_provider.py:MyProvider``,
+    ``fake: fakes.py:host``) are looked for relative to the config file's folder, and recorded
+    relative to the current directory (where the run's results go too). A trial's identity
+    holds a Python file's content, not its path (see ``identity``), so the run resumes from any
+    directory.
+
+    Args:
+        path: The YAML file.
+
+    Returns:
+        The validated run config.
+
+    Raises:
+        ConfigError: When the file is missing or malformed, a key is unknown or invalid, or a
+            file it names is not there (each message names the key).
+    """
     config = validate_mapping(RunConfig, config_mapping(path), source=str(path))
     kind = config.task.kind
     if is_file_path(kind):
@@ -316,12 +328,25 @@ def config_mapping(path: str | os.PathLike[str]) -> dict[Any, Any]:
 
 
 def located_kinds(providers: dict[Any, Any], config: str | os.PathLike[str]) -> dict[Any, Any]:
-    """The ``providers:`` section with each kind named by a file's path found relative to the
-    config file's folder."""
+    """The ``providers:`` section with each kind, fake and caller's fake named by a file's path
+    found relative to the config file's folder."""
     found = {}
     for name, entry in providers.items():
-        kind = entry.get("kind") if isinstance(entry, dict) else None
-        if isinstance(kind, str) and is_file_path(kind):
-            entry = {**entry, "kind": located(kind, config, f"providers.{name}.kind")}
+        if isinstance(entry, dict):
+            for key in ("kind", "fake"):
+                value = entry.get(key)
+                if isinstance(value, str) and is_file_path(value):
+                    entry = {**entry, key: located(value, config, f"providers.{name}.{key}")}
+            callers = entry.get("callers")
+            if isinstance(callers, dict):
+                entry = {
+                    **entry,
+                    "callers": {
+                        pattern: located(fake, config, f"providers.{name}.callers.{pattern}")
+                        if isinstance(fake, str) and is_file_path(fake)
+                        else fake
+                        for pattern, fake in callers.items()
+                    },
+                }
         found[name] = entry
     return found

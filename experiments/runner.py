@@ -129,7 +129,16 @@ class Progress:
 
 class Runner:
     """Plays a run config's trials not complete yet (a rerun resumes), writes each trial file
-    as it ends and returns a :class:`RunReport`: ``await Runner(config).run()``."""
+    as it ends and returns a :class:`RunReport`: ``await Runner(config).run()``.
+
+    Args:
+        config: The run config (:func:`load_run_config`).
+        progress: Whether to show a progress bar.
+        backend: Where the trials run (default: the config's ``execution``).
+        trace: Where the run's OpenTelemetry spans go: ``otlp`` (the environment's OTLP
+            endpoint) or ``file`` (``RESULTS_DIR/traces.jsonl``); None traces only under a
+            tracing the caller set up.
+    """
 
     def __init__(
         self,

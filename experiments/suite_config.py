@@ -59,8 +59,9 @@ class SuiteTask(TaskEntry):
     )
     fakes: dict[str, str] = Field(
         default_factory=dict,
-        description="Behaviours this task plays with one of its fakes of another name "
-        "({honest: oracle}); a behaviour not named here needs a fake of its own name.",
+        description="Behaviours this task plays with one of its fakes of another name, by its "
+        "short or full name ({honest: oracle} or {honest: alfworld.oracle}); a behaviour not "
+        "named here needs a fake of its own name.",
     )
 
     @field_validator("name")
@@ -273,7 +274,8 @@ def _task_fake(entry: dict[str, Any], task: SuiteTask) -> dict[str, Any]:
         return entry
     own = sorted(task_class(task.kind).fakes)
     played = task.fakes.get(behaviour, behaviour)
-    found = [name for name in own if name.rpartition(".")[2] == played]
+    # the behaviour's fake by its own short name (honest) or by its full one (hangman.honest)
+    found = [name for name in own if played in (name, name.rpartition(".")[2])]
     if not found:
         raise ConfigError(
             f"task '{task.label}' has no fake '{played}' for the behaviour '{behaviour}' a "
@@ -284,17 +286,39 @@ def _task_fake(entry: dict[str, Any], task: SuiteTask) -> dict[str, Any]:
     return {**entry, "fake": prefix + found[0]}
 
 
+def _own_kind(task: SuiteTask) -> str:
+    """The name a task named by file or import path goes by: the ``kind`` its class declares
+    (``brief_hangman``), not its class's name; the class's name when the kind cannot name a
+    task of the suite."""
+    kind = getattr(task_class(task.kind), "kind", None)
+    return kind if isinstance(kind, str) and name_problem(kind) is None else task.label
+
+
 def load_suite_config(path: str | os.PathLike[str]) -> SuiteConfig:
-    """The suite config of a YAML file, read as run configs are (the same loader and
-    limits); task kinds, provider kinds and agents named by a file's path are looked for
-    relative to the config file's folder, and every behaviour-named fake is checked against
-    every task."""
+    """The suite config of a YAML file, read as run configs are (the same loader and limits).
+
+    Task kinds, provider kinds and agents named by a file's path are looked for relative to the
+    config file's folder, a task named by file or import path goes by its class's ``kind``
+    unless the entry names it, and every behaviour-named fake is checked against every task.
+
+    Args:
+        path: The YAML file.
+
+    Returns:
+        The validated suite config, every cell's run config checked.
+
+    Raises:
+        ConfigError: When a key is unknown or invalid, a task lacks a fake a provider names
+            by behaviour, or two tasks or agents would share a name.
+    """
     config = validate_mapping(SuiteConfig, config_mapping(path), source=str(path))
     tasks = []
     for index, task in enumerate(config.tasks):
         if is_file_path(task.kind):
             found = located(task.kind, path, f"tasks[{index}].kind")
-            task = task.model_copy(update={"kind": found, "name": task.label})
+            task = task.model_copy(update={"kind": found})
+        if task.name is None and ":" in task.kind:
+            task = task.model_copy(update={"name": _own_kind(task)})
         tasks.append(task)
     agents = [located_agent(agent, path) for agent in config.agents]
     config = expanded_suite(config.model_copy(update={"tasks": tasks, "agents": agents}))

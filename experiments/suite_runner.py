@@ -109,9 +109,23 @@ async def run_suite(
     reports: bool = True,
     replace: bool = False,
 ) -> SuiteRun:
-    """Run every cell not complete yet, then write each cell's report (unless ``reports`` is
-    False) and the leaderboard files. Nothing plays when a cell would be refused, or when
-    the results folder is another suite's (unless ``replace``)."""
+    """Run every cell of a suite not complete yet, then write each cell's report and the
+    leaderboard files.
+
+    Args:
+        config: The suite config (:func:`load_suite_config`).
+        progress: Whether to show a progress bar.
+        backend: Where the cells' trials run (default: the suite's execution settings).
+        reports: Whether to write each cell's report.
+        replace: Whether to take over a results folder that another suite's results hold.
+
+    Returns:
+        The suite's results folder, with any warnings.
+
+    Raises:
+        ConfigError: When a cell would be refused, or the results folder is another suite's
+            (unless ``replace``); nothing plays then.
+    """
     config = expanded_suite(config)
     problems = cell_problems(config)
     if problems:

@@ -1,6 +1,7 @@
-"""One structured model call of a memory module: its prompt and request, answered by a provider's
-model, metered under the context's caller with the context's seed; and the other shapes a
-model gives a list answer in, read as the one its schema asks for."""
+"""One structured model call of a memory module (:func:`ask_model`, public in
+:mod:`cogarch.memory`): its prompt and request, answered by a provider's model, metered under
+the context's caller with the context's seed; and the other shapes a model gives a list answer
+in, read as the one its schema asks for."""
 
 from __future__ import annotations
 
@@ -24,12 +25,36 @@ async def ask_model(
     request: str,
     output: type[T],
     *,
-    attempts: int,
+    attempts: int = 3,
     max_tokens: int | None = None,
 ) -> Structured[T]:
-    """``prompt`` as the system message and ``request`` as the user's, answered by
-    ``provider``'s model as a validated ``output`` (repaired, retried up to ``attempts``
-    times); ``ModelCallError`` when every attempt fails."""
+    """Ask ``provider``'s model for a validated ``output``, as a memory module's own call.
+
+    The call is metered, traced and cached under ``ctx.caller`` (``memory:<kind>`` when the
+    agent or a specialist drives the module), with the trial's seed, so a fake provider can
+    script it by caller (``callers: {"memory:<kind>": ...}``). An answer that does not
+    validate is shown to the model with the error and asked again.
+
+    Args:
+        ctx: The context the module was handed (``ingest``, ``retrieve``...).
+        provider: The provider to ask, usually ``params.provider_or(lent, missing=...)`` of
+            :class:`ModelCallParams`.
+        prompt: The system message.
+        request: The user message.
+        output: The pydantic model the answer must validate as (its JSON schema is sent as
+            the response format).
+        attempts: How many answers to ask for at most before giving up.
+        max_tokens: The longest answer, in tokens (None: the provider's default).
+
+    Returns:
+        The validated answer (``.value``), every completion it took (``.completions``, with
+        their token counts) and whether a repair was needed (``.repaired``).
+
+    Raises:
+        ModelCallError: When no attempt gave a valid answer, or the model could not be
+            reached.
+        UnknownNameError: When ``provider`` names no provider of the run.
+    """
     messages: list[LLMMessage] = [system(prompt), user(request)]
     return await structured(
         ctx.model(provider),

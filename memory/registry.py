@@ -6,9 +6,11 @@ from typing import Any
 
 from cogarch.construction import Recipe, prepare
 from cogarch.core.memory import MemoryModule
-from cogarch.registry import Registry
+from cogarch.registry import ENTRY_POINT_GROUPS, Registry
 
-MEMORY_MODULES: Registry[type[MemoryModule]] = Registry("memory module", base=MemoryModule)
+MEMORY_MODULES: Registry[type[MemoryModule]] = Registry(
+    "memory module", base=MemoryModule, entry_points=ENTRY_POINT_GROUPS["memory module"]
+)
 """The memory modules cogarch ships, by the ``kind`` an agent spec's ``memory:`` names."""
 BUILT_IN: dict[str, str] = {
     "working_memory": "cogarch.memory.working.module:WorkingMemory",
@@ -43,7 +45,19 @@ def check_memory(kind: str, params: dict[str, Any], *, where: str = "") -> None:
 
 
 def build_memory(kind: str, params: dict[str, Any], *, where: str = "") -> MemoryModule:
-    """The memory module of ``kind`` (a registered kind, an import path or a file) built with
-    ``params``; a wrong parameter is a ``ConfigError`` naming it (``where`` says where the
-    entry was)."""
+    """A memory module built from its kind and parameters.
+
+    Args:
+        kind: A registered kind (``mem0``), an import path (``package.module:Class``) or a
+            Python file's (``notes.py:NotesMemory``).
+        params: The module's parameters, validated by its ``Params``.
+        where: Where the entry was, for error messages (``memory.notes``).
+
+    Returns:
+        The module.
+
+    Raises:
+        ConfigError: When a parameter is unknown or invalid (the message names it).
+        UnknownNameError: When ``kind`` names no memory module.
+    """
     return memory_recipe(kind, params, where=where).build()

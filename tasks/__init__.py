@@ -2,21 +2,15 @@
 lists the kinds). The interface a task implements is :class:`cogarch.core.Task`. Each name is
 imported from its file on first use."""
 
+# ruff: noqa: F401
+# (the imports under TYPE_CHECKING are the public names: cogarch.lazy reads them)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogarch.lazy import lazy_names
+from cogarch.lazy import lazy_module
 
 if TYPE_CHECKING:
     from cogarch.tasks.registry import TASKS, build_task
 
-_FROM = {
-    "registry": ("TASKS", "build_task"),
-}
-__getattr__ = lazy_names(__name__, _FROM)
-
-__all__ = [
-    "TASKS",
-    "build_task",
-]
+__all__, __getattr__ = lazy_module(__name__)

@@ -6,9 +6,9 @@ from typing import Any
 
 from cogarch.construction import prepare
 from cogarch.core.task import Task
-from cogarch.registry import Registry
+from cogarch.registry import ENTRY_POINT_GROUPS, Registry
 
-TASKS: Registry[type[Task]] = Registry("task", base=Task)
+TASKS: Registry[type[Task]] = Registry("task", base=Task, entry_points=ENTRY_POINT_GROUPS["task"])
 """The tasks cogarch ships, by the ``kind`` a run config's ``task:`` names."""
 TASKS.register("hangman_sct", "cogarch.tasks.hangman.task:HangmanSCT")
 TASKS.register("diagnosis_sct", "cogarch.tasks.diagnosis.task:DiagnosisSCT")
@@ -21,7 +21,19 @@ TASKS.register("genmem", "cogarch.tasks.genmem.task:GenmemTask")
 
 
 def build_task(kind: str, params: dict[str, Any]) -> Task:
-    """The task of ``kind`` (a registered kind, an import path or a file) built with
-    ``params``, the keys of a run config's ``task:`` section; a wrong key is a
-    ``ConfigError`` naming it."""
+    """A task built from its kind and parameters.
+
+    Args:
+        kind: A registered kind (``hangman_sct``), an import path or a Python file's
+            (``my_task.py:MyTask``).
+        params: The keys of a run config's ``task:`` section, validated by the task's
+            ``Params``.
+
+    Returns:
+        The task.
+
+    Raises:
+        ConfigError: When a key is unknown or invalid (the message names it).
+        UnknownNameError: When ``kind`` names no task.
+    """
     return prepare(TASKS, kind, params, where="task").build()

@@ -4,11 +4,13 @@
 chat agent (:class:`WorkspaceChatAgent`); :data:`SPECIALISTS` names the specialist kinds.
 Each name is imported from its file on first use."""
 
+# ruff: noqa: F401
+# (the imports under TYPE_CHECKING are the public names: cogarch.lazy reads them)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogarch.lazy import lazy_names
+from cogarch.lazy import lazy_module
 
 if TYPE_CHECKING:
     from cogarch.workspace.agent import Agent, TurnError
@@ -18,27 +20,4 @@ if TYPE_CHECKING:
     from cogarch.workspace.specialist import BaseSpecialist, StepContext
     from cogarch.workspace.workspace import Message, Workspace
 
-_FROM = {
-    "agent": ("Agent", "TurnError"),
-    "autogen_adapter": ("WorkspaceChatAgent",),
-    "registry": ("SPECIALISTS", "ready_made_agents"),
-    "spec": ("AgentSpec", "build_agent", "load_agent_spec"),
-    "specialist": ("BaseSpecialist", "StepContext"),
-    "workspace": ("Message", "Workspace"),
-}
-__getattr__ = lazy_names(__name__, _FROM)
-
-__all__ = [
-    "SPECIALISTS",
-    "Agent",
-    "AgentSpec",
-    "BaseSpecialist",
-    "Message",
-    "StepContext",
-    "TurnError",
-    "Workspace",
-    "WorkspaceChatAgent",
-    "build_agent",
-    "load_agent_spec",
-    "ready_made_agents",
-]
+__all__, __getattr__ = lazy_module(__name__)

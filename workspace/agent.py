@@ -76,6 +76,18 @@ class Agent:
         return StepContext(self.name, self.models, self.memory, self.route_log, self.seed)
 
     async def respond(self, text: str) -> str:
+        """Take one user turn: walk the graph from the entry node, each specialist in turn.
+
+        Args:
+            text: What the user says.
+
+        Returns:
+            The public reply (the responder's final text, as later specialists left it).
+
+        Raises:
+            TurnError: When the walk ends without a reply.
+            ModelCallError: When a specialist's model call fails for good.
+        """
         with turn_span(self, text) as span:
             reply = await self._respond(text)
             record_turn(span, self, reply)
@@ -313,10 +325,16 @@ class Agent:
         return save_agent_state(self)
 
     def load_state(self, state: Mapping[str, Any]) -> None:
-        """Go on from a state :meth:`save_state` returned, into an agent built from the same
-        spec (its memory modules of the same names). All or nothing: a state that is not an
-        agent's, does not fit this agent or has a malformed part raises ``StateError`` naming
-        the part, and the agent is left as it was."""
+        """Go on from a state :meth:`save_state` returned, into an agent built from the same spec
+        (its memory modules of the same names). All or nothing.
+
+        Args:
+            state: What :meth:`save_state` returned (JSON data).
+
+        Raises:
+            StateError: When the state is not an agent's, does not fit this agent or has a
+                malformed part (the message names it); the agent is left as it was.
+        """
         load_agent_state(self, state)
 
     def fork(self) -> Agent:

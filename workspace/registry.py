@@ -5,11 +5,13 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from cogarch.registry import Registry
+from cogarch.registry import ENTRY_POINT_GROUPS, Registry
 
 from .specialist import BaseSpecialist
 
-SPECIALISTS: Registry[type[BaseSpecialist]] = Registry("specialist", base=BaseSpecialist)
+SPECIALISTS: Registry[type[BaseSpecialist]] = Registry(
+    "specialist", base=BaseSpecialist, entry_points=ENTRY_POINT_GROUPS["specialist"]
+)
 """The specialists cogarch ships, by the ``kind`` an agent spec's ``specialists:`` names."""
 for _kind, _path in {
     "responder": "cogarch.workspace.specialists.responder:Responder",
@@ -42,5 +44,9 @@ def agents_dir() -> Path:
 
 
 def ready_made_agents() -> dict[str, Path]:
-    """Ready-made agent specs shipped in ``workspace/agents``, by file stem."""
+    """The ready-made agent specs that ship with cogarch.
+
+    Returns:
+        Each spec file (under ``workspace/agents``) by its name, the file's stem.
+    """
     return {p.stem: p for p in sorted(agents_dir().glob("*.yaml"))}

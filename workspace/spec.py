@@ -102,9 +102,22 @@ class AgentSpec(BaseModel):
 def load_agent_spec(
     name_or_path: str | os.PathLike[str], params: Mapping[str, Any] | None = None
 ) -> AgentSpec:
-    """A ready-made spec by name or a YAML file, with ``${param}`` placeholders substituted;
-    a memory module or specialist named by a Python file's path is found relative to the
-    spec file's folder."""
+    """A ready-made agent spec by name, or one read from a YAML file.
+
+    A memory module or specialist the file names by a Python file's path is found relative to
+    the spec file's folder.
+
+    Args:
+        name_or_path: A ready-made agent's name (``workflow``) or a spec file's path.
+        params: Values for the spec's ``${param}`` placeholders.
+
+    Returns:
+        The validated spec.
+
+    Raises:
+        UnknownNameError: When ``name_or_path`` is neither a ready-made agent nor a file.
+        ConfigError: When the file is malformed, or a placeholder has no value.
+    """
     path = Path(name_or_path)
     ready = ready_made_agents()
     if str(name_or_path) in ready:
@@ -279,8 +292,23 @@ def build_agent(
     provider: str | None = None,
     seed: int | None = None,
 ) -> Agent:
-    """Instantiate a spec, or a plan :func:`check_agent_spec` made of one (checked once, built
-    as often as needed). ``provider`` replaces the spec's default provider."""
+    """An agent built from a spec, or from a plan ``check_agent_spec`` made of one (checked once,
+    built as often as needed).
+
+    Args:
+        spec: The agent spec or its checked plan.
+        models: The model of a provider, by provider name (``Providers.get``, say).
+        name: The agent's name (default: the spec's).
+        provider: The default provider, replacing the spec's.
+        seed: The seed of the agent's model calls.
+
+    Returns:
+        The agent.
+
+    Raises:
+        ConfigError: When a memory module or specialist of the spec cannot be built with its
+            parameters.
+    """
     plan = spec if isinstance(spec, AgentPlan) else None
     if plan is None or (provider is not None and provider != plan.provider):
         plan = check_agent_spec(

@@ -10,11 +10,13 @@ gold ones declares its judge for the judge audit (:class:`AuditedJudge`,
 per file; each name here is imported from its file on first use.
 """
 
+# ruff: noqa: F401
+# (the imports under TYPE_CHECKING are the public names: cogarch.lazy reads them)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogarch.lazy import lazy_names
+from cogarch.lazy import lazy_module
 
 if TYPE_CHECKING:
     from cogarch.core.acting import ActionChoice, TaskSpace, read_action
@@ -48,72 +50,4 @@ if TYPE_CHECKING:
     from cogarch.core.views import Fold, Section, Table
     from cogarch.tokens import count_tokens
 
-_FROM = {
-    "acting": ("ActionChoice", "TaskSpace", "read_action"),
-    "cow": ("CowDict", "CowList", "fork_fields"),
-    "evaluation": ("Evaluation",),
-    "host": (
-        "Acting", "AgentHost", "DialogueTrimming", "EpisodeAware", "EpisodeReport", "Forking",
-        "Host", "Observation", "Observing", "PrivateState", "ReplyReport", "ReplyReporting",
-        "Retrieved", "StateSaving", "Walking",
-    ),
-    "judge_audit": ("AuditedJudge", "AuditQuestion"),
-    "leaderboard": ("LeaderboardMetric",),
-    "memory": ("EpisodeEnd", "MemoryContext", "MemoryItem", "MemoryModule", "TurnRecord"),
-    "model": ("ChatModel",),
-    "payload": ("TaskPayload",),
-    "records": ("Branch", "Scoring", "TrialOutput", "TrialRecord", "Turn"),
-    "state": ("StateError", "state_items"),
-    "task": ("Task", "TrialContext"),
-    "views": ("Fold", "Section", "Table"),
-    "cogarch.tokens": ("count_tokens",),
-}  # fmt: skip
-__getattr__ = lazy_names(__name__, _FROM)
-
-__all__ = [
-    "Acting",
-    "ActionChoice",
-    "AgentHost",
-    "AuditQuestion",
-    "AuditedJudge",
-    "Branch",
-    "ChatModel",
-    "CowDict",
-    "CowList",
-    "DialogueTrimming",
-    "EpisodeAware",
-    "EpisodeEnd",
-    "EpisodeReport",
-    "Evaluation",
-    "Fold",
-    "Forking",
-    "Host",
-    "LeaderboardMetric",
-    "MemoryContext",
-    "MemoryItem",
-    "MemoryModule",
-    "Observation",
-    "Observing",
-    "PrivateState",
-    "ReplyReport",
-    "ReplyReporting",
-    "Retrieved",
-    "Scoring",
-    "Section",
-    "StateError",
-    "StateSaving",
-    "Table",
-    "Task",
-    "TaskPayload",
-    "TaskSpace",
-    "TrialContext",
-    "TrialOutput",
-    "TrialRecord",
-    "Turn",
-    "TurnRecord",
-    "Walking",
-    "count_tokens",
-    "fork_fields",
-    "read_action",
-    "state_items",
-]
+__all__, __getattr__ = lazy_module(__name__)

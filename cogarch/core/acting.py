@@ -177,11 +177,20 @@ _REFUSAL = re.compile(
 def read_action(
     reply: str, actions: Sequence[str] | None = None, space: TaskSpace | None = None
 ) -> ActionChoice:
-    """The one action in ``reply`` (public text: a model's private blocks removed), given the
-    admissible ``actions`` (None: not listed): ``proposed`` as the reply writes it, ``sent`` in
-    the game's form. Without a ``space`` the reply is not judged (the environment answers
-    whatever it proposes); with one it is, and a choice that is no action sends, if it must,
-    its proposal's first line (the first of several) or the space's ``idle`` action."""
+    """The one action in ``reply``, read against the admissible actions.
+
+    Without a ``space`` the reply is not judged (the environment answers whatever it
+    proposes); with one it is, and a choice that is no action sends, if it must, its
+    proposal's first line (the first of several) or the space's ``idle`` action.
+
+    Args:
+        reply: The agent's reply (public text: a model's private blocks are removed).
+        actions: The admissible actions, or None when the task does not list them.
+        space: The task's action space, to judge the reply against.
+
+    Returns:
+        The choice: ``proposed`` as the reply writes it, ``sent`` in the game's form.
+    """
     listed = tuple(actions) if actions is not None else None
     if space is not None:
         return _judged(reply, listed, space)

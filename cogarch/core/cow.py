@@ -329,9 +329,18 @@ def fork_value(value: T) -> T:
 
 
 def fork_fields(obj: T, *, share: Iterable[str] = ()) -> T:
-    """A twin of ``obj`` (same class, ``__init__`` not called) whose attributes are
-    ``fork_value`` of the original's; the attributes named in ``share`` (configuration and
-    resources that never change, such as an embedder) are passed on as they are."""
+    """A twin of ``obj`` whose attributes are forks of the original's.
+
+    Args:
+        obj: The object to fork (a memory module, say).
+        share: Attributes passed on as they are: configuration and resources that never
+            change, such as an embedder.
+
+    Returns:
+        An object of the same class, its ``__init__`` not called, each attribute the
+        ``fork_value`` of the original's (a copy-on-write fork, a shared immutable value, or a
+        deep copy).
+    """
     shared = set(share)
     twin = object.__new__(type(obj))
     twin.__dict__.update(

@@ -170,14 +170,29 @@ class MemoryModule(ABC):
         to add to the parameter model's own validation."""
 
     async def ingest(self, turn: TurnRecord, ctx: MemoryContext) -> None:  # noqa: B027
-        """Take in a completed turn. The default keeps nothing."""
+        """Take in a completed turn. The default keeps nothing.
+
+        Args:
+            turn: The turn: what the user said, what the agent answered, its index and ids.
+            ctx: Models by provider name, the call seed and the caller the module's own calls
+                are metered under.
+
+        Raises:
+            ModelCallError: When a model call of the module's own gives nothing usable (the
+                driving specialist then records the turn as not ingested).
+        """
 
     async def ingest_many(self, turns: Sequence[TurnRecord], ctx: MemoryContext) -> dict[int, str]:
         """Take in several completed turns, in order, as ``ingest`` would one at a time; a
         module overrides it to batch its work (one embedding call for all the texts).
 
-        A turn whose model call fails (``ModelCallError``) is left out and the others still
-        go in; returns the turns left out, by index, with the error.
+        Args:
+            turns: The turns, oldest first.
+            ctx: As for ``ingest``.
+
+        Returns:
+            The turns left out, by index, each with its error: a turn whose model call fails
+            (``ModelCallError``) is left out and the others still go in.
         """
         failed: dict[int, str] = {}
         for turn in turns:
@@ -188,7 +203,15 @@ class MemoryModule(ABC):
         return failed
 
     async def retrieve(self, query: str, ctx: MemoryContext) -> list[MemoryItem]:
-        """Entries relevant to ``query``. The default returns none."""
+        """Entries relevant to a query. The default returns none.
+
+        Args:
+            query: The current input.
+            ctx: As for ``ingest``.
+
+        Returns:
+            The entries, best first.
+        """
         return []
 
     async def end_episode(self, end: EpisodeEnd, ctx: MemoryContext) -> None:  # noqa: B027
@@ -218,12 +241,24 @@ class MemoryModule(ABC):
         return None
 
     def use_provider(self, provider: str | None) -> None:  # noqa: B027
-        """The provider of the specialist that drives the module, for a module whose own
-        model calls fall back on it. The default makes no calls of its own."""
+        """Lend the module the provider of the specialist that drives it. The default makes no
+        calls of its own.
+
+        Args:
+            provider: The provider name, or None; a module whose own model calls fall back on it
+                keeps it (see :class:`cogarch.memory.ModelCallParams`).
+        """
 
     @abstractmethod
     def render(self, budget_tokens: int | None = None) -> str:
-        """The text a prompt shows of this memory, within ``budget_tokens`` when given."""
+        """The text a prompt shows of this memory.
+
+        Args:
+            budget_tokens: The most tokens the text may take, or None for no limit.
+
+        Returns:
+            The text (empty when the module has nothing to show).
+        """
 
     def private_text(self) -> str:
         """The module's private state as text (what the SCT snapshots at the fork)."""
@@ -239,24 +274,43 @@ class MemoryModule(ABC):
 
     @abstractmethod
     def save_state(self) -> dict[str, Any]:
-        """The module's state as JSON values only (dicts, lists, str, numbers, bool, None)."""
+        """The module's state, for ``load_state`` to restore.
+
+        Returns:
+            JSON values only (dicts, lists, str, numbers, bool, None), with the module's ``kind``.
+        """
 
     @abstractmethod
     def load_state(self, state: dict[str, Any]) -> None:
         """Replace this module's state by one ``save_state`` exported (same kind and params).
 
         Every module validates the whole state first and then swaps it in
-        (``cogarch.core.state``): a state of another kind or with a malformed part raises
-        :class:`~cogarch.core.state.StateError` naming the part and leaves the module as it
-        was, and the module's own limits apply to what it loads."""
+        (``cogarch.core.state``), and the module's own limits apply to what it loads.
+
+        Args:
+            state: What ``save_state`` exported.
+
+        Raises:
+            StateError: When the state is of another kind or has a malformed part (the message
+                names it); the module is left as it was.
+        """
 
     kindless_states: ClassVar[bool] = False
     """Whether states saved without a ``kind`` (by earlier versions) are read, their shape
     alone telling them from another module's."""
 
     def check_state_kind(self, state: Any) -> dict[str, Any]:
-        """``state`` when it is a JSON object that ``save_state`` of this kind of module
-        exported; else a :class:`~cogarch.core.state.StateError`."""
+        """A saved state checked to be one this kind of module exported.
+
+        Args:
+            state: The saved state.
+
+        Returns:
+            The state, as a dict.
+
+        Raises:
+            StateError: When it is not a JSON object, or is of another kind.
+        """
         state = dict(state_object(state, f"'{self.kind}' memory"))
         kind = state.get("kind")
         if kind is None and self.kindless_states:

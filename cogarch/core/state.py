@@ -83,8 +83,22 @@ def state_value(
 def state_items(
     state: Mapping[str, Any], key: str, model: type[M], owner: str, *, optional: bool = False
 ) -> list[M]:
-    """The list ``state[key]`` (empty when ``optional`` and missing), each entry checked by
-    the pydantic ``model``; else a :class:`StateError` naming the part."""
+    """The list ``state[key]`` of a saved state, each entry checked by a pydantic model.
+
+    Args:
+        state: The saved state (a JSON object).
+        key: The part to read.
+        model: The pydantic model each entry must validate as.
+        owner: Whose state it is, for the error message (``'notes' memory``).
+        optional: Whether a missing part reads as an empty list.
+
+    Returns:
+        The entries, validated.
+
+    Raises:
+        StateError: When the part is missing (and not optional), is not a list, or holds an
+            entry that does not validate; the message names the part.
+    """
     values = state.get(key, []) if optional else state_value(state, key, list, owner)
     if not isinstance(values, list):
         state_value(state, key, list, owner)

@@ -1,14 +1,17 @@
 """The model layer: one :class:`Model` over any AutoGen ``ChatCompletionClient``, the
 :class:`Providers` that build models by name, a provider kind of your own (:class:`Provider`
 with its :class:`ProviderSettings`), and scripted models for tests (:class:`FunctionModel`,
-:class:`ScriptedModel`, :func:`pairs_model`). Each name is imported from its file on first use,
+:class:`ScriptedModel`, :func:`pairs_model`); a structured call's answer is a
+:class:`Structured`. Each name is imported from its file on first use,
 so ``import cogarch.models`` loads no model client."""
 
+# ruff: noqa: F401
+# (the imports under TYPE_CHECKING are the public names: cogarch.lazy reads them)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogarch.lazy import lazy_names
+from cogarch.lazy import lazy_module
 
 if TYPE_CHECKING:
     from cogarch.models.cache import ResponseCache
@@ -19,36 +22,6 @@ if TYPE_CHECKING:
     from cogarch.models.provider import Provider, ProviderContext, ProviderSettings
     from cogarch.models.providers import ProviderConfig, Providers
     from cogarch.models.retry import RetryPolicy
+    from cogarch.models.structured import Structured
 
-_FROM = {
-    "cache": ("ResponseCache",),
-    "fakes": ("CallInfo", "FakeReply", "FunctionModel", "ScriptedModel", "pairs_model"),
-    "messages": ("as_pairs", "assistant", "system", "user"),
-    "metering": ("Meter",),
-    "model": ("Model",),
-    "provider": ("Provider", "ProviderContext", "ProviderSettings"),
-    "providers": ("ProviderConfig", "Providers"),
-    "retry": ("RetryPolicy",),
-}
-__getattr__ = lazy_names(__name__, _FROM)
-
-__all__ = [
-    "CallInfo",
-    "FakeReply",
-    "FunctionModel",
-    "Meter",
-    "Model",
-    "Provider",
-    "ProviderConfig",
-    "ProviderContext",
-    "ProviderSettings",
-    "Providers",
-    "ResponseCache",
-    "RetryPolicy",
-    "ScriptedModel",
-    "as_pairs",
-    "assistant",
-    "pairs_model",
-    "system",
-    "user",
-]
+__all__, __getattr__ = lazy_module(__name__)

@@ -147,7 +147,13 @@ class FakeChatClient(CountedClient):
 
 
 class FunctionModel(FakeChatClient):
-    """A Python function plays the model: ``fn(messages, info) -> str | FakeReply``."""
+    """A Python function plays the model.
+
+    Args:
+        fn: ``fn(messages, info) -> str | FakeReply`` (or an awaitable of one): the call's
+            AutoGen messages and its :class:`CallInfo` (who asks, the seed, the response
+            format and tools).
+    """
 
     def __init__(self, fn: ReplyFn) -> None:
         super().__init__()
@@ -165,7 +171,12 @@ class ScriptExhaustedError(RuntimeError):
 
 
 class ScriptedModel(FakeChatClient):
-    """Replays a fixed list of replies in order; running past the end is an error."""
+    """Replays a fixed list of replies in order.
+
+    Args:
+        replies: The replies, text or :class:`FakeReply`, one per call; a call past the
+            last is an error (``ScriptExhaustedError``).
+    """
 
     def __init__(self, replies: Sequence[Reply]) -> None:
         super().__init__()
@@ -189,8 +200,18 @@ It may answer with a :class:`FakeReply` instead of text (to report cached prompt
 
 
 def pairs_model(fn: PairsFn) -> FunctionModel:
-    """Wrap a ``(pairs, seed, call) -> text`` function (the scripted hosts and patients); the
-    seed is 0 when the call has none."""
+    """A fake model played by a ``(pairs, seed, call) -> reply`` function (as the scripted
+    hosts and patients are).
+
+    Args:
+        fn: The function: ``pairs`` are the call's ``(role, text)`` messages, ``seed`` the
+            call's seed (0 when it has none), ``call`` the :class:`CallInfo` (who asks, the
+            response format and tools); it returns text or a :class:`FakeReply`, or an
+            awaitable of one.
+
+    Returns:
+        A :class:`FunctionModel` that answers every call with ``fn``.
+    """
 
     def reply(messages: Sequence[LLMMessage], info: CallInfo) -> Reply | Awaitable[Reply]:
         return fn(as_pairs(messages), info.seed if info.seed is not None else 0, info)

@@ -14,22 +14,53 @@ from autogen_core.models import (
 
 
 def system(text: str) -> SystemMessage:
-    """A system message."""
+    """A system message.
+
+    Args:
+        text: The system prompt.
+
+    Returns:
+        The AutoGen system message.
+    """
     return SystemMessage(content=text)
 
 
 def user(text: str, source: str = "user") -> UserMessage:
-    """A user message."""
+    """A user message.
+
+    Args:
+        text: What the user said.
+        source: The message's source name.
+
+    Returns:
+        The AutoGen user message.
+    """
     return UserMessage(content=text, source=source)
 
 
 def assistant(text: str, source: str = "assistant", thought: str | None = None) -> AssistantMessage:
-    """An assistant message (``thought``: the reasoning that came with it)."""
+    """An assistant message.
+
+    Args:
+        text: What the assistant said.
+        source: The message's source name.
+        thought: The reasoning that came with it, if any.
+
+    Returns:
+        The AutoGen assistant message.
+    """
     return AssistantMessage(content=text, source=source, thought=thought)
 
 
 def as_pairs(messages: Sequence[LLMMessage]) -> list[tuple[str, str]]:
-    """``(role, text)`` pairs with role in system/user/assistant/tool, for fakes and logs."""
+    """Messages as ``(role, text)`` pairs, for fakes and logs.
+
+    Args:
+        messages: AutoGen messages.
+
+    Returns:
+        One ``(role, text)`` pair per message, the role one of system, user, assistant, tool.
+    """
     pairs: list[tuple[str, str]] = []
     for message in messages:
         if isinstance(message, SystemMessage):

@@ -133,7 +133,24 @@ class Model:
 
         Calls with a ``seed`` are cached when a cache is configured; calls without one never
         are, so unseeded samples stay independent. A fake client is told ``caller`` and
-        ``role`` (the kind of component asking); a real endpoint never sees them.
+        ``role``; a real endpoint never sees them.
+
+        Args:
+            messages: The conversation to answer.
+            caller: Who asks (a specialist's name, ``router``, ``memory:<kind>``), as metered.
+            seed: The call's seed (from the trial's), or None.
+            response_schema: A pydantic model or JSON schema the answer must follow (sent as the
+                response format), or None.
+            tools: Tools the model may call.
+            temperature: The sampling temperature (default: the provider's).
+            max_tokens: The longest answer, in tokens (default: the provider's).
+            role: The kind of component asking (``memory_updater``, ``responder``), for fakes.
+
+        Returns:
+            The completion: its text, tool calls, reasoning and token counts.
+
+        Raises:
+            ModelCallError: When the model cannot be reached after the provider's retries.
         """
         args: dict[str, Any] = {}
         temp = self.temperature if temperature is None else temperature

@@ -12,7 +12,8 @@ from autogen_core.models import ChatCompletionClient
 
 from cogarch.errors import ConfigError
 from cogarch.models.endpoints import EMBEDDED_ENDPOINT
-from cogarch.models.fakes import pairs_model
+from cogarch.models.fake_callers import by_caller
+from cogarch.models.fakes import PairsFn, pairs_model
 from cogarch.models.model import Model
 from cogarch.models.provider import Provider, ProviderSettings
 from cogarch.models.providers import (
@@ -97,17 +98,25 @@ class LocalProvider(_Builtin):
 
 
 class FakeProvider(_Builtin):
-    """A scripted fake: a name in the run's table of fakes, or an import path to one."""
+    """A scripted fake: a name in the run's table of fakes, or an import path to one; other
+    fakes may play some callers' calls (``callers``, see :mod:`cogarch.models.fake_callers`)."""
 
     offline = True
 
     def check(self) -> None:
+        self._fake()
+
+    def _fake(self) -> PairsFn:
         assert self.config.fake is not None
-        (self.context.fakes or no_fakes()).get(self.config.fake)
+        table = self.context.fakes or no_fakes()
+        fn = table.get(self.config.fake)
+        if not self.config.callers:
+            return fn
+        callers = {pattern: table.get(name) for pattern, name in self.config.callers.items()}
+        return by_caller(fn, callers)
 
     def model(self, replica: int = 0) -> Model:
-        assert self.config.fake is not None
-        fn = (self.context.fakes or no_fakes()).get(self.config.fake)
-        return Model(
-            pairs_model(fn), model=f"fake:{self.config.fake}", fake=True, **self.model_options()
-        )
+        name = f"fake:{self.config.fake}"
+        if self.config.callers:  # another script is another model (and another cache key)
+            name += "[" + ",".join(f"{p}={f}" for p, f in self.config.callers.items()) + "]"
+        return Model(pairs_model(self._fake()), model=name, fake=True, **self.model_options())

@@ -17,9 +17,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from autogen_core.models import ChatCompletionClient, ModelInfo
 from pydantic import (
     Field,
+    SerializationInfo,
     SerializeAsAny,
+    SerializerFunctionWrapHandler,
     ValidatorFunctionWrapHandler,
     WrapValidator,
+    model_serializer,
     model_validator,
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
@@ -40,7 +43,7 @@ from cogarch.models.fakes import PairsFn
 from cogarch.models.local import Speculative
 from cogarch.models.model import Model
 from cogarch.models.provider import Provider, ProviderContext, ProviderSettings
-from cogarch.registry import Registry, takes_positional
+from cogarch.registry import ENTRY_POINT_GROUPS, Registry, takes_positional
 
 if TYPE_CHECKING:
     from cogarch.models.local import LocalServerSettings
@@ -128,6 +131,12 @@ class ProviderConfig(ProviderSettings):
     fake: str | None = Field(
         default=None, description="fake: a name in the run's table of fakes, or an import path."
     )
+    callers: dict[str, str] = Field(
+        default_factory=dict,
+        description="fake: other fakes by caller pattern, a glob over who makes the call "
+        "({'memory:*': NAME, 'memory:summarise': NAME}; a memory module's own calls are "
+        "'memory:<kind>'); the most specific matching pattern wins, 'fake' plays the rest.",
+    )
 
     @model_validator(mode="after")
     def _check_kind(self) -> ProviderConfig:
@@ -138,9 +147,31 @@ class ProviderConfig(ProviderSettings):
                 "a 'fake' provider needs 'fake': a fake's name (e.g. hangman.honest) or an "
                 "import path 'module:function'"
             )
+        if self.callers:
+            self._check_callers()
         if self.base_urls:
             self._check_replicas()
         return self
+
+    @model_serializer(mode="wrap")
+    def _without_no_callers(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> Any:
+        # an entry with no callers is written as it was before they existed, so recorded
+        # settings and run digests stay what they were
+        data = handler(self)
+        if not self.callers and isinstance(data, dict):
+            data.pop("callers", None)
+        return data
+
+    def _check_callers(self) -> None:
+        from cogarch.models.fake_callers import pattern_problem
+
+        if self.kind != "fake":
+            raise ValueError("'callers' applies to 'fake' providers only")
+        for pattern in self.callers:
+            if (problem := pattern_problem(pattern)) is not None:
+                raise ValueError(problem)
 
     def _check_replicas(self) -> None:
         if self.kind != "openai":
@@ -159,7 +190,9 @@ class ProviderConfig(ProviderSettings):
         return list(self.base_urls) or [self.base_url]
 
 
-PROVIDER_KINDS: Registry[type[Provider]] = Registry("provider kind", base=Provider)
+PROVIDER_KINDS: Registry[type[Provider]] = Registry(
+    "provider kind", base=Provider, entry_points=ENTRY_POINT_GROUPS["provider kind"]
+)
 """Provider kinds by short name; a run config may also name one by import path."""
 PROVIDER_KINDS.register("openai", "cogarch.models.provider_kinds:OpenAIProvider")
 PROVIDER_KINDS.register("local", "cogarch.models.provider_kinds:LocalProvider")
@@ -211,7 +244,13 @@ BUILTIN_PROVIDERS: dict[str, ProviderSettings] = {
 class Providers:
     """The providers of a run: the built-in ``local`` plus those a config defines.
 
-    ``fakes`` is the table ``kind: fake`` providers look their short names up in.
+    Args:
+        configs: Each provider's entry, by name (a run config's ``providers:``).
+        cache_dir: The response cache's folder, or None for no cache.
+        fakes: The table ``kind: fake`` providers look their short names up in (default:
+            none; a fake is then named by import path).
+        local_server: Where ``local`` providers find their embedded server (default: one
+            of their own).
     """
 
     def __init__(
@@ -249,8 +288,20 @@ class Providers:
         return self._providers[name]
 
     def get(self, name: str, seed: int | None = None) -> Model:
-        """The model of provider ``name``; with several ``base_urls``, the replica ``seed``
-        keeps to (the first one when no seed is given)."""
+        """The model of a provider.
+
+        Args:
+            name: The provider's name.
+            seed: The trial's seed: with several ``base_urls``, the replica it keeps to (the first
+                one when no seed is given).
+
+        Returns:
+            The model (built once per provider and replica).
+
+        Raises:
+            UnknownNameError: When no provider has that name.
+            ConfigError: When the provider's entry cannot be built.
+        """
         provider = self.provider(name)
         replica = 0 if seed is None else replica_index(seed, provider.replicas())
         key = (name, replica)
@@ -263,9 +314,17 @@ class Providers:
         return lambda name: self.get(name, seed)
 
     def check(self, name: str) -> None:
-        """Fail now, naming the valid choices, if provider ``name`` could never be built; a
-        provider kind's own code that raises anything else is one ``ConfigError`` line naming
-        the provider (the traceback under ``COGARCH_DEBUG``)."""
+        """Fail now, naming the valid choices, if a provider could never be built.
+
+        Args:
+            name: The provider's name.
+
+        Raises:
+            UnknownNameError: When no provider has that name, or a fake it names is unknown.
+            ConfigError: When its entry is invalid; a provider kind's own code that raises
+                anything else is one ``ConfigError`` line naming the provider (the traceback
+                under ``COGARCH_DEBUG``).
+        """
         try:
             self.provider(name).check()
         except CogarchError:
@@ -285,7 +344,12 @@ class Providers:
             await model.aclose()
 
     def register(self, name: str, model: Model) -> None:
-        """Use a ready ``Model`` under ``name`` (tests and notebooks)."""
+        """Use a ready model under a name (tests and notebooks).
+
+        Args:
+            name: The provider name the model goes by.
+            model: The model.
+        """
         self._models[(name, 0)] = model
         self.configs.setdefault(name, ProviderConfig(kind="fake", fake="custom"))
 

@@ -43,9 +43,14 @@ def extract_json(text: str) -> Any:
 
 @dataclass(frozen=True)
 class Structured(Generic[T]):
+    """A validated answer of a structured model call, with the completions it took."""
+
     value: T
+    """The answer, validated as the output model asked for."""
     completions: tuple[Completion, ...]
+    """Every completion the call took, the accepted one last (their token counts)."""
     repaired: bool
+    """Whether an answer had to be asked again (or its JSON mended) before it validated."""
 
 
 async def structured(

@@ -392,6 +392,9 @@ def allowing_model_requests() -> Iterator[None]:
     A ``Model`` whose client is a real OpenAI client pointed at a :class:`FaultServer` counts
     as a real model, so tests that use the server switch the guard on for their duration only
     and restore the previous state afterwards.
+
+    Returns:
+        A context manager: real requests are allowed inside its block.
     """
     previous = model_requests_allowed()
     allow_model_requests(True)

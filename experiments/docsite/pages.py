@@ -10,13 +10,14 @@ next build with no edit under ``docs/``.
 from __future__ import annotations
 
 import argparse
-import ast
 import importlib.util
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
+
+from cogarch import lazy
 
 from .fields import fields_table, nested_models
 
@@ -223,17 +224,15 @@ def cli_page() -> str:
 
 
 def public_names(module: str) -> list[str]:
-    """The names a public module's ``__all__`` lists, read from its source (importing it
-    would need a bridge's extra)."""
+    """The names a public module exports, read from its source as its ``__all__`` is
+    (:func:`cogarch.lazy.public_names`; importing it would need a bridge's extra)."""
     spec = importlib.util.find_spec(module)
     if spec is None or spec.origin is None:
         raise ValueError(f"public module '{module}' is not found")
-    for node in ast.parse(Path(spec.origin).read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
-        ):
-            return list(ast.literal_eval(node.value))
-    raise ValueError(f"public module '{module}' has no __all__")
+    names, _ = lazy.public_names(Path(spec.origin).read_text(encoding="utf-8"))
+    if not names:
+        raise ValueError(f"public module '{module}' exports no names")
+    return names
 
 
 def api_page(module: str, title: str) -> str:

@@ -37,7 +37,7 @@ from cogarch.tokens import count_tokens
 
 from ..budget import truncate_to_budget
 from ..model_call import ask_model
-from ..provider_param import ProviderFallback
+from ..provider_param import ModelCallParams
 from .artifacts import ARTIFACT_BACKENDS, ArtifactBackend, HashListBackend, drop_unused, holds
 from .ccs import CCS, FIELDS, CCSDraft, clip
 from .gate import GATES, Artifact, ArtifactSource, Candidate, Gate, GateContext, qualify
@@ -115,7 +115,7 @@ class CompressorMemory(MemoryModule):
 
     kind: ClassVar[str] = "ccs"
 
-    class Params(ProviderFallback):
+    class Params(ModelCallParams):
         model_config = ConfigDict(extra="forbid")
 
         recall_k: int = Field(default=5, ge=0, le=20, description="Artifacts recalled per turn.")

@@ -45,7 +45,7 @@ from cogarch.errors import ModelCallError
 
 from ..budget import truncate_to_budget
 from ..model_call import ask_model
-from ..provider_param import ProviderFallback
+from ..provider_param import ModelCallParams
 from ..retrieval.embeddings import Embedder, EmbedderName
 from ..retrieval.messages import clip
 from .abstraction import CONCEPT_PROMPT, ConceptDraft, ConceptDrafts
@@ -65,7 +65,7 @@ class ConceptualMemory(GameLogMemory[ConceptGame]):
 
     kind: ClassVar[str] = "conceptual"
 
-    class Params(ProviderFallback):
+    class Params(ModelCallParams):
         model_config = ConfigDict(extra="forbid")
 
         enabled: bool = Field(

@@ -22,7 +22,7 @@ from cogarch.core.state import state_part, state_value
 from cogarch.models.messages import system, user
 
 from ..budget import truncate_to_budget
-from ..provider_param import ProviderFallback
+from ..provider_param import ModelCallParams
 
 REFLECT = (
     "You will be given the history of an earlier attempt at a task, in which you acted in an "
@@ -35,7 +35,7 @@ REFLECT = (
 HEADER = "Lessons from your earlier attempts:"
 
 
-class ReflexionParams(ProviderFallback):
+class ReflexionParams(ModelCallParams):
     model_config = ConfigDict(extra="forbid")
 
     max_reflections: int = Field(

@@ -49,22 +49,6 @@ LINE = re.compile(r"\[(?P<date>[^\]]+)\] (?P<role>user|assistant): (?P<content>.
 """An observed line: ``[date] role: words``."""
 DATE_FORMAT = "%Y/%m/%d (%a) %H:%M"
 
-QUESTION = re.compile(
-    r"Current Date: (?P<date>.*?)\nQuestion: (?P<question>.*)\n(?P<tail>Answer(?: \(step by "
-    r"step\))?):\s*\Z",
-    re.S,
-)
-"""A question as LongMemEval's answer prompt ends: ``Current Date: D``, ``Question: Q``, then
-the answer cue."""
-COT_CUE = "Answer (step by step)"
-
-
-def question_message(question: str, date: str, cot: bool = False) -> str:
-    """A question as the official answer prompt ends (what a LongMemEval agent is asked)."""
-    cue = COT_CUE if cot else "Answer"
-    return f"Current Date: {date}\nQuestion: {question}\n{cue}:"
-
-
 Chunk = tuple[str, list[dict[str, str]]]
 """A chunk of history: its date as written, and its turns (``role``, ``content``)."""
 

@@ -6,14 +6,14 @@ from typing import Any, Literal, Self
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from ..provider_param import ProviderFallback
+from ..provider_param import ModelCallParams
 from .embeddings import EmbedderName
 from .search import DENSE, SearchParams
 
 Role = Literal["user", "assistant"]
 
 
-class RetrievalParams(ProviderFallback):
+class RetrievalParams(ModelCallParams):
     """Settings every retrieval baseline takes (the paper's m and k, and where it runs). No
     float of a baseline's (a threshold, a weight) may be infinite or not a number."""
 

@@ -32,7 +32,7 @@ from cogarch.tokens import count_tokens
 
 from ..budget import truncate_to_budget
 from ..model_call import ask_model
-from ..provider_param import ProviderFallback
+from ..provider_param import ModelCallParams
 from .graph import TaskGraph, slot_key
 from .intents import INTENTS, TRIM_PROMPT, Applied, Intent, Trim, TurnReport
 from .nodes import TaskGraphError
@@ -45,7 +45,7 @@ class TaskMemory(MemoryModule):
 
     kind: ClassVar[str] = "task_graph"
 
-    class Params(ProviderFallback):
+    class Params(ModelCallParams):
         model_config = ConfigDict(extra="forbid")
 
         attempts: int = Field(default=3, ge=1, le=6)

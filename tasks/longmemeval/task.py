@@ -31,10 +31,10 @@ from cogarch.core.state import StateError
 from cogarch.core.task import Task, TrialContext
 from cogarch.core.views import Cell, Section, Table
 from cogarch.errors import CogarchError
-from cogarch.memory.retrieval.haystack import question_message
 from cogarch.memory.retrieval.reader_budget import reader_counter
 from cogarch.models.fakes import PairsFn
 from cogarch.models.metering import Meter
+from cogarch.tasks.longmemeval.question import question_message
 from cogarch.tasks.memory_bench.ingest import IngestCost, trim_history
 from cogarch.tasks.memory_bench.judging import judge_model
 from cogarch.tasks.memory_bench.retrieved import full_ranking, retrieved_ids

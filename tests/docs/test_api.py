@@ -78,10 +78,11 @@ def test_every_public_name_has_a_docstring_in_the_reference() -> None:
 
 def _defines_all(source: str) -> bool:
     return any(
-        isinstance(t, ast.Name) and t.id == "__all__"
+        isinstance(name, ast.Name) and name.id == "__all__"
         for node in ast.parse(source).body
         if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
         for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        for name in (t.elts if isinstance(t, ast.Tuple) else [t])
     )
 
 
@@ -98,6 +99,7 @@ def test_an_all_is_found_however_it_is_assigned() -> None:
     assert _defines_all('__all__ = ["a"]')
     assert _defines_all("__all__: list[str] = []")
     assert _defines_all("__all__ += ['b']")
+    assert _defines_all("__all__, __getattr__ = lazy_module(__name__)")
     assert not _defines_all("def f():\n    __all__ = []\n")
 
 

@@ -14,7 +14,6 @@ import pytest
 
 from cogarch.core.host import Observation
 from cogarch.memory.retrieval import reader_budget
-from cogarch.memory.retrieval.haystack import question_message
 from cogarch.memory.retrieval.reader_budget import (
     ESTIMATE,
     O200K,
@@ -22,6 +21,7 @@ from cogarch.memory.retrieval.reader_budget import (
     reader_counter,
 )
 from cogarch.models import FunctionModel, Model, Providers, as_pairs
+from cogarch.tasks.longmemeval.question import question_message
 from cogarch.tokens import count_tokens
 from cogarch.workspace import build_agent, load_agent_spec
 

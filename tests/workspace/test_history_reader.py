@@ -8,8 +8,8 @@ import json
 from typing import Any
 
 from cogarch.core.host import Observation
-from cogarch.memory.retrieval.haystack import question_message
 from cogarch.models import as_pairs
+from cogarch.tasks.longmemeval.question import question_message
 from cogarch.workspace.specialists.history_reader import ANSWER_PROMPT, NOTE_PROMPT, head_within
 from tests.workspace import make_agent
 

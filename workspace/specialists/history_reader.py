@@ -22,7 +22,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch import tracing
-from cogarch.memory.retrieval.haystack import COT_CUE, QUESTION, HaystackMemory, render_history
+from cogarch.memory.retrieval.haystack import HaystackMemory, render_history
 from cogarch.memory.retrieval.reader_budget import (
     ESTIMATOR,
     TokenCounter,
@@ -58,6 +58,16 @@ NOTE_PROMPT = (
 )
 SLOT = re.compile(r"\{(history|date|question)\}")
 """The answer prompt's slots, filled in one pass (what fills one is never read as another)."""
+
+QUESTION = re.compile(
+    r"Current Date: (?P<date>.*?)\nQuestion: (?P<question>.*)\n(?P<tail>Answer(?: \(step by "
+    r"step\))?):\s*\Z",
+    re.S,
+)
+"""A question as LongMemEval's answer prompt ends (``cogarch.tasks.longmemeval.question``
+writes it): ``Current Date: D``, ``Question: Q``, then the answer cue."""
+COT_CUE = "Answer (step by step)"
+"""The answer cue of a question that asks for reasoning before the answer."""
 
 
 def head_within(text: str, budget: int | None, counter: TokenCounter = ESTIMATOR) -> str:

@@ -12,15 +12,19 @@
 Needs the ``agent-framework`` extra: ``pip install 'cogarch[agent-framework]'``.
 """
 
+# ruff: noqa: F401
+# (these imports are the public names: cogarch.lazy reads them)
 from __future__ import annotations
 
 try:
-    import agent_framework  # noqa: F401
+    import agent_framework
 except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError(
         "the Agent Framework bridge needs agent-framework-core: "
         "pip install 'cogarch[agent-framework]'"
     ) from exc
+
+from cogarch.lazy import lazy_module
 
 from .chat_client import CogarchChatClient, fake_chat_client, scripted_chat_client
 from .host import FrameworkHost, SessionCopyError, check_copyable
@@ -28,15 +32,4 @@ from .hosting import FactoryContext, FrameworkAgentBuilder
 from .memory_provider import MemoryContextProvider
 from .workspace_agent import WorkspaceFrameworkAgent
 
-__all__ = [
-    "CogarchChatClient",
-    "FactoryContext",
-    "FrameworkAgentBuilder",
-    "FrameworkHost",
-    "MemoryContextProvider",
-    "SessionCopyError",
-    "WorkspaceFrameworkAgent",
-    "check_copyable",
-    "fake_chat_client",
-    "scripted_chat_client",
-]
+__all__, __getattr__ = lazy_module(__name__)

@@ -129,7 +129,16 @@ class CogarchChatClient(FunctionInvocationLayer[Any], BaseChatClient[Any]):
 def scripted_chat_client(
     fn: PairsFn, *, seed: int | None = 0, caller: str = "agent"
 ) -> CogarchChatClient:
-    """A chat client played by a scripted fake ``fn(pairs, seed, call) -> reply``."""
+    """A chat client played by a scripted fake.
+
+    Args:
+        fn: The fake, ``fn(pairs, seed, call) -> reply`` (see :func:`cogarch.models.pairs_model`).
+        seed: The seed of its calls.
+        caller: The caller its calls are metered under.
+
+    Returns:
+        The Agent Framework chat client.
+    """
     model = Model(pairs_model(fn), provider=SCRIPTED_PROVIDER, model="scripted", fake=True)
     return CogarchChatClient(model, seed=seed, caller=caller)
 
@@ -142,6 +151,18 @@ def package_fakes() -> FakeTable:
 def fake_chat_client(
     name: str, *, seed: int | None = 0, caller: str = "agent"
 ) -> CogarchChatClient:
-    """A chat client played by one of the package's fakes, named as a ``kind: fake``
-    provider names it (``hangman.honest``), or by import path (``my_fakes:host``)."""
+    """A chat client played by one of the package's fakes.
+
+    Args:
+        name: The fake, named as a ``kind: fake`` provider names it (``hangman.honest``), or
+            by import path (``my_fakes:host``).
+        seed: The seed of its calls.
+        caller: The caller its calls are metered under.
+
+    Returns:
+        The Agent Framework chat client.
+
+    Raises:
+        UnknownNameError: When ``name`` names no fake.
+    """
     return scripted_chat_client(package_fakes().get(name), seed=seed, caller=caller)

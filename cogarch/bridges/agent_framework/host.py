@@ -93,8 +93,19 @@ def _copy_problem(agent: SupportsAgentRun, session: AgentSession | None) -> str 
 def check_copyable(
     agent: SupportsAgentRun, session: AgentSession | None = None, *, name: str | None = None
 ) -> None:
-    """Refuse an agent (and session) whose conversation does not live in the session alone;
-    ``name`` is what the error calls the agent (default: its own name)."""
+    """Refuse an agent (and session) whose conversation does not live in the session alone, so
+    copying the session cannot fork it.
+
+    Args:
+        agent: The Agent Framework agent.
+        session: Its session, when it has one already.
+        name: What the error calls the agent (default: its own name).
+
+    Raises:
+        SessionCopyError: When the conversation lives on a service (a service-side id, a
+            ``conversation_id``, a client that stores it), a context provider may keep state
+            outside the session, or the session cannot be serialised; the message says which.
+    """
     problem = _copy_problem(agent, session)
     if problem is not None:
         name = name or getattr(agent, "name", None) or type(agent).__name__

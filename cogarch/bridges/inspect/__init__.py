@@ -9,26 +9,17 @@ Python, :func:`cogarch_task` makes the Inspect task of any cogarch task, and
 :func:`trial_outcome` is its scorer. Each name is imported from its file on first use.
 """
 
+# ruff: noqa: F401
+# (the imports under TYPE_CHECKING are the public names: cogarch.lazy reads them)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogarch.lazy import lazy_names
+from cogarch.lazy import lazy_module
 
 if TYPE_CHECKING:
     from cogarch.bridges.inspect.model import inspect_model
     from cogarch.bridges.inspect.scoring import trial_outcome
     from cogarch.bridges.inspect.task import cogarch_task
 
-_FROM = {
-    "model": ("inspect_model",),
-    "scoring": ("trial_outcome",),
-    "task": ("cogarch_task",),
-}
-__getattr__ = lazy_names(__name__, _FROM)
-
-__all__ = [
-    "cogarch_task",
-    "inspect_model",
-    "trial_outcome",
-]
+__all__, __getattr__ = lazy_module(__name__)

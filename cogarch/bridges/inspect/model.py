@@ -239,9 +239,19 @@ def settings_digest(model: InspectModel) -> str:
 
 
 def inspect_model(model: InspectModel, *, provider: str, cache: ResponseCache | None) -> Model:
-    """cogarch's model over Inspect's ``model``: its calls metered as ``provider``'s and, when
-    seeded, cached in ``cache``. The generate config that applies is Inspect's, overridden
-    only by what a call sets itself (the temperature of a sampled candidate, say)."""
+    """cogarch's model over an Inspect model.
+
+    The generate config that applies is Inspect's, overridden only by what a call sets itself
+    (the temperature of a sampled candidate, say).
+
+    Args:
+        model: The Inspect model.
+        provider: The provider name its calls are metered under.
+        cache: Where seeded calls are cached, or None for no cache.
+
+    Returns:
+        The :class:`~cogarch.models.Model` that sends each call to ``model``.
+    """
     keep_tokenizer_offline(model)
     name = str(model)
     where = model.api.base_url or name

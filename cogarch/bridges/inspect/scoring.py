@@ -113,9 +113,18 @@ def rated() -> Metric:
 
 @scorer(metrics=[success_rate(), success_ci_low(), success_ci_high(), rated()])
 def trial_outcome(task: str) -> Scorer:
-    """Scores each sample by its trial's outcome class; ``task`` names the cogarch task (a
-    short name, an import path or an absolute file path) whose classes the record is read
-    into."""
+    """The Inspect scorer of a cogarch task: each sample scored by its trial's outcome class.
+
+    Args:
+        task: The cogarch task whose classes the record is read into (a short name, an import
+            path or an absolute file path).
+
+    Returns:
+        The scorer, with the success rate, its interval and the rated share as metrics.
+
+    Raises:
+        UnknownNameError: When ``task`` names no task.
+    """
     types = TASKS.get(task).record_types()
 
     async def score(state: TaskState, target: Target) -> Score:

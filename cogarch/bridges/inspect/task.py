@@ -191,8 +191,21 @@ class BridgeConfigError(ConfigError, PrerequisiteError):
 
 
 def cogarch_task(kind: str | None, params: Mapping[str, Any]) -> InspectTask:
-    """The Inspect task of cogarch's task ``kind`` under the ``-T`` parameters ``params``:
-    checked now (a mistake fails before any sample runs, with cogarch's error)."""
+    """The Inspect task of a cogarch task, checked now: a mistake fails before any sample runs.
+
+    Args:
+        kind: The cogarch task's kind (a registered name), or None for the one
+            ``-T task=...`` names (an import path or a file).
+        params: The ``-T`` parameters of ``inspect eval`` (the task's keys, the agent, the
+            provider, trials...).
+
+    Returns:
+        The Inspect task: one sample per trial, scored by :func:`trial_outcome`.
+
+    Raises:
+        ConfigError: When a parameter is wrong, with cogarch's message (shown by Inspect's
+            command without a traceback).
+    """
     given = dict(params)
     try:
         bridge = read_params(kind, given, helper=helper_name())

@@ -4,7 +4,7 @@ that answers every call after a fixed latency.
 Run from the repository root::
 
     python benchmarks/bench_endpoint.py [--questions 2000] [--concurrency 64] [--latency 0.3]
-        [--sessions 4] [--turns 4] [--embedder hash] [--rounds 1]
+        [--sessions 4] [--turns 4] [--embedder hash] [--store memory] [--rounds 1]
 
 A served model (vLLM, a hosted API) answers many calls at once, so a run is as fast as the
 calls it keeps in flight. The server (``cogarch.testing.ScriptedServer`` in a process of its
@@ -12,12 +12,16 @@ own, so its threads never take the run's CPU or its interpreter lock) holds each
 completion ``--latency`` seconds, then answers as LongMemEval's scripted reader and judge do.
 The run is the real task and runner: ``--questions`` synthetic questions (haystacks of
 ``--sessions`` sessions of ``--turns`` turns, small so that ingestion is not what is timed),
-raw-turn memory with hybrid search, the reader and the official judge both on the server,
-``--concurrency`` trials at once.
+``raw_turns_hybrid`` (raw-turn memory with hybrid search) with its vectors in ``--store``
+(``memory``, the in-process store, by default; ``chroma`` for the module's default chromadb
+collections, one per trial, which rank these haystacks the same and cost several times the
+CPU: see benchmarks/README.md), the reader and the official judge both on the server, ``--concurrency``
+trials at once.
 
 Printed per round: the calls the server answered, the wall time of the run (set-up excluded)
 against the ideal (calls x latency / concurrency), the most calls the server ever held at once,
-and the run's own CPU time (this process's user and system seconds during the run) per call.
+the run's own CPU time (this process's user and system seconds during the run) per call, the
+server process's CPU time per call (it shares the machine's cores) and the load average.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ flight), and CPython's cyclic collector walks all of them on each full collectio
 the youngest generation every 700 allocations; against an endpoint at concurrency 64 that was
 about a sixth of the run's own CPU time. While the trials play, the objects that exist when they
 start are moved out of the collector's sight (``gc.freeze``) and the youngest generation is
-collected less often; both are undone when the trials end (nested runs in one process leave it
-to the outermost). Reference counting still frees everything that forms no cycle at once.
+collected less often; both are undone when the trials end (runs that overlap in one process share
+the pause). Reference counting still frees everything that forms no cycle at once.
 """
 
 from __future__ import annotations
@@ -22,24 +22,28 @@ default is 700)."""
 
 _lock = threading.Lock()
 _depth = 0
+_saved: tuple[int, ...] | None = None
+"""The thresholds to restore once no run is playing (None: the collector was left alone)."""
 
 
 @contextmanager
 def collections_paused() -> Iterator[None]:
-    """Within: set-up objects frozen, young collections rarer (see the module)."""
-    global _depth
+    """Within: set-up objects frozen, young collections rarer (see the module). Runs that
+    overlap in one process share the pause: the first to start begins it, the last to end
+    undoes it."""
+    global _depth, _saved
     with _lock:
         _depth += 1
-        outermost = _depth == 1 and gc.isenabled()
-        thresholds = gc.get_threshold()
-        if outermost:
+        if _depth == 1 and gc.isenabled():
+            _saved = gc.get_threshold()
             gc.freeze()
-            gc.set_threshold(max(thresholds[0], YOUNGEST_THRESHOLD), *thresholds[1:])
+            gc.set_threshold(max(_saved[0], YOUNGEST_THRESHOLD), *_saved[1:])
     try:
         yield
     finally:
         with _lock:
             _depth -= 1
-            if outermost:
-                gc.set_threshold(*thresholds)
+            if _depth == 0 and _saved is not None:
+                gc.set_threshold(*_saved)
                 gc.unfreeze()
+                _saved = None

@@ -18,9 +18,20 @@ def test_within_set_up_objects_are_frozen_and_afterwards_nothing_is() -> None:
     with collections_paused():
         assert gc.get_freeze_count() > 0
         assert gc.get_threshold()[0] >= YOUNGEST_THRESHOLD
-        with collections_paused():  # a run inside a run leaves it to the outer one
+        with collections_paused():  # a run inside a run: the outer one undoes it
             assert gc.get_freeze_count() > 0
         assert gc.get_freeze_count() > 0
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
+
+
+def test_overlapping_runs_share_the_pause_until_the_last_ends() -> None:
+    before = gc.get_threshold(), gc.get_freeze_count()
+    first, second = collections_paused(), collections_paused()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)  # the first run ends while the second still plays
+    assert gc.get_freeze_count() > 0 and gc.get_threshold()[0] >= YOUNGEST_THRESHOLD
+    second.__exit__(None, None, None)
     assert (gc.get_threshold(), gc.get_freeze_count()) == before
 
 

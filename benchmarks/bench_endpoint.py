@@ -4,7 +4,7 @@ that answers every call after a fixed latency.
 Run from the repository root::
 
     python benchmarks/bench_endpoint.py [--questions 2000] [--concurrency 64] [--latency 0.3]
-        [--sessions 4] [--turns 4] [--embedder hash] [--rounds 1]
+        [--sessions 4] [--turns 4] [--embedder hash] [--store memory] [--rounds 1]
 
 A served model (vLLM, a hosted API) answers many calls at once, so a run is as fast as the
 calls it keeps in flight. The server (``cogarch.testing.ScriptedServer`` in a process of its
@@ -12,12 +12,16 @@ own, so its threads never take the run's CPU or its interpreter lock) holds each
 completion ``--latency`` seconds, then answers as LongMemEval's scripted reader and judge do.
 The run is the real task and runner: ``--questions`` synthetic questions (haystacks of
 ``--sessions`` sessions of ``--turns`` turns, small so that ingestion is not what is timed),
-raw-turn memory with hybrid search, the reader and the official judge both on the server,
-``--concurrency`` trials at once.
+``raw_turns_hybrid`` (raw-turn memory with hybrid search) with its vectors in ``--store``
+(``memory``, the in-process store, by default; ``chroma`` for the module's default chromadb
+collections, one per trial, which rank these haystacks the same and cost several times the
+CPU: see benchmarks/README.md), the reader and the official judge both on the server, ``--concurrency``
+trials at once.
 
 Printed per round: the calls the server answered, the wall time of the run (set-up excluded)
 against the ideal (calls x latency / concurrency), the most calls the server ever held at once,
-and the run's own CPU time (this process's user and system seconds during the run) per call.
+the run's own CPU time (this process's user and system seconds during the run) per call, the
+server process's CPU time per call (it shares the machine's cores) and the load average.
 """
 
 from __future__ import annotations
@@ -51,8 +55,27 @@ def serve(latency: float, pipe: Any) -> None:
 
     with ScriptedServer(answer, default=f"delay:{latency}", keep_alive=True) as server:
         pipe.send(server.base_url)
-        pipe.recv()
-        pipe.send({"calls": server.hits, "peak_in_flight": server.peak_in_flight})
+        pipe.recv()  # the run starts
+        before = os.times()
+        pipe.recv()  # the run is over
+        after = os.times()
+        cpu = (after.user - before.user) + (after.system - before.system)
+        pipe.send({"calls": server.hits, "peak_in_flight": server.peak_in_flight, "cpu_s": cpu})
+
+
+def agent_spec(folder: Path, store: str) -> Path:
+    """``raw_turns_hybrid`` with its memory's vectors in ``store`` ('chroma', the module's
+    default, or 'memory', the in-process store), written to ``folder``."""
+    import yaml
+
+    from cogarch.config import read_yaml
+    from cogarch.workspace.registry import ready_made_agents
+
+    spec = read_yaml(ready_made_agents()["raw_turns_hybrid"])
+    spec["memory"]["turns"]["store"] = store
+    path = folder / "raw_turns_hybrid.yaml"
+    path.write_text(yaml.safe_dump(spec), encoding="utf-8")
+    return path
 
 
 def run_config(data: Path, results: Path, base_url: str, args: argparse.Namespace) -> Any:
@@ -72,7 +95,7 @@ def run_config(data: Path, results: Path, base_url: str, args: argparse.Namespac
             "agents": [
                 {
                     "name": "raw",
-                    "agent": "raw_turns_hybrid",
+                    "agent": str(agent_spec(data.parent, args.store)),
                     "provider": "reader",
                     "params": {"embedder": args.embedder},
                 }
@@ -109,15 +132,19 @@ async def warm_up(runner: Any) -> None:
     await agent.observe_many(haystack_observations(load_longmemeval(setup.task.params.data)[0]))
 
 
-async def one_round(folder: Path, base_url: str, args: argparse.Namespace) -> dict[str, Any]:
+async def one_round(
+    folder: Path, base_url: str, args: argparse.Namespace, server: Any
+) -> dict[str, Any]:
     from cogarch.experiments.runner import Runner
 
     data = write_data(folder / "data.json", args)
     runner = Runner(run_config(data, folder / "runs", base_url, args), progress=False)
     await warm_up(runner)
+    server.send("start")
     cpu, start = os.times(), time.perf_counter()
     report = await runner.run()
     wall, after = time.perf_counter() - start, os.times()
+    server.send("stop")
     if report.failed:
         raise SystemExit(f"{report.failed} trials failed; the first: {report.errors[0]}")
     return {"wall_s": wall, "cpu_s": (after.user - cpu.user) + (after.system - cpu.system)}
@@ -131,6 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sessions", type=int, default=4)
     parser.add_argument("--turns", type=int, default=4)
     parser.add_argument("--embedder", default="hash", choices=["hash", "minilm"])
+    parser.add_argument("--store", default="memory", choices=["memory", "chroma"])
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args(argv)
     print(
@@ -146,8 +174,7 @@ def main(argv: list[str] | None = None) -> None:
         try:
             base_url = ours.recv()
             with tempfile.TemporaryDirectory() as tmp:
-                timed = asyncio.run(one_round(Path(tmp), base_url, args))
-            ours.send("stop")
+                timed = asyncio.run(one_round(Path(tmp), base_url, args, ours))
             counts = ours.recv()
         finally:
             server.join(timeout=10)
@@ -162,6 +189,8 @@ def main(argv: list[str] | None = None) -> None:
             "of_ideal": round(timed["wall_s"] / ideal, 2),
             "peak_in_flight": counts["peak_in_flight"],
             "cpu_ms_per_call": round(timed["cpu_s"] / calls * 1000, 2),
+            "server_cpu_ms_per_call": round(counts["cpu_s"] / calls * 1000, 2),
+            "load_average": round(os.getloadavg()[0], 1),
         }
         print(json.dumps(row), flush=True)
 

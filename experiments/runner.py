@@ -26,6 +26,7 @@ from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
 from .backends import backend_factory
+from .collections_paused import collections_paused
 from .controls import expanded_run
 from .identity import item_change, recorded_digests, same_code
 from .interrupts import RunInterrupts
@@ -290,7 +291,7 @@ class Runner:
                 handle.cancel()
 
         try:
-            with RunInterrupts(stop_trials) as interrupts:
+            with RunInterrupts(stop_trials) as interrupts, collections_paused():
                 await asyncio.gather(*(one(j, h) for j, h in zip(jobs, handles, strict=True)))
             if interrupts.requested:  # the finished trials are written: stop here
                 raise KeyboardInterrupt

@@ -92,6 +92,10 @@ class _Response(Protocol):
     async def aread(self) -> bytes: ...
 
 
+_REPORT_KEYS = (b'"cached_tokens"', b'"cache_n"')
+"""The keys a body that reports its prompt cache holds (as JSON text)."""
+
+
 async def _on_response(response: _Response) -> None:
     if _CURRENT.get() is None or not response.is_success:
         return
@@ -100,8 +104,11 @@ async def _on_response(response: _Response) -> None:
     # A body cut short raises here as it would when the client reads it next, inside the
     # same send, so the client reports the same error as without the hook.
     await response.aread()
+    content = response.content
+    if not any(key in content for key in _REPORT_KEYS):
+        return  # says nothing about a cache: not parsed twice (the client parses it too)
     try:
-        body = loads_json(response.content)
+        body = loads_json(content)
     except ValueError:
         return  # not JSON: the client reports that itself
     report(cached_prompt_tokens_of(body))

@@ -133,10 +133,18 @@ class Collection:
             configuration={"hnsw": {"space": "cosine"}},
         )
         self.batch = int(client.get_max_batch_size())
+        self.size: int | None = 0
+        """The entries it holds, as last counted (None: written since, count again)."""
         self.holders = 0
         self._lock = threading.Lock()  # a store let go by the garbage collector, any thread
         if path is None:  # in memory: gone with the last store that holds it
             weakref.finalize(self, drop_collection, None, self.name).atexit = False
+
+    def count(self) -> int:
+        """The entries it holds (counted by chromadb once per write, not per read)."""
+        if self.size is None:
+            self.size = int(self.chroma.count())
+        return self.size
 
     def hold(self) -> None:
         with self._lock:

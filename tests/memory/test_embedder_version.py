@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.memory.retrieval.embeddings import HashEmbedder, MiniLMEmbedder
+from cogarch.memory.retrieval.embeddings import HashEmbedder, MiniLMEmbedder, fast_bfloat16
 from cogarch.memory.retrieval.vector_store import VectorStore
 from cogarch.tasks.longmemeval.memory_cache import MemoryCache
 
@@ -77,3 +77,19 @@ def test_minilm_names_its_precision_without_loading_the_model() -> None:
     assert MiniLMEmbedder().version in ("minilm/float32", "minilm/bfloat16")
     with pytest.raises(ConfigError, match="unknown precision 'half'"):
         MiniLMEmbedder(precision="half")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("amx", "avx512_bf16", "expected"),
+    [(True, False, "bfloat16"), (False, True, "bfloat16"), (False, False, "float32")],
+)
+def test_auto_precision_takes_bfloat16_where_the_cpu_has_amx_or_avx512_bf16(
+    monkeypatch: pytest.MonkeyPatch, amx: bool, avx512_bf16: bool, expected: str
+) -> None:
+    import torch
+
+    monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda: amx)
+    monkeypatch.setattr(torch.cpu, "_is_avx512_bf16_supported", lambda: avx512_bf16)
+    assert fast_bfloat16() is (expected == "bfloat16")
+    assert MiniLMEmbedder().version == f"minilm/{expected}"
+    assert MiniLMEmbedder(precision="float32").version == "minilm/float32"  # the off switch

@@ -35,3 +35,16 @@ def test_a_text_is_embedded_once_per_process() -> None:
     again = MiniLMEmbedder().embed(["Where did my sister move?", "A sentence never seen before."])
     assert MiniLMEmbedder.memo_hits() == before + 1
     assert again[0] == first[1]
+
+
+def test_bfloat16_products_keep_each_vector_close_to_the_float32_one() -> None:
+    texts = [
+        "[2023/05/20 (Sat) 02:21] user: I finally repotted the fiddle-leaf fig on the balcony.",
+        "[2023/05/20 (Sat) 02:22] assistant: Great! Water it lightly for the first two weeks, "
+        "keep it out of direct afternoon sun and check the drainage holes are not blocked.",
+        "short",
+    ]
+    exact = MiniLMEmbedder(precision="float32").embed(texts)
+    fast = MiniLMEmbedder(precision="bfloat16").embed(texts)
+    assert all(cosine(a, b) > 0.999 for a, b in zip(exact, fast, strict=True))
+    assert MiniLMEmbedder(precision="bfloat16").embed(texts) == fast  # the memo, per precision

@@ -70,7 +70,9 @@ def chosen_families(params: GeneratorParams) -> dict[str, list[Family]]:
             f"unknown genmem families {unknown}; choose among {list(FAMILY_NAMES)} (or leave "
             "families out for the default set)"
         )
-    chosen = {a: [f for f in FAMILIES[a] if f.__name__ in names] for a in ABILITIES}
+    chosen: dict[str, list[Family]] = {
+        a: [f for f in FAMILIES[a] if f.__name__ in names] for a in ABILITIES
+    }
     empty = [a for a, n in params.counts().items() if n and not chosen[a]]
     if empty:
         raise ConfigError(

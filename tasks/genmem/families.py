@@ -18,7 +18,16 @@ from typing import TypeVar
 from cogarch.words import MONTHS
 
 from .plan import Calendar, PlannedQuestion, Statement
-from .words import ACTIVITIES, ACTIVITY_QUESTIONS, ITEMS, JOBS, RELATIONS, SPECIES, NamePool
+from .words import (
+    ACTIVITIES,
+    ACTIVITY_QUESTIONS,
+    ITEMS,
+    JOBS,
+    RELATIONS,
+    SPECIES,
+    NamePool,
+    a,
+)
 
 T = TypeVar("T")
 COLOURS = ("red", "blue", "green", "silver", "black", "white", "yellow", "orange", "purple")
@@ -30,10 +39,10 @@ SUFFIX = {
     "number": "the number",
     "date": "the date",
     "colour": "the colour",
+    "month": "the month",
 }
 """What each kind of answer asks for; the question ends "Answer with <it> only, or with 'not
 mentioned' if it never came up." (short answers score exactly)."""
-"""What each kind of answer asks for, appended to the question (short answers score exactly)."""
 
 
 @dataclass
@@ -119,9 +128,9 @@ def person_job(d: Draw) -> PlannedQuestion | None:
     job, *rivals = d.others(JOBS, set(), 3)
     said = d.pick(
         (
-            f"My {rel} {name} started working as a {job} this spring and seems to love it.",
-            f"Talked to my {rel} {name} today; {name} has been a {job} for years now.",
-            f"Fun fact about my {rel} {name}: {name} works as a {job}.",
+            f"My {rel} {name} started working as {a(job)} this spring and seems to love it.",
+            f"Talked to my {rel} {name} today; {name} has been {a(job)} for years now.",
+            f"Fun fact about my {rel} {name}: {name} works as {a(job)}.",
         )
     )
     q = _q(
@@ -134,9 +143,9 @@ def person_job(d: Draw) -> PlannedQuestion | None:
         check="value",
         rivals=tuple(rivals),
         distractors=(
-            f"{name}'s roommate is a {rivals[0]}, and they argue about work schedules.",
-            f"My {rel} {name} once thought about training as a {rivals[1]} but never did.",
-            f"I met a {rivals[0]} at {name}'s party last weekend.",
+            f"{name}'s roommate is {a(rivals[0])}, and they argue about work schedules.",
+            f"My {rel} {name} once thought about training as {a(rivals[1])} but never did.",
+            f"I met {a(rivals[0])} at {name}'s party last weekend.",
         ),
     )
     return _one(d, q, [Statement(said, ((name, "job", job),))])
@@ -346,6 +355,89 @@ def older_of_two(d: Draw) -> PlannedQuestion | None:
     return _one(d, q, texts)
 
 
+def pet_via_town(d: Draw) -> PlannedQuestion | None:
+    """A join over two sessions: where a person lives is said in one, the name of their pet
+    in another (without the town); asked the pet's name by the town. The hard negatives name
+    other pets near the person."""
+    rel, name = d.person()
+    town = d.names.town()
+    species = d.pick(SPECIES)
+    pet, r1, r2 = d.names.pet(), d.names.pet(), d.names.pet()
+    texts = [
+        Statement(
+            d.pick(
+                (
+                    f"My {rel} {name} lives in {town} these days.",
+                    f"{name}, my {rel}, has a flat in {town} now.",
+                )
+            ),
+            ((name, "town", town),),
+        ),
+        Statement(
+            d.pick(
+                (
+                    f"{name} has a {species} called {pet}, the sweetest thing.",
+                    f"{name} just got a {species} and named it {pet}.",
+                )
+            ),
+            ((name, "pet", pet),),
+        ),
+    ]
+    d.rng.shuffle(texts)
+    q = _q(
+        d,
+        "multi_session",
+        "pet_via_town",
+        "name",
+        f"What is the name of the {species} of my {rel} who lives in {town}?",
+        pet,
+        check="join",
+        rivals=(r1, r2),
+        distractors=(
+            f"{name}'s neighbour has a {species} called {r1} that barks all night.",
+            f"{name} was pet-sitting a {species} named {r2} last week.",
+        ),
+    )
+    return _one(d, q, texts)
+
+
+def job_via_pet(d: Draw) -> PlannedQuestion | None:
+    """A join over two sessions: a person's pet is said in one, their job in another; asked
+    the job by the pet. The hard negatives name other jobs near the person."""
+    rel, name = d.person()
+    species = d.pick(SPECIES)
+    pet = d.names.pet()
+    job, *rivals = d.others(JOBS, set(), 3)
+    texts = [
+        Statement(f"My {rel} {name} has a {species} called {pet}.", ((name, "pet", pet),)),
+        Statement(
+            d.pick(
+                (
+                    f"{name} has been {a(job)} for years now.",
+                    f"Fun fact about {name}: {name} works as {a(job)}.",
+                )
+            ),
+            ((name, "job", job),),
+        ),
+    ]
+    d.rng.shuffle(texts)
+    q = _q(
+        d,
+        "multi_session",
+        "job_via_pet",
+        "job",
+        f"What does the owner of the {species} {pet} do for a living?",
+        job,
+        check="join",
+        rivals=tuple(rivals),
+        distractors=(
+            f"{name}'s roommate is {a(rivals[0])}, and they argue about work schedules.",
+            f"{name} once thought about training as {a(rivals[1])} but never did.",
+        ),
+    )
+    return _one(d, q, texts)
+
+
 # -- abstention --------------------------------------------------------------------------------
 def missing_attribute(d: Draw) -> PlannedQuestion | None:
     """A person the user mentions (where they live), asked about what was never said: their
@@ -373,7 +465,7 @@ def missing_attribute(d: Draw) -> PlannedQuestion | None:
         subject=name,
         attribute=asked,
         distractors=(
-            f"{name}'s roommate is a {rival_job} and works nights.",
+            f"{name}'s roommate is {a(rival_job)} and works nights.",
             f"{name} looked after a neighbour's {species} called {rival_pet} for a day.",
         ),
     )

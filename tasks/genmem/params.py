@@ -74,6 +74,13 @@ class GeneratorParams(BaseModel):
         + ", ".join(ABILITIES)
         + "); an ability left out gets none.",
     )
+    families: list[str] | None = Field(
+        default=None,
+        description="The question families to draw from, by name (for example "
+        "[person_job, activity_count, days_between]); left out: the default set, every "
+        "family answered in one step from its evidence (the sums, comparisons and date "
+        "arithmetic are named here to ask them).",
+    )
     start: date = Field(default=date(2023, 3, 6), description="The first session's date.")
 
     @field_validator("mix")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from .families import COLOURS, Draw, _one, _q
 from .plan import PlannedQuestion, Statement
-from .words import JOBS
+from .words import JOBS, a
 
 
 def _update(
@@ -67,15 +67,15 @@ def job_change(d: Draw) -> PlannedQuestion | None:
         "job",
         "job",
         jobs,
-        lambda r, n, v: f"My {r} {n} works as a {v}, long shifts but good pay.",
+        lambda r, n, v: f"My {r} {n} works as {a(v)}, long shifts but good pay.",
         lambda n, o, v: d.pick(
             (
-                f"Big news: my {rel} {n} quit being a {o} and is now a {v}.",
-                f"My {rel} {n} changed careers: no longer a {o}, now a {v}.",
+                f"Big news: my {rel} {n} quit being {a(o)} and is now {a(v)}.",
+                f"My {rel} {n} changed careers: no longer {a(o)}, now {a(v)}.",
             )
         ),
         f"What is my {rel} {name}'s job now?",
-        lambda v: f"What was my {rel} {name}'s job before becoming a {v}?",
+        lambda v: f"What was my {rel} {name}'s job before becoming {a(v)}?",
         (
             f"{name} has been working long hours lately.",
             f"{name} complained about a difficult customer today.",
@@ -121,7 +121,7 @@ def car_colour(d: Draw) -> PlannedQuestion | None:
         "colour",
         "car",
         colours,
-        lambda r, n, v: f"My {r} {n} drives a {v} car that is always spotless.",
+        lambda r, n, v: f"My {r} {n} drives {a(v)} car that is always spotless.",
         lambda n, o, v: d.pick(
             (
                 f"My {rel} {n} sold the {o} car and bought a new {v} car.",

@@ -174,6 +174,11 @@ BOOK_NOUNS = (
 )
 
 
+def a(noun: str) -> str:
+    """``noun`` with its indefinite article ("a baker", "an optician")."""
+    return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
+
+
 def invented_word(rng: random.Random, syllables: int) -> str:
     """A pronounceable invented word of ``syllables`` syllables, capitalised."""
     parts = [rng.choice(ONSETS) + rng.choice(VOWELS) for _ in range(syllables)]

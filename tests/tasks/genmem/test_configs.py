@@ -36,12 +36,12 @@ def test_the_local_suite_has_the_controls_and_three_kinds_of_memory(
 ) -> None:
     config = load_suite_config(SUITE)
     agents = {a.label: a for a in config.agents}
-    assert {"no_memory", "oracle", "full_window"} <= set(agents)
-    kinds = {
-        str(agents[n].agent) for n in agents if n not in ("no_memory", "oracle", "full_window")
-    }
+    roles = {n: a.control for n, a in agents.items()}
+    assert roles["no_memory"] == "no_memory" and roles["oracle"] == "oracle"
+    assert roles["full_window"] == "full_history"
+    kinds = {str(a.agent) for a in agents.values() if a.control is None}
     assert {"raw_turns", "raw_turns_hybrid"} <= kinds
-    assert any(k.endswith("agents/genmem_lightmem.yaml") for k in kinds)
+    assert any(k.endswith("agents/genmem_sessions.yaml") for k in kinds)
     assert main(["suite", str(SUITE), "--dry-run", "--results-dir", "/nonexistent/x"]) == 0
     assert "6 cells" in capsys.readouterr().out
 
@@ -54,22 +54,17 @@ def test_the_suite_on_the_scripted_reader_ranks_paired_items(
     raw["cache"] = False
     raw["concurrency"] = 2
     for agent in raw["agents"]:
-        agent["params"] = {
-            **agent.get("params", {}),
-            **(
-                {"embedder": "hash"}
-                if agent["name"] not in ("no_memory", "oracle", "full_window")
-                else {}
-            ),
-        }
-    raw["agents"] = [a for a in raw["agents"] if a["name"] != "lightmem"]
+        if "control" not in agent:
+            agent["params"] = {**agent.get("params", {}), "embedder": "hash"}
+        if str(agent["agent"]).startswith("agents/"):
+            agent["agent"] = str(SUITE.parent / agent["agent"])
     path = tmp_path / "suite.yaml"
     path.write_text(yaml.safe_dump(raw), encoding="utf-8")
     out = tmp_path / "suite"
     assert main(["suite", str(path), "--results-dir", str(out), "--quiet"]) == 0
-    assert "5 cells: 80 trials run" in capsys.readouterr().out
+    assert "6 cells: 144 trials run" in capsys.readouterr().out
     board = json.loads((out / "leaderboard.json").read_text(encoding="utf-8"))
     value = {c["agent"]: c["value"] for c in board["cells"]}
     assert value["oracle"] > value["no_memory"]
     assert main(["suite", str(path), "--results-dir", str(out), "--quiet"]) == 0
-    assert "0 trials run, 80 already complete" in capsys.readouterr().out
+    assert "0 trials run, 144 already complete" in capsys.readouterr().out

@@ -20,6 +20,7 @@ from cogarch.errors import ConfigError
 from cogarch.tasks.genmem.conversation import Conversation, Question, Turn
 from cogarch.tasks.genmem.families import COLOURS
 from cogarch.tasks.genmem.params import ABILITIES, GeneratorParams
+from cogarch.tasks.genmem.questions import ARITHMETIC, DEFAULT_FAMILIES, FAMILY_NAMES
 from cogarch.tasks.genmem.words import JOBS, TOWN_ENDINGS
 
 REPO = Path(__file__).resolve().parents[3]
@@ -28,6 +29,7 @@ KNOBS = [
     {"seed": 4, "target_tokens": 40000, "questions": 60, "distractor_share": 0.6},
     {"seed": 91, "sessions": 30, "turns_per_session": 5, "questions": 40},
     {"seed": 12345, "target_tokens": 20000, "questions": 30, "mix": {"update": 3, "temporal": 1}},
+    {"seed": 8, "target_tokens": 30000, "questions": 50, "families": list(FAMILY_NAMES)},
 ]
 TOWN = re.compile(r"\b[A-Z][a-z]*(?:" + "|".join(TOWN_ENDINGS) + r")\b")
 VOCABULARY = {
@@ -94,6 +96,25 @@ def test_every_question_follows_from_its_evidence_turns(knobs: dict[str, object]
         days = [when.date() for when, _ in found]
         if q.check == "value":
             assert all(re.search(rf"\b{re.escape(q.answer)}\b", x) for x in texts), q
+        elif q.check == "join":  # one turn names the pet or job, the other what it is asked by
+            assert len(found) == 2 and len(q.answer_session_ids) == 2
+            assert sum(bool(re.search(rf"\b{re.escape(q.answer)}\b", x)) for x in texts) == 1
+            (other,) = [x for x in texts if q.answer not in x]
+            asked_by = set(re.findall(r"[A-Z][a-z]+", q.question)) & set(
+                re.findall(r"[A-Z][a-z]+", other)
+            )
+            assert asked_by, q  # the town or the pet the question names
+        elif q.check == "month":
+            (day,) = days
+            assert q.answer == f"{day:%B}"
+        elif q.check == "on_date":
+            (asked,) = [
+                (when, x)
+                for when, x in zip(days, texts, strict=True)
+                if f"{when:%B} {when.day}, {when.year}" in q.question
+            ]
+            assert q.answer in asked[1] and len(set(days)) == 2
+            assert all(q.answer not in x for x in texts if x != asked[1])
         elif q.check == "count":
             assert len(found) == int(q.answer) >= 2
         elif q.check == "sum":
@@ -151,6 +172,24 @@ def test_the_mix_and_the_size_follow_the_knobs() -> None:
     assert 0.5 * 60000 < tokens * 1.3 < 1.5 * 60000
     even = GeneratorParams(questions=10, target_tokens=20000).counts()
     assert even == dict.fromkeys(ABILITIES, 2)
+
+
+def test_the_default_families_are_the_one_step_ones_and_families_chooses() -> None:
+    asked = {
+        q.question_id: q
+        for q in Conversation(GeneratorParams(seed=5, questions=60, target_tokens=30000)).questions
+    }
+    checks = {q.check for q in asked.values()}
+    assert checks == {"value", "join", "count", "date", "month", "on_date", "none"}
+    assert not set(DEFAULT_FAMILIES) & ARITHMETIC
+    only = GeneratorParams(
+        seed=5, questions=20, mix={"temporal": 1}, families=["days_between", "first_trip"]
+    )
+    assert {q.check for q in Conversation(only).questions} == {"days", "first"}
+    with pytest.raises(ConfigError, match="unknown genmem families \\['gossip'\\]"):
+        Conversation(GeneratorParams(families=["gossip"]))
+    with pytest.raises(ConfigError, match="none of ability extraction's families"):
+        Conversation(GeneratorParams(families=["days_between"]))
 
 
 def test_sessions_are_streamed_and_each_stands_alone() -> None:

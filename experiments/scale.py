@@ -141,7 +141,9 @@ def _point(
     if tokens is None:
         return None
     scores = [v for e in evaluations if (v := _number(e.get("accuracy"))) is not None]
-    answerable = [v for e in evaluations if (v := _number(e.get("answerable_accuracy"))) is not None]
+    answerable = [
+        v for e in evaluations if (v := _number(e.get("answerable_accuracy"))) is not None
+    ]
     level, key = recall
     recalls = []
     for e in evaluations:

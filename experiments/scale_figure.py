@@ -42,9 +42,7 @@ def panels(scale: Scale) -> list[Panel]:
     return [
         Panel("accuracy", "accuracy", lambda p: p.accuracy, True),
         Panel("recall", f"recall ({scale.recall_metric})", lambda p: p.recall, True),
-        Panel(
-            "context_tokens", "context tokens / question", lambda p: p.context_tokens, False
-        ),
+        Panel("context_tokens", "context tokens / question", lambda p: p.context_tokens, False),
         Panel("ingest_seconds", "ingestion seconds", lambda p: p.ingest_seconds, False),
     ]
 

@@ -4,6 +4,7 @@ its curve, a control dashed, names escaped, and the legend naming every memory."
 
 from __future__ import annotations
 
+import itertools
 import math
 import xml.etree.ElementTree as ET
 
@@ -99,7 +100,7 @@ def test_the_x_axis_is_logarithmic_and_shared() -> None:
         assert curve is not None
         xs.append([float(c.get("cx", 0)) for c in curve.findall("svg:circle", NS)])
     first = xs[0]
-    gaps = [b - a for a, b in zip(first, first[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(first)]
     assert all(g > 0 and math.isclose(g, gaps[0], abs_tol=0.2) for g in gaps)  # 4x apart
     ticks = [t.text for t in root.findall(".//svg:text[@class='tick x-tick']", NS)]
     assert ticks[:4] == [tokens_label(n) for n in LENGTHS] == ["8k", "32k", "128k", "512k"]

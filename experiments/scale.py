@@ -117,6 +117,11 @@ def _number(value: Any) -> float | None:
     return float(value) if ok and value >= 0 else None
 
 
+def _total(costs: Sequence[Mapping[str, Any]], key: str) -> float:
+    """The sum of ``key`` over ``costs`` (a value that is no count adds nothing)."""
+    return sum(_number(cost.get(key)) or 0.0 for cost in costs)
+
+
 def _target_tokens(manifest: SuiteManifest, task: str) -> int | None:
     for entry in manifest.config.get("tasks", []):
         if isinstance(entry, dict) and (entry.get("name") or entry.get("kind")) == task:
@@ -153,7 +158,9 @@ def _point(
             if value is not None:
                 recalls.append(value)
     contexts = [v for e in evaluations if (v := _number(e.get("context_tokens"))) is not None]
-    ingest = [p.get("ingest") if isinstance(p.get("ingest"), dict) else {} for p in payloads]
+    ingest: list[dict[str, Any]] = [
+        cost if isinstance(cost := p.get("ingest"), dict) else {} for p in payloads
+    ]
     latencies = [v for p in payloads if (v := _number(p.get("latency_s"))) is not None]
     correct = round(sum(scores))
     low, high = wilson_interval(correct, len(scores)) if scores else (None, None)
@@ -173,9 +180,9 @@ def _point(
         recall=round(fmean(recalls), 4) if recalls else None,
         recall_questions=len(recalls),
         context_tokens=round(fmean(contexts), 1) if contexts else None,
-        ingest_seconds=round(sum(_number(i.get("seconds")) or 0.0 for i in ingest), 3),
-        ingest_calls=int(sum(_number(i.get("model_calls")) or 0 for i in ingest)),
-        ingest_prompt_tokens=int(sum(_number(i.get("prompt_tokens")) or 0 for i in ingest)),
+        ingest_seconds=round(_total(ingest, "seconds"), 3),
+        ingest_calls=int(_total(ingest, "model_calls")),
+        ingest_prompt_tokens=int(_total(ingest, "prompt_tokens")),
         answer_seconds=round(fmean(latencies), 3) if latencies else None,
     )
 

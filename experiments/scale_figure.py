@@ -108,17 +108,17 @@ def _panel(
         f'width="{axes.right - axes.left:.1f}" height="{axes.bottom - axes.top:.1f}" '
         f'fill="none" stroke="#ccc"/>',
     ]
-    for value in (0.0, y_max / 2, y_max):
-        y = axes.y(value)
+    for level in (0.0, y_max / 2, y_max):
+        y = axes.y(level)
         parts.append(
             f'<line class="grid" x1="{axes.left:.1f}" y1="{y:.1f}" x2="{axes.right:.1f}" '
             f'y2="{y:.1f}" stroke="#eee"/><text class="tick" x="{axes.left - 4:.1f}" '
-            f'y="{y + 3:.1f}" text-anchor="end">{_tick_text(value, panel.share)}</text>'
+            f'y="{y + 3:.1f}" text-anchor="end">{_tick_text(level, panel.share)}</text>'
         )
     last = -math.inf
-    for value in tokens:
-        x = axes.x(value)
-        label = tokens_label(value)
+    for length in tokens:
+        x = axes.x(length)
+        label = tokens_label(length)
         if x - last < text_width(label, SIZE) + 4:  # too close to the previous tick to name
             continue
         last = x

@@ -86,7 +86,7 @@ def test_scale_report_of_a_folder_that_is_no_suite_says_what_to_give(
 @pytest.mark.parametrize(
     ("name", "lengths"),
     [
-        ("genmem_scale_local.yaml", [8000, 32000, 128000]),
+        ("genmem_scale_local.yaml", [8000, 32000, 128000, 512000]),
         ("genmem_scale_endpoint.yaml", [32000, 128000, 512000, 1500000]),
     ],
 )

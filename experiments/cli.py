@@ -296,10 +296,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.set_defaults(fn=cmd_report)
 
+    from .scale_cli import add_scale_command
     from .suite_cli import add_suite_command
     from .viewer.commands import add_commands
 
     add_suite_command(sub)
+    add_scale_command(sub)
     add_commands(sub)
     return parser
 

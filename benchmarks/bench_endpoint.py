@@ -15,8 +15,8 @@ The run is the real task and runner: ``--questions`` synthetic questions (haysta
 ``raw_turns_hybrid`` (raw-turn memory with hybrid search) with its vectors in ``--store``
 (``memory``, the in-process store, by default; ``chroma`` for the module's default chromadb
 collections, one per trial, which rank these haystacks the same and cost several times the
-CPU: see benchmarks/README.md), the reader and the official judge both on the server, ``--concurrency``
-trials at once.
+CPU: see benchmarks/README.md), the reader and the official judge both on the server,
+``--concurrency`` trials at once.
 
 Printed per round: the calls the server answered, the wall time of the run (set-up excluded)
 against the ideal (calls x latency / concurrency), the most calls the server ever held at once,

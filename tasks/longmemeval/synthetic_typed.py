@@ -48,7 +48,7 @@ class Evidence:
     the day it is dated (days after ``START``), and the turns that hold the answer."""
 
     day: int
-    turns: list[tuple[str, str]]
+    turns: list[str]
     answer_turns: tuple[int, ...] = (0,)
 
 

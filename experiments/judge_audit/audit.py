@@ -96,7 +96,7 @@ def audited_judge_of(task: Task, kind: str) -> AuditedJudge:
 def audit_plan(task: Task | None, kind: str, settings: JudgeAuditConfig) -> str:
     """The audit in one line of a dry run's plan (checked as the run will check it)."""
     metric = "its judged metric" if task is None else audited_judge_of(task, kind).metric
-    count = "every" if settings.questions is None else f"{settings.questions}"
+    count = "all" if settings.questions is None else f"{settings.questions}"
     second = f", then by {settings.second_judge}" if settings.second_judge else ""
     return (
         f"judge audit: {metric}, on {count} of the judged questions (seed {settings.seed}), "

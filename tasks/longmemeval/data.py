@@ -281,7 +281,8 @@ def load_longmemeval(path: str | Path) -> list[Question]:
     if not os.path.lexists(path):
         raise LongMemEvalDataMissingError(
             f"LongMemEval data file {path} does not exist; {WHERE_TO_GET} and give its path "
-            "as the task's 'data'"
+            "as the task's 'data' (or, without the data, write synthetic data in its format "
+            f"there: python -m cogarch.tasks.longmemeval.write_synthetic {path})"
         )
     data = _read(path)
     if isinstance(data, dict):  # a JSON Lines file of one question

@@ -148,7 +148,8 @@ class LongMemEvalTask(Task):
         "no_memory": ControlAgent(agent="no_memory", description="the question alone"),
         "full_history": ControlAgent(
             agent="longmemeval_full",
-            description="every session, its head cut to the reader's window",
+            description="every session, its head cut to the reader's window (for the "
+            "models of the official table; others: give history_tokens to a control entry)",
         ),
         "oracle": ControlAgent(
             agent="longmemeval_full", description="only the evidence sessions of the question"

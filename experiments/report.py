@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,10 +103,12 @@ def summary_table(
     markers: set[tuple[str, str]],
     scoring: Scoring | None = None,
     reading: str | None = None,
+    controls: Mapping[str, str] | None = None,
 ) -> Table:
     """Counts per agent and (task, model); the task's outcome classes under ``reading`` (any
     other outcome seen after them) and, when trials are rated, the success rate with its
-    interval and markers."""
+    interval and markers. ``controls`` maps a control agent to its role, shown as its role."""
+    controls = controls or {}
     classes = list(scoring.classes) if scoring is not None else []
     seen = {o for r in rows if (o := r.outcome_in(reading)) and o not in classes}
     outcomes = classes + sorted(seen)
@@ -134,7 +136,7 @@ def summary_table(
                 [
                     agent,
                     task or "-",
-                    "baseline" if agent in baselines else "method",
+                    _role(agent, baselines, controls),
                     str(len(mine)),
                     str(status["complete"]),
                     str(status["failed"]),
@@ -144,6 +146,24 @@ def summary_table(
                 ]
             )
     return Table("summary", header, body)
+
+
+def _role(agent: str, baselines: Sequence[str], controls: Mapping[str, str]) -> str:
+    kind = "baseline" if agent in baselines else "method"
+    if agent not in controls:
+        return kind
+    control = f"control: {controls[agent]}"
+    return f"baseline, {control}" if kind == "baseline" else control
+
+
+def control_roles(meta: dict[str, Any]) -> dict[str, str]:
+    """The control agents of a run (from its recorded config) and their roles."""
+    entries = (meta.get("config") or {}).get("agents") or []
+    return {
+        str(e.get("name") or e.get("agent")): str(e["control"])
+        for e in entries
+        if isinstance(e, dict) and e.get("control")
+    }
 
 
 def failure_table(rows: Sequence[TidyRow]) -> Table:
@@ -279,7 +299,7 @@ def _content(
         )
     return ReportContent(
         facts=facts,
-        summary=summary_table(rows, baselines, markers, scoring, reading),
+        summary=summary_table(rows, baselines, markers, scoring, reading, control_roles(meta)),
         notes=notes,
         tests=comparison_table(comparisons) if comparisons else None,
         metrics=metric_tables(rows, scoring.totals),

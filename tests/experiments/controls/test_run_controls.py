@@ -10,6 +10,7 @@ import pytest
 
 from cogarch.errors import ConfigError
 from cogarch.experiments.dry_run import dry_run
+from cogarch.experiments.report import build_report
 from cogarch.experiments.results import read_trial
 from cogarch.experiments.run_config import load_run_config
 from cogarch.experiments.runner import Runner
@@ -106,6 +107,26 @@ async def test_a_list_of_roles_adds_only_those(tmp_path: Path) -> None:
     config = load_run_config(config_at(tmp_path, LONGMEMEVAL, text))
     report = await Runner(config, progress=False).run()
     assert [r.agent for r in report.rows] == ["rounds", "oracle"]
+
+
+async def test_the_run_report_shows_each_control_by_its_role(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    config = load_run_config(
+        config_at(tmp_path, LONGMEMEVAL, f"controls: true\nresults_dir: {out}")
+    )
+    await Runner(config, progress=False).run()
+    markdown = build_report(out)[0].read_text(encoding="utf-8")
+    roles = {
+        cells[1]: cells[3]
+        for line in markdown.splitlines()
+        if line.startswith("| ")
+        and len(cells := [c.strip() for c in line.split("|")]) > 4
+        and " / " in cells[2]  # the summary's rows: agent | task / model | role | ...
+    }
+    assert roles["no_memory"] == "control: no_memory"
+    assert roles["full_history"] == "control: full_history"
+    assert roles["oracle"] == "control: oracle"
+    assert roles["rounds"] == "method"
 
 
 async def test_locomo_oracle_is_shown_only_each_questions_evidence(tmp_path: Path) -> None:

@@ -19,15 +19,14 @@ that resumed, or one still running, gives its curves so far. For each point:
   is the cost of one ingestion, plus what an interrupted one spent before a rerun);
 - **answering**: the mean seconds per question, ingestion left out (``latency_s``).
 
-``write_scale`` writes ``scale.json``, ``scale.md`` and ``scale.svg`` (``scale_figure``) in
-the suite's folder, beside its leaderboard.
+``scale_files.write_scale`` writes ``scale.json``, ``scale.md`` and ``scale.svg`` (drawn by
+``scale_figure``) in the suite's folder, beside its leaderboard.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from statistics import fmean
@@ -37,14 +36,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogarch.core.records import TrialRecord
 from cogarch.errors import ConfigError
-from cogarch.io import atomic_write_json, atomic_write_text
 from cogarch.tasks.longmemeval.metrics import wilson_interval
 from cogarch.tasks.memory_bench.ranking import METRICS, RANK_CUTOFFS
 
 from .leaderboard_guard import cell_trials
 from .report_page import md_text
 from .suite_files import SuiteManifest, read_manifest
-from .suite_folder import clear_for_file
 
 DEFAULT_RECALL = "turn recall_all@5"
 """The retrieval metric of the recall curve: every evidence turn among the first five."""
@@ -286,28 +283,6 @@ def scale_markdown(scale: Scale) -> str:
     if scale.left_out:
         lines += ["", "Left out:", "", *(f"- {md_text(line)}" for line in scale.left_out)]
     return "\n".join(lines) + "\n"
-
-
-def write_scale(
-    folder: str | os.PathLike[str], recall: str = DEFAULT_RECALL
-) -> tuple[Scale, list[Path]]:
-    """Write ``scale.json``, ``scale.md`` and ``scale.svg`` in the suite's ``folder`` (each
-    atomically, rebuilt from the trial files); the curves and the files. What could not be
-    read is named on stderr."""
-    from .scale_figure import scale_svg
-
-    root = Path(folder)
-    scale = build_scale(root, recall)
-    for line in scale.left_out:
-        sys.stderr.write(f"warning: {line}\n")
-    for name in FILES:
-        if (moved := clear_for_file(root / name)) is not None:
-            sys.stderr.write(f"warning: {moved}\n")
-    return scale, [
-        atomic_write_json(root / "scale.json", scale.model_dump(mode="json")),
-        atomic_write_text(root / "scale.md", scale_markdown(scale)),
-        atomic_write_text(root / "scale.svg", scale_svg(scale)),
-    ]
 
 
 def points_of(scale: Scale) -> Mapping[str, list[ScalePoint]]:

@@ -17,7 +17,8 @@ USAGE = "cogarch scale CONFIG [--recall METRIC] | cogarch scale report DIR [--re
 
 
 def _written(root: Path, recall: str) -> None:
-    from .scale import scale_markdown, write_scale
+    from .scale import scale_markdown
+    from .scale_files import write_scale
 
     scale, paths = write_scale(root, recall)
     print(scale_markdown(scale).split("\n\nEach row")[0])

@@ -3,7 +3,8 @@ benchmark's) agent is asked, and what the history reader recognises."""
 
 from __future__ import annotations
 
-from cogarch.workspace.specialists.history_reader import COT_CUE
+# The official chain-of-thought cue; the history reader (a lower layer) knows it by this text.
+COT_CUE = "Answer (step by step)"
 
 
 def question_message(question: str, date: str, cot: bool = False) -> str:

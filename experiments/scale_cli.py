@@ -47,11 +47,9 @@ def cmd_scale(args: argparse.Namespace) -> int:
     result = asyncio.run(run_suite(config, progress=not args.quiet, replace=args.replace))
     print(f"\n{config.name}: {result.summary()}")
     _written(result.results_dir, args.recall)
-    broken = [c for c in result.cells if c.error is not None]
-    if broken:
-        names = ", ".join(f"{c.agent} x {c.task}" for c in broken)
-        print(f"{len(broken)} of {len(result.cells)} cells could not run: {names}")
-    return 1 if broken else 0
+    if (line := result.broken_line()) is not None:
+        print(line)
+    return 1 if line is not None else 0
 
 
 def add_scale_command(sub: Any) -> None:

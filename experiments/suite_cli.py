@@ -69,11 +69,9 @@ def cmd_suite(args: argparse.Namespace) -> int:
     print(to_markdown(build_leaderboard(result.results_dir)).split(f"\n## {SETTINGS_TITLE}")[0])
     for path in result.files:
         print(path)
-    broken = [c for c in result.cells if c.error is not None]
-    if broken:
-        names = ", ".join(f"{c.agent} x {c.task}" for c in broken)
-        print(f"{len(broken)} of {len(result.cells)} cells could not run: {names}")
-    return 1 if broken else 0
+    if (line := result.broken_line()) is not None:
+        print(line)
+    return 1 if line is not None else 0
 
 
 def add_suite_command(sub: Any) -> None:

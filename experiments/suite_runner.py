@@ -65,16 +65,27 @@ class SuiteRun:
     audits: dict[str, JudgeAuditResult] = field(default_factory=dict)
     """The judge audit of each judged column, by task, when the suite asks for it."""
 
+    @property
+    def broken(self) -> list[CellRun]:
+        """The cells that could not run at all."""
+        return [c for c in self.cells if c.error is not None]
+
+    def broken_line(self) -> str | None:
+        """One line naming the cells that could not run, or None when every cell ran."""
+        if not (broken := self.broken):
+            return None
+        names = ", ".join(f"{c.agent} x {c.task}" for c in broken)
+        return f"{len(broken)} of {len(self.cells)} cells could not run: {names}"
+
     def summary(self) -> str:
         ran = sum(c.ran for c in self.cells)
         skipped = sum(c.skipped for c in self.cells)
         failed = sum(c.failed for c in self.cells)
-        broken = [c for c in self.cells if c.error is not None]
         text = (
             f"{len(self.cells)} cells: {ran} trials run, {skipped} already complete, "
             f"{failed} failed, in {self.seconds:.0f}s; results in {self.results_dir}"
         )
-        return "\n".join([text, *(f"cell {c.agent} x {c.task}: {c.error}" for c in broken)])
+        return "\n".join([text, *(f"cell {c.agent} x {c.task}: {c.error}" for c in self.broken)])
 
 
 @contextmanager

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from cogarch.core.leaderboard import Direction, IntervalKind, LeaderboardMetric
+from cogarch.core.metric import Direction, IntervalKind, Metric
 from cogarch.core.settings import TrialSettings
 
 from .cell_settings import settings_differ
@@ -197,7 +197,7 @@ class Leaderboard(BaseModel):
         return next((c for c in self.cells if c.agent == agent and c.task == task), None)
 
 
-def _value(metric: LeaderboardMetric, found: Estimate | None, failures: int) -> MetricValue:
+def _value(metric: Metric, found: Estimate | None, failures: int) -> MetricValue:
     if found is None:
         return MetricValue(metric=metric.name, failures=failures)
     return MetricValue(
@@ -213,7 +213,7 @@ def _value(metric: LeaderboardMetric, found: Estimate | None, failures: int) -> 
 
 
 def _estimates(
-    metrics: list[LeaderboardMetric], data: dict[str, CellData]
+    metrics: list[Metric], data: dict[str, CellData]
 ) -> tuple[dict[str, MetricCells], dict[str, list[tuple[MetricValue, Estimate | None]]]]:
     """Each metric's cells (failures counted), and each agent's value of every metric."""
     columns = {m.name: with_failures(m, data) for m in metrics}
@@ -252,7 +252,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
     row_successes: dict[str, float] = {}
     row_rate_tokens: dict[str, int] = {}
     main_values: dict[str, dict[str, float]] = {}
-    mains: dict[str, LeaderboardMetric] = {}
+    mains: dict[str, Metric] = {}
     left_out: list[str] = []
     for task in manifest.tasks:
         main = task.metrics[0] if task.metrics else None

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from cogarch.core.leaderboard import LeaderboardMetric
+from cogarch.core.metric import Metric
 from cogarch.core.records import TrialRecord
 
 from .cell_settings import CellSettings, cell_settings
@@ -118,7 +118,7 @@ def read_cell(
     folder: str,
     agent: str,
     trials: int,
-    metrics: list[LeaderboardMetric],
+    metrics: list[Metric],
     prices: dict[str, Price],
 ) -> CellData:
     """The cell of ``agent`` in the run folder ``folder`` of the suite in ``root`` (of

@@ -23,7 +23,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from cogarch.core.leaderboard import LeaderboardMetric, trial_of_key
+from cogarch.core.leaderboard import trial_of_key
+from cogarch.core.metric import Metric
 
 from .leaderboard_cells import CellData
 from .leaderboard_stats import paired_test, tied, unpaired_test
@@ -67,15 +68,15 @@ class Ranking:
         return len({clusters.get(k, f"item {k}") for k in self.shared})
 
 
-def _failed_keys(metric: LeaderboardMetric, trial: int, known: set[str]) -> set[str]:
+def _failed_keys(metric: Metric, trial: int, known: set[str]) -> set[str]:
     if known:
         return known
-    if metric.where is not None:
+    if metric.filtered:
         return set()
-    return {str(trial)} if metric.items is None else {f"{trial}/failed"}
+    return {f"{trial}/failed"} if metric.itemised else {str(trial)}
 
 
-def with_failures(metric: LeaderboardMetric, data: Mapping[str, CellData]) -> MetricCells:
+def with_failures(metric: Metric, data: Mapping[str, CellData]) -> MetricCells:
     """The metric's items in each cell of ``data`` (by agent), failed trials counted."""
     out = MetricCells()
     by_trial: dict[str, set[str]] = {}
@@ -102,9 +103,7 @@ def _mean(items: Mapping[str, float], keys: Sequence[str]) -> float:
     return math.fsum(items[k] for k in keys) / len(keys)
 
 
-def rank_column(
-    metric: LeaderboardMetric, cells: MetricCells, order: Sequence[str], alpha: float
-) -> Ranking:
+def rank_column(metric: Metric, cells: MetricCells, order: Sequence[str], alpha: float) -> Ranking:
     """The column's ranking: shared items, ranked values, best cells and tests."""
     measured = [a for a in order if cells.values.get(a)]
     own = {a: _mean(cells.values[a], list(cells.values[a])) for a in measured}

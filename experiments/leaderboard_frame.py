@@ -10,7 +10,7 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
-from cogarch.core.leaderboard import LeaderboardMetric
+from cogarch.core.metric import Metric
 
 from .cluster_stats import MIN_CLUSTERS
 from .headroom import headroom
@@ -117,7 +117,7 @@ def _control_of(
 
 
 def headrooms(
-    main: LeaderboardMetric,
+    main: Metric,
     cells: Sequence[Framed],
     data: dict[str, CellData],
     manifest: SuiteManifest,

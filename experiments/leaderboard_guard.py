@@ -15,7 +15,8 @@ import math
 from pathlib import Path
 from typing import Any
 
-from cogarch.core.leaderboard import LeaderboardMetric, metric_units
+from cogarch.core.leaderboard import LeaderboardMetric
+from cogarch.core.metric import Metric, rated
 from cogarch.core.records import TrialRecord
 from cogarch.errors import CogarchError
 
@@ -53,32 +54,34 @@ def cell_trials(
 
 
 def trial_items(
-    metric: LeaderboardMetric, record: TrialRecord, file: Path, left_out: list[str]
+    metric: Metric, record: TrialRecord, file: Path, left_out: list[str]
 ) -> list[tuple[str, float, str]]:
     """The metric's items in one trial as ``(key, value, cluster)``; none, with a line in
     ``left_out``, when a value is not one the metric can read."""
     try:
-        items = metric_units(metric, record)
+        items = metric.units(record)
     except CogarchError as exc:
         why = str(exc).split(";")[0]
-        left_out.append(
-            f"'{file}': field '{metric.value}' of metric '{metric.name}' left out ({why})"
-        )
+        left_out.append(f"'{file}': '{metric.reads}' of metric '{metric.name}' left out ({why})")
+        return []
+    except Exception as exc:  # an attached metric's own code
+        why = f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        left_out.append(f"'{file}': metric '{metric.name}' failed on the trial ({why})")
         return []
     if not items and _missing(metric, record):
         left_out.append(
-            f"'{file}': field '{metric.value}' of metric '{metric.name}' is missing from the "
+            f"'{file}': field '{metric.reads}' of metric '{metric.name}' is missing from the "
             "trial's evaluation; the trial is left out of it"
         )
     return items
 
 
-def _missing(metric: LeaderboardMetric, record: TrialRecord) -> bool:
-    """Whether a complete, rated trial lacks the field its one-item metric reads (a null
-    value is no item by design, and so is a trial the metric's ``where`` leaves out)."""
-    if metric.items is not None or metric.where is not None or record.status != "complete":
+def _missing(metric: Metric, record: TrialRecord) -> bool:
+    """Whether a complete, rated trial lacks the field its one-item field metric reads (a
+    null value is no item by design, and so is a trial the metric's ``where`` leaves out)."""
+    if not isinstance(metric, LeaderboardMetric) or metric.itemised or metric.filtered:
         return False
-    if record.evaluation.unrated_reason() is not None:
+    if not rated(record):
         return False
     data: Any = record.evaluation.model_dump(mode="json")
     for part in metric.value.split("."):

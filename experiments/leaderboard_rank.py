@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from cogarch.core.leaderboard import LeaderboardMetric
+from cogarch.core.metric import Metric
 
 from .leaderboard_stats import better, tied
 
@@ -49,7 +49,7 @@ class Aggregates:
 
 def aggregate(
     values: Mapping[str, Mapping[str, float]],
-    metrics: Mapping[str, LeaderboardMetric],
+    metrics: Mapping[str, Metric],
     agents: list[str],
 ) -> dict[str, Aggregates]:
     """Each agent's aggregates from ``values[task][agent]`` (the main metric's values of the

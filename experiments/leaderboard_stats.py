@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import fisher_exact, mannwhitneyu, wilcoxon
 
-from cogarch.core.leaderboard import LeaderboardMetric
+from cogarch.core.metric import Metric
 
 from .cluster_stats import cluster_totals, interval
 from .stats import mcnemar_exact
@@ -53,9 +53,7 @@ def _clusters_of(items: Items, clusters: Clusters | None) -> Clusters:
     return clusters if clusters is not None else {k: f"item {k}" for k in items}
 
 
-def estimate(
-    metric: LeaderboardMetric, items: Items, clusters: Clusters | None = None
-) -> Estimate | None:
+def estimate(metric: Metric, items: Items, clusters: Clusters | None = None) -> Estimate | None:
     """The cell's value and 95% interval over its items; None without items. ``clusters``
     defaults to each item its own."""
     if not items:
@@ -89,7 +87,7 @@ def _signed_rank(xs: Sequence[float], ys: Sequence[float]) -> float:
 
 
 def paired_test(
-    metric: LeaderboardMetric, a: Items, b: Items, keys: Sequence[str], clusters: Clusters
+    metric: Metric, a: Items, b: Items, keys: Sequence[str], clusters: Clusters
 ) -> tuple[float, str]:
     """The two-sided p-value of ``a`` and ``b`` differing over the shared items ``keys``."""
     if not keys:
@@ -106,9 +104,7 @@ def paired_test(
     return p, "wilcoxon over clusters"
 
 
-def unpaired_test(
-    metric: LeaderboardMetric, a: Items, b: Items, clusters: Clusters
-) -> tuple[float, str]:
+def unpaired_test(metric: Metric, a: Items, b: Items, clusters: Clusters) -> tuple[float, str]:
     """The two-sided p-value of ``a`` and ``b`` differing, their items taken as unrelated."""
     if not a or not b:
         return 1.0, "none"
@@ -129,7 +125,7 @@ def unpaired_test(
 
 
 def compare(
-    metric: LeaderboardMetric, a: Items, b: Items, clusters: Clusters | None = None
+    metric: Metric, a: Items, b: Items, clusters: Clusters | None = None
 ) -> tuple[float, str]:
     """The two-sided p-value of cells ``a`` and ``b`` differing, and the test's name: paired
     over their shared items when the metric is paired and they share some, else unpaired."""
@@ -144,7 +140,7 @@ def tied(x: float, y: float) -> bool:
     return math.isclose(x, y, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
 
 
-def better(metric: LeaderboardMetric, x: float, y: float) -> bool:
+def better(metric: Metric, x: float, y: float) -> bool:
     """Whether ``x`` is better than ``y`` on ``metric`` (values within the tolerance tie)."""
     if tied(x, y):
         return False

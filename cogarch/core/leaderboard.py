@@ -2,8 +2,10 @@
 
 A task declares ``leaderboard`` on its class, a tuple of :class:`LeaderboardMetric`; the first
 is the task's main metric (the leaderboard's value for the task, its ranks and win rates), the
-others are shown beside it. A metric is declared, not coded: where its values are in a trial
-record, which way is better, how its interval is computed and which items are paired::
+others are shown beside it, with any metric the suite attaches by name
+(:mod:`cogarch.core.metric`). A task's metric is declared, not coded: where its values are in
+a trial record, which way is better, how its interval is computed and which items are
+paired::
 
     leaderboard = (
         LeaderboardMetric(name="accuracy", value="correct", items="answers", interval="wilson"),
@@ -26,26 +28,18 @@ its items as failures (``failure``), a mean counts them as failed. See
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-from cogarch.errors import ConfigError
-
+from .metric import Metric, Unit, at, dotted, number, rated, trial_cluster
 from .records import TrialRecord
 
-Direction = Literal["higher", "lower"]
-IntervalKind = Literal["wilson", "bootstrap"]
 
+class LeaderboardMetric(Metric):
+    """One metric a task is ranked by, declared on its class (``Task.leaderboard``) by the
+    paths of its values in the trial record."""
 
-class LeaderboardMetric(BaseModel):
-    """One metric a task is ranked by, declared on its class (``Task.leaderboard``)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str = Field(min_length=1, description="The metric's name in the leaderboard.")
     value: str = Field(
         min_length=1,
         description="Dotted path of the value: in the trial's evaluation, or, with items, in "
@@ -70,115 +64,61 @@ class LeaderboardMetric(BaseModel):
         description="The value counts 1 when the field equals this text, else 0 (the rate of "
         "one outcome: value='outcome', equals='solved').",
     )
-    direction: Direction = Field(default="higher", description="Which way is better.")
-    interval: IntervalKind = Field(
-        default="bootstrap",
-        description="wilson: a rate of 0/1 values (Wilson interval, exact McNemar test on "
-        "shared items); bootstrap: a mean (cluster bootstrap, Wilcoxon signed-rank test on "
-        "shared items).",
-    )
-    paired: bool = Field(
-        default=True,
-        description="Items with the same key are the same item for every agent (same trial "
-        "seed, same question), so agents are ranked and tested on the items they all have.",
-    )
-    cluster: str | None = Field(
-        default=None,
-        description="Dotted path of the field naming an item's cluster, looked up in the item "
-        "(with items), then in the trial's payload: items of one cluster are resampled and "
-        "tested together. None: each trial is a cluster (the task's ``clusters`` fills it).",
-    )
-    failure: float | None = Field(
-        default=None,
-        description="The value an item of a failed trial scores. None: the worst value of a "
-        "rate (0, or 1 when lower is better); a mean's failed items are counted, not scored.",
-    )
-    description: str = Field(default="", description="What the metric measures, in a line.")
 
     @property
-    def failure_value(self) -> float | None:
-        """What a failed item scores: ``failure``, else a rate's worst value, else None."""
-        if self.failure is not None:
-            return self.failure
-        if self.interval == "wilson":
-            return 0.0 if self.direction == "higher" else 1.0
-        return None
+    def itemised(self) -> bool:
+        return self.items is not None
 
-    @field_validator("value", "items", "key", "where", "cluster")
+    @property
+    def filtered(self) -> bool:
+        return self.where is not None
+
+    @property
+    def reads(self) -> str:
+        return self.value
+
+    def units(self, record: TrialRecord) -> list[Unit]:
+        return metric_units(self, record)
+
+    @field_validator("value", "items", "key", "where")
     @classmethod
     def _path(cls, path: str | None) -> str | None:
-        if path is not None and not all(part for part in path.split(".")):
-            raise ValueError(f"'{path}' is not a dotted path of field names; write a.b.c")
-        return path
-
-
-def _at(data: Any, path: str) -> Any:
-    for part in path.split("."):
-        if not isinstance(data, Mapping) or part not in data:
-            return None
-        data = data[part]
-    return data
+        return dotted(path)
 
 
 def _number(metric: LeaderboardMetric, raw: Any) -> float | None:
     if metric.equals is not None:
         return None if raw is None else float(str(raw) == metric.equals)
-    if raw is None:
-        return None
-    if isinstance(raw, bool):
-        return float(raw)
-    if not isinstance(raw, int | float) or not math.isfinite(raw):
-        raise ConfigError(
-            f"leaderboard metric '{metric.name}' reads '{metric.value}', which holds "
-            f"{raw!r:.60}, not a number or a boolean; point 'value' at a numeric field"
-        )
-    if metric.interval == "wilson" and raw not in (0, 1):
-        raise ConfigError(
-            f"leaderboard metric '{metric.name}' is a rate (interval 'wilson') but "
-            f"'{metric.value}' holds {raw!r}; rates need values 0 or 1, or declare "
-            "interval 'bootstrap'"
-        )
-    return float(raw)
+    return number(metric, raw)
 
 
-def metric_items(metric: LeaderboardMetric, record: TrialRecord) -> list[tuple[str, float]]:
+def metric_items(metric: Metric, record: TrialRecord) -> list[tuple[str, float]]:
     """The metric's items in one trial, as ``(key, value)``: none for a trial that is not
     complete or that its task leaves unrated (``Evaluation.unrated_reason``)."""
-    return [(key, value) for key, value, _ in metric_units(metric, record)]
+    return [(key, value) for key, value, _ in metric.units(record)]
 
 
-def trial_cluster(metric: LeaderboardMetric, record: TrialRecord, item: Any = None) -> str:
-    """The cluster of an item of ``record`` (``item``: its element of the items list): the
-    declared ``cluster`` field's value, or ``trial N`` when none is declared or found."""
-    if metric.cluster is not None:
-        for where in (item, record.payload.model_dump(mode="json")):
-            found = _at(where, metric.cluster) if isinstance(where, Mapping) else None
-            if found is not None and not isinstance(found, Mapping | list):
-                return f"{metric.cluster} {found}"
-    return f"trial {record.trial}"
-
-
-def metric_units(metric: LeaderboardMetric, record: TrialRecord) -> list[tuple[str, float, str]]:
+def metric_units(metric: LeaderboardMetric, record: TrialRecord) -> list[Unit]:
     """The metric's items in one trial with their clusters, as ``(key, value, cluster)``."""
-    if record.status != "complete" or record.evaluation.unrated_reason() is not None:
+    if not rated(record):
         return []
     evaluation = record.evaluation.model_dump(mode="json")
     if metric.items is None:
-        if metric.where is not None and _at(evaluation, metric.where) is not True:
+        if metric.where is not None and at(evaluation, metric.where) is not True:
             return []
-        value = _number(metric, _at(evaluation, metric.value))
+        value = _number(metric, at(evaluation, metric.value))
         return [] if value is None else [(str(record.trial), value, trial_cluster(metric, record))]
-    found = _at(record.payload.model_dump(mode="json"), metric.items)
+    found = at(record.payload.model_dump(mode="json"), metric.items)
     if not isinstance(found, list):
         return []
     out = []
     for position, item in enumerate(found):
-        if metric.where is not None and _at(item, metric.where) is not True:
+        if metric.where is not None and at(item, metric.where) is not True:
             continue
-        value = _number(metric, _at(item, metric.value))
+        value = _number(metric, at(item, metric.value))
         if value is None:
             continue
-        name = position if metric.key is None else _at(item, metric.key)
+        name = position if metric.key is None else at(item, metric.key)
         out.append((f"{record.trial}/{name}", value, trial_cluster(metric, record, item)))
     return out
 

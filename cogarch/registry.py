@@ -117,6 +117,18 @@ def import_object(path: str) -> object:
     try:
         return getattr(module, attr)
     except AttributeError as exc:
+        if is_file_path(path):
+            defined = sorted(
+                n
+                for n, v in vars(module).items()
+                if n[:1] != "_"
+                and not isinstance(v, ModuleType)
+                and type(v).__module__ != "__future__"
+            )
+            raise UnknownNameError(
+                f"the file '{module_name}' defines no '{attr}' (module has no attribute "
+                f"'{attr}'); it defines: {', '.join(defined) or 'nothing'}"
+            ) from exc
         raise UnknownNameError(f"module '{module_name}' has no attribute '{attr}'") from exc
 
 
@@ -125,9 +137,10 @@ ENTRY_POINT_GROUPS = {
     "specialist": "cogarch.specialists",
     "task": "cogarch.tasks",
     "provider kind": "cogarch.providers",
+    "metric": "cogarch.metrics",
 }
 """The setuptools entry-point groups an installed package adds components to cogarch's
-registries by, by the kind of component (there is no metric registry to add to)."""
+registries by, by the kind of component."""
 
 
 class Registry(Generic[T]):

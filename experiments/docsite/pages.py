@@ -34,6 +34,7 @@ API_PAGES: dict[str, tuple[str, str]] = {
     "workspace": ("cogarch.workspace", "Agents and specialists"),
     "memory": ("cogarch.memory", "Memory modules by kind"),
     "tasks": ("cogarch.tasks", "Tasks by kind"),
+    "metrics": ("cogarch.metrics", "Metrics by name"),
     "experiments": ("cogarch.experiments", "Runs, suites and reports"),
     "testing": ("cogarch.testing", "Test servers"),
     "agent-framework": ("cogarch.bridges.agent_framework", "Microsoft Agent Framework"),

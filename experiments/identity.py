@@ -176,7 +176,8 @@ def same_code(
 
 
 def identity(config: RunConfig, digests: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """What a run plays: its whole config but where its results go (and how it executes),
-    with each Python file it names by content (see :func:`canonical`)."""
-    data = config.model_dump(mode="json", exclude={"results_dir"})
+    """What a run plays: its whole config but where its results go (and how it executes)
+    and the metrics it reports (they change no trial), with each Python file it names by
+    content (see :func:`canonical`)."""
+    data = config.model_dump(mode="json", exclude={"results_dir", "metrics"})
     return canonical(data, code_digests(config) if digests is None else digests)

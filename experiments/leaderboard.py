@@ -8,12 +8,14 @@ items in ``clusters`` clusters (``cluster_stats``), its status (``complete``, ``
 items every measured cell of the column shares (``leaderboard_column``). Every cell tied with
 the best is best; each other measured cell is tested against the best one
 (``leaderboard_stats``), the p-values of a task Holm-corrected together at alpha = 0.05. A
-cell with no item has value null, never 0. The task's further metrics sit in the cell's
-``more``. Costs per cell and per row: model calls, tokens, memory modules' calls, wall time,
-tokens per success (for a rate: tokens over successes) and money where the suite prices
-tokens. Rows carry the aggregates of ``leaderboard_rank`` and the tasks they cover; columns
-say which items (how many, in how many clusters) the ranking used. A control's cells and row
-(``control``, the role its trials record) are shown but never ranked, tested or aggregated.
+cell with no item has value null, never 0. The task's further metrics, and those the suite
+attaches (``metrics:``, ``attached_metrics``), sit in the cell's ``more``, each with its
+value, interval and which way is better. Costs per cell and per row: model calls, tokens,
+memory modules' calls, wall time, tokens per success (for a rate: tokens over successes)
+and money where the suite prices tokens. Rows carry the aggregates of ``leaderboard_rank``
+and the tasks they cover; columns say which items (how many, in how many clusters) the
+ranking used. A control's cells and row (``control``, the role its trials record) are
+shown but never ranked, tested or aggregated.
 
 Beside each score, the controls and the settings on record: a compared cell whose column has
 a no-memory and an oracle control on its reader shows the headroom it captured, with its
@@ -34,6 +36,7 @@ from pydantic import BaseModel, Field
 from cogarch.core.metric import Direction, IntervalKind, Metric
 from cogarch.core.settings import TrialSettings
 
+from .attached_metrics import beside, read_metrics
 from .cell_settings import settings_differ
 from .cluster_stats import MIN_CLUSTERS
 from .judge_audit.audit import AUDIT_FILE
@@ -50,6 +53,10 @@ ALPHA = 0.05
 
 class MetricValue(BaseModel):
     metric: str
+    direction: Direction | None = None
+    """Which way is better."""
+    interval_kind: IntervalKind | None = None
+    """How its interval is computed: wilson (a rate) or bootstrap (a mean)."""
     value: float | None = None
     low: float | None = None
     high: float | None = None
@@ -198,18 +205,17 @@ class Leaderboard(BaseModel):
 
 
 def _value(metric: Metric, found: Estimate | None, failures: int) -> MetricValue:
-    if found is None:
-        return MetricValue(metric=metric.name, failures=failures)
-    return MetricValue(
+    shown = MetricValue(
         metric=metric.name,
-        value=found.value,
-        low=found.low,
-        high=found.high,
-        n=found.n,
-        clusters=found.clusters,
+        direction=metric.direction,
+        interval_kind=metric.interval,
         failures=failures,
-        interval_note=found.note,
     )
+    if found is None:
+        return shown
+    shown.value, shown.low, shown.high = found.value, found.low, found.high
+    shown.n, shown.clusters, shown.interval_note = found.n, found.clusters, found.note
+    return shown
 
 
 def _estimates(
@@ -253,9 +259,11 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
     row_rate_tokens: dict[str, int] = {}
     main_values: dict[str, dict[str, float]] = {}
     mains: dict[str, Metric] = {}
-    left_out: list[str] = []
+    attached, left_out = read_metrics(manifest.metrics, within=root)
     for task in manifest.tasks:
         main = task.metrics[0] if task.metrics else None
+        metrics = beside(task.metrics, attached)
+        further = metrics[1:] if main is not None else metrics
         columns.append(
             TaskColumn(
                 name=task.name,
@@ -265,17 +273,17 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
                 interval=main.interval if main else None,
                 paired=main.paired if main else None,
                 description=main.description if main else "",
-                more=[m.name for m in task.metrics[1:]],
+                more=[m.name for m in further],
             )
         )
         data: dict[str, CellData] = {}
         specs = [c for c in manifest.cells if c.task == task.name]
         for spec in specs:
             data[spec.agent] = read_cell(
-                root, spec.folder, spec.agent, spec.trials, task.metrics, manifest.prices
+                root, spec.folder, spec.agent, spec.trials, metrics, manifest.prices
             )
             left_out.extend(data[spec.agent].left_out)
-        metric_cells, values = _estimates(task.metrics, data)
+        metric_cells, values = _estimates(metrics, data)
         columns[-1].settings_warnings = settings_differ({a: d.settings for a, d in data.items()})
         audit, problem = read_column_audit(root, task.name)
         if problem is not None:
@@ -286,7 +294,8 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
         mine: list[Cell] = []
         for spec in specs:
             read = data[spec.agent]
-            first, found = values[spec.agent][0] if values[spec.agent] else (None, None)
+            mine_values = values[spec.agent]
+            first, found = mine_values[0] if main is not None else (None, None)
             successes = None
             if main is not None and main.interval == "wilson" and found is not None:
                 successes = found.value * found.n
@@ -309,7 +318,7 @@ def build_leaderboard(folder: str | os.PathLike[str]) -> Leaderboard:
                 complete=read.complete,
                 failed=read.failed,
                 costs=Costs.of(read.costs, successes),
-                more=[v for v, _ in values[spec.agent][1:]],
+                more=[v for v, _ in mine_values[len(metrics) - len(further) :]],
                 folder=spec.folder,
                 control=read.control or manifest.controls.get(spec.agent),
                 context_tokens_mean=read.settings.context_tokens_mean,

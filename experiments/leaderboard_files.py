@@ -27,6 +27,7 @@ from .leaderboard_tables import (
     main_shared,
     main_table,
     metric_lines,
+    more_table,
     ranking_lines,
     settings_shared,
     settings_table,
@@ -105,6 +106,7 @@ def to_markdown(board: Leaderboard) -> str:
         "",
         *(f"- {md_text(line)}" for line in metric_lines(board)),
         "",
+        *_more_section(board),
         "## Items ranked on",
         "",
         *(f"- {md_text(line)}" for line in ranking_lines(board)),
@@ -126,6 +128,12 @@ def to_markdown(board: Leaderboard) -> str:
         "",
     ]
     return "\n".join(parts)
+
+
+def _more_section(board: Leaderboard) -> list[str]:
+    """The further metrics' values per cell, when a column has any."""
+    table = more_table(board)
+    return ["## Further metrics", "", table_markdown(table), ""] if table.rows else []
 
 
 def _said_once(text: str) -> list[str]:

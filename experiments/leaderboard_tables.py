@@ -1,4 +1,5 @@
-"""The leaderboard as tables of text: the main table, the costs and the metrics' lines.
+"""The leaderboard as tables of text: the main table, the costs, the metrics' lines and
+the further metrics' values (``more_table``).
 
 A value every row of a table shares is said once above it (``main_shared``, ``cost_shared``)
 rather than in every row: the main table drops an aggregate or its "tasks covered" column
@@ -263,14 +264,44 @@ def cost_shared(board: Leaderboard) -> list[tuple[str, str]]:
     return _cost_split(board)[1]
 
 
+def _more_kinds(board: Leaderboard, task: str) -> dict[str, str]:
+    """Each further metric of ``task`` with which way is better and its interval."""
+    return {
+        m.metric: f"{m.direction} is better, {m.interval_kind} interval"
+        for c in board.cells
+        if c.task == task
+        for m in c.more
+    }
+
+
 def metric_lines(board: Leaderboard) -> list[str]:
-    return [
-        f"{t.name}: {t.metric or 'no metric declared'}"
-        + (f" ({t.direction} is better, {t.interval} interval)" if t.metric else "")
-        + (f"; also {', '.join(t.more)}" if t.more else "")
-        + (f"; {t.description}" if t.description else "")
-        for t in board.tasks
+    lines = []
+    for t in board.tasks:
+        kinds = _more_kinds(board, t.name)
+        more = ", ".join(f"{m} ({kinds[m]})" if m in kinds else m for m in t.more)
+        lines.append(
+            f"{t.name}: {t.metric or 'no metric declared'}"
+            + (f" ({t.direction} is better, {t.interval} interval)" if t.metric else "")
+            + (f"; also {more}" if t.more else "")
+            + (f"; {t.description}" if t.description else "")
+        )
+    return lines
+
+
+def more_table(board: Leaderboard) -> Table:
+    """Every cell's further metrics: value (95% interval) and items, and which way is better."""
+    body = [
+        [
+            c.agent,
+            c.task,
+            m.metric,
+            "-" if m.value is None else f"{number(m.value)} {interval_text(m.low, m.high)} n={m.n}",
+            f"{m.direction} is better" if m.direction else "",
+        ]
+        for c in board.cells
+        for m in c.more
     ]
+    return Table("further metrics", ["agent", "task", "metric", "value", "better"], body)
 
 
 def ranking_lines(board: Leaderboard) -> list[str]:

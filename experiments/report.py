@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from cogarch.core.metric import Metric
 from cogarch.core.records import Scoring
 from cogarch.core.views import Table
 from cogarch.errors import ConfigError
@@ -34,6 +35,7 @@ from cogarch.files import real_folder
 from cogarch.io import atomic_write_text
 
 from . import figures
+from .attached_metrics import beside, read_metrics
 from .episode_data import game_sources
 from .episode_tables import episode_tables
 from .episodex_paper import embedded_note, episodex_deviations, played_games
@@ -49,7 +51,7 @@ from .report_stats import ALPHA, comparison_table, outcome_of, significance
 from .report_tables import task_tables
 from .run_meta import read_run_meta
 from .summary import wilson_interval
-from .task_metrics import metric_tables
+from .task_metrics import metric_tables, ranked_table
 from .task_types import task_of
 from .tidy import tidy_run
 from .tidy_table import TidyRow, TidyTable, write_csv, write_jsonl
@@ -313,15 +315,22 @@ def _content(
     )
 
 
-def _own_tables(table: TidyTable, run_dir: Path, meta: dict[str, Any]) -> list[Table]:
-    """The task's own tables, per task the run's records belong to (one in a normal run),
-    given the records with the agents in the run config's order."""
+def _own_tables(
+    table: TidyTable, run_dir: Path, meta: dict[str, Any], attached: Sequence[Metric] = ()
+) -> list[Table]:
+    """Per task the run's records belong to (one in a normal run): its ranked metrics, with
+    the ``attached`` ones, and its own tables, given the records with the agents in the run
+    config's order."""
     rank = _ranks(meta)
     records = sorted(table.records, key=lambda r: (rank.get(r.agent, len(rank)), r.agent, r.trial))
     tables: list[Table] = []
     for name in dict.fromkeys(r.task for r in records):
         mine = [r for r in records if r.task == name]
-        tables += task_tables(task_of(mine[0], within=run_dir), mine)
+        task = task_of(mine[0], within=run_dir)
+        declared = task.leaderboard_metrics() if task is not None else ()
+        if (ranked := ranked_table(mine, beside(declared, attached))) is not None:
+            tables.append(ranked)
+        tables += task_tables(task, mine)
     return tables
 
 
@@ -352,7 +361,10 @@ def build_report(
             nothing the run has.
     """
     run_dir = Path(run_dir)
-    table = tidy_run(run_dir)
+    meta, meta_problem = read_run_meta(run_dir)
+    recorded = (meta.get("config") or {}).get("metrics") or []
+    attached, left_out = read_metrics(recorded, within=run_dir)
+    table = tidy_run(run_dir, attached)
     chosen_reading = check_reading(reading, table.readings)
     if not table.rows:
         raise ConfigError(
@@ -364,7 +376,6 @@ def build_report(
     out = folder_to_write(
         out_dir if out_dir is not None else run_dir / "report", "the report folder"
     )
-    meta, meta_problem = read_run_meta(run_dir)
     rows = _order(table.rows, meta)
     chosen = resolve_baselines(rows, meta, baselines)
     if baselines is not None:
@@ -384,8 +395,9 @@ def build_report(
         pictures,
         origin,
         reading=chosen_reading,
-        own_tables=_own_tables(table, run_dir, meta),
+        own_tables=_own_tables(table, run_dir, meta, attached),
     )
+    content.notes += left_out
     if meta_problem is not None:
         content.notes.insert(0, f"run.json: {meta_problem}.")
     content.audit_notes, content.audit = audit_section(run_dir)

@@ -12,8 +12,9 @@ from pathlib import Path
 from cogarch.core.views import Table
 
 METRICS_NOTE = (
-    "The numbers each trial's evaluation records, as mean ± standard deviation over the "
-    "agent's complete trials (nested values as outer.inner)."
+    "The numbers each trial's evaluation records, and the metrics the run config attaches, "
+    "as mean ± standard deviation over the agent's complete trials (nested values as "
+    "outer.inner)."
 )
 _CSS = (
     "body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}"

@@ -27,6 +27,7 @@ from cogarch.errors import ConfigError
 from cogarch.models.providers import ProviderEntry
 from cogarch.registry import is_file_path
 
+from .attached_metrics import METRICS_FIELD, checked_metrics, located_metrics, metric_names
 from .budgets import Budget
 from .execution import ExecutionConfig
 from .framework_hosts import FRAMEWORKS
@@ -189,6 +190,9 @@ class RunConfig(BaseModel):
         description="Model sources by the name agents give as provider ('local', the embedded "
         "model, is always defined); each validated by its kind's own config model.",
     )
+    metrics: list[str] = Field(
+        default_factory=list, exclude_if=lambda v: not v, description=METRICS_FIELD
+    )
     audit_judge: JudgeAuditConfig | None = Field(
         default=None,
         exclude=True,
@@ -225,6 +229,11 @@ class RunConfig(BaseModel):
     @classmethod
     def _audit_switch(cls, value: Any) -> Any:
         return audit_setting(value)
+
+    @field_validator("metrics")
+    @classmethod
+    def _metrics_known(cls, value: list[str]) -> list[str]:
+        return metric_names(value)
 
     @field_validator("results_dir", mode="before")
     @classmethod
@@ -276,7 +285,9 @@ def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
     (``agent: my_agent.yaml``), an agent factory named by a Python file's path (``factory:
     agents.py:build``), a provider kind or fake so named (``kind: my_provider.py:MyProvider``,
     ``fake: fakes.py:host``) are looked for relative to the config file's folder, and recorded
-    relative to the current directory (where the run's results go too). A trial's identity
+    relative to the current directory (where the run's results go too); the metrics it
+    attaches (``metrics: [metrics.py:wrong_guesses]``) are found so too, recorded by absolute
+    path, and imported to check them. A trial's identity
     holds a Python file's content, not its path (see ``identity``), so the run resumes from any
     directory.
 
@@ -287,15 +298,19 @@ def load_run_config(path: str | os.PathLike[str]) -> RunConfig:
         The validated run config.
 
     Raises:
-        ConfigError: When the file is missing or malformed, a key is unknown or invalid, or a
-            file it names is not there (each message names the key).
+        ConfigError: When the file is missing or malformed, a key is unknown or invalid, a
+            file it names is not there, or a metric names no metric (each message names the
+            key).
     """
     config = validate_mapping(RunConfig, config_mapping(path), source=str(path))
     kind = config.task.kind
     if is_file_path(kind):
         task = config.task.model_copy(update={"kind": located(kind, path, "task.kind")})
         config = config.model_copy(update={"task": task})
-    return config.model_copy(update={"agents": [located_agent(a, path) for a in config.agents]})
+    metrics = located_metrics(config.metrics, path)
+    checked_metrics(metrics, str(path))
+    agents = [located_agent(a, path) for a in config.agents]
+    return config.model_copy(update={"agents": agents, "metrics": metrics})
 
 
 def located_agent(entry: AgentEntry, config: str | os.PathLike[str]) -> AgentEntry:

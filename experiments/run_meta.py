@@ -35,6 +35,8 @@ class RecordedConfig(BaseModel):
     seed: int | None = None
     baselines: list[str] | None = None
     providers: dict[str, dict[str, Any]] = {}
+    metrics: list[str] = []
+    """The metrics the run attaches (``RunConfig.metrics``)."""
 
     @field_validator("baselines", mode="before")
     @classmethod

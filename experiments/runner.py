@@ -25,6 +25,7 @@ from cogarch.files import real_folder
 from cogarch.io import atomic_write_json
 from cogarch.seeds import trial_seed
 
+from .attached_metrics import checked_metrics, trust_metrics
 from .backends import backend_factory
 from .collections_paused import collections_paused
 from .controls import expanded_run
@@ -43,7 +44,7 @@ from .results import (
 from .resultsdir import RunLock, disk_problem
 from .run_config import AgentEntry, RunConfig
 from .summary import AgentRow, format_table, run_scoring, summarize, text_table
-from .task_metrics import metric_tables
+from .task_metrics import metric_tables, ranked_table
 from .task_trust import trust
 from .tidy import row_from_trial
 from .trial_fit import FittedTrial
@@ -157,6 +158,9 @@ class Runner:
         self.results_dir = config.output_dir()
         self.setup = RunSetup(config)
         trust(self.setup.task_source or config.task.kind)  # readers of its results may load it
+        self.metrics = checked_metrics(config.metrics, f"the run config '{config.name}'")
+        """The metrics the config attaches, beside the task's own numbers."""
+        trust_metrics(config.metrics)
         if (warning := self.setup.own_helper_warning()) is not None:
             sys.stderr.write(warning + "\n")
         self.task = self.setup.task
@@ -309,11 +313,13 @@ class Runner:
         ]
         report.rows = summarize(results)
         report.scoring = run_scoring(results)
-        rows = [row_from_trial(r) for r in results]
+        rows = [row_from_trial(r, metrics=self.metrics) for r in results]
         report.usage = usage_table(rows)
         if not report.scoring.classifies:
             report.metrics = metric_tables(rows, report.scoring.totals)
         report.tables = task_tables(type(self.task), results)
+        if (attached := ranked_table(results, self.metrics)) is not None:
+            report.tables.insert(0, attached)
         return report
 
     async def judge_jointly(self) -> int:

@@ -31,6 +31,7 @@ from cogarch.models.providers import BUILTIN_PROVIDERS, ProviderEntry
 from cogarch.registry import is_file_path
 from cogarch.tasks.registry import TASKS
 
+from .attached_metrics import METRICS_FIELD, checked_metrics, located_metrics, metric_names
 from .budgets import Budget
 from .controls import cell_agent, expanded_suite
 from .execution import ExecutionConfig
@@ -129,6 +130,9 @@ class SuiteConfig(BaseModel):
         description="Token prices by provider name, to turn each cell's tokens into money.",
     )
     currency: str = Field(default="USD", description="The unit of the prices.")
+    metrics: list[str] = Field(
+        default_factory=list, exclude_if=lambda v: not v, description=METRICS_FIELD
+    )
     controls: Controls = Field(
         default=False,
         exclude_if=lambda v: v is False,
@@ -166,6 +170,11 @@ class SuiteConfig(BaseModel):
     @classmethod
     def _audit_switch(cls, value: Any) -> Any:
         return audit_setting(value)
+
+    @field_validator("metrics")
+    @classmethod
+    def _metrics_known(cls, value: list[str]) -> list[str]:
+        return metric_names(value)
 
     @model_validator(mode="after")
     def _consistent(self) -> SuiteConfig:
@@ -244,15 +253,17 @@ class SuiteConfig(BaseModel):
             "helper_provider": helper,
             "cache": self.cache,
             "providers": providers,
+            "metrics": self.metrics,
             "execution": self.execution.model_dump(),
         }
         where = f"the cell {agent.label} x {task.label}"
         return validate_mapping(RunConfig, data, source=where)
 
     def digest(self) -> str:
-        """The hash of what the suite is: its config but where its results go and how fast
-        it plays them (concurrency, cells at once, the call cache, the backend)."""
-        operational = {"results_dir", "concurrency", "parallel_cells", "cache"}
+        """The hash of what the suite is: its config but where its results go, how fast it
+        plays them (concurrency, cells at once, the call cache, the backend) and the metrics
+        it reports (they change no trial)."""
+        operational = {"results_dir", "concurrency", "parallel_cells", "cache", "metrics"}
         blob = json.dumps(self.model_dump(mode="json", exclude=operational), sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()
 
@@ -297,9 +308,10 @@ def _own_kind(task: SuiteTask) -> str:
 def load_suite_config(path: str | os.PathLike[str]) -> SuiteConfig:
     """The suite config of a YAML file, read as run configs are (the same loader and limits).
 
-    Task kinds, provider kinds and agents named by a file's path are looked for relative to the
-    config file's folder, a task named by file or import path goes by its class's ``kind``
-    unless the entry names it, and every behaviour-named fake is checked against every task.
+    Task kinds, provider kinds, agents and metrics named by a file's path are looked for
+    relative to the config file's folder, a task named by file or import path goes by its
+    class's ``kind`` unless the entry names it, and every behaviour-named fake is checked
+    against every task.
 
     Args:
         path: The YAML file.
@@ -309,7 +321,8 @@ def load_suite_config(path: str | os.PathLike[str]) -> SuiteConfig:
 
     Raises:
         ConfigError: When a key is unknown or invalid, a task lacks a fake a provider names
-            by behaviour, or two tasks or agents would share a name.
+            by behaviour, two tasks or agents would share a name, or a metric names no
+            metric.
     """
     config = validate_mapping(SuiteConfig, config_mapping(path), source=str(path))
     tasks = []
@@ -321,7 +334,10 @@ def load_suite_config(path: str | os.PathLike[str]) -> SuiteConfig:
             task = task.model_copy(update={"name": _own_kind(task)})
         tasks.append(task)
     agents = [located_agent(agent, path) for agent in config.agents]
-    config = expanded_suite(config.model_copy(update={"tasks": tasks, "agents": agents}))
+    metrics = located_metrics(config.metrics, path)
+    checked_metrics(metrics, str(path))
+    update = {"tasks": tasks, "agents": agents, "metrics": metrics}
+    config = expanded_suite(config.model_copy(update=update))
     for task, agent in config.cells():
         config.cell_config(task, agent)  # every cell valid before any runs
     return config

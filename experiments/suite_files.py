@@ -52,6 +52,8 @@ class SuiteManifest(BaseModel):
     cells: list[SuiteCell]
     prices: dict[str, Price] = Field(default_factory=dict)
     currency: str = "USD"
+    metrics: list[str] = Field(default_factory=list)
+    """The metrics the suite attaches to every task, by the names its config gives."""
     config: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -86,6 +88,7 @@ def suite_manifest(config: SuiteConfig) -> dict[str, Any]:
         cells=cells,
         prices=config.prices,
         currency=config.currency,
+        metrics=config.metrics,
         config=config.model_dump(mode="json"),
     )
     return manifest.model_dump(mode="json")

@@ -169,6 +169,14 @@ def load_checked(
 ) -> type[Task]:
     """The task class ``source`` names, from the checked bytes of ``found`` (its module's
     packages, and what the module imports, never from inside ``within``)."""
+    return _checked_task(load_object(source, found, within), source)
+
+
+def load_object(
+    source: str, found: CodeFile, within: str | os.PathLike[str] | None = None
+) -> object:
+    """The object ``source`` names (a task class, a metric), loaded as :func:`load_checked`
+    loads a task: from the checked bytes of ``found``, nothing from inside ``within``."""
     if found.code is None:
         raise UnknownNameError(f"'{source}': its code was not read")
     attr = attribute_of(source)
@@ -178,7 +186,7 @@ def load_checked(
         else:
             module = _load_module(module_of(source), found)
         try:
-            return _checked_task(getattr(module, attr), source)
+            return getattr(module, attr)
         except AttributeError:
             raise UnknownNameError(f"module of '{source}' has no attribute '{attr}'") from None
 

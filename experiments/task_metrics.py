@@ -11,6 +11,11 @@ scenario and how its trials were judged (``judging``, for tasks whose evaluation
 such as constraint retention).
 When the task declares ``totals`` (counts per trial), a first table sums them per agent over
 all its complete trials, agents as rows, as the TME paper's tables do.
+
+The metrics the task is ranked by (``Task.leaderboard_metrics``) and those the run config
+attaches (``metrics:``) have a table of their own (``ranked_table``): per agent the value,
+its 95% interval and its items, read and computed as a suite's leaderboard reads and computes
+them (failed trials scored as failures of a rate), and which way is better.
 """
 
 from __future__ import annotations
@@ -18,8 +23,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from cogarch.core.metric import Metric
+from cogarch.core.records import TrialRecord
 from cogarch.core.views import Table
 
+from .leaderboard_cells import CellData
+from .leaderboard_column import with_failures
+from .leaderboard_stats import estimate
 from .spread import mean, sd
 from .tidy_table import TidyRow
 
@@ -97,3 +107,51 @@ def metric_tables(rows: Sequence[TidyRow], totals: Sequence[str] = ()) -> list[T
         mine = [r for r in done if r.scenario == scenario]
         tables.append(_table(_title(scenario, mine), mine))
     return tables
+
+
+def _cells(records: Sequence[TrialRecord], metrics: Sequence[Metric]) -> dict[str, CellData]:
+    """Each agent's trials as a leaderboard cell: every metric's items, its failed trials."""
+    cells: dict[str, CellData] = {}
+    for record in records:
+        cell = cells.setdefault(record.agent, CellData(trials=0))
+        cell.trials += 1
+        if record.status != "complete":
+            cell.failed_trials.append(record.trial)
+            continue
+        for metric in metrics:
+            try:
+                units = metric.units(record)
+            except Exception:  # a metric's own code or a value it cannot read: not measured
+                continue
+            for key, value, cluster in units:
+                cell.items.setdefault(metric.name, {})[key] = value
+                cell.clusters.setdefault(metric.name, {})[key] = cluster
+    return cells
+
+
+def _estimate_text(metric: Metric, items: dict[str, float], clusters: dict[str, str]) -> str:
+    found = estimate(metric, items, clusters)
+    if found is None:
+        return "-"
+    shown = (
+        "not estimable"
+        if found.low is None or found.high is None
+        else (f"{_number(found.low)}-{_number(found.high)}")
+    )
+    return f"{_number(found.value)} ({shown}) n={found.n}"
+
+
+def ranked_table(records: Sequence[TrialRecord], metrics: Sequence[Metric]) -> Table | None:
+    """Each metric's value per agent with its 95% interval and items (``value (low-high)
+    n=k``), and which way is better; None without metrics or records."""
+    if not metrics or not records:
+        return None
+    cells = _cells(records, metrics)
+    body = []
+    for metric in metrics:
+        scored = with_failures(metric, cells)
+        values = [_estimate_text(metric, scored.values[a], scored.clusters) for a in cells]
+        body.append([metric.name, f"{metric.direction} is better", metric.interval, *values])
+    return Table(
+        "ranked and attached metrics (95% interval)", ["metric", "better", "interval", *cells], body
+    )

@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from cogarch.core.evaluation import Evaluation
+from cogarch.core.metric import Metric
 from cogarch.core.records import TrialRecord
 
+from .attached_metrics import trial_values
 from .names import safe_name
 from .paths import folder_to_read
 from .report_tables import task_columns
@@ -91,7 +93,17 @@ def _agent_model(result: TrialRecord) -> str | None:
     return str(settings["kind"]) if settings.get("kind") else None
 
 
-def row_from_trial(result: TrialRecord, path: Path | str = "") -> TidyRow:
+def _numbers(result: TrialRecord, metrics: Sequence[Metric]) -> dict[str, float]:
+    """The evaluation's numbers, then each attached metric's value under a name they lack."""
+    own = result.evaluation.numeric_values()
+    return {**own, **{k: v for k, v in trial_values(result, metrics).items() if k not in own}}
+
+
+def row_from_trial(
+    result: TrialRecord, path: Path | str = "", metrics: Sequence[Metric] = ()
+) -> TidyRow:
+    """One trial as a row; ``metrics``: the metrics a config attached, whose trial values
+    join the evaluation's numbers (which keep their names)."""
     complete = result.status == "complete"
     usage = result.usage
     evaluation = result.evaluation
@@ -138,7 +150,7 @@ def row_from_trial(result: TrialRecord, path: Path | str = "") -> TidyRow:
         base_agent=_str(spec.get("name")),
         scenario=_scenario(result),
         judging=evaluation.judging_mode(),
-        metrics=evaluation.numeric_values() if complete else {},
+        metrics=_numbers(result, metrics) if complete else {},
         columns=task_columns(task, result),
         path=str(path),
     )
@@ -185,15 +197,16 @@ def run_name(run_dir: Path) -> str:
     return str(config.get("name") or run_dir.name)
 
 
-def tidy_run(run_dir: str | Path) -> TidyTable:
-    """Every trial file under ``run_dir`` as a row (failed and corrupt ones included)."""
+def tidy_run(run_dir: str | Path, metrics: Sequence[Metric] = ()) -> TidyTable:
+    """Every trial file under ``run_dir`` as a row (failed and corrupt ones included), with
+    the values of the attached ``metrics``."""
     root = folder_to_read(run_dir, "run directory", RUN_DIR_HINT)
     name = run_name(root)
     found = [(path, misplaced(path, item) or item) for path, item in iter_trials(root)]
     rows = [
         row_from_corrupt(path, item, name)
         if isinstance(item, CorruptTrialError)
-        else row_from_trial(item, path)
+        else row_from_trial(item, path, metrics)
         for path, item in found
     ]
     labels = {safe_name(r.agent): r.agent for r in rows if r.status != "corrupt"}

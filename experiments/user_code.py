@@ -1,8 +1,8 @@
 """Which code of the user's own a run config makes a command import.
 
-A run config may name Python code that is not cogarch's: a task, a provider kind or an agent
-factory by import path or file (``my_task.py:MyTask``), and its agent specs may name memory
-modules and specialists so. Importing that code runs it. ``cogarch run`` and its dry run
+A run config may name Python code that is not cogarch's: a task, a provider kind, an agent
+factory or a metric by import path or file (``my_task.py:MyTask``), and its agent specs may
+name memory modules and specialists so. Importing that code runs it. ``cogarch run`` and its dry run
 import all of it (the dry run to check it: a class's ``Params``, a factory's signature);
 :func:`user_code` lists it, so the plan says what it ran, and ``cogarch models --no-check``
 lists providers without importing any.
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.memory.registry import MEMORY_MODULES
+from cogarch.metrics.registry import METRICS
 from cogarch.models.providers import PROVIDER_KINDS
 from cogarch.registry import Registry, is_file_path
 from cogarch.tasks.registry import TASKS
@@ -46,6 +47,9 @@ def user_code(
 
     if is_own(TASKS, config.task.kind):
         add("task", config.task.kind)
+    for name in config.metrics:
+        if is_own(METRICS, name):
+            add("metric", name)
     for name, entry in sorted(config.providers.items()):
         if is_own(PROVIDER_KINDS, entry.kind):
             add(f"provider '{name}' kind", entry.kind)

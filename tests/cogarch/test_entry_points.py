@@ -1,6 +1,7 @@
 """An installed package adds components by short name through setuptools entry points: a tiny
 package written here, pip-installed into a folder of its own, adds a memory module, a
-specialist, a task and a provider kind that an agent spec and the registries then name;
+specialist, a task, a provider kind and a metric that an agent spec, a run config and the
+registries then name;
 a name that clashes with a built-in one, or that two packages declare, is refused."""
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ tiny_hangman = "tiny_notes:TinyHangman"
 [project.entry-points."cogarch.providers"]
 tiny_fake = "tiny_notes:TinyFake"
 
+[project.entry-points."cogarch.metrics"]
+tiny_turns = "tiny_notes:tiny_turns"
+
 [tool.setuptools]
 py-modules = ["tiny_notes"]
 """
@@ -55,6 +59,7 @@ MODULE = '''
 from typing import Any, ClassVar
 
 from cogarch.core import MemoryModule
+from cogarch.metrics import metric
 from cogarch.models.provider_kinds import FakeProvider
 from cogarch.tasks.hangman.task import HangmanSCT
 from cogarch.workspace.specialists.responder import Responder
@@ -89,11 +94,19 @@ class TinyHangman(HangmanSCT):
 
 class TinyFake(FakeProvider):
     pass
+
+
+@metric(direction="lower")
+def tiny_turns(record):
+    """Turns the trial played."""
+    return len(record.turns)
 '''
 
 CHECK = """
 import asyncio, json
+from cogarch.experiments.run_config import RunConfig
 from cogarch.memory import MEMORY_MODULES
+from cogarch.metrics import METRICS, resolve_metric
 from cogarch.models import FunctionModel, Model, Providers
 from cogarch.models.providers import PROVIDER_KINDS
 from cogarch.tasks import TASKS
@@ -127,6 +140,12 @@ print(json.dumps({
     "task": TASKS.get("tiny_hangman").kind,
     "specialist": SPECIALISTS.get("tiny_responder").__name__,
     "provider": PROVIDER_KINDS.get("tiny_fake").__name__,
+    "metrics": METRICS.plugins(),
+    "metric": resolve_metric("tiny_turns").direction,
+    "attached": RunConfig.model_validate({
+        "name": "x", "task": {"kind": "tiny_hangman"}, "agents": [{"agent": "vanilla"}],
+        "metrics": ["tiny_turns"],
+    }).metrics,
 }))
 """
 
@@ -155,7 +174,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     shutil.rmtree(root)
 
 
-def test_an_installed_package_adds_a_memory_specialist_task_and_provider_by_name(
+def test_an_installed_package_adds_a_memory_specialist_task_provider_and_metric_by_name(
     installed: Path,
 ) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(installed), str(ROOT)])}
@@ -169,6 +188,8 @@ def test_an_installed_package_adds_a_memory_specialist_task_and_provider_by_name
     assert found["task"] == "tiny_hangman"
     assert found["specialist"] == "TinyResponder"
     assert found["provider"] == "TinyFake"
+    assert found["metrics"] == {"tiny_turns": "cogarch-tiny-notes"}
+    assert (found["metric"], found["attached"]) == ("lower", ["tiny_turns"])
 
 
 @dataclass(frozen=True)

@@ -145,6 +145,10 @@ def diagnosis_game(seed: int, top_k: int, catalogue: Catalogue | None = None) ->
 
 
 class DiagnosisSCT(SCTTask):
+    """The Self-Consistency Test on the Diagnosis Simulator: the agent plays a patient with a
+    hidden DDXPlus condition, and is forked after ``t_fork`` turns to be asked about
+    candidates."""
+
     kind: ClassVar[str] = "diagnosis_sct"
     fakes: ClassVar[Mapping[str, PairsFn]] = {f"diagnosis.{k}": fn for k, fn in PATIENTS.items()}
     """The scripted patients, one per SCT outcome class, as ``diagnosis.<kind>``."""

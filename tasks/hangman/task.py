@@ -110,6 +110,9 @@ def hangman_game(seed: int, temperature: float) -> SCTGame:
 
 
 class HangmanSCT(SCTTask):
+    """The Self-Consistency Test on Hangman: the agent hosts a game with a secret word it
+    keeps privately, and is forked after ``t_fork`` turns to be asked about candidates."""
+
     kind: ClassVar[str] = "hangman_sct"
     fakes: ClassVar[Mapping[str, PairsFn]] = {f"hangman.{k}": fn for k, fn in HOSTS.items()}
     """The scripted hosts, one per SCT outcome class, as ``hangman.<kind>``."""

@@ -74,6 +74,7 @@ def _cell_html(cell: Cell | None, report_href: Href, trials_href: Href) -> str:
     more = "".join(
         f"<br><small>{html.escape(m.metric)}: "
         + ("-" if m.value is None else f"{m.value:.3g} {interval_text(m.low, m.high)}")
+        + (f", {m.direction} is better" if m.direction else "")
         + "</small>"
         for m in cell.more
     )

@@ -180,6 +180,10 @@ class FunctionMetric(Metric):
     def reads(self) -> str:
         return f"{getattr(self.function, '__qualname__', self.name)}(record)"
 
+    def __call__(self, record: TrialRecord) -> Any:
+        """The function's value for ``record``, as the decorated function gave it."""
+        return self.function(record)
+
     def units(self, record: TrialRecord) -> list[Unit]:
         if not rated(record):
             return []

@@ -81,6 +81,7 @@ def test_the_decorator_names_and_describes_the_metric_by_its_function() -> None:
         return 0
 
     assert isinstance(wrong_guesses, FunctionMetric)
+    assert wrong_guesses(record()) == 0  # still a function of the record
     assert (wrong_guesses.name, wrong_guesses.direction) == ("wrong_guesses", "lower")
     assert wrong_guesses.description == "Letters guessed that the word lacks."
     assert wrong_guesses.failure_value == 3.0

@@ -9,9 +9,8 @@ places, handed out in cell order and then trial order, so the next cell's trials
 the last ones of the cell before still play. Two rules keep what playing the cells one by one
 gave:
 
-- a cell's first trial plays before its others: it ingests the memory the others reuse and
-  leaves the prompt the cell's calls share in the server's prompt cache, so no trial waits
-  for it while holding a place, and no two slots evaluate that shared prompt at once;
+- a cell's first trial plays before its others: it ingests the memory the others reuse, so
+  no trial waits for that ingestion while holding a place;
 - the cells' first trials play in cell order, each once the one before ended, so two memories
   are never ingested at once (they may embed the same turns).
 """

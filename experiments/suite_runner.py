@@ -43,6 +43,10 @@ from .suite_folder import claim_folder, clear_for_file, set_aside_links
 from .suite_queue import CellGate, SuiteQueue
 from .suite_reports import write_cell_reports
 
+QUEUED_CELLS = 2
+"""Cells open at once when they share the suite's queue: the one whose last trials play and
+the next (a cell's task data is loaded only when it opens)."""
+
 
 @dataclass
 class CellRun:
@@ -173,7 +177,7 @@ async def run_suite(
     start = time.perf_counter()
     result.cells = [CellRun(t.label, a.label) for t, a in config.cells()]
     queue = _queue(config, backend, len(result.cells))
-    gate = asyncio.Semaphore(len(result.cells) if queue else config.parallel_cells)
+    gate = asyncio.Semaphore(QUEUED_CELLS if queue else config.parallel_cells)
     interrupted: list[CellRun] = []
 
     async def one(number: int, cell: CellRun) -> None:

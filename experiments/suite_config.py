@@ -112,7 +112,13 @@ class SuiteConfig(BaseModel):
     agents: list[AgentEntry] = Field(min_length=1, description="The agents (leaderboard rows).")
     trials: StrictInt = Field(default=5, ge=1, le=100_000, description="Trials per cell.")
     seed: StrictInt = Field(default=1337, ge=0, description="Every cell's run seed.")
-    concurrency: StrictInt = Field(default=2, ge=1, le=512, description="Trials at once per cell.")
+    concurrency: StrictInt = Field(
+        default=2,
+        ge=1,
+        le=512,
+        description="Trials at once per cell; with parallel_cells 1, in the whole suite (the "
+        "next cell's trials start as the last ones of the cell before end).",
+    )
     parallel_cells: StrictInt = Field(
         default=1, ge=1, le=64, description="Cells run at once (they share the providers)."
     )

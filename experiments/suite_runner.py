@@ -2,15 +2,18 @@
 
 Each cell's run resumes on its own (complete trials are skipped), so running a suite again
 after an interruption plays only what is missing. Up to ``parallel_cells`` cells run at once
-in this process, sharing its providers (one embedded model server serves them all); with
-``execution.backend: ray`` every cell's trials go to one Ray instance, started (or joined)
-once for the suite. Every cell is checked first (its task's settings, its agent's spec and
-params, its providers): one that would be refused stops the suite before any cell plays,
-naming each such cell. A cell that cannot start all the same (its provider is unreachable,
-say) is reported and the other cells go on; the leaderboard shows it as pending and the
-suite ends in error, naming it. The results folder must be this suite's (``suite_folder``).
-With ``audit_judge``, the judge of every judged column is audited once the cells ran
-(``suite_audit``), before the leaderboard is written, which shows it beside the scores.
+in this process, sharing its providers (one embedded model server serves them all). With
+``parallel_cells: 1`` (and the local backend) the cells play in order through one queue of
+``concurrency`` places (``suite_queue``): the next cell's trials start while the last ones
+of the cell before still play. With ``execution.backend: ray`` every cell's trials go to one
+Ray instance, started (or joined) once for the suite. Every cell is checked first (its
+task's settings, its agent's spec and params, its providers): one that would be refused
+stops the suite before any cell plays, naming each such cell. A cell that cannot start all
+the same (its provider is unreachable, say) is reported and the other cells go on; the
+leaderboard shows it as pending and the suite ends in error, naming it. The results folder
+must be this suite's (``suite_folder``). With ``audit_judge``, the judge of every judged
+column is audited once the cells ran (``suite_audit``), before the leaderboard is written,
+which shows it beside the scores.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 from cogarch.errors import CogarchError, ConfigError
 from cogarch.io import atomic_write_json
 
+from .backends.local import LocalBackend
 from .controls import expanded_suite
 from .execution import ExecutionConfig
 from .judge_audit.audit import JudgeAuditResult
@@ -36,7 +40,12 @@ from .suite_checks import cell_problems
 from .suite_config import SuiteConfig
 from .suite_files import suite_manifest
 from .suite_folder import claim_folder, clear_for_file, set_aside_links
+from .suite_queue import CellGate, SuiteQueue
 from .suite_reports import write_cell_reports
+
+QUEUED_CELLS = 2
+"""Cells open at once when they share the suite's queue: the one whose last trials play and
+the next (a cell's task data is loaded only when it opens)."""
 
 
 @dataclass
@@ -86,6 +95,19 @@ class SuiteRun:
             f"{failed} failed, in {self.seconds:.0f}s; results in {self.results_dir}"
         )
         return "\n".join([text, *(f"cell {c.agent} x {c.task}: {c.error}" for c in self.broken)])
+
+
+def _queue(config: SuiteConfig, backend: BackendFactory | None, cells: int) -> SuiteQueue | None:
+    """The one queue of the suite's trials, when its cells play one after another on this
+    process's own backend (None: each cell plays with its own places)."""
+    if backend is not None or config.execution.backend != "local" or config.parallel_cells > 1:
+        return None
+    return SuiteQueue(config.concurrency, cells)
+
+
+def _queued(gate: CellGate) -> BackendFactory:
+    """The backend of a cell whose trials take their places in the suite's queue."""
+    return lambda worker, concurrency: LocalBackend(worker, concurrency, gate)
 
 
 @contextmanager
@@ -153,18 +175,21 @@ async def run_suite(
         sys.stderr.write(f"warning: {text}\n")
     atomic_write_json(out / "suite.json", suite_manifest(config))
     start = time.perf_counter()
-    gate = asyncio.Semaphore(config.parallel_cells)
+    result.cells = [CellRun(t.label, a.label) for t, a in config.cells()]
+    queue = _queue(config, backend, len(result.cells))
+    gate = asyncio.Semaphore(QUEUED_CELLS if queue else config.parallel_cells)
     interrupted: list[CellRun] = []
 
-    async def one(cell: CellRun) -> None:
+    async def one(number: int, cell: CellRun) -> None:
         task = next(t for t in config.tasks if t.label == cell.task)
         agent = next(a for a in config.agents if a.label == cell.agent)
         async with gate:
             if interrupted:  # Ctrl-C came before this cell began: it stays for the resume
                 return
             began = time.perf_counter()
+            played = backend if queue is None else _queued(queue.gate(number))
             try:
-                runner = Runner(config.cell_config(task, agent), progress=progress, backend=backend)
+                runner = Runner(config.cell_config(task, agent), progress=progress, backend=played)
                 report = await runner.run()
             except KeyboardInterrupt:  # Ctrl-C stopped this cell's trials (and every cell's)
                 interrupted.append(cell)
@@ -175,13 +200,14 @@ async def run_suite(
                 return
             finally:
                 cell.seconds = time.perf_counter() - began
+                if queue is not None:
+                    queue.close(number)
             cell.ran, cell.skipped, cell.failed = report.ran, report.skipped, report.failed
 
-    result.cells = [CellRun(t.label, a.label) for t, a in config.cells()]
     with _ray_for(config.execution):
         # a KeyboardInterrupt leaving a task of its own would leave the event loop at once,
         # before the other cells end: each cell notes it, and the suite raises it here
-        await asyncio.gather(*(one(c) for c in result.cells))
+        await asyncio.gather(*(one(n, c) for n, c in enumerate(result.cells)))
     if interrupted:
         for column in audits:
             await column.setup.providers.aclose()

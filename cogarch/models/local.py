@@ -79,8 +79,9 @@ class LocalServerSettings(BaseModel):
     n_predict: int = Field(
         default=-1,
         ge=-1,
-        description="Generated-token limit for requests that set none (-1: until the slot "
-        "context is full).",
+        description="The most tokens the server generates for any one reply: requests that "
+        "set no max_tokens stop there, and a larger max_tokens is cut to it (-1: no cap, "
+        "until the slot context is full).",
     )
     speculative: Speculative = Field(
         default="none",

@@ -114,6 +114,12 @@ class ProviderConfig(ProviderSettings):
     n_threads: int | None = Field(
         default=None, ge=1, description="local: CPU threads for llama.cpp (default: its own)."
     )
+    reply_cap: int | None = Field(
+        default=None,
+        ge=1,
+        description="local: the most tokens the embedded server generates for any one reply, "
+        "whatever max_tokens a call asks (a runaway reply stops there); default: no cap.",
+    )
     speculative: Speculative = Field(
         default="none",
         description="local: llama.cpp's draftless speculative decoding (ngram_simple, "
@@ -398,6 +404,8 @@ def local_settings(cfg: ProviderConfig) -> LocalServerSettings:
     )
     if cfg.n_threads:
         settings = settings.model_copy(update={"n_threads": cfg.n_threads})
+    if cfg.reply_cap is not None:
+        settings = settings.model_copy(update={"n_predict": cfg.reply_cap})
     return settings
 
 

@@ -2,7 +2,9 @@
 
 ``GatedBackend.submit`` starts a trial's task and hands back a ``LocalHandle``; ``_gated``
 plays it once a place is free, inside the trial's span; ``aclose`` cancels what is still
-running. A backend says how a trial is played (``_run``).
+running. A backend says how a trial is played (``_run``). Its places are its own, or a
+``Gate`` it is given: the places one queue shares among several runs (a suite's cells, see
+``suite_queue``).
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Protocol
 
 from cogarch.core.backend import TrialCancelledError, TrialSpec
 from cogarch.core.records import TrialRecord
@@ -44,13 +48,30 @@ class LocalHandle:
         self._task.cancel()
 
 
-class GatedBackend(ABC):
-    """Submits each trial as a task of this event loop, ``concurrency`` playing at a time."""
+class Gate(Protocol):
+    """Where a trial waits for a place to play in, and holds it while it plays."""
+
+    def place(self, spec: TrialSpec) -> AbstractAsyncContextManager[None]: ...
+
+
+class _Places:
+    """``concurrency`` places of one backend's own."""
 
     def __init__(self, concurrency: int) -> None:
+        self._semaphore = asyncio.Semaphore(concurrency)
+
+    def place(self, spec: TrialSpec) -> AbstractAsyncContextManager[None]:
+        return self._semaphore
+
+
+class GatedBackend(ABC):
+    """Submits each trial as a task of this event loop, ``concurrency`` playing at a time
+    (or as many as ``gate`` lets play, when given)."""
+
+    def __init__(self, concurrency: int, gate: Gate | None = None) -> None:
         if concurrency < 1:
             raise ConfigError(f"concurrency must be at least 1, got {concurrency}")
-        self._gate = asyncio.Semaphore(concurrency)
+        self._gate: Gate = _Places(concurrency) if gate is None else gate
         self._running: set[asyncio.Task[TrialRecord]] = set()
 
     def submit(self, spec: TrialSpec) -> LocalHandle:
@@ -66,8 +87,8 @@ class GatedBackend(ABC):
     async def _gated(
         self, spec: TrialSpec, play: Callable[[TrialSpec], Awaitable[TrialRecord]]
     ) -> TrialRecord:
-        """``play(spec)`` once fewer than ``concurrency`` trials play, in the trial's span."""
-        async with self._gate:
+        """``play(spec)`` once the gate gives it a place, in the trial's span."""
+        async with self._gate.place(spec):
             with trial_span(spec) as span:
                 record = await play(spec)
                 record_trial(span, record)

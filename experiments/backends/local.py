@@ -17,17 +17,18 @@ from typing import Any
 from cogarch.core.backend import TrialFn, TrialSpec
 from cogarch.core.records import TrialRecord
 
-from .gated import GatedBackend, LocalHandle
+from .gated import Gate, GatedBackend, LocalHandle
 
 SPARE_THREADS = 4
 """Threads beyond one per trial in flight: the runner's file writes, the model clients' set-up."""
 
 
 class LocalBackend(GatedBackend):
-    """Runs trial specs with ``play`` in this event loop, ``concurrency`` at a time."""
+    """Runs trial specs with ``play`` in this event loop, ``concurrency`` at a time (or as
+    ``gate`` lets them, when given: places shared with other runs)."""
 
-    def __init__(self, play: TrialFn, concurrency: int) -> None:
-        super().__init__(concurrency)
+    def __init__(self, play: TrialFn, concurrency: int, gate: Gate | None = None) -> None:
+        super().__init__(concurrency, gate)
         self._play = play
         self.threads = concurrency + SPARE_THREADS
         self._executor: ThreadPoolExecutor | None = None

@@ -340,3 +340,13 @@ def test_start_without_the_engine_names_the_extra(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setitem(sys.modules, "xllamacpp", None)
     with pytest.raises(LocalExtraMissingError, match=r"pip install 'cogarch\[local\]'"):
         LocalServer().start()
+
+
+def test_a_reply_cap_reaches_the_engine_as_its_generation_limit() -> None:
+    engine = pytest.importorskip("xllamacpp")
+    settings = local_settings(ProviderConfig(kind="local", reply_cap=32))
+    assert settings.n_predict == 32
+    assert _build_params(engine, settings, Path("/models/m.gguf"), "m").n_predict == 32
+    assert local_settings(ProviderConfig(kind="local")).n_predict == -1
+    with pytest.raises(ValidationError):
+        ProviderConfig(kind="local", reply_cap=0)

@@ -88,12 +88,7 @@ def _raises(function: Any) -> bool:
 
 
 def _parameters(function: Any) -> list[str]:
-    names = []
-    for p in function.parameters:
-        if p.name in ("self", "cls"):
-            continue
-        names.append(p.name)
-    return names
+    return [p.name for p in function.parameters if p.name not in ("self", "cls")]
 
 
 def _function_problems(name: str, function: Any) -> list[str]:
@@ -122,11 +117,8 @@ def _class_problems(name: str, cls: Any, runtime: Any) -> list[str]:
     problems = []
     sections = _sections(cls)
     documented = set(_documented(sections, "parameters", "attributes"))
-    fields = getattr(runtime, "model_fields", None)
-    if fields is not None:
-        params = list(fields)
-    else:
-        params = [p.name for p in cls.parameters if p.name not in ("self", "cls")]
+    fields = getattr(runtime, "model_fields", None)  # a pydantic model's constructor arguments
+    params = list(fields) if fields is not None else _parameters(cls)
     missing = [p for p in params if p not in documented and not _field_documented(cls, runtime, p)]
     if missing:
         problems.append(f"{name}: constructor arguments documented nowhere: {missing}")

@@ -63,15 +63,21 @@ class RunReport:
     """What a run did: its results folder, and how many trials ran, were complete, failed."""
 
     results_dir: Path
+    """Where the run's trial files are."""
     ran: int = 0
+    """The trials this run played."""
     skipped: int = 0
+    """The trials a complete file from an earlier run already held, so not played again."""
     failed: int = 0
+    """The trials this run played that failed."""
     corrupt: list[str] = field(default_factory=list)
+    """Why each trial file that could not be read back was kept aside and played again."""
     errors: list[str] = field(default_factory=list)
     """Why each trial this run played failed: ``agent #N: Type: message``."""
     warnings: list[str] = field(default_factory=list)
     """What the run changed or could not keep as given (printed on stderr as it happened)."""
     rows: list[AgentRow] = field(default_factory=list)
+    """The outcome table, one row per agent, over all its trial files."""
     scoring: Scoring = field(default_factory=Scoring)
     """How the run's task tables its outcomes."""
     metrics: list[Table] = field(default_factory=list)

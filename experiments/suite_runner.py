@@ -67,10 +67,15 @@ class SuiteRun:
     """What a suite run did: its folder, each cell's run and the leaderboard files written."""
 
     results_dir: Path
+    """The suite's folder."""
     cells: list[CellRun] = field(default_factory=list)
+    """Each cell (one agent on one task) and what its run did."""
     files: list[Path] = field(default_factory=list)
+    """The leaderboard files written."""
     seconds: float = 0.0
+    """The suite's wall time."""
     warnings: list[str] = field(default_factory=list)
+    """What the suite changed or could not keep as given."""
     audits: dict[str, JudgeAuditResult] = field(default_factory=dict)
     """The judge audit of each judged column, by task, when the suite asks for it."""
 

@@ -49,21 +49,28 @@ class Agent:
     """
 
     name: str
+    """The agent's name (its spec's)."""
     graph: TransitionGraph
+    """The transition graph: its nodes, edges, entry, responder, routing and step budget."""
     specialists: Mapping[str, core.Specialist[Workspace, StepContext]]
     """By node name: any object with the members of ``cogarch.core.specialist.Specialist``."""
     models: Callable[[str], ChatModel]
+    """Gives the model of a provider name."""
     memory: dict[str, MemoryModule] = field(default_factory=dict)
+    """The memory modules, by name."""
     workspace: Workspace = field(default_factory=Workspace)
+    """Everything that changes during the dialogue besides memory and the route log."""
     route_log: RouteLog = field(default_factory=RouteLog)
     """Every transition the router took and every step it ran, oldest first."""
     seed: int | None = None
+    """The seed of the agent's model calls (None: unseeded, never cached)."""
     state_sizes: CowList[int] = field(default_factory=CowList)
     """Private-state size in tokens after each turn."""
     memory_footprints: CowList[int | None] = field(default_factory=CowList)
     """Per turn, the memory the answering specialist's prompt carried, in tokens (see
     ``Workspace.memory_tokens``); None for a turn whose answering specialist does not say."""
     router: Router = field(default_factory=Router)
+    """Picks the next node after each step, by the graph's edges and routing."""
     memory_params: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The parameters each memory module was built with, by name (for ``describe``)."""
 

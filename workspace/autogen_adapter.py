@@ -34,6 +34,16 @@ class WorkspaceChatAgent(BaseChatAgent):
     (``Agent.save_state``: its workspace, route log and every memory module's state as JSON data),
     so a state loaded into an adapter around a freshly built agent of the same spec goes on
     exactly where the saved one was.
+
+    Args:
+        agent: The agent that answers.
+        name: The name AutoGen knows it by, a Python identifier (default: the agent's).
+        description: What it does, for the team (default: names the agent).
+        incoming: What it is given when several messages arrived: ``newest`` or ``all``.
+
+    Raises:
+        ConfigError: The name is not a Python identifier, or ``incoming`` is neither
+            ``newest`` nor ``all``.
     """
 
     def __init__(

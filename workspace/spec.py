@@ -60,7 +60,23 @@ class RoutingSpec(BaseModel):
 
 class AgentSpec(BaseModel):
     """An agent as a YAML spec describes it: its specialists, memory, transition graph and
-    routing, with the parameters the spec takes (``load_agent_spec`` reads one)."""
+    routing, with the parameters the spec takes (``load_agent_spec`` reads one).
+
+    Attributes:
+        name: The agent's name.
+        description: What the agent does, in a sentence or two.
+        provider: The default provider of the specialists.
+        params: The parameters the spec takes, with their defaults; ``${name}`` in a
+            component's settings is replaced by the parameter's value.
+        memory: The memory modules, by name: each a ``kind`` and its own settings.
+        specialists: The specialists, by node name: each a ``kind`` and its own settings.
+        edges: The transition graph's edges, ``"a -> b"`` or ``"a -> b [when: condition]"``.
+        entry: The node each turn starts at.
+        responder: The node whose reply is the agent's public reply.
+        routing: By node, how the next node is picked among its successors.
+        step_budget: At most this many steps a turn; then the responder replies (None: no
+            limit).
+    """
 
     model_config = ConfigDict(extra="forbid")
 

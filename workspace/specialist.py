@@ -32,10 +32,15 @@ class StepContext:
     """What a step may use besides the workspace."""
 
     agent: str
+    """The agent's name."""
     models: Callable[[str], ChatModel]
+    """Gives the model of a provider name."""
     memory: dict[str, MemoryModule]
+    """The agent's memory modules, by name."""
     route_log: RouteLog
+    """Every transition the router took and every step it ran, oldest first."""
     seed: int | None = None
+    """The seed of the step's model calls (None: unseeded)."""
 
     def memory_module(self, name: str) -> MemoryModule:
         try:
@@ -68,6 +73,13 @@ class BaseSpecialist(ABC):
     broadcast keys, for documentation and drawing) and implement ``step``. Specialists keep no
     per-dialogue state of their own: that lives in the workspace or a memory module, which is
     what makes an agent forkable.
+
+    Args:
+        name: The specialist's node name in its agent.
+        provider: The provider whose model it calls (None: it calls none, or takes the
+            agent's).
+        params: Its validated ``Params`` (default: the model's defaults, when it declares
+            one).
     """
 
     kind: ClassVar[str] = "specialist"

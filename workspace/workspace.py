@@ -22,7 +22,9 @@ class Message:
     """One message of the public dialogue."""
 
     role: Literal["user", "assistant"]
+    """Who said it."""
     content: str
+    """What was said."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +55,19 @@ class Workspace:
     """
 
     dialogue: CowList[Message] = field(default_factory=CowList)
+    """The public dialogue so far, oldest first."""
     current_input: str = ""
+    """The user's message of this turn."""
     turn: int = 0
+    """The turn's number, from 1 (0 before the first)."""
     broadcasts: dict[str, Any] = field(default_factory=dict)
+    """What each specialist said this turn, by its name."""
     private: dict[str, Any] = field(default_factory=dict)
+    """Scratch space specialists keep across turns, under keys they own."""
     reply: str | None = None
+    """This turn's public reply, once a responder wrote it."""
     thought: str | None = None
+    """The reasoning the model gave for the reply, kept apart from it."""
     visits: dict[str, int] = field(default_factory=dict)
     """How often each node has run this turn (the agent counts them)."""
     turns: CowList[TurnRecord] = field(default_factory=CowList)
@@ -70,6 +79,7 @@ class Workspace:
     ingested: dict[str, int] = field(default_factory=dict)
     """Per memory module, the last completed turn it has taken in."""
     ingest_failures: CowList[IngestFailure] = field(default_factory=CowList)
+    """Completed turns a memory module could not take in, oldest first."""
     episode: int = 0
     """The episode the dialogue is in, for tasks that play several (games) in one trial."""
     memory_tokens: int | None = None

@@ -48,7 +48,11 @@ class Forkable(Protocol):
 
 
 class CowList(MutableSequence[T], Generic[T]):
-    """A list whose ``fork()`` is O(1); forks never see each other's writes."""
+    """A list whose ``fork()`` is O(1); forks never see each other's writes.
+
+    Args:
+        items: The list's first items (default: none).
+    """
 
     __slots__ = ("_items", "_owned", "_size")
 
@@ -199,6 +203,9 @@ class CowDict(MutableMapping[K, V], Generic[K, V]):
     """A dict whose ``fork()`` is O(1); the first change after a fork copies it once.
 
     Values are shared between forks; change one in place only through ``mutable``.
+
+    Args:
+        data: The first entries, as a mapping or ``(key, value)`` pairs (default: none).
     """
 
     __slots__ = ("_data", "_mine", "_owned")

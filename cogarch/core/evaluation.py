@@ -34,6 +34,8 @@ class Evaluation(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     outcome: str | None = None
+    """The outcome class the trial falls in, one of the task's ``Scoring.classes`` (None: the
+    task measures rather than classifies)."""
 
     readings: ClassVar[Mapping[str, str]] = {}
     """The readings the task scores a trial under, by name, each with what it means; the

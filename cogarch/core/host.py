@@ -26,6 +26,7 @@ class Retrieved:
     module: str
     """The name of the agent's memory module that gave it."""
     item: MemoryItem
+    """The entry itself."""
 
     @property
     def source_ids(self) -> list[str]:
@@ -75,6 +76,7 @@ class Observation:
     """A turn to take in without replying (see :class:`Observing`)."""
 
     text: str
+    """What was said."""
     source_ids: tuple[str, ...] = ()
     """Kept by every memory entry made from it (a benchmark's dialog ids)."""
     time: str | None = None

@@ -26,7 +26,9 @@ class AuditQuestion:
     key: str
     """The question's id, stable across runs (LongMemEval's ``question_id``)."""
     question: str
+    """The question as the agent was asked it."""
     gold: str
+    """The gold answer the audit perturbs into wrong answers and rephrasings."""
     kind: str = ""
     """The question's type or category, shown beside its items in the report."""
     context: tuple[str, ...] = ()

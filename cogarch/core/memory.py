@@ -53,9 +53,13 @@ class TurnRecord:
     """One completed exchange: what the user said, what the agent answered (and thought)."""
 
     index: int
+    """The exchange's number in the conversation, from 1."""
     user: str
+    """What the user said."""
     assistant: str
+    """The agent's public reply."""
     thought: str | None = None
+    """The agent's reasoning behind the reply, when the model gave it apart."""
     source_ids: tuple[str, ...] = ()
     """Ids of the source records the turn carries (a benchmark's dialog ids), kept by every
     memory entry made from it."""
@@ -81,9 +85,13 @@ class MemoryItem:
     """A retrieved entry; ``fields`` carries module-specific metadata (tags, timestamps...)."""
 
     id: str
+    """The entry's id within its module."""
     text: str
+    """The entry as it is shown in a prompt."""
     score: float = 0.0
+    """How well it matched the query (higher first; the scale is the module's own)."""
     fields: dict[str, Any] = field(default_factory=dict)
+    """The module's own metadata of the entry (JSON values)."""
 
     @property
     def source_ids(self) -> list[str]:
@@ -148,8 +156,11 @@ class MemoryContext:
     """What a module may use while it works: models by provider name, and the call seed."""
 
     model: ModelSource
+    """Gives the model client of a provider name."""
     seed: int | None = None
+    """The seed of the module's model calls (None: unseeded, never cached)."""
     caller: str = "memory"
+    """The name the module's calls are metered under (``memory:<kind>``)."""
 
 
 class MemoryModule(ABC):

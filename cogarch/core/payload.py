@@ -41,6 +41,8 @@ class TaskPayload(Payload):
 
     model_config = ConfigDict(extra="forbid")
 
+    kind: str
+    """The payload's tag: a subclass gives it a default, the kind it writes."""
     version: int = 1
     """The shape of the payload; a task raises its default when the shape changes."""
 

@@ -70,13 +70,19 @@ class Turn(_Record):
     """One public exchange: the user's message and the agent's reply."""
 
     turn: int = Field(ge=1)
+    """The exchange's number, from 1."""
     user: str
+    """The user's message."""
     reply: str
+    """The agent's public reply."""
     private_state: str | None = None
+    """The agent's private state after the reply, when it has one."""
     private_state_tokens: int | None = None
+    """The private state's size in tokens."""
     footprint: TurnFootprint | None = None
     """The memory footprint, for tasks that measure it."""
     extras: dict[str, Any] = Field(default_factory=dict)
+    """Whatever else the task records about the exchange (JSON values)."""
 
 
 class Branch(BaseModel):
@@ -87,9 +93,13 @@ class Branch(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     kind: str
+    """What the branch asked, as a tag (a task narrows it to its own kinds)."""
     prompt: str
+    """The prompt the fork was asked."""
     reply: str
+    """The fork's public reply."""
     private_state: str | None = None
+    """The fork's private state after replying, when the agent has one."""
 
     def branch_title(self, record: TrialRecord) -> str:
         """What the branch of ``record`` was asked, in a few words."""
@@ -255,14 +265,21 @@ class TrialOutput(_Parts):
     the task left it empty), the trial's ``usage`` and the ``error`` that stopped it."""
 
     turns: list[Turn] = Field(default_factory=list)
+    """The public exchanges, in order."""
     branches: list[SerializeAsAny[Branch]] = Field(default_factory=list)
+    """The forks of the agent and what each was asked and answered."""
     evaluation: SerializeAsAny[Evaluation] = Field(default_factory=Evaluation)
+    """The outcome class and the task's measures."""
     transitions: list[TransitionCount] = Field(default_factory=list)
+    """The router's transitions, for tasks that count them themselves."""
     payload: SerializeAsAny[Payload] = Field(default_factory=GenericPayload)
+    """The task's own data of the trial (its ``Payload`` class)."""
     walk: list[WalkStep] = Field(default_factory=list)
     """The agent's steps through its graph before any fork, turn by turn."""
     usage: TrialUsage = Field(default_factory=TrialUsage)
+    """The model calls the trial consumed and their tokens."""
     error: TrialError | None = None
+    """What stopped the trial, if it failed."""
 
 
 class TrialMetadata(BaseModel):
@@ -295,24 +312,40 @@ class TrialRecord(_Parts):
     games, in a row; an episode is never a whole trial.)"""
 
     schema_version: Literal[2] = SCHEMA_VERSION
+    """The trial file format's version."""
     status: Status
+    """``complete``, or ``failed`` when the trial raised (``error`` says what)."""
     run: str
+    """The run's name."""
     agent: str
+    """The agent's name in the run."""
     task: str
+    """The task's kind."""
     trial: int = Field(ge=0)
+    """The trial's index in the run, from 0."""
     seed: int
+    """The trial's seed."""
     metadata: TrialMetadata = Field(default_factory=TrialMetadata)
+    """How the trial was run: the config, versions, the agent and its provider."""
     scoring: Scoring = Field(default_factory=Scoring)
+    """How the task tables its outcomes."""
     turns: list[Turn] = Field(default_factory=list)
+    """The public exchanges, in order."""
     branches: list[SerializeAsAny[Branch]] = Field(default_factory=list)
+    """The forks of the agent and what each was asked and answered."""
     evaluation: SerializeAsAny[Evaluation] = Field(default_factory=Evaluation)
+    """The outcome class and the task's measures."""
     transitions: list[TransitionCount] = Field(default_factory=list)
+    """The router's transitions, for tasks that count them themselves."""
     payload: SerializeAsAny[Payload] = Field(default_factory=GenericPayload)
+    """The task's own data of the trial (its ``Payload`` class)."""
     usage: TrialUsage = Field(default_factory=TrialUsage)
+    """The model calls the trial consumed and their tokens."""
     walk: list[WalkStep] = Field(default_factory=list)
     """The agent's steps through its graph before any fork, turn by turn (empty for agents
     without a graph and for files written before it was recorded)."""
     error: TrialError | None = None
+    """What stopped the trial, if it failed."""
 
     @classmethod
     def read(cls, data: Any, types: RecordTypes | None = None) -> TrialRecord:

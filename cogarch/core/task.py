@@ -42,8 +42,11 @@ class TrialContext:
     """What a task needs to play one trial: its agent, the seed, and models by name."""
 
     agent_name: str
+    """The name of the agent under test, as the run config gives it."""
     trial: int
+    """The trial's index in the run, from 0."""
     seed: int
+    """The trial's seed (every agent of the run gets the same one for this index)."""
     agent_factory: Callable[[], AgentHost]
     """Builds a fresh agent under test (see :meth:`make_agent`)."""
     models: Callable[[str], Any]
@@ -114,6 +117,9 @@ class Task(ABC):
     ``kind: fake`` provider of a run gives (``fake: guess.bisect``). Its presentation hooks
     (``report_tables``, ``trial_sections``, ``tidy_columns``) are class methods: reports and
     pages call them on records alone, without the run's parameters.
+
+    Args:
+        params: The task's parameters, an instance of its ``Params``.
     """
 
     kind: ClassVar[str]

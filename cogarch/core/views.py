@@ -21,7 +21,9 @@ class Fold:
     it on a click; reports and the terminal show the summary only)."""
 
     summary: str
+    """What the cell shows."""
     text: str
+    """The whole text, opened from the cell."""
 
 
 Cell = Scalar | Fold
@@ -47,8 +49,12 @@ class Table:
     """A titled table: a header and rows of cells (text, numbers, booleans, None or folds)."""
 
     title: str
+    """The table's title."""
     header: Sequence[str]
+    """The column names."""
     rows: Sequence[Sequence[Cell]] = ()
+    """The rows, each with one cell per column (a row of another width raises
+    ``ValueError``)."""
 
     def __post_init__(self) -> None:
         width = len(self.header)
@@ -76,7 +82,10 @@ class Section:
     """A titled part of a trial's page: a table, lines of text, or both."""
 
     title: str
+    """The section's heading."""
     lines: Sequence[str] = ()
+    """Lines of text, shown before the table."""
     table: Table | None = None
+    """The section's table, if any."""
     preformatted: Sequence[str] = field(default_factory=tuple)
     """Blocks shown as written (a prompt, a reply, a state), each in its own box."""

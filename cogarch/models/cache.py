@@ -59,6 +59,9 @@ class ResponseCache:
     its folders must be is renamed the same way before the entry is written; a write that still
     fails is skipped. Each is logged as a warning. Temp files of writes cut short by a kill are
     removed by the next run (it holds the results directory).
+
+    Args:
+        root: The cache's folder (made on the first write).
     """
 
     def __init__(self, root: str | os.PathLike[str]) -> None:

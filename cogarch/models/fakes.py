@@ -35,10 +35,15 @@ class CallInfo:
     """What a fake sees about a call besides the messages."""
 
     index: int
+    """How many calls the client answered before this one."""
     seed: int | None
+    """The call's seed (None: unseeded)."""
     response_format: Mapping[str, Any] | None
+    """The structured output the call asks for (its JSON schema), if any."""
     tools: tuple[str, ...]
+    """The names of the tools the call offers."""
     args: Mapping[str, Any] = field(default_factory=dict)
+    """Every extra argument of the call (seed, temperature, response format...)."""
     caller: str = ""
     """Who asked, as metered (a node name, ``router``, ``memory:<kind>``); empty when the
     client is called directly rather than through a ``Model``."""
@@ -76,9 +81,14 @@ class FakeReply:
     """
 
     content: str = ""
+    """The public reply."""
     thought: str | None = None
+    """Reasoning, returned apart from the reply as a reasoning model's."""
     tool_calls: tuple[tuple[str, dict[str, Any]], ...] = ()
+    """Native tool calls, each ``(tool name, arguments)``."""
     cached_prompt_tokens: int | None = None
+    """The prompt tokens the server says it served from its cache (None: it reports
+    nothing)."""
 
 
 Reply = str | FakeReply

@@ -21,7 +21,11 @@ _ACTIVE: ContextVar[tuple[Meter, ...]] = ContextVar("cogarch_meters", default=()
 @dataclass
 class Meter:
     """Records the usage of every model call made while it is active
-    (``with meter.active():``); meters nest, and each active one records every call."""
+    (``with meter.active():``); meters nest, and each active one records every call.
+
+    Args:
+        records: The usage of each call recorded so far (default: none).
+    """
 
     records: list[Usage] = field(default_factory=list)
 

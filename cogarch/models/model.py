@@ -59,6 +59,29 @@ class Model:
     use, so an embedded server only starts when a call needs it). The prompt tokens a server
     served from its cache are recorded for clients whose HTTP client reads them (those the
     providers build: see :mod:`cogarch.models.prompt_cache`) and for fakes that report them.
+
+    Args:
+        client: The AutoGen client that answers, or a function that builds it on first use.
+        provider: The provider's name, as metered and named in errors.
+        model: The model's name at the endpoint, as metered and part of the cache key.
+        temperature: The sampling temperature of every call that gives none (None: the
+            client's default).
+        max_tokens: The completion limit of every call that gives none (None: the client's).
+        extra_body: Further fields sent in every request's body.
+        reasoning: Where the model's reasoning arrives: ``field`` (a separate
+            ``reasoning_content``), ``think_tags`` (``<think>`` tags in the content), ``auto``
+            (either) or ``none``; it is moved out of the public reply into the thought.
+        retry: How transient failures are retried (default: :class:`RetryPolicy`'s).
+        cache: The response cache for seeded calls (None: no caching).
+        endpoint: The server's URL, named in errors and part of the cache key.
+        fake: Whether the client is a scripted fake, which may answer where real model
+            requests are switched off.
+        max_in_flight: At most this many requests open at once against the endpoint, per
+            process (None: no limit).
+        slots: Keep each trial's calls to one of this many server slots (llama.cpp's
+            ``id_slot``; None: no slot pinning).
+        slot_server: What the slots are counted per (default: the endpoint, else the
+            provider).
     """
 
     def __init__(

@@ -70,8 +70,13 @@ class ProviderContext:
     ``kind: fake`` providers name, and where ``local`` providers find their embedded server."""
 
     cache: ResponseCache | None = None
+    """The run's response cache (None: calls are not cached)."""
     fakes: Registry[PairsFn] | None = None
+    """The table of scripted fakes ``kind: fake`` providers name by short name (None: an empty
+    table, so a fake is named by its import path)."""
     local_server: Callable[[LocalServerSettings], tuple[str, str]] | None = None
+    """Where ``local`` providers find their embedded server: settings -> (model name, base
+    URL) (None: each process starts its own)."""
 
 
 class Provider:
@@ -83,6 +88,11 @@ class Provider:
     and ``where`` (what ``cogarch models`` lists). ``offline``: the kind answers in-process
     and makes no request (scripted fakes, a plain Python function), so the test suite's guard
     against real model calls lets it through.
+
+    Args:
+        name: The provider's name in the run config.
+        config: Its settings, validated by the kind's ``Params``.
+        context: What the run's providers share.
     """
 
     Params: ClassVar[type[ProviderSettings]] = ProviderSettings

@@ -75,10 +75,31 @@ class RecordedRequest:
     headers: dict[str, str]
     """Header names in lower case."""
     step: Step
+    """The behaviour that answered it."""
 
 
 class FaultServer:
-    """An OpenAI-compatible endpoint that misbehaves on cue; see the module docstring."""
+    """An OpenAI-compatible endpoint that misbehaves on cue; see the module docstring.
+
+    Args:
+        script: The behaviours of the first requests, in order: names (``"ok"``, ``"429"``,
+            ``"delay:1.5"``...) or :class:`Step` objects.
+        default: The behaviour once the script is used up.
+        content: The answer text of a step that gives none.
+        prompt_tokens: The prompt tokens each answer reports, unless its step says.
+        completion_tokens: The completion tokens each answer reports, unless its step says.
+        model: The model name in answers (None: the request's model).
+        cached_tokens: Prompt tokens each answer says were served from the cache: a number, a
+            function of the request body (None: no report for that answer), or None (no
+            reports).
+        cache_report: Where answers report them: ``details``, ``timings`` or ``both``.
+        keep_alive: Keep a connection open after an answer, as a production server does
+            (default: every answer closes its connection).
+
+    Raises:
+        ValueError: ``cache_report`` is none of the three, or a script entry names no known
+            behaviour.
+    """
 
     def __init__(
         self,

@@ -40,14 +40,19 @@ class Step:
     kind: str
     """A name from :data:`FAULT_KINDS` (without the ``delay`` seconds) or a status code."""
     delay_s: float = 0.0
+    """How long a ``delay`` step waits before it answers, in seconds."""
     content: str | None = None
     """The answer text; ``None`` uses the server's default content."""
     reasoning: str | None = None
     """Sent as ``reasoning_content`` beside the content (``ok``/``delay`` answers)."""
     tool_name: str | None = None
+    """The tool a ``tool_call`` answer calls (None: the first the request offers)."""
     tool_arguments: dict[str, Any] = field(default_factory=dict)
+    """The arguments of that call."""
     prompt_tokens: int | None = None
+    """The prompt tokens the answer reports (None: the server's setting)."""
     completion_tokens: int | None = None
+    """The completion tokens the answer reports (None: the server's setting)."""
     cached_tokens: int | None = None
     """Prompt tokens the answer says the server served from its cache; ``None`` uses the
     server's setting (which may report nothing)."""

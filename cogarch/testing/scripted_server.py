@@ -22,7 +22,13 @@ Answer = Callable[[dict[str, Any]], str]
 
 
 class ScriptedServer(FaultServer):
-    """An OpenAI-compatible endpoint whose every answer is ``answer(request body)``."""
+    """An OpenAI-compatible endpoint whose every answer is ``answer(request body)``.
+
+    Args:
+        answer: Gives the reply text of a chat request from its JSON body.
+        **options: The :class:`FaultServer` settings (a script of failures, token counts,
+            cache reports...).
+    """
 
     def __init__(self, answer: Answer, **options: Any) -> None:
         super().__init__(**options)

@@ -25,7 +25,13 @@ Strategy = Literal["overwrite", "append_delete", "patch_replace"]
 
 
 class WorkingMemory(MemoryModule):
-    """Private text state; ``strategy`` decides which edit tools may change it."""
+    """Private text state; ``strategy`` decides which edit tools may change it.
+
+    Args:
+        params: Its settings: the edit ``strategy`` (``overwrite``, ``append_delete`` or
+            ``patch_replace``) and the ``initial`` text (default: the three empty section
+            headers every agent starts from).
+    """
 
     kind: ClassVar[str] = "working_memory"
 

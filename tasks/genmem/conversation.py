@@ -4,9 +4,10 @@ any length is never held whole), and its questions as records.
 Each session has its own random stream, so session i is the same whether or not the ones
 before it were written. A user slot holds one of the plan's statements, or else a hard
 negative (with probability ``distractor_share``, one of the questions' distractors) or
-filler chat; the assistant answers each. Turns and sessions have LongMemEval's shape (ids,
-roles, contents, ``has_answer`` on evidence turns, dates as it writes them), with what each
-turn states kept beside it for checking (never shown to an agent).
+filler chat; the assistant answers each. Turns and sessions are LongMemEval's own types
+(:mod:`cogarch.tasks.longmemeval.data`: ids, roles, contents, ``has_answer`` on evidence
+turns, dates as it writes them), with what each turn states kept in its ``states`` for
+checking (never shown to an agent).
 """
 
 from __future__ import annotations
@@ -18,30 +19,12 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import IO, Any
 
+from cogarch.tasks.longmemeval.data import Session, Turn
+
 from .chat import acknowledgement, aside, filler
 from .params import QUESTION_TYPE, GeneratorParams
 from .plan import PlannedQuestion, Statement, session_id
 from .questions import GENERATOR_VERSION, Plan, build_plan, stream
-
-
-@dataclass(frozen=True)
-class Turn:
-    turn_id: str
-    role: str
-    content: str
-    has_answer: bool = False
-    states: tuple[tuple[str, str, str], ...] = ()
-    """What the turn states, as (subject, attribute, value): known to the generator only."""
-
-
-@dataclass(frozen=True)
-class Session:
-    session_id: str
-    date: str
-    """As LongMemEval writes it ('2023/05/30 (Tue) 23:40')."""
-    time: str
-    """The same as ISO 8601."""
-    turns: tuple[Turn, ...]
 
 
 @dataclass(frozen=True)

@@ -52,14 +52,22 @@ class LongMemEvalDataMissingError(LongMemEvalDataError, MissingDataError):
 
 @dataclass(frozen=True)
 class Turn:
+    """One turn of a session (the generated memory benchmark writes its turns in this shape
+    too)."""
+
     turn_id: str
     role: str
     content: str
     has_answer: bool = False
+    states: tuple[tuple[str, str, str], ...] = ()
+    """What the turn states, as (subject, attribute, value), in a generated conversation:
+    known to its generator only, never shown to an agent (empty for a LongMemEval file)."""
 
 
 @dataclass(frozen=True)
 class Session:
+    """One session of a haystack: its id, its date and its turns."""
+
     session_id: str
     date: str
     """As the file writes it ('2023/05/30 (Tue) 23:40')."""

@@ -71,6 +71,40 @@ def test_the_built_api_reference_shows_every_public_name(site: Path) -> None:
         assert shown == set(public_names(module)), module
 
 
+def _api_entry(site: Path, page: str, name: str) -> str:
+    """The HTML of one documented name on an API page, up to the next name's heading."""
+    html = (site / "reference" / "api" / page / "index.html").read_text(encoding="utf-8")
+    start = html.index(f'id="{name}"')
+    following = re.search(r'<h[23] id="cogarch\.', html[start + 1 :])
+    return html[start : start + 1 + following.start()] if following else html[start:]
+
+
+def _section_table(entry: str, title: str) -> list[list[str]]:
+    """The rows of the table under a section title (``Parameters:``...), as cell texts."""
+    found = re.search(
+        rf'doc-section-title">{title}:</span></p>\s*<table>(.*?)</table>', entry, re.S
+    )
+    assert found is not None, f"no {title} table"
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", found.group(1), re.S)
+    cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S) for row in rows]
+    return [[re.sub(r"<[^>]+>|\s+", " ", c).strip() for c in row] for row in cells]
+
+
+def test_the_api_reference_shows_args_returns_and_raises_as_tables(site: Path) -> None:
+    entry = _api_entry(site, "experiments", "cogarch.experiments.load_run_config")
+    parameters = _section_table(entry, "Parameters")
+    assert parameters[0] == ["Name", "Type", "Description", "Default"]
+    assert parameters[1][0] == "path" and parameters[1][3] == "required"
+    assert _section_table(entry, "Returns")[1][0] == "RunConfig"
+    assert _section_table(entry, "Raises")[1][0] == "ConfigError"
+
+
+def test_a_class_shows_its_constructor_arguments_as_a_table(site: Path) -> None:
+    entry = _api_entry(site, "testing", "cogarch.testing.FaultServer")
+    names = [row[0] for row in _section_table(entry, "Parameters")[1:]]
+    assert names[:3] == ["script", "default", "content"] and "keep_alive" in names
+
+
 def test_the_built_site_needs_nothing_from_the_network(site: Path) -> None:
     pages = list(site.rglob("*.html"))
     assert len(pages) > 30

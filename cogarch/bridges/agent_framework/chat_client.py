@@ -68,6 +68,12 @@ class CogarchChatClient(FunctionInvocationLayer[Any], BaseChatClient[Any]):
     ``seed`` is sent with every call that does not set its own (``options={"seed": ...}``),
     so a trial's calls are seeded as cogarch seeds its own agents' (and a seeded fake keeps
     its secret across them); ``caller`` is what the calls are metered under.
+
+    Args:
+        model: The cogarch model that answers.
+        seed: The seed of every call that sets none (None: unseeded).
+        caller: What the calls are metered under.
+        **kwargs: Passed on to Agent Framework's ``BaseChatClient``.
     """
 
     OTEL_PROVIDER_NAME = "cogarch"

@@ -122,7 +122,16 @@ def copy_session(session: AgentSession) -> AgentSession:
 
 
 class FrameworkHost:
-    """An Agent Framework agent and one session of it, as a cogarch task's host."""
+    """An Agent Framework agent and one session of it, as a cogarch task's host.
+
+    Args:
+        agent: The Agent Framework agent.
+        session: The session it talks in (default: a new one of the agent's).
+
+    Raises:
+        SessionCopyError: The session cannot be copied for a fork (it holds a service-side
+            conversation).
+    """
 
     def __init__(self, agent: SupportsAgentRun, session: AgentSession | None = None) -> None:
         self.agent = agent

@@ -41,6 +41,7 @@ class FactoryContext:
     models: Callable[[str], ChatModel]
     """The run's models by provider name (for context providers of cogarch memory)."""
     provider: str | None = None
+    """The entry's provider (None when it names none)."""
     params: Mapping[str, Any] = field(default_factory=dict)
     """The entry's ``params``."""
 
@@ -71,7 +72,19 @@ def load_factory(path: str) -> Factory:
 
 class FrameworkAgentBuilder:
     """Builds a run entry's Agent Framework agent for each trial, and its host: the host
-    builder the runner finds as ``agent-framework`` (``cogarch.experiments.framework_hosts``)."""
+    builder the runner finds as ``agent-framework`` (``cogarch.experiments.framework_hosts``).
+
+    Args:
+        factory: The import path of the factory function (``module:function`` or
+            ``file.py:function``), called with a :class:`FactoryContext` for each trial.
+        name: The agent's name in the run.
+        provider: The provider whose model the chat client handed to the factory calls
+            (None: the factory gets no chat client).
+        params: The entry's ``params``, handed to the factory.
+
+    Raises:
+        ConfigError: ``factory`` names no function that takes one argument.
+    """
 
     def __init__(
         self,

@@ -71,6 +71,24 @@ class MemoryContextProvider(ContextProvider):
     module's placeholder, ``{memories}`` say); ``budget_tokens`` cuts the block. ``seed``
     seeds the module's model calls (default: the run's ``seed`` option, else the seed of the
     agent's chat client when it is a :class:`CogarchChatClient`).
+
+    Args:
+        memory: A memory module's kind (``raw_turns``, ``working_memory``...), or a module
+            whose fork each new session starts from.
+        params: The module's parameters, when ``memory`` is a kind.
+        source_id: The provider's id, its key in the session state (default:
+            ``cogarch_<kind>``).
+        model: Answers the module's own model calls and its updater's (None: the module
+            makes none).
+        prompt: The responder prompt the block is shown in, a prompt name or text with the
+            module's placeholder (default: the module's own).
+        budget_tokens: At most this many tokens of the block are shown (None: all of it).
+        seed: The seed of the module's model calls (default: as above).
+        updater: Settings of the working memory's updater (``max_attempts``...).
+
+    Raises:
+        ConfigError: ``params`` are given with a module object, the prompt has no placeholder
+            for the module's block, or the kind or a setting is unknown.
     """
 
     def __init__(

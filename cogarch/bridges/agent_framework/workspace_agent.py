@@ -39,7 +39,14 @@ STATE_KEY = "cogarch_agent"
 
 
 class WorkspaceFrameworkAgent(BaseAgent):
-    """Wraps a composed ``Agent``; every session starts from the state it had when wrapped."""
+    """Wraps a composed ``Agent``; every session starts from the state it had when wrapped.
+
+    Args:
+        agent: The composed agent (a fork of it is kept as every new session's start).
+        name: The name Agent Framework knows it by (default: the agent's).
+        description: What it does (default: names the agent).
+        source_id: Its key in the session state, where the agent's state is kept.
+    """
 
     def __init__(
         self,

@@ -13,6 +13,7 @@ import pytest
 
 from cogarch.experiments.scale import Scale, ScalePoint
 from cogarch.experiments.scale_figure import scale_svg
+from tests.experiments.viewer.boxes import inside, overlap
 from tests.experiments.viewer.conftest import launched_chromium
 
 pytestmark = pytest.mark.browser
@@ -73,26 +74,8 @@ def drawn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         context.close()
 
 
-def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (
-        a["left"] < b["right"]
-        and b["left"] < a["right"]
-        and a["top"] < b["bottom"]
-        and b["top"] < a["bottom"]
-    )
-
-
-def _inside(inner: dict[str, float], outer: dict[str, float], slack: float = 0.5) -> bool:
-    return (
-        inner["left"] >= outer["left"] - slack
-        and inner["right"] <= outer["right"] + slack
-        and inner["top"] >= outer["top"] - slack
-        and inner["bottom"] <= outer["bottom"] + slack
-    )
-
-
 def test_every_text_lies_inside_the_figure(drawn: Any) -> None:
-    outside = [t["text"] for t in drawn["texts"] if not _inside(t["box"], drawn["figure"])]
+    outside = [t["text"] for t in drawn["texts"] if not inside(t["box"], drawn["figure"])]
     assert not outside
 
 
@@ -101,7 +84,7 @@ def test_the_legend_names_every_memory_without_overlap(drawn: Any) -> None:
     assert len(legend) == len(AGENTS)
     for i, a in enumerate(legend):
         for b in legend[i + 1 :]:
-            assert not _overlap(a, b)
+            assert not overlap(a, b)
     top_of_panels = min(p["frame"]["top"] for p in drawn["panels"])
     assert all(item["bottom"] < top_of_panels for item in legend)
 
@@ -112,6 +95,6 @@ def test_ticks_do_not_overlap_and_points_lie_in_their_frames(drawn: Any) -> None
         ticks = panel["ticks"]
         for i, a in enumerate(ticks):
             for b in ticks[i + 1 :]:
-                assert not _overlap(a, b)
+                assert not overlap(a, b)
         assert len(panel["points"]) == len(AGENTS) * len(LENGTHS)
-        assert all(_inside(p, panel["frame"], slack=4.0) for p in panel["points"])
+        assert all(inside(p, panel["frame"], slack=4.0) for p in panel["points"])

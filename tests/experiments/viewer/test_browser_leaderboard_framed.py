@@ -17,6 +17,7 @@ from cogarch.experiments.judge_audit.audit import AUDIT_FILE, JudgeAuditResult
 from cogarch.experiments.suite_audit import audit_folder
 from tests.experiments.suite.framed import write_framed
 
+from .boxes import inside
 from .conftest import launched_chromium
 
 pytestmark = pytest.mark.browser
@@ -60,15 +61,8 @@ def page(framed: Path) -> Iterator[Any]:
 
 
 def _drawn_inside(item: dict[str, Any]) -> bool:
-    box, cell = item["box"], item["cell"]
-    return (
-        box["width"] > 0
-        and box["height"] > 0
-        and box["left"] >= cell["left"] - 0.5
-        and box["right"] <= cell["right"] + 0.5
-        and box["top"] >= cell["top"] - 0.5
-        and box["bottom"] <= cell["bottom"] + 0.5
-    )
+    box = item["box"]
+    return box["width"] > 0 and box["height"] > 0 and inside(box, item["cell"])
 
 
 def test_headroom_context_tokens_and_the_audit_are_drawn_beside_the_scores(

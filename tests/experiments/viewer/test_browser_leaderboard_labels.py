@@ -15,6 +15,7 @@ from cogarch.experiments.leaderboard import build_leaderboard
 from cogarch.experiments.leaderboard_files import write_leaderboard
 from tests.experiments.suite.boards import RATE, write_board
 
+from .boxes import inside, overlap
 from .conftest import launched_chromium
 
 pytestmark = pytest.mark.browser
@@ -70,24 +71,6 @@ def page(crowded: Path) -> Iterator[Any]:
         context.close()
 
 
-def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (
-        a["left"] < b["right"]
-        and b["left"] < a["right"]
-        and a["top"] < b["bottom"]
-        and b["top"] < a["bottom"]
-    )
-
-
-def _within(box: dict[str, float], frame: dict[str, float], slack: float = 0.5) -> bool:
-    return (
-        box["left"] >= frame["left"] - slack
-        and box["right"] <= frame["right"] + slack
-        and box["top"] >= frame["top"] - slack
-        and box["bottom"] <= frame["bottom"] + slack
-    )
-
-
 def test_no_label_overlaps_another_or_leaves_its_plot(crowded: Path, page: Any) -> None:
     page.goto((crowded / "leaderboard.html").as_uri())
     figures = page.evaluate(BOXES)
@@ -97,12 +80,12 @@ def test_no_label_overlaps_another_or_leaves_its_plot(crowded: Path, page: Any) 
         labels = figure["labels"]
         assert labels, figure["agents"]
         for label in labels:
-            assert _within(label["box"], figure["frame"]), label
+            assert inside(label["box"], figure["frame"]), label
             for point in figure["points"]:
-                assert not _overlap(label["box"], point), (label, point)
+                assert not overlap(label["box"], point), (label, point)
         for i, a in enumerate(labels):
             for b in labels[i + 1 :]:
-                assert not _overlap(a["box"], b["box"]), (a["text"], b["text"])
+                assert not overlap(a["box"], b["box"]), (a["text"], b["text"])
         labelled = {agent for label in labels for agent in label["agents"]}
         assert labelled == set(figure["agents"])  # every agent by a name or a number
         for label in labels:

@@ -147,7 +147,30 @@ async def one_round(
     server.send("stop")
     if report.failed:
         raise SystemExit(f"{report.failed} trials failed; the first: {report.errors[0]}")
-    return {"wall_s": wall, "cpu_s": (after.user - cpu.user) + (after.system - cpu.system)}
+    cpu_s = (after.user - cpu.user) + (after.system - cpu.system)
+    return {"wall_s": wall, "cpu_s": cpu_s, **outcomes(folder / "runs")}
+
+
+def outcomes(results: Path) -> dict[str, Any]:
+    """What the trials found, to compare runs by: the count of each outcome, and a digest of
+    every trial's evaluation (outcome, retrieval metrics), answer, verdict, rankings and token
+    counts (times and paths left out)."""
+    import hashlib
+    from collections import Counter
+
+    digest = hashlib.sha256()
+    counts: Counter[str] = Counter()
+    for path in sorted(results.glob("*/trial_*.json")):
+        trial = json.loads(path.read_text(encoding="utf-8"))
+        payload = {k: v for k, v in trial["payload"].items() if k not in ("ingest", "latency_s")}
+        tokens = [
+            (c["caller"], c["prompt_tokens"], c["completion_tokens"])
+            for c in trial["usage"]["calls"]
+        ]
+        kept = [trial["trial"], trial["seed"], trial["evaluation"], payload, tokens]
+        digest.update(json.dumps(kept, sort_keys=True).encode())
+        counts[str(trial["evaluation"].get("outcome"))] += 1
+    return {"outcomes": dict(sorted(counts.items())), "digest": digest.hexdigest()[:16]}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -191,6 +214,8 @@ def main(argv: list[str] | None = None) -> None:
             "cpu_ms_per_call": round(timed["cpu_s"] / calls * 1000, 2),
             "server_cpu_ms_per_call": round(counts["cpu_s"] / calls * 1000, 2),
             "load_average": round(os.getloadavg()[0], 1),
+            "outcomes": timed["outcomes"],
+            "digest": timed["digest"],
         }
         print(json.dumps(row), flush=True)
 

@@ -376,9 +376,18 @@ def build_model(
 def openai_client(
     model: str, base_url: str | None, api_key: str, cfg: ProviderConfig
 ) -> ChatCompletionClient:
-    from autogen_ext.models.openai import OpenAIChatCompletionClient
+    """The client of an OpenAI-compatible endpoint: the lean :class:`EndpointClient`, or
+    AutoGen's OpenAI client (the OpenAI SDK's full HTTP client) when the environment sends
+    the endpoint's requests through a proxy."""
+    from cogarch.models.endpoint_client import DEFAULT_BASE_URL, EndpointClient
+    from cogarch.models.http_pool import proxied
 
     info: ModelInfo = {**DEFAULT_MODEL_INFO, **(cfg.model_info or {})}  # type: ignore[typeddict-item]
+    url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+    if not proxied(url):
+        return EndpointClient(model, url, api_key, timeout=cfg.timeout, model_info=info)
+    from autogen_ext.models.openai import OpenAIChatCompletionClient
+
     kwargs: dict[str, Any] = {"model": model, "api_key": api_key, "timeout": cfg.timeout}
     kwargs["max_retries"] = 0  # retries are ours, with backoff and a clear final error
     # reads each answer's prompt cache report (cached prompt tokens) for the model's meter

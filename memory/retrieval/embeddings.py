@@ -251,13 +251,18 @@ def hash_embedding(text: str, dim: int = HASH_DIM) -> list[float]:
     """
     words = [w[:6] for w in _WORD.findall(text.lower()) if len(w) > 2]
     features = words + [f"{a}_{b}" for a, b in itertools.pairwise(words)]
-    vector = [0.0] * dim
+    counts: dict[int, float] = {}
     for feature in features:
         digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
         index = int.from_bytes(digest[:4], "little") % dim
-        vector[index] += 1.0 if digest[4] & 1 else -1.0
-    norm = math.sqrt(sum(v * v for v in vector))
-    return [v / norm for v in vector] if norm else vector
+        counts[index] = counts.get(index, 0.0) + (1.0 if digest[4] & 1 else -1.0)
+    vector = [0.0] * dim
+    # the counts are whole numbers, so their squares sum exactly in any order
+    norm = math.sqrt(sum(c * c for c in counts.values()))
+    if norm:
+        for index, count in counts.items():
+            vector[index] = count / norm
+    return vector
 
 
 class HashEmbedder:

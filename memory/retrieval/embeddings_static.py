@@ -221,7 +221,12 @@ class StaticEmbedder:
             (i for e in encodings for i in e.ids), dtype=np.int64, count=int(lengths.sum())
         )
         sums = np.zeros((len(texts), STATIC_DIM), dtype=np.float32)
-        np.add.at(sums, np.repeat(np.arange(len(texts)), lengths), table[ids])
+        filled = lengths > 0
+        if filled.any():
+            # Each text's rows are one run of ``table[ids]``: summed in order, run by run, so
+            # a text's vector does not depend on the batch it came in.
+            starts = np.cumsum(lengths) - lengths
+            sums[filled] = np.add.reduceat(table[ids], starts[filled], axis=0)
         norms = np.linalg.norm(sums, axis=1, keepdims=True)
         vectors = np.divide(sums, norms, out=np.zeros_like(sums), where=norms > 0)
         return vectors.tolist()

@@ -4,7 +4,7 @@ Run from the repository root, on any file in LoCoMo's format::
 
     python benchmarks/bench_locomo_recall.py --data PATH/locomo10.json
         [--searches dense lexical hybrid] [--stores chroma memory] [--agent raw_turns]
-        [--embedder minilm] [--json out.json]
+        [--embedder static|minilm|hash] [--json out.json]
 
 A search setting is a mode name or a JSON mapping of the ``search`` parameter, e.g.
 ``'{"mode": "hybrid", "fusion": "rrf"}'``.
@@ -35,6 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_locomo
+
+from cogarch.memory.retrieval.embeddings import EMBEDDERS
+from cogarch.memory.retrieval.params import RetrievalParams
+
+DEFAULT_EMBEDDER = RetrievalParams.model_fields["embedder"].default
 
 AT = ("1", "5", "10")
 
@@ -82,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--stores", nargs="+", default=["memory", "chroma"])
     parser.add_argument("--agent", default="raw_turns")
-    parser.add_argument("--embedder", default="minilm", choices=["hash", "minilm"])
+    parser.add_argument("--embedder", default=DEFAULT_EMBEDDER, choices=EMBEDDERS)
     parser.add_argument("--json", type=Path, default=None, help="Also write the rows here.")
     args = parser.parse_args(argv)
     conversations = len(json.loads(args.data.read_text(encoding="utf-8")))

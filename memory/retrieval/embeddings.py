@@ -28,8 +28,10 @@ from typing import Any, Final, Literal, Protocol, runtime_checkable
 
 from cogarch.errors import ConfigError
 
-EmbedderName = Literal["minilm", "hash"]
-EMBEDDERS: Final[tuple[str, ...]] = ("hash", "minilm")
+from .embeddings_static import StaticEmbedder
+
+EmbedderName = Literal["minilm", "static", "hash"]
+EMBEDDERS: Final[tuple[str, ...]] = ("hash", "minilm", "static")
 
 MINILM_DIM: Final = 384
 HASH_DIM: Final = 256
@@ -288,9 +290,12 @@ class HashEmbedder:
 
 
 def get_embedder(name: str) -> Embedder:
-    """An embedder by short name: ``minilm`` (the real model) or ``hash`` (tests)."""
+    """An embedder by short name: ``minilm`` (the real model), ``static`` (word-piece vectors
+    distilled from it, see ``embeddings_static``) or ``hash`` (tests)."""
     if name == "minilm":
         return MiniLMEmbedder()
+    if name == "static":
+        return StaticEmbedder()
     if name == "hash":
         return HashEmbedder()
     raise ConfigError(f"unknown embedder '{name}'; valid names: {', '.join(EMBEDDERS)}")

@@ -33,7 +33,9 @@ class RetrievalParams(ModelCallParams):
         "user's messages cannot keep a secret of the agent's.",
     )
     embedder: EmbedderName = Field(
-        default="minilm", description="'minilm' (all-MiniLM-L6-v2, offline) or 'hash' (tests)."
+        default="minilm",
+        description="'minilm' (all-MiniLM-L6-v2, offline), 'static' (word-piece vectors "
+        "distilled from it: fast, but a query's instructions swamp them) or 'hash' (tests).",
     )
     store: Literal["chroma", "memory"] = Field(
         default="chroma",

@@ -8,17 +8,20 @@ Before each game the Episodex conceptual memory clusters its N stored concepts i
 k = max(1, floor(sqrt(N))) clusters (cogarch's own k-means, 10 restarts, seeded, with no BLAS
 call so that every machine finds the same clusters) and picks the member nearest each
 centroid. N grows by a few concepts per won game, so a long curriculum reaches a few hundred.
-For each N this prints the mean and worst time of one consolidation on random unit vectors of
-``--dim`` dimensions (384: MiniLM's; embedding time is not included), beside scikit-learn's
-``KMeans`` on one thread (BLAS distances, whose results depend on the kernel) for comparison.
+For each N this prints the mean and worst wall time and the mean CPU time of one consolidation
+on random unit vectors of ``--dim`` dimensions (384: MiniLM's; embedding time is not included),
+beside scikit-learn's ``KMeans`` on one thread (BLAS distances, whose results depend on the
+kernel) for comparison.
 
 The target is under 500 ms per consolidation at N = 400: it runs once per game, whose model
-calls take seconds at best.
+calls take seconds at best. It is judged on CPU time, which a shared machine inflates far less
+than wall time.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -38,13 +41,15 @@ def unit_vectors(n: int, dim: int, seed: int) -> list[list[float]]:
     return data.tolist()
 
 
-def timed(fn: object, rounds: int) -> tuple[float, float]:
-    samples = []
+def timed(fn: object, rounds: int) -> tuple[float, float, float]:
+    """Mean and worst wall time, and mean CPU time, of ``rounds`` calls, in ms."""
+    samples, cpu = [], []
     for _ in range(rounds):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         fn()  # type: ignore[operator]
         samples.append((time.perf_counter() - start) * 1000)
-    return statistics.mean(samples), max(samples)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+    return statistics.mean(samples), max(samples), statistics.mean(cpu)
 
 
 def main() -> int:
@@ -54,24 +59,33 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
 
-    print(f"{'N':>5} {'k':>3} {'cogarch ms (mean/max)':>26} {'scikit-learn ms (mean/max)':>28}")
-    worst = 0.0
+    print(
+        f"{'N':>5} {'k':>3}   cogarch ms: wall mean /  max /   CPU"
+        f"   scikit-learn ms: wall mean /  max /   CPU"
+    )
+    worst = worst_wall = 0.0
     for n in args.sizes:
         vectors = unit_vectors(n, args.dim, seed=n)
         k = cluster_count(n)
-        mean, top = timed(lambda v=vectors: consolidate(v, seed=1), args.rounds)
+        mean, top, cpu = timed(lambda v=vectors: consolidate(v, seed=1), args.rounds)
 
         def pooled(v: list[list[float]] = vectors, k: int = k) -> None:
             if k > 1:
                 with threadpool_limits(limits=1):
                     KMeans(n_clusters=k, n_init=10, random_state=1).fit(np.asarray(v))
 
-        pool_mean, pool_top = timed(pooled, args.rounds)
-        print(f"{n:>5} {k:>3} {mean:>12.1f} / {top:<11.1f} {pool_mean:>13.1f} / {pool_top:<11.1f}")
+        pool_mean, pool_top, pool_cpu = timed(pooled, args.rounds)
+        print(
+            f"{n:>5} {k:>3} {mean:>24.1f} / {top:>6.1f} / {cpu:>5.1f}"
+            f" {pool_mean:>29.1f} / {pool_top:>6.1f} / {pool_cpu:>5.1f}"
+        )
         if n == max(args.sizes):
-            worst = mean
+            worst, worst_wall = cpu, mean
     verdict = "meets" if worst < TARGET_MS else "misses"
-    print(f"largest N: {worst:.1f} ms per consolidation ({verdict} the {TARGET_MS:.0f} ms target)")
+    print(
+        f"largest N: {worst:.1f} ms of CPU per consolidation ({verdict} the {TARGET_MS:.0f} ms "
+        f"target; {worst_wall:.1f} ms wall clock at load average {os.getloadavg()[0]:.1f})"
+    )
     return 0 if worst < TARGET_MS else 1
 
 

@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python benchmarks/bench_orchestrator.py [--trials 20] [--turns 25] [--strategy overwrite]
+    python benchmarks/bench_orchestrator.py [--trials 20] [--turns 25] [--strategy append_delete]
 
 Two ready-made agents are driven for ``--turns`` turns per trial, a fresh agent per trial:
 

@@ -160,14 +160,17 @@ class ProviderConfig(ProviderSettings):
         return self
 
     @model_serializer(mode="wrap")
-    def _without_no_callers(
+    def _without_unset_additions(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> Any:
-        # an entry with no callers is written as it was before they existed, so recorded
-        # settings and run digests stay what they were
+        # an entry with no callers and no reply cap is written as it was before they existed,
+        # so recorded settings and run digests stay what they were
         data = handler(self)
-        if not self.callers and isinstance(data, dict):
-            data.pop("callers", None)
+        if isinstance(data, dict):
+            if not self.callers:
+                data.pop("callers", None)
+            if self.reply_cap is None:
+                data.pop("reply_cap", None)
         return data
 
     def _check_callers(self) -> None:

@@ -96,3 +96,9 @@ def test_a_built_in_entry_keeps_the_fields_it_always_recorded() -> None:
         "model_info", "retry", "gguf_path", "n_ctx", "n_parallel", "n_threads", "speculative",
         "slots", "fake",
     }  # fmt: skip
+
+
+def test_a_reply_cap_is_recorded_only_when_set() -> None:
+    capped = load_providers_yaml({"p": {"kind": "local", "reply_cap": 32}})["p"]
+    assert capped.model_dump()["reply_cap"] == 32
+    assert ProviderConfig.model_validate(capped.model_dump()) == capped

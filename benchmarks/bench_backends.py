@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.results import write_trial
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import write_trial
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.registry import TASKS
 
 

@@ -60,7 +60,7 @@ async def sleepy_reader(pairs: Sequence[tuple[str, str]], seed: int, call: Any) 
 
 
 def _config(task: str, trials: int, concurrency: int, tmp: Path) -> Any:
-    from cogarch.experiments.run_config import RunConfig
+    from cogarch.experiments.running.run_config import RunConfig
     from cogarch.tasks.locomo.synthetic import synthetic_locomo
 
     if task == "hangman":
@@ -102,7 +102,7 @@ def _config(task: str, trials: int, concurrency: int, tmp: Path) -> Any:
 def _measured(results: Path) -> tuple[float, float]:
     """Trials per second over the trials' span, and the longest wait between a trial's end
     and its file's last write (seconds)."""
-    from cogarch.experiments.results import read_trial
+    from cogarch.experiments.results.trial_files import read_trial
 
     spans, worst = [], 0.0
     for path in results.glob("*/trial_*.json"):
@@ -116,7 +116,7 @@ def _measured(results: Path) -> tuple[float, float]:
 
 
 async def run_one(task: str, concurrency: int, trials: int, tmp: Path) -> tuple[float, float]:
-    from cogarch.experiments.runner import Runner
+    from cogarch.experiments.running.runner import Runner
 
     config = _config(task, trials, concurrency, tmp)
     report = await Runner(config, progress=False).run()

@@ -79,7 +79,7 @@ def agent_spec(folder: Path, store: str) -> Path:
 
 
 def run_config(data: Path, results: Path, base_url: str, args: argparse.Namespace) -> Any:
-    from cogarch.experiments.run_config import RunConfig
+    from cogarch.experiments.running.run_config import RunConfig
 
     endpoint = {"kind": "openai", "model": "scripted", "base_url": base_url, "timeout": 60}
     return RunConfig.model_validate(
@@ -135,7 +135,7 @@ async def warm_up(runner: Any) -> None:
 async def one_round(
     folder: Path, base_url: str, args: argparse.Namespace, server: Any
 ) -> dict[str, Any]:
-    from cogarch.experiments.runner import Runner
+    from cogarch.experiments.running.runner import Runner
 
     data = write_data(folder / "data.json", args)
     runner = Runner(run_config(data, folder / "runs", base_url, args), progress=False)

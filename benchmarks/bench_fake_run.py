@@ -84,9 +84,9 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from cogarch.experiments.results import iter_trials
-    from cogarch.experiments.run_config import RunConfig
-    from cogarch.experiments.runner import Runner
+    from cogarch.experiments.results.trial_files import iter_trials
+    from cogarch.experiments.running.run_config import RunConfig
+    from cogarch.experiments.running.runner import Runner
 
     if args.keep:
         results_dir = Path(args.keep)

@@ -39,8 +39,8 @@ from typing import Any
 import cogarch.tasks.sct.engine as engine
 from cogarch.core.backend import TrialSpec
 from cogarch.core.model import Usage
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.worker import RunSetup
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.worker import RunSetup
 from cogarch.models.local import stop_local_servers
 from cogarch.models.metering import Meter
 from cogarch.seeds import trial_seed

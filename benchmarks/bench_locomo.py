@@ -70,7 +70,7 @@ def spec_file(folder: Path, agent: str, embedder: str) -> str:
 
 
 def _config(data: Path, results: Path, agent: str, embedder: str) -> Any:
-    from cogarch.experiments.run_config import RunConfig
+    from cogarch.experiments.running.run_config import RunConfig
 
     return RunConfig.model_validate(
         {
@@ -103,7 +103,7 @@ async def timed_trial(
     results under ``folder``; returns the trial's output, each question's framework time in
     ms (its cycle less the agent's answer) and the agent built for it."""
     from cogarch.core.task import TrialContext
-    from cogarch.experiments.worker import RunSetup
+    from cogarch.experiments.running.worker import RunSetup
     from cogarch.tasks.locomo import task as task_mod
     from cogarch.workspace.spec import build_agent
 

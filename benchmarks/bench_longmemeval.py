@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def run_config(data: Path, results: Path, embedder: str, **extra: Any) -> Any:
-    from cogarch.experiments.run_config import RunConfig
+    from cogarch.experiments.running.run_config import RunConfig
 
     return RunConfig.model_validate(
         {
@@ -78,7 +78,7 @@ async def ingest_once(data: Path, folder: Path, embedder: str) -> tuple[float, f
     """Seconds and CPU seconds (every thread of the process) for a fresh raw_turns_hybrid
     agent to take the first question's haystack in, as the task feeds it (every session, in
     date order, in one batch)."""
-    from cogarch.experiments.worker import RunSetup
+    from cogarch.experiments.running.worker import RunSetup
     from cogarch.tasks.longmemeval.data import load_longmemeval
     from cogarch.tasks.longmemeval.task import haystack_observations
     from cogarch.workspace.spec import AgentSpec, build_agent
@@ -142,7 +142,7 @@ async def one_haystack(folder: Path, args: argparse.Namespace) -> dict[str, Any]
 
 
 async def whole(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
-    from cogarch.experiments.runner import Runner
+    from cogarch.experiments.running.runner import Runner
     from cogarch.memory.retrieval.embeddings import MiniLMEmbedder
 
     data = write_data(folder / "whole.json", args.questions, args)

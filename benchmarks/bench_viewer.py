@@ -20,9 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.results import iter_trials, read_trial, write_trial
-from cogarch.experiments.run_config import RunConfig, load_run_config
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import iter_trials, read_trial, write_trial
+from cogarch.experiments.running.run_config import RunConfig, load_run_config
+from cogarch.experiments.running.runner import Runner
 from cogarch.experiments.viewer.index import Query, TrialIndex
 from cogarch.experiments.viewer.render import render
 from cogarch.experiments.viewer.trial_view import trial_view
@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def one_trial(where: Path) -> TrialRecord:
-    config = load_run_config(REPO / "experiments" / "hangman_sct_fakes.yaml")
+    config = load_run_config(REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml")
     config = RunConfig.model_validate(
         {**config.model_dump(), "results_dir": where, "trials": 1, "agents": config.agents[1:2]}
     )

@@ -1,15 +1,17 @@
 """The real memory libraries beside cogarch's re-implementations, on the same dialogues.
 
-    python benchmarks/compare_baselines.py --providers experiments/baselines_lib_local.yaml \
+    python benchmarks/compare_baselines.py \
+        --providers experiments/configs/baselines_lib_local.yaml \
         --provider local --hangman-seeds 1 --locomo /path/to/locomo.json --sessions 1 \
         --sct-results results/baselines_lib_local --out /tmp/compare.md
 
 For each pair (``mem0_lib``/``mem0``, ``memoryos_lib``/``memoryos``) and each dialogue (scripted
 Hangman games, the first sessions of a LoCoMo conversation), both modules take in the same
 turns with the same model and retrieve for the same queries (see
-``cogarch.experiments.compare_baselines``); the tables of memories stored, retrieval overlap per
-turn and model calls and tokens go to ``--out`` (Markdown) and stdout. With ``--sct-results``,
-the outcome class of each trial of a Hangman SCT run of the four agents is tabulated too.
+``cogarch.experiments.papers.compare_baselines``); the tables of memories stored, retrieval
+overlap per turn and model calls and tokens go to ``--out`` (Markdown) and stdout. With
+``--sct-results``, the outcome class of each trial of a Hangman SCT run of the four agents is
+tabulated too.
 """
 
 from __future__ import annotations
@@ -46,13 +48,13 @@ def main(argv: list[str] | None = None) -> int:
 
 async def run(args: argparse.Namespace) -> str:
     from cogarch.config import read_yaml
-    from cogarch.experiments.compare_baselines import (
+    from cogarch.experiments.papers.compare_baselines import (
         Dialogue,
         compare_dialogue,
         hangman_dialogue,
         locomo_dialogue,
     )
-    from cogarch.experiments.fakes import run_fakes
+    from cogarch.experiments.running.fakes import run_fakes
     from cogarch.models.providers import Providers, load_providers_yaml
 
     section = {}
@@ -98,7 +100,7 @@ async def run(args: argparse.Namespace) -> str:
 
 
 def tables(args: argparse.Namespace, model: str, summaries: list, turn_rows: list) -> str:
-    from cogarch.experiments.compare_baselines import markdown, outcome_rows
+    from cogarch.experiments.papers.compare_baselines import markdown, outcome_rows
 
     parts = [
         f"## Memories stored and model use per dialogue (provider {args.provider}, model {model})",

@@ -30,7 +30,7 @@ MAX_CODE_BYTES = 16 * 2**20
 
 LOADED_FILES: dict[str, str] = {}
 """The SHA-256 of the bytes last executed for each Python file loaded by path (by its real
-path): what ran, for a record of consent (``cogarch.experiments.task_trust``)."""
+path): what ran, for a record of consent (``cogarch.experiments.results.task_trust``)."""
 
 
 def file_module_name(path: Path, digest: str) -> str:

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 from cogarch.lazy import lazy_module
 
 if TYPE_CHECKING:
-    from cogarch.experiments.report import build_report
-    from cogarch.experiments.results import CorruptTrialError, iter_trials, read_trial
-    from cogarch.experiments.run_config import RunConfig, load_run_config
-    from cogarch.experiments.runner import Runner, RunReport
-    from cogarch.experiments.suite_config import SuiteConfig, load_suite_config
-    from cogarch.experiments.suite_runner import SuiteRun, run_suite
+    from cogarch.experiments.reports.report import build_report
+    from cogarch.experiments.results.trial_files import CorruptTrialError, iter_trials, read_trial
+    from cogarch.experiments.running.run_config import RunConfig, load_run_config
+    from cogarch.experiments.running.runner import Runner, RunReport
+    from cogarch.experiments.suites.config import SuiteConfig, load_suite_config
+    from cogarch.experiments.suites.runner import SuiteRun, run_suite
 
 __all__, __getattr__ = lazy_module(__name__)

@@ -1,5 +1,5 @@
 """``python -m cogarch.experiments``: the same as the ``cogarch`` command."""
 
-from .cli import main
+from .cli.command import main
 
 raise SystemExit(main())

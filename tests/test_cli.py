@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.cli import build_parser, main
+from cogarch.experiments.cli.command import build_parser, main
 from cogarch.models import providers as providers_module
 from cogarch.tasks.hangman.prompts import OPENER_PROMPT
 from cogarch.testing import FaultServer, allowing_model_requests
@@ -62,7 +62,7 @@ def test_models_lists_without_calling_and_says_how_to_check(
         raise AssertionError("listing built a model or loaded the tasks' fakes")
 
     monkeypatch.setattr(providers_module.Providers, "get", never)
-    monkeypatch.setattr("cogarch.experiments.fakes.run_fakes", never)
+    monkeypatch.setattr("cogarch.experiments.running.fakes.run_fakes", never)
     path = providers_file(tmp_path)
     for flags in ([], ["--no-check"]):  # --no-check is what the command does by default
         assert main(["models", *flags, "--config", path]) == 0

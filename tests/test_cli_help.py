@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from cogarch.experiments.cli import build_parser
+from cogarch.experiments.cli.command import build_parser
 
 MARKUP = re.compile(r"``|:(class|func|mod|data|meth|attr):`")
 

@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 from cogarch.core.memory import MemoryContext, TurnRecord
 from cogarch.core.state import StateError
 from cogarch.errors import ConfigError
-from cogarch.experiments.results import read_trial
+from cogarch.experiments.results.trial_files import read_trial
 from cogarch.experiments.viewer.app import create_app
 from cogarch.experiments.viewer.index import TrialIndex
 from cogarch.memory.registry import build_memory

@@ -29,12 +29,20 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cogarch.memory",),
     ("cogarch.workspace",),
     ("cogarch.tasks",),
+    ("cogarch.experiments.results", "cogarch.experiments.papers", "cogarch.experiments.otel"),
+    ("cogarch.experiments.tables",),
+    ("cogarch.experiments.figures",),
+    ("cogarch.experiments.running", "cogarch.experiments.judge_audit"),
+    ("cogarch.experiments.reports",),
+    ("cogarch.experiments.suites", "cogarch.experiments.leaderboard"),
+    ("cogarch.experiments.scale",),
+    ("cogarch.experiments.cli", "cogarch.experiments.viewer"),
     ("cogarch.experiments",),
     ("cogarch.bridges",),
 )
 """Bottom to top; a module belongs to the layer of its longest matching prefix. The bridges
 are the top layer: nothing of the framework imports them (the runner names a framework's
-host builder by import path, ``cogarch.experiments.framework_hosts.FRAMEWORKS``)."""
+host builder by import path, ``cogarch.experiments.running.framework_hosts.FRAMEWORKS``)."""
 
 
 def module_files() -> dict[str, Path]:

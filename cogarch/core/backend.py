@@ -3,7 +3,7 @@
 The driver (the runner) submits plain-data trial specs and gets trial records back; only the
 driver writes the results directory, so workers need no shared disk. A spec names its run by
 the digest of the run config, which a backend ships to each worker once (see ``TrialWorker``
-in ``cogarch.experiments.worker``): the worker builds the run's providers, task and agent
+in ``cogarch.experiments.running.worker``): the worker builds the run's providers, task and agent
 specs once per run, which is what lets the same spec run in this process, in a pool of
 processes or on another machine.
 """

@@ -14,7 +14,7 @@ as generic data (:class:`~cogarch.core.payload.GenericPayload`, the base
 :class:`~cogarch.core.evaluation.Evaluation` and :class:`Branch`, each keeping all its values).
 
 Files written before records existed (schema version 1) are read by the loader in
-``cogarch.experiments.results``, which migrates them to this schema in memory.
+``cogarch.experiments.results.trial_files``, which migrates them to this schema in memory.
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def _models_section(roots: Iterable[type[BaseModel]], level: str = "##") -> str:
 
 
 def run_config_page() -> str:
-    from cogarch.experiments.run_config import RunConfig
+    from cogarch.experiments.running.run_config import RunConfig
     from cogarch.models.providers import ProviderConfig
 
     return (
@@ -81,7 +81,7 @@ def run_config_page() -> str:
 
 def suite_config_page() -> str:
     from cogarch.core.leaderboard import LeaderboardMetric
-    from cogarch.experiments.suite_config import SuiteConfig
+    from cogarch.experiments.suites.config import SuiteConfig
 
     return (
         GENERATED_NOTE
@@ -195,7 +195,7 @@ def agents_index(names: list[str]) -> str:
 
 
 def cli_page() -> str:
-    from cogarch.experiments.cli import build_parser
+    from cogarch.experiments.cli.command import build_parser
 
     parser = build_parser()
     out = [

@@ -25,7 +25,7 @@ from cogarch.errors import ConfigError, one_line
 from cogarch.io import atomic_write_json
 from cogarch.models.metering import Meter
 
-from ..worker import RunSetup, check_provider
+from ..running.worker import RunSetup, check_provider
 from .log import LoggedVerdict, VerdictLog, verdict_key
 from .measures import INTERVAL, Agreement, Rate, agreement, error_rates
 from .probes import Probe, make_probes

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from ..summary import wilson_interval
+from ..tables.summary import wilson_interval
 from .probes import Probe
 
 INTERVAL = "Wilson score interval, 95%"

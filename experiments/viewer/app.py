@@ -16,7 +16,7 @@ from starlette.staticfiles import StaticFiles
 
 from cogarch.core.records import TrialRecord
 
-from ..results import CorruptTrialError
+from ..results.trial_files import CorruptTrialError
 from .guard import Guard, new_token
 from .index import Query, TrialIndex
 from .render import STATIC, render

@@ -21,7 +21,7 @@ def _need_view_extra() -> None:
 
 def cmd_view(args: argparse.Namespace) -> int:
     _need_view_extra()
-    from ..paths import check_port, folder_to_read, folder_to_write
+    from ..results.paths import check_port, folder_to_read, folder_to_write
     from .index import TrialIndex
 
     port = check_port(args.port)
@@ -50,8 +50,8 @@ def cmd_view(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     _need_view_extra()
-    from ..cli_config import providers_from
-    from ..paths import check_port
+    from ..cli.config import providers_from
+    from ..results.paths import check_port
     from .play import PlaySession
     from .play_app import create_play_app
     from .serve import serve

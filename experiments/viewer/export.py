@@ -21,7 +21,7 @@ from cogarch.errors import ConfigError
 from cogarch.files import real_folder
 from cogarch.io import atomic_write_text
 
-from ..paths import folder_to_write
+from ..results.paths import folder_to_write
 from .app import run_page_context, trial_html
 from .index import Query, TrialIndex, TrialRow
 from .render import STATIC, render

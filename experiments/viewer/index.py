@@ -18,7 +18,7 @@ from urllib.parse import quote
 from cogarch.core.records import TrialRecord
 from cogarch.errors import ConfigError
 
-from ..results import CorruptTrialError, read_trial
+from ..results.trial_files import CorruptTrialError, read_trial
 
 
 @dataclass(frozen=True, slots=True)

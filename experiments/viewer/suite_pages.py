@@ -25,10 +25,10 @@ from starlette.routing import BaseRoute, Route
 from cogarch.errors import CogarchError, ConfigError
 from cogarch.io import atomic_write_text
 
-from ..leaderboard import Cell, build_leaderboard
-from ..leaderboard_html import leaderboard_page
-from ..suite_files import SuiteManifest, is_suite, read_manifest
-from ..suite_folder import cell_folder
+from ..leaderboard.board import Cell, build_leaderboard
+from ..leaderboard.html import leaderboard_page
+from ..suites.files import SuiteManifest, is_suite, read_manifest
+from ..suites.folder import cell_folder
 
 REPORT = Path("report") / "report.html"
 

@@ -15,8 +15,8 @@ from cogarch.core.affordances import split_input
 from cogarch.core.records import Branch, TrialRecord, Turn, WalkStep
 from cogarch.core.views import Section
 
-from ..report_tables import task_sections
-from ..task_types import task_of
+from ..results.task_types import task_of
+from ..tables.report_tables import task_sections
 from .explain import explain
 from .graph_svg import Drawing, Shape, draw, shape_of
 

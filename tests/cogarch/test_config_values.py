@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from cogarch.config import validate_mapping
 from cogarch.errors import ConfigError
-from cogarch.experiments.run_config import load_run_config
+from cogarch.experiments.running.run_config import load_run_config
 from cogarch.tasks.registry import build_task
 
 RUN = """\

@@ -104,7 +104,7 @@ def tiny_turns(record):
 
 CHECK = """
 import asyncio, json
-from cogarch.experiments.run_config import RunConfig
+from cogarch.experiments.running.run_config import RunConfig
 from cogarch.memory import MEMORY_MODULES
 from cogarch.metrics import METRICS, resolve_metric
 from cogarch.models import FunctionModel, Model, Providers

@@ -10,8 +10,8 @@ import pytest
 
 from cogarch.config import read_yaml
 from cogarch.errors import ConfigError
-from cogarch.experiments.cli import main
-from cogarch.experiments.run_config import load_run_config
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.running.run_config import load_run_config
 from cogarch.workspace.spec import load_agent_spec
 
 RECURSIVE = [

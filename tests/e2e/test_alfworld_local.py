@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.results import read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import read_trial, trial_path
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.alfworld.records import AlfworldEvaluation, AlfworldPayload
 
 pytestmark = pytest.mark.e2e

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 
 pytestmark = pytest.mark.e2e
 

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.core.records import TrialError, TrialRecord, Turn, TurnFootprint, transitions_from
-from cogarch.experiments.migrate import V1_SCORING
-from cogarch.experiments.results import write_trial
+from cogarch.experiments.results.migrate import V1_SCORING
+from cogarch.experiments.results.trial_files import write_trial
 from cogarch.tasks.registry import TASKS
 from cogarch.tasks.sct.records import SCTAnswer, SCTPayload
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cogarch.experiments.run_config import RunConfig
+from cogarch.experiments.running.run_config import RunConfig
 from cogarch.testing import FaultServer
 
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.attached_metrics import read_metrics
-from cogarch.experiments.run_config import RunConfig, load_run_config
-from cogarch.experiments.runner import Runner
-from cogarch.experiments.suite_config import load_suite_config
-from cogarch.experiments.user_code import user_code
+from cogarch.experiments.running.run_config import RunConfig, load_run_config
+from cogarch.experiments.running.runner import Runner
+from cogarch.experiments.running.user_code import user_code
+from cogarch.experiments.suites.config import load_suite_config
+from cogarch.experiments.tables.attached_metrics import read_metrics
 from tests.experiments import hangman_run
 
 METRIC_FILE = '''

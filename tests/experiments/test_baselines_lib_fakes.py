@@ -1,4 +1,4 @@
-"""experiments/baselines_lib_fakes.yaml: the real-library agents on the Hangman SCT against
+"""experiments/configs/baselines_lib_fakes.yaml: the real-library agents on the Hangman SCT against
 scripted hosts that also answer the libraries' own calls; every trial lands in its outcome
 class and the libraries' calls are in the usage tables."""
 
@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.results import iter_trials
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.results.trial_files import iter_trials
 from cogarch.memory.retrieval.libs.offline import AMEM, MEM0, MEMORYOS
 
 REPO = Path(__file__).resolve().parents[2]
-CONFIG = REPO / "experiments" / "baselines_lib_fakes.yaml"
+CONFIG = REPO / "experiments" / "configs" / "baselines_lib_fakes.yaml"
 EXPECTED = {
     "honest_mem0_lib": "self_consistent",
     "forgetful_mem0_lib": "over_confirmation",

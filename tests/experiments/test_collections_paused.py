@@ -6,9 +6,9 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from cogarch.experiments.collections_paused import YOUNGEST_THRESHOLD, collections_paused
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.running.collections_paused import YOUNGEST_THRESHOLD, collections_paused
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 
 DATA = Path(__file__).resolve().parents[1] / "tasks" / "longmemeval" / "data" / "small.json"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.compare_baselines import (
+from cogarch.experiments.papers.compare_baselines import (
     compare_dialogue,
     dialogue_of,
     exact_overlap,

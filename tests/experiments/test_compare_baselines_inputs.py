@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.compare_baselines import outcome_rows
+from cogarch.experiments.papers.compare_baselines import outcome_rows
 from tests.deadline import deadline
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs FIFOs and /dev/zero")

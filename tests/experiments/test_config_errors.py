@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.cli import main
-from cogarch.experiments.run_config import load_run_config
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.running.run_config import load_run_config
+from cogarch.experiments.running.runner import Runner
 from tests.experiments import hangman_run
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.tidy import tidy_run
-from cogarch.experiments.tidy_table import csv_cell, write_csv, write_jsonl
+from cogarch.experiments.tables.tidy import tidy_run
+from cogarch.experiments.tables.tidy_table import csv_cell, write_csv, write_jsonl
 from tests.experiments import make_trial, write_run
 
 HOSTILE = [
@@ -48,7 +48,7 @@ def test_numbers_and_plain_text_stay_as_they_are() -> None:
 def test_the_leaderboard_csv_escapes_its_cells_too() -> None:
     from types import SimpleNamespace
 
-    from cogarch.experiments.leaderboard_files import CSV_COLUMNS, to_csv
+    from cogarch.experiments.leaderboard.files import CSV_COLUMNS, to_csv
 
     values = {k: f"=cmd|{k}" for k in CSV_COLUMNS}
     cell = SimpleNamespace(model_dump=lambda: values, costs=SimpleNamespace(model_dump=lambda: {}))

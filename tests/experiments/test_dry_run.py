@@ -12,16 +12,16 @@ from typing import Any
 import pytest
 
 from cogarch.config import read_yaml
-from cogarch.experiments.cli import main
-from cogarch.experiments.dry_run import dry_run
-from cogarch.experiments.run_config import load_run_config
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.running.dry_run import dry_run
+from cogarch.experiments.running.run_config import load_run_config
 from cogarch.models import providers as providers_module
 from tests.tasks.alfworld import conftest as alfworld
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(
     path
-    for path in [*REPO.glob("experiments/*.yaml"), *REPO.glob("examples/*.yaml")]
+    for path in [*REPO.glob("experiments/configs/*.yaml"), *REPO.glob("examples/*.yaml")]
     # run configs only: no agent spec, and no suite config (tests/experiments/suite plans those)
     if "task" in read_yaml(path)
 )
@@ -81,7 +81,7 @@ def no_official_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def generated(name: str, tmp_path: Path) -> Path:
     """A copy of the shipped config ``name`` that asks for generated games."""
-    data = read_yaml(REPO / "experiments" / name)
+    data = read_yaml(REPO / "experiments" / "configs" / name)
     data["task"]["source"] = "generated"
     copy = tmp_path / name
     copy.write_text(json.dumps(data))
@@ -103,12 +103,12 @@ UNSTATED = (
 
 @pytest.mark.usefixtures("engine", "no_models", "no_official_data")
 @pytest.mark.parametrize(
-    "name", sorted(p.name for p in REPO.glob("experiments/episodex_paper*.yaml"))
+    "name", sorted(p.name for p in REPO.glob("experiments/configs/episodex_paper*.yaml"))
 )
 def test_each_paper_config_plans_its_games_and_every_setting_the_paper_leaves_unstated(
     name: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    assert main(["run", str(REPO / "experiments" / name), "--dry-run"]) == 0
+    assert main(["run", str(REPO / "experiments" / "configs" / name), "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "  games: ALFWorld's official games ($ALFWORLD_DATA, else ~/.cache/alfworld)" in out
     assert "MISSING DATA" in out and "set task.source: generated" in out
@@ -126,7 +126,7 @@ def test_a_paper_config_without_alfworlds_games_refuses_to_run_naming_the_fix(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     results = tmp_path / "results"
-    path = REPO / "experiments" / "episodex_paper.yaml"
+    path = REPO / "experiments" / "configs" / "episodex_paper.yaml"
     assert main(["run", str(path), "--results-dir", str(results)]) == 2
     err = capsys.readouterr().err
     assert "valid_unseen games are not under ~/.cache/alfworld ($ALFWORLD_DATA is not set)" in err
@@ -159,7 +159,10 @@ def test_a_missing_endpoint_variable_fails_as_the_run_would(
 ) -> None:
     monkeypatch.setenv("EPISODEX_API_KEY", "dummy-key")
     monkeypatch.delenv("EPISODEX_BASE_URL", raising=False)
-    assert main(["run", str(REPO / "experiments" / "episodex_paper.yaml"), "--dry-run"]) == 2
+    assert (
+        main(["run", str(REPO / "experiments" / "configs" / "episodex_paper.yaml"), "--dry-run"])
+        == 2
+    )
     assert "export EPISODEX_BASE_URL=" in capsys.readouterr().err
 
 
@@ -167,7 +170,10 @@ def test_a_missing_endpoint_variable_fails_as_the_run_would(
 def test_the_embedded_model_is_named_and_not_started(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["run", str(REPO / "experiments" / "episodex_local.yaml"), "--dry-run"]) == 0
+    assert (
+        main(["run", str(REPO / "experiments" / "configs" / "episodex_local.yaml"), "--dry-run"])
+        == 0
+    )
     assert "local, the embedded model" in capsys.readouterr().out
 
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.dry_run import dry_run
-from cogarch.experiments.run_config import RunConfig
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.running.dry_run import dry_run
+from cogarch.experiments.running.run_config import RunConfig
 from tests.deadline import deadline
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs FIFOs and /dev/zero")

@@ -10,7 +10,7 @@ from typing import Any
 
 from cogarch.core.records import TrialRecord
 from cogarch.core.views import Table
-from cogarch.experiments.episode_tables import (
+from cogarch.experiments.reports.episode_tables import (
     CUT_NOTE,
     FOCUS_NOTE,
     MEMORY_NOTE,
@@ -18,8 +18,8 @@ from cogarch.experiments.episode_tables import (
     PAPER_NOTE,
     episode_tables,
 )
-from cogarch.experiments.report import build_report
-from cogarch.experiments.summary import wilson_interval
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.tables.summary import wilson_interval
 from tests.experiments import make_trial, write_run
 
 PARAMS = {"max_episodes": 5, "retrieval": "random", "conceptual": True, "focus": True}

@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.report import build_report
-from cogarch.experiments.results import iter_trials, read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig, load_run_config
-from cogarch.experiments.runner import Runner
-from cogarch.experiments.worker import RunSetup
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.results.trial_files import iter_trials, read_trial, trial_path
+from cogarch.experiments.running.run_config import RunConfig, load_run_config
+from cogarch.experiments.running.runner import Runner
+from cogarch.experiments.running.worker import RunSetup
 from tests.tasks.alfworld import conftest as alfworld
 
 REPO = Path(__file__).resolve().parents[2]
-FAKES = REPO / "experiments" / "episodex_fakes.yaml"
-LOCAL = REPO / "experiments" / "episodex_local.yaml"
+FAKES = REPO / "experiments" / "configs" / "episodex_fakes.yaml"
+LOCAL = REPO / "experiments" / "configs" / "episodex_local.yaml"
 GRID = {(0, False), (0, True), (5, False), (5, True)}
 
 engine, game_cache = alfworld.engine, alfworld.game_cache

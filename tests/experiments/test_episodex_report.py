@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cogarch.experiments.episode_tables import PLAY_NOTE, episode_tables
-from cogarch.experiments.episodex_paper import episodex_deviations, played_games
-from cogarch.experiments.report import build_report
-from cogarch.experiments.run_config import load_run_config
+from cogarch.experiments.papers.episodex_paper import episodex_deviations, played_games
+from cogarch.experiments.reports.episode_tables import PLAY_NOTE, episode_tables
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.running.run_config import load_run_config
 from tests.experiments import write_run
 from tests.experiments.test_episode_tables import column, game, named, trial
 
@@ -95,7 +95,9 @@ def test_games_without_transitions_get_no_play_table() -> None:
 
 
 def test_the_deviations_say_which_games_were_played_and_every_unstated_setting() -> None:
-    config = load_run_config(REPO / "experiments" / "episodex_paper.yaml").model_dump(mode="json")
+    config = load_run_config(REPO / "experiments" / "configs" / "episodex_paper.yaml").model_dump(
+        mode="json"
+    )
     official = episodex_deviations(config, {"official"})
     assert not any("GENERATED" in d for d in official)
     assert "action limit: 50 actions per game (cogarch's choice: the paper does not state it)" in (
@@ -134,7 +136,9 @@ def test_the_deviations_say_which_games_were_played_and_every_unstated_setting()
 
 
 def test_the_report_names_the_games_played_and_the_deviations(tmp_path: Path) -> None:
-    config = load_run_config(REPO / "experiments" / "episodex_paper.yaml").model_dump(mode="json")
+    config = load_run_config(REPO / "experiments" / "configs" / "episodex_paper.yaml").model_dump(
+        mode="json"
+    )
     records = [
         trial("episodex_gpt4o", 0, [played(True, 4, 16, source="generated")], params={}),
     ]

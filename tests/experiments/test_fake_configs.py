@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.results import iter_trials
-from cogarch.experiments.run_config import RunConfig, load_run_config
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.results.trial_files import iter_trials
+from cogarch.experiments.running.run_config import RunConfig, load_run_config
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.sct.evaluator import OUTCOMES as OUTCOME_COLUMNS
 from cogarch.tasks.sct.records import SCTPayload
 
 REPO = Path(__file__).resolve().parents[2]
-HANGMAN = REPO / "experiments" / "hangman_sct_fakes.yaml"
-DIAGNOSIS = REPO / "experiments" / "diagnosis_sct_fakes.yaml"
+HANGMAN = REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml"
+DIAGNOSIS = REPO / "experiments" / "configs" / "diagnosis_sct_fakes.yaml"
 TRIALS = 3
 
 EXPECTED = {

@@ -17,9 +17,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cogarch.experiments.results import read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import read_trial, trial_path
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.testing import FaultServer, allowing_model_requests
 from tests.experiments.endpoint_runs import endpoint_config
 

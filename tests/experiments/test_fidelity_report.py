@@ -9,25 +9,25 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.paper_settings import (
+from cogarch.experiments.papers.hangman_paper import (
     EMBEDDED_MODEL_NOTE,
     embedded_model_note,
     paper_deviations,
 )
-from cogarch.experiments.report import build_report, significance
-from cogarch.experiments.results import read_trial
-from cogarch.experiments.run_config import RunConfig, load_run_config
-from cogarch.experiments.runner import Runner
-from cogarch.experiments.summary import format_table, run_scoring, summarize
-from cogarch.experiments.tidy import tidy_run
-from cogarch.experiments.tidy_table import TidyRow
-from cogarch.experiments.worker import RunSetup
+from cogarch.experiments.reports.report import build_report, significance
+from cogarch.experiments.results.trial_files import read_trial
+from cogarch.experiments.running.run_config import RunConfig, load_run_config
+from cogarch.experiments.running.runner import Runner
+from cogarch.experiments.running.worker import RunSetup
+from cogarch.experiments.tables.summary import format_table, run_scoring, summarize
+from cogarch.experiments.tables.tidy import tidy_run
+from cogarch.experiments.tables.tidy_table import TidyRow
 from cogarch.tasks.sct.records import SCTEvaluation
 
 REPO = Path(__file__).resolve().parents[2]
-FAKES = REPO / "experiments" / "hangman_sct_fakes.yaml"
-LOCAL = REPO / "experiments" / "hangman_sct_local.yaml"
-PAPER = REPO / "experiments" / "hangman_sct_paper.yaml"
+FAKES = REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml"
+LOCAL = REPO / "experiments" / "configs" / "hangman_sct_local.yaml"
+PAPER = REPO / "experiments" / "configs" / "hangman_sct_paper.yaml"
 
 
 def row(agent: str, model: str, wins: bool, trial: int) -> TidyRow:

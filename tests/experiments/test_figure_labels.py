@@ -11,7 +11,7 @@ import pytest
 from matplotlib import font_manager
 from matplotlib.ft2font import FT2Font, LoadFlags
 
-from cogarch.experiments.figure_labels import (
+from cogarch.experiments.figures.labels import (
     LINE_HEIGHT,
     PAD,
     Anchor,

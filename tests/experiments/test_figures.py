@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments import figure_bands, figure_routing, figures
-from cogarch.experiments.tidy import tidy_run
-from cogarch.experiments.tidy_table import TidyRow
+from cogarch.experiments.figures import bands as figure_bands
+from cogarch.experiments.figures import outcomes as figures
+from cogarch.experiments.figures import routing as figure_routing
+from cogarch.experiments.tables.tidy import tidy_run
+from cogarch.experiments.tables.tidy_table import TidyRow
 from tests.experiments import make_trial, write_corrupt, write_run
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -12,10 +12,10 @@ import pytest
 from pydantic import ValidationError
 
 from cogarch.errors import ConfigError, UnknownNameError
-from cogarch.experiments import frameworks
-from cogarch.experiments.framework_hosts import FRAMEWORKS
-from cogarch.experiments.frameworks import FrameworkAgentSpec, framework_builder
-from cogarch.experiments.run_config import AgentEntry
+from cogarch.experiments.running import frameworks
+from cogarch.experiments.running.framework_hosts import FRAMEWORKS
+from cogarch.experiments.running.frameworks import FrameworkAgentSpec, framework_builder
+from cogarch.experiments.running.run_config import AgentEntry
 from cogarch.registry import Registry
 
 AGENT_FRAMEWORK = "cogarch.bridges.agent_framework.hosting:FrameworkAgentBuilder"
@@ -72,7 +72,7 @@ def test_a_framework_is_found_by_short_name_or_import_path() -> None:
 
 def test_the_runner_loads_no_bridge_until_a_run_names_a_framework() -> None:
     code = (
-        "import sys, cogarch.experiments.worker, cogarch.experiments.cli; "
+        "import sys, cogarch.experiments.running.worker, cogarch.experiments.cli.command; "
         "print(sorted(m for m in sys.modules if m.startswith('cogarch.bridges')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

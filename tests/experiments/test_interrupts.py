@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.results import iter_trials
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import iter_trials
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from tests.experiments.misbehaving_runs import misbehaving_config
 
 

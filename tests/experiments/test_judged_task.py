@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.cli import main
-from cogarch.experiments.report import build_report
-from cogarch.experiments.results import read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
-from cogarch.experiments.task_metrics import metric_tables
-from cogarch.experiments.tidy import row_from_trial
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.results.trial_files import read_trial, trial_path
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
+from cogarch.experiments.tables.task_metrics import metric_tables
+from cogarch.experiments.tables.tidy import row_from_trial
 from cogarch.models.fakes import CallInfo
 from cogarch.tasks.constraints.records import ConstraintsEvaluation
 from tests.experiments import make_trial

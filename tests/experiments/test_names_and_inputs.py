@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.names import MAX_NAME_BYTES, safe_name
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.results.names import MAX_NAME_BYTES, safe_name
 
 GOOD = """\
 name: names_test

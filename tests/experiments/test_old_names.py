@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from cogarch.experiments.migrate import current_names
-from cogarch.experiments.report import build_report
-from cogarch.experiments.results import read_trial
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.results.migrate import current_names
+from cogarch.experiments.results.trial_files import read_trial
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.experiments.viewer.app import create_app
 from cogarch.experiments.viewer.index import TrialIndex
 from cogarch.workspace import load_agent_spec

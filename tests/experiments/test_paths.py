@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.cli import main
-from cogarch.experiments.paths import check_port, folder_to_read, folder_to_write
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.results.paths import check_port, folder_to_read, folder_to_write
 
 
 @pytest.mark.parametrize("port", [0, 1, 8765, 65535])

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cogarch.experiments.cli import main
+from cogarch.experiments.cli.command import main
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -100,7 +100,7 @@ def test_a_plugin_that_raises_is_one_line(
 def test_an_unforeseen_error_is_one_line_pointing_at_the_debug_flag(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cogarch.experiments import cli
+    from cogarch.experiments.cli import command as cli
 
     def boom(args: object) -> int:
         raise RuntimeError("something unforeseen")

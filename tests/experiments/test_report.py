@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.cli import main
-from cogarch.experiments.report import build_report, is_default_baseline
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.reports.report import build_report, is_default_baseline
 from tests.experiments import make_trial, write_corrupt, write_run
 
 AGENTS = ("vanilla_llm", "a-mem", "workflow_overwrite")

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.cli import main
-from cogarch.experiments.report import build_report
-from cogarch.experiments.results import trial_path
-from cogarch.experiments.run_config import RunConfig, load_run_config
-from cogarch.experiments.runner import Runner
-from cogarch.experiments.tidy import tidy_run
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.results.trial_files import trial_path
+from cogarch.experiments.running.run_config import RunConfig, load_run_config
+from cogarch.experiments.running.runner import Runner
+from cogarch.experiments.tables.tidy import tidy_run
 from tests.experiments.test_report import summary_row
 
 

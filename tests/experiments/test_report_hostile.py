@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from cogarch.core.records import TrialError, TrialRecord
-from cogarch.experiments.report import build_report
-from cogarch.experiments.report_page import md_text
+from cogarch.experiments.reports.page import md_text
+from cogarch.experiments.reports.report import build_report
 from tests.experiments import make_trial, write_run
 
 DOLLAR_NAMES = ["a$b", "$x$", "50%_$", r"$\frac{1}{$", "^_{}$$"]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.report import build_report, resolve_baselines
-from cogarch.experiments.tidy import tidy_run
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.reports.report import build_report, resolve_baselines
+from cogarch.experiments.tables.tidy import tidy_run
 from tests.deadline import deadline
 from tests.experiments import make_trial, write_run
 

@@ -7,10 +7,10 @@ import math
 
 from cogarch.core.evaluation import Evaluation
 from cogarch.core.records import Scoring, TrialRecord
-from cogarch.experiments.report import summary_table
-from cogarch.experiments.report_stats import comparison_table, significance
-from cogarch.experiments.summary import format_table, summarize
-from cogarch.experiments.tidy_table import TidyRow
+from cogarch.experiments.reports.report import summary_table
+from cogarch.experiments.reports.stats import comparison_table, significance
+from cogarch.experiments.tables.summary import format_table, summarize
+from cogarch.experiments.tables.tidy_table import TidyRow
 
 
 def row(agent: str, trial: int, wins: bool | None) -> TidyRow:

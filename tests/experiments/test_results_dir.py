@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.results import read_trial, trial_path
-from cogarch.experiments.resultsdir import ResultsDirError, RunLock
-from cogarch.experiments.run_config import load_run_config
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.results.directory import ResultsDirError, RunLock
+from cogarch.experiments.results.trial_files import read_trial, trial_path
+from cogarch.experiments.running.run_config import load_run_config
+from cogarch.experiments.running.runner import Runner
 from tests.experiments.slow_fakes import DELAY_ENV
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs flock and SIGKILL")
@@ -122,7 +122,7 @@ def test_a_full_or_read_only_disk_stops_with_one_line_and_keeps_the_files(
     def failing(path: object, text: str) -> Path:
         raise OSError(code, os.strerror(code))
 
-    monkeypatch.setattr("cogarch.experiments.results.atomic_write_text", failing)
+    monkeypatch.setattr("cogarch.experiments.results.trial_files.atomic_write_text", failing)
     assert main(["run", str(config), "--results-dir", str(results), "--quiet"]) == 2
     err = capsys.readouterr().err
     errors = [line for line in err.splitlines() if not line.startswith("warning:")]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.results import iter_trials
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import iter_trials
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from tests.experiments.misbehaving_runs import misbehaving_config
 
 
@@ -66,7 +66,7 @@ def test_a_trial_state_folder_that_is_a_link_is_set_aside(tmp_path: Path) -> Non
 
 
 def test_a_report_folder_that_links_elsewhere_is_set_aside(tmp_path: Path) -> None:
-    from cogarch.experiments.report import build_report
+    from cogarch.experiments.reports.report import build_report
 
     run(tmp_path / "run")
     results, outside = link_out(tmp_path, "report", {"report.md": "mine\n"})
@@ -77,7 +77,7 @@ def test_a_report_folder_that_links_elsewhere_is_set_aside(tmp_path: Path) -> No
 
 
 def test_a_figure_planted_as_a_link_is_replaced_not_written_through(tmp_path: Path) -> None:
-    from cogarch.experiments.report import build_report
+    from cogarch.experiments.reports.report import build_report
 
     results, victim = tmp_path / "run", tmp_path / "victim.txt"
     run(results)

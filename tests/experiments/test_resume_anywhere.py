@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.dry_run import dry_run
-from cogarch.experiments.run_config import load_run_config
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.running.dry_run import dry_run
+from cogarch.experiments.running.run_config import load_run_config
 
 REPO = Path(__file__).resolve().parents[2]
 

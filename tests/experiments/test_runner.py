@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from cogarch.core import TrialRecord
-from cogarch.experiments.names import safe_name
-from cogarch.experiments.results import read_trial, trial_path, write_trial
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner, RunReport
-from cogarch.experiments.worker import package_versions
+from cogarch.experiments.results.names import safe_name
+from cogarch.experiments.results.trial_files import read_trial, trial_path, write_trial
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner, RunReport
+from cogarch.experiments.running.worker import package_versions
 from cogarch.seeds import trial_seed
 from tests.experiments import slow_fakes
 

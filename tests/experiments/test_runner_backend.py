@@ -8,12 +8,12 @@ from pathlib import Path
 
 from cogarch.core.backend import TrialFn, TrialSpec
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.backends.gated import LocalHandle
-from cogarch.experiments.backends.local import LocalBackend
-from cogarch.experiments.results import read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
-from cogarch.experiments.worker import RunSetup, TrialWorker
+from cogarch.experiments.results.trial_files import read_trial, trial_path
+from cogarch.experiments.running.backends.gated import LocalHandle
+from cogarch.experiments.running.backends.local import LocalBackend
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
+from cogarch.experiments.running.worker import RunSetup, TrialWorker
 from cogarch.seeds import trial_seed
 from tests.experiments.test_runner import SEED, TRIALS, make_config
 

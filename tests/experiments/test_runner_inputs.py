@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.results.trial_files import read_trial, trial_path
 from cogarch.seeds import trial_seed
 from tests.deadline import deadline
 from tests.experiments import slow_fakes

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.results import read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import read_trial, trial_path
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.testing import FaultServer, allowing_model_requests
 from tests.experiments.endpoint_runs import endpoint_config
 from tests.experiments.slow_fakes import MEMORY_MARK, REASONING_MARK, SECRET_MARK
@@ -127,8 +127,8 @@ async def test_api_keys_never_reach_trial_files_run_json_cache_or_report(
     recorded = json.loads((results / "run.json").read_text(encoding="utf-8"))["config"]
     assert recorded["providers"]["endpoint"]["api_key_env"] == KEY_ENV  # the name, not the value
 
-    if importlib.util.find_spec("cogarch.experiments.report") is not None:
-        from cogarch.experiments.report import build_report
+    if importlib.util.find_spec("cogarch.experiments.reports.report") is not None:
+        from cogarch.experiments.reports.report import build_report
 
         written = build_report(results, tmp_path / "report")
         assert written

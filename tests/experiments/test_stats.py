@@ -11,9 +11,9 @@ from scipy.stats import fisher_exact
 
 from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.errors import ConfigError
-from cogarch.experiments.cluster_stats import Interval, interval, wilson
-from cogarch.experiments.leaderboard_stats import compare, estimate
-from cogarch.experiments.stats import (
+from cogarch.experiments.leaderboard.cluster_stats import Interval, interval, wilson
+from cogarch.experiments.leaderboard.stats import compare, estimate
+from cogarch.experiments.reports.significance import (
     FAMILIES,
     Family,
     compare_to_baselines,
@@ -22,7 +22,7 @@ from cogarch.experiments.stats import (
     markers_from,
     mcnemar_exact,
 )
-from cogarch.experiments.summary import wilson_interval
+from cogarch.experiments.tables.summary import wilson_interval
 
 COLUMNS = (
     "hangman/gpt-oss-20b",

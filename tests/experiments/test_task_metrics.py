@@ -8,9 +8,9 @@ from pathlib import Path
 from cogarch.core.evaluation import Evaluation
 from cogarch.core.records import TrialRecord
 from cogarch.core.usage import TrialUsage
-from cogarch.experiments.report import build_report
-from cogarch.experiments.task_metrics import metric_tables
-from cogarch.experiments.tidy import row_from_trial
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.tables.task_metrics import metric_tables
+from cogarch.experiments.tables.tidy import row_from_trial
 from tests.experiments import make_trial, write_run
 
 

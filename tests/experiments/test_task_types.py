@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from cogarch.core.payload import GenericPayload
-from cogarch.experiments.results import read_trial
-from cogarch.experiments.task_trust import trust, trust_file, trusted
-from cogarch.experiments.task_types import task_class, task_source
+from cogarch.experiments.results.task_trust import trust, trust_file, trusted
+from cogarch.experiments.results.task_types import task_class, task_source
+from cogarch.experiments.results.trial_files import read_trial
 from tests.experiments.noting_task import TASK, trial, write
 
 

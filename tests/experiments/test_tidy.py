@@ -11,9 +11,9 @@ import pytest
 
 from cogarch.core.records import WalkStep
 from cogarch.errors import ConfigError
-from cogarch.experiments.migrate import migrate_v1
-from cogarch.experiments.tidy import footprint_of, tidy_run, transitions_of
-from cogarch.experiments.tidy_table import BASE_COLUMNS, columns_of, write_csv, write_jsonl
+from cogarch.experiments.results.migrate import migrate_v1
+from cogarch.experiments.tables.tidy import footprint_of, tidy_run, transitions_of
+from cogarch.experiments.tables.tidy_table import BASE_COLUMNS, columns_of, write_csv, write_jsonl
 from tests.experiments import make_trial, write_corrupt, write_run
 
 

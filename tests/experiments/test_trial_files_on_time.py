@@ -11,10 +11,10 @@ import pytest
 
 from cogarch.core.backend import TrialFn, TrialSpec
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.backends.local import LocalBackend
-from cogarch.experiments.results import trial_path
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import trial_path
+from cogarch.experiments.running.backends.local import LocalBackend
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.locomo.synthetic import synthetic_locomo
 
 

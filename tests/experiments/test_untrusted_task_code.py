@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 import yaml
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.report import build_report
-from cogarch.experiments.results import iter_trials
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner, RunReport
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.results.trial_files import iter_trials
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner, RunReport
 from tests.experiments.misbehaving_runs import misbehaving_config
 
 

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.report import build_report
-from cogarch.experiments.results import read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner, RunReport
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.results.trial_files import read_trial, trial_path
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner, RunReport
 from cogarch.testing import FaultServer, allowing_model_requests
 from tests.experiments.test_fault_run import fault_config
 

@@ -6,9 +6,9 @@ from typing import Any
 
 from cogarch.core.records import TrialRecord
 from cogarch.core.usage import TrialUsage
-from cogarch.experiments.tidy import row_from_trial
-from cogarch.experiments.tidy_table import TidyRow
-from cogarch.experiments.usage_table import HEADER, usage_table
+from cogarch.experiments.tables.tidy import row_from_trial
+from cogarch.experiments.tables.tidy_table import TidyRow
+from cogarch.experiments.tables.usage_table import HEADER, usage_table
 from tests.experiments import make_trial
 
 

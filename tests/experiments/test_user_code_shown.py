@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.dry_run import dry_run
-from cogarch.experiments.run_config import load_run_config
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.running.dry_run import dry_run
+from cogarch.experiments.running.run_config import load_run_config
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -50,7 +50,7 @@ def test_the_plan_lists_the_users_code_it_imported(tmp_path: Path) -> None:
 
 
 def test_a_plan_of_cogarchs_own_code_says_none() -> None:
-    config = load_run_config(REPO / "experiments" / "hangman_sct_fakes.yaml")
+    config = load_run_config(REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml")
     assert "your code: none" in dry_run(config).text().splitlines()
 
 

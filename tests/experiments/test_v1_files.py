@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from cogarch.core.records import TransitionCount
-from cogarch.experiments.report import build_report
-from cogarch.experiments.results import CorruptTrialError, read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
-from cogarch.experiments.tidy import tidy_run
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.results.trial_files import CorruptTrialError, read_trial, trial_path
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
+from cogarch.experiments.tables.tidy import tidy_run
 from cogarch.tasks.revision.records import RevisionPayload
 from cogarch.tasks.sct.records import SCTPayload
 

@@ -13,10 +13,10 @@ import pytest
 
 from cogarch.core.evaluation import Evaluation
 from cogarch.core.payload import TaskPayload
-from cogarch.experiments.report import build_report
-from cogarch.experiments.results import read_trial
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.results.trial_files import read_trial
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.constraints.records import ConstraintsEvaluation, ConstraintsPayload
 from cogarch.tasks.locomo.records import LocomoEvaluation, LocomoPayload
 from cogarch.tasks.revision.records import RevisionEvaluation, RevisionPayload

@@ -16,11 +16,11 @@ from cogarch.core.backend import TrialSpec
 from cogarch.core.records import TrialOutput
 from cogarch.core.task import Task, TrialContext
 from cogarch.errors import ConfigError
-from cogarch.experiments import runner as runner_module
-from cogarch.experiments import worker as worker_module
-from cogarch.experiments.backends import ray_worker
-from cogarch.experiments.runner import Runner
-from cogarch.experiments.worker import RunSetup, TrialWorker
+from cogarch.experiments.running import runner as runner_module
+from cogarch.experiments.running import worker as worker_module
+from cogarch.experiments.running.backends import ray_worker
+from cogarch.experiments.running.runner import Runner
+from cogarch.experiments.running.worker import RunSetup, TrialWorker
 from cogarch.models import FunctionModel, Model
 from cogarch.models.metering import Meter
 from cogarch.seeds import trial_seed

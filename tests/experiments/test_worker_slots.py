@@ -11,8 +11,8 @@ from pathlib import Path
 from autogen_core.models import LLMMessage
 
 from cogarch.core.backend import TrialSpec
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.worker import RunSetup
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.worker import RunSetup
 from cogarch.models import CallInfo, FunctionModel, Model, as_pairs
 from cogarch.models.slots import _current
 from cogarch.seeds import trial_seed

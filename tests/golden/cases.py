@@ -1,7 +1,7 @@
 """The golden trials, how to replay one, and how a replayed trial file is compared with its
 golden file.
 
-A golden case is one agent's trial 0 of a shipped run config under ``experiments/``, played
+A golden case is one agent's trial 0 of a shipped run config under ``experiments/configs/``, played
 with that config's task, seed and provider as they are, restricted to that one agent and one
 trial (a trial's seed depends only on the run's seed and the trial index, so the trial is the
 one a full run of the config plays). The golden file is that trial's file, kept under
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cogarch.experiments.results import read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig, load_run_config
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import read_trial, trial_path
+from cogarch.experiments.running.run_config import RunConfig, load_run_config
+from cogarch.experiments.running.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -72,13 +72,13 @@ SHOWN = 12
 @dataclass(frozen=True)
 class GoldenCase:
     config: str
-    """The shipped run config's name (``experiments/<config>.yaml``)."""
+    """The shipped run config's name (``experiments/configs/<config>.yaml``)."""
     agent: str
     """The agent (its name in the config) whose trial is kept."""
 
     @property
     def config_path(self) -> Path:
-        return ROOT / "experiments" / f"{self.config}.yaml"
+        return ROOT / "experiments" / "configs" / f"{self.config}.yaml"
 
     @property
     def plays_games(self) -> bool:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.results import read_trial
-from cogarch.experiments.run_config import load_run_config
+from cogarch.experiments.results.trial_files import read_trial
+from cogarch.experiments.running.run_config import load_run_config
 from cogarch.seeds import trial_seed
 from cogarch.tasks.alfworld.cache import CachedGame
 from tests.golden.cases import (

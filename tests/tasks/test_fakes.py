@@ -10,7 +10,7 @@ import pytest
 
 from cogarch.core.task import TrialContext
 from cogarch.errors import UnknownNameError
-from cogarch.experiments.fakes import run_fakes
+from cogarch.experiments.running.fakes import run_fakes
 from cogarch.models import ProviderConfig, Providers
 from cogarch.tasks.diagnosis.patients import hidden_condition
 from cogarch.tasks.fakes import task_fakes

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.cli import main
+from cogarch.experiments.cli.command import main
 from cogarch.workspace import AgentSpec, build_agent
 from cogarch.workspace.describe import diff, format_description
 from cogarch.workspace.spec import describe_spec

@@ -70,7 +70,7 @@ def test_an_unknown_specialist_kind_lists_the_valid_kinds(tmp_path: Path) -> Non
 
 
 def test_a_spec_naming_a_former_kind_is_refused_with_the_current_ones(tmp_path: Path) -> None:
-    """Former kind names are read only in old trial files (``experiments.migrate``)."""
+    """Former kind names are read only in old trial files (``experiments.results.migrate``)."""
     path = spec_file(
         tmp_path,
         """

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from cogarch.core.backend import TrialSpec
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.worker import RunSetup
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.worker import RunSetup
 from cogarch.workspace import spec as spec_module
 from cogarch.workspace.registry import SPECIALISTS
 from cogarch.workspace.spec import AgentPlan, build_agent, check_agent_spec, load_agent_spec

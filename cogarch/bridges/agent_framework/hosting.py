@@ -72,7 +72,8 @@ def load_factory(path: str) -> Factory:
 
 class FrameworkAgentBuilder:
     """Builds a run entry's Agent Framework agent for each trial, and its host: the host
-    builder the runner finds as ``agent-framework`` (``cogarch.experiments.framework_hosts``).
+    builder the runner finds as ``agent-framework``
+    (``cogarch.experiments.running.framework_hosts``).
 
     Args:
         factory: The import path of the factory function (``module:function`` or

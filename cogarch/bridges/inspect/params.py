@@ -4,7 +4,8 @@
 names (:data:`BRIDGE_PARAMS`) say which agent plays how many trials with which seed; a name
 the task's ``Params`` model declares goes to the task; every other name is a parameter of
 the agent's spec (``agent.NAME`` sends a name to the agent even when the task declares it
-too). The result is a :class:`~cogarch.experiments.run_config.RunConfig` with one agent, checked
+too). The result is a
+:class:`~cogarch.experiments.running.run_config.RunConfig` with one agent, checked
 with cogarch's own errors, so ``-T trials=N -T seed=S`` give the trials the seeds a run
 config's ``trials: N`` and ``seed: S`` give them.
 """
@@ -20,8 +21,8 @@ from cogarch.config import validate_mapping
 from cogarch.construction import prepare
 from cogarch.core.task import Task
 from cogarch.errors import ConfigError
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.task_types import task_source
+from cogarch.experiments.results.task_types import task_source
+from cogarch.experiments.running.run_config import RunConfig
 from cogarch.models.providers import ProviderConfig
 from cogarch.tasks.registry import TASKS
 from cogarch.workspace.spec import load_agent_spec

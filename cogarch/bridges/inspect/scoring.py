@@ -27,7 +27,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.summary import wilson_interval
+from cogarch.experiments.tables.summary import wilson_interval
 from cogarch.experiments.viewer.explain import explain
 from cogarch.tasks.registry import TASKS
 

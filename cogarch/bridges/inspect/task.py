@@ -2,8 +2,8 @@
 
 The samples are the run's trials: sample ``trial_i`` plays trial ``i`` with the seed
 ``cogarch run`` gives it (``trial_seed(seed, i)``), through the same
-:class:`~cogarch.experiments.worker.RunSetup` (task, agent spec, providers, metering, response
-cache). The agent's model is Inspect's model of the eval, as a cogarch provider (see
+:class:`~cogarch.experiments.running.worker.RunSetup` (task, agent spec, providers, metering,
+response cache). The agent's model is Inspect's model of the eval, as a cogarch provider (see
 :mod:`.model`), or the scripted fake ``-T fake=...`` names. After the trial the sample holds:
 
 - its messages: the dialogue, turn by turn;
@@ -40,9 +40,9 @@ from cogarch.core.backend import TrialSpec
 from cogarch.core.records import TrialRecord
 from cogarch.core.task import Task
 from cogarch.errors import CogarchError, ConfigError, debug_enabled
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.task_types import task_source
-from cogarch.experiments.worker import RunSetup
+from cogarch.experiments.results.task_types import task_source
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.worker import RunSetup
 from cogarch.seeds import trial_seed
 
 from .model import inspect_model

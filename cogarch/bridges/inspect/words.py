@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from cogarch.core.records import TrialRecord, Turn, WalkStep
 from cogarch.core.task import Task
 from cogarch.core.views import Section, Table, cell_text
-from cogarch.experiments.report_tables import task_sections
+from cogarch.experiments.tables.report_tables import task_sections
 from cogarch.experiments.viewer.explain import explain
 from cogarch.experiments.viewer.trial_view import fork_view, state_diff
 

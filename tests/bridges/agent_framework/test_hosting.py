@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.results import iter_trials
-from cogarch.experiments.run_config import RunConfig, load_run_config
-from cogarch.experiments.runner import Runner
-from cogarch.experiments.worker import RunSetup
+from cogarch.experiments.results.trial_files import iter_trials
+from cogarch.experiments.running.run_config import RunConfig, load_run_config
+from cogarch.experiments.running.runner import Runner
+from cogarch.experiments.running.worker import RunSetup
 
 REPO = Path(__file__).resolve().parents[3]
-HANGMAN = REPO / "experiments" / "hangman_sct_fakes.yaml"
-DIAGNOSIS = REPO / "experiments" / "diagnosis_sct_fakes.yaml"
+HANGMAN = REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml"
+DIAGNOSIS = REPO / "experiments" / "configs" / "diagnosis_sct_fakes.yaml"
 FACTORIES = "tests.bridges.agent_framework.factories"
 TRIALS = 3
 HANGMAN_CLASSES = {

@@ -10,7 +10,7 @@ from agent_framework import AgentSession, Message
 
 from cogarch.bridges.agent_framework import WorkspaceFrameworkAgent
 from cogarch.errors import ConfigError
-from cogarch.experiments.fakes import run_fakes
+from cogarch.experiments.running.fakes import run_fakes
 from cogarch.models.providers import ProviderConfig, Providers
 from cogarch.tasks.hangman.hosts import host_secret
 from cogarch.workspace.agent import Agent

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from cogarch.bridges.inspect.scoring import FAILED, RECORD_KEY
-from cogarch.experiments.run_config import RunConfig, load_run_config
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.running.run_config import RunConfig, load_run_config
+from cogarch.experiments.running.runner import Runner
 from cogarch.registry import is_file_path
 
 from .conftest import INSPECT_WARNINGS, REPO, run_eval
@@ -21,8 +21,8 @@ from .conftest import INSPECT_WARNINGS, REPO, run_eval
 pytestmark = INSPECT_WARNINGS
 
 CONFIGS = [
-    REPO / "experiments" / "hangman_sct_fakes.yaml",
-    REPO / "experiments" / "diagnosis_sct_fakes.yaml",
+    REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml",
+    REPO / "experiments" / "configs" / "diagnosis_sct_fakes.yaml",
     REPO / "examples" / "custom_task.yaml",
 ]
 

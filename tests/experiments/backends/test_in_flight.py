@@ -15,9 +15,9 @@ from typing import Any
 
 from cogarch.core.backend import TrialSpec
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.backends.local import SPARE_THREADS, LocalBackend
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.running.backends.local import SPARE_THREADS, LocalBackend
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.longmemeval.synthetic import synthetic_longmemeval
 from cogarch.testing import ScriptedServer, allowing_model_requests
 

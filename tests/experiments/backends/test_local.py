@@ -9,7 +9,7 @@ import pytest
 from cogarch.core.backend import TrialCancelledError, TrialSpec
 from cogarch.core.records import TrialRecord
 from cogarch.errors import ConfigError
-from cogarch.experiments.backends.local import LocalBackend
+from cogarch.experiments.running.backends.local import LocalBackend
 
 
 def spec(index: int) -> TrialSpec:

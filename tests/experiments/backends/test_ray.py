@@ -17,9 +17,9 @@ import pytest
 
 from cogarch.config import read_yaml
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.results import read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import read_trial, trial_path
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.seeds import trial_seed
 from tests.experiments.backends.conftest import REPO, RayCluster
 
@@ -29,7 +29,7 @@ TIMING = ("started_at", "duration_s")
 
 
 def fakes_config(results: Path, backend: str, trials: int) -> RunConfig:
-    data = read_yaml(REPO / "experiments" / "hangman_sct_fakes.yaml")
+    data = read_yaml(REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml")
     data["providers"]["broken"] = {
         "kind": "fake",
         "fake": "tests.experiments.slow_fakes:broken_host",

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 import pytest
 
 from cogarch.errors import CogarchError, ConfigError
-from cogarch.experiments.backends.ray_connect import Joining, one_line, probe
+from cogarch.experiments.running.backends.ray_connect import Joining, one_line, probe
 from tests.experiments.backends.conftest import RayCluster
 from tests.experiments.killed_runs import command, environment
 
@@ -220,9 +220,9 @@ from cogarch.tasks.hangman.hosts import honest_host as host
 async def test_a_worker_that_cannot_import_the_run_s_code_is_a_few_plain_lines(
     ray_cluster: RayCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cogarch.experiments.backends.ray import RayWorkerError
-    from cogarch.experiments.run_config import load_run_config
-    from cogarch.experiments.runner import Runner
+    from cogarch.experiments.running.backends.ray import RayWorkerError
+    from cogarch.experiments.running.run_config import load_run_config
+    from cogarch.experiments.running.runner import Runner
 
     driver_only = tmp_path / "driver_only"
     driver_only.mkdir()

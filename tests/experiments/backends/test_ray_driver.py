@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.results.trial_files import read_trial, trial_path
 from cogarch.seeds import trial_seed
 from tests.experiments.backends.conftest import RayCluster
 from tests.experiments.killed_runs import command, trial_files

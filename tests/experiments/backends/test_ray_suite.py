@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.suite_config import SuiteConfig
-from cogarch.experiments.suite_runner import run_suite
+from cogarch.experiments.suites.config import SuiteConfig
+from cogarch.experiments.suites.runner import run_suite
 from tests.experiments.backends.conftest import RayCluster
 
 pytestmark = pytest.mark.ray

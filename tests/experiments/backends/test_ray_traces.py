@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from cogarch.config import read_yaml
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from tests.experiments.backends.conftest import REPO, RayCluster
 from tests.spans import Spans, attrs, recording
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.ray
 
 
 def config(results: Path, backend: str) -> RunConfig:
-    data = read_yaml(REPO / "experiments" / "hangman_sct_fakes.yaml")
+    data = read_yaml(REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml")
     data["agents"] = [
         {"name": "honest_workflow", "agent": "workflow", "provider": "honest"},
         {"name": "leaky_vanilla", "agent": "vanilla", "provider": "leaky"},

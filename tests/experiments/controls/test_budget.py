@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.budgets import Budget, apply_budget, spec_budget
-from cogarch.experiments.run_config import load_run_config
-from cogarch.experiments.runner import Runner
-from cogarch.experiments.suite_config import load_suite_config
+from cogarch.experiments.running.budgets import Budget, apply_budget, spec_budget
+from cogarch.experiments.running.run_config import load_run_config
+from cogarch.experiments.running.runner import Runner
+from cogarch.experiments.suites.config import load_suite_config
 from cogarch.workspace.spec import load_agent_spec
 
 REPO = Path(__file__).resolve().parents[3]

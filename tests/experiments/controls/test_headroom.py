@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.headroom import headroom
-from cogarch.experiments.suite_config import load_suite_config
-from cogarch.experiments.suite_runner import run_suite
+from cogarch.experiments.leaderboard.headroom import headroom
+from cogarch.experiments.suites.config import load_suite_config
+from cogarch.experiments.suites.runner import run_suite
 
 REPO = Path(__file__).resolve().parents[3]
 

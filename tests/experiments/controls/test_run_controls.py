@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.dry_run import dry_run
-from cogarch.experiments.report import build_report
-from cogarch.experiments.results import read_trial
-from cogarch.experiments.run_config import load_run_config
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.results.trial_files import read_trial
+from cogarch.experiments.running.dry_run import dry_run
+from cogarch.experiments.running.run_config import load_run_config
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.locomo.data import load_locomo
 from cogarch.tasks.locomo.questions import NOT_MENTIONED
 from cogarch.tasks.locomo.task import LocomoTask

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from cogarch.core.settings import RetrievalBudget, TrialSettings
-from cogarch.experiments.cell_settings import CellSettings, cell_settings, settings_differ
-from cogarch.experiments.results import read_trial
-from cogarch.experiments.run_config import load_run_config
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import read_trial
+from cogarch.experiments.running.cell_settings import CellSettings, cell_settings, settings_differ
+from cogarch.experiments.running.run_config import load_run_config
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.longmemeval.task import LongMemEvalTask
 
 REPO = Path(__file__).resolve().parents[3]

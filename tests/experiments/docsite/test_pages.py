@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field
 
-from cogarch.experiments.cli import build_parser
+from cogarch.experiments.cli.command import build_parser
 from cogarch.experiments.docsite import pages
 from cogarch.experiments.docsite.fields import fields_table, nested_models
-from cogarch.experiments.run_config import RunConfig
+from cogarch.experiments.running.run_config import RunConfig
 from cogarch.memory.registry import MEMORY_MODULES
 from cogarch.tasks.registry import TASKS
 from cogarch.workspace.registry import SPECIALISTS, ready_made_agents

@@ -12,11 +12,11 @@ import pytest
 import yaml
 
 from cogarch.errors import ConfigError, UnknownNameError
-from cogarch.experiments.cli import main
+from cogarch.experiments.cli.command import main
 from cogarch.experiments.judge_audit.audit import AUDIT_FILE, JudgeAuditResult
-from cogarch.experiments.report import build_report
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 
 from .scripted import shares_a_word
 from .test_scripted_judges import audited, config
@@ -100,7 +100,7 @@ def test_a_task_without_a_judge_refuses_the_audit_before_any_trial(tmp_path: Pat
     data["task"] = {**data["task"], "judge": False}
     with pytest.raises(ConfigError, match=r"no judge of answers to audit.*judge: true"):
         Runner(RunConfig.model_validate(data), progress=False)
-    hangman = REPO / "experiments" / "hangman_sct_fakes.yaml"
+    hangman = REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml"
     code = main(["run", str(hangman), "--audit-judge", "--results-dir", str(tmp_path / "h")])
     assert code == 2
     assert not (tmp_path / "h").exists()

@@ -10,7 +10,7 @@ import pytest
 
 from cogarch.experiments.judge_audit.audit import AUDIT_FILE
 from cogarch.experiments.judge_audit.log import LOG
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.running.runner import Runner
 
 from . import scripted
 from .test_scripted_judges import audited, config

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from cogarch.experiments.judge_audit.audit import AUDIT_FILE, JudgeAuditResult
-from cogarch.experiments.results import iter_trials
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import iter_trials
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 
 from .scripted import coin, shares_a_word, write_questions
 

@@ -22,13 +22,13 @@ from typing import Any
 import httpx
 import pytest
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.results import iter_trials
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.results.trial_files import iter_trials
 
 pytestmark = pytest.mark.otlp
 
 REPO = Path(__file__).resolve().parents[3]
-HANGMAN = str(REPO / "experiments" / "hangman_sct_fakes.yaml")
+HANGMAN = str(REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml")
 START_S = 180.0
 """How long Phoenix may take to start on a loaded 2-core machine."""
 

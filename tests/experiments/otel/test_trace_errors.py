@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.cli import main
+from cogarch.experiments.cli.command import main
 from cogarch.experiments.otel.content import CONTENT_ENV, content_capture_from_env
-from cogarch.experiments.results import iter_trials
+from cogarch.experiments.results.trial_files import iter_trials
 
 REPO = Path(__file__).resolve().parents[3]
-HANGMAN = str(REPO / "experiments" / "hangman_sct_fakes.yaml")
+HANGMAN = str(REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml")
 
 
 def run(results: Path, *extra: str) -> int:

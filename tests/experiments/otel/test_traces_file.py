@@ -21,15 +21,15 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import Link, Status, StatusCode
 
 from cogarch import tracing as cogarch_tracing
-from cogarch.experiments.cli import main
+from cogarch.experiments.cli.command import main
 from cogarch.experiments.otel.otlp_json import request_json
 from cogarch.experiments.otel.remote import span_from_data
 from cogarch.experiments.otel.session import Tracing
 from cogarch.experiments.otel.worker import recording
-from cogarch.experiments.results import iter_trials
+from cogarch.experiments.results.trial_files import iter_trials
 
 REPO = Path(__file__).resolve().parents[3]
-HANGMAN = str(REPO / "experiments" / "hangman_sct_fakes.yaml")
+HANGMAN = str(REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml")
 HEX32 = re.compile(r"^[0-9a-f]{32}$")
 HEX16 = re.compile(r"^[0-9a-f]{16}$")
 
@@ -129,7 +129,7 @@ def test_a_resumed_run_appends_and_leaves_what_was_written(tmp_path: Path) -> No
 def test_without_trace_there_is_no_file_and_no_sdk_import(tmp_path: Path) -> None:
     script = (
         "import sys\n"
-        "from cogarch.experiments.cli import main\n"
+        "from cogarch.experiments.cli.command import main\n"
         f"code = main(['run', {HANGMAN!r}, '--trials', '1', '--results-dir', {str(tmp_path)!r},"
         " '--quiet'])\n"
         "loaded = sorted(m for m in sys.modules if m.startswith(('opentelemetry.sdk',"

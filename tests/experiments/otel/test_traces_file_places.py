@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from opentelemetry.sdk.trace.export import SpanExportResult
 
-from cogarch.experiments.cli import main
+from cogarch.experiments.cli.command import main
 from cogarch.experiments.otel.otlp_json import OtlpJsonFileExporter
 
 REPO = Path(__file__).resolve().parents[3]
-HANGMAN = str(REPO / "experiments" / "hangman_sct_fakes.yaml")
+HANGMAN = str(REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml")
 
 
 def run(results: Path) -> int:

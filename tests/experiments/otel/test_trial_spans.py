@@ -13,9 +13,9 @@ from opentelemetry.sdk.trace import ReadableSpan
 from cogarch.config import read_yaml
 from cogarch.experiments.otel.content import CONTENT_ENV
 from cogarch.experiments.otel.session import Tracing
-from cogarch.experiments.results import read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import read_trial, trial_path
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.seeds import trial_seed
 from tests.spans import Spans, attrs, recording
 
@@ -31,7 +31,7 @@ CONTENT_KEYS = {
 
 
 def config(results: Path, **changes: Any) -> RunConfig:
-    data = read_yaml(REPO / "experiments" / "hangman_sct_fakes.yaml")
+    data = read_yaml(REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml")
     data["providers"]["broken"] = {
         "kind": "fake",
         "fake": "tests.experiments.slow_fakes:broken_host",

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.suite_config import load_suite_config
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.suites.config import load_suite_config
 
 REPO = Path(__file__).resolve().parents[3]
-EXPERIMENTS = REPO / "experiments"
+EXPERIMENTS = REPO / "experiments" / "configs"
 
 
 def test_the_fakes_scale_suite_writes_each_memorys_curves(

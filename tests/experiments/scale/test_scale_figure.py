@@ -8,8 +8,8 @@ import itertools
 import math
 import xml.etree.ElementTree as ET
 
-from cogarch.experiments.scale import Scale, ScalePoint
-from cogarch.experiments.scale_figure import scale_svg, tokens_label
+from cogarch.experiments.scale.curves import Scale, ScalePoint
+from cogarch.experiments.scale.figure import scale_svg, tokens_label
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 HOSTILE = "<script>x</script>&dense"

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.scale import Scale, ScalePoint
-from cogarch.experiments.scale_figure import scale_svg
+from cogarch.experiments.scale.curves import Scale, ScalePoint
+from cogarch.experiments.scale.figure import scale_svg
 from tests.experiments.viewer.boxes import inside, overlap
 from tests.experiments.viewer.conftest import launched_chromium
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.suite_config import SuiteConfig, load_suite_config
-from cogarch.experiments.suite_runner import run_suite
+from cogarch.experiments.suites.config import SuiteConfig, load_suite_config
+from cogarch.experiments.suites.runner import run_suite
 
 REPO = Path(__file__).resolve().parents[3]
 SUITE = """\

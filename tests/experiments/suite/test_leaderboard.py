@@ -12,15 +12,15 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import wilcoxon
 
-from cogarch.experiments.leaderboard import build_leaderboard
-from cogarch.experiments.leaderboard_files import write_leaderboard
-from cogarch.experiments.leaderboard_stats import compare
-from cogarch.experiments.results import iter_trials
-from cogarch.experiments.suite_config import SuiteConfig
-from cogarch.experiments.suite_files import read_manifest
-from cogarch.experiments.suite_runner import run_suite
-from cogarch.experiments.summary import summarize
-from cogarch.experiments.tidy import tidy_run
+from cogarch.experiments.leaderboard.board import build_leaderboard
+from cogarch.experiments.leaderboard.files import write_leaderboard
+from cogarch.experiments.leaderboard.stats import compare
+from cogarch.experiments.results.trial_files import iter_trials
+from cogarch.experiments.suites.config import SuiteConfig
+from cogarch.experiments.suites.files import read_manifest
+from cogarch.experiments.suites.runner import run_suite
+from cogarch.experiments.tables.summary import summarize
+from cogarch.experiments.tables.tidy import tidy_run
 
 Z = 1.959964
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from scipy.stats import fisher_exact, wilcoxon
 
-from cogarch.experiments.leaderboard import build_leaderboard
-from cogarch.experiments.leaderboard_files import write_leaderboard
+from cogarch.experiments.leaderboard.board import build_leaderboard
+from cogarch.experiments.leaderboard.files import write_leaderboard
 
 from .boards import ANSWERS, JUDGED, RATE, write_board
 

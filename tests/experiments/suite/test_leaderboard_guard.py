@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.leaderboard import build_leaderboard
-from cogarch.experiments.leaderboard_files import to_markdown
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.leaderboard.board import build_leaderboard
+from cogarch.experiments.leaderboard.files import to_markdown
 from cogarch.experiments.viewer.app import create_app
 from cogarch.experiments.viewer.index import TrialIndex
 from cogarch.experiments.viewer.suite_pages import SuitePages

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.cluster_stats import MIN_CLUSTERS
-from cogarch.experiments.headroom import headroom
-from cogarch.experiments.leaderboard import build_leaderboard
-from cogarch.experiments.leaderboard_files import to_markdown
+from cogarch.experiments.leaderboard.board import build_leaderboard
+from cogarch.experiments.leaderboard.cluster_stats import MIN_CLUSTERS
+from cogarch.experiments.leaderboard.files import to_markdown
+from cogarch.experiments.leaderboard.headroom import headroom
 
 from .boards import RATE, write_board
 

@@ -7,9 +7,9 @@ import html
 import re
 from pathlib import Path
 
-from cogarch.experiments.leaderboard import build_leaderboard
-from cogarch.experiments.leaderboard_figure import Point, scatter
-from cogarch.experiments.leaderboard_files import write_leaderboard
+from cogarch.experiments.leaderboard.board import build_leaderboard
+from cogarch.experiments.leaderboard.figure import Point, scatter
+from cogarch.experiments.leaderboard.files import write_leaderboard
 
 from .boards import RATE, write_board
 

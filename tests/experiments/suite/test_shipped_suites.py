@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.suite_config import load_suite_config
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.suites.config import load_suite_config
 
 REPO = Path(__file__).resolve().parents[3]
-SUITES = REPO / "experiments"
+SUITES = REPO / "experiments" / "configs"
 
 
 def test_the_fakes_suite_ranks_every_task_and_agent(

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.cli import main
+from cogarch.experiments.cli.command import main
 from cogarch.experiments.judge_audit.audit import AUDIT_FILE, JudgeAuditResult
 from cogarch.experiments.judge_audit.log import LOG
-from cogarch.experiments.leaderboard import build_leaderboard
-from cogarch.experiments.suite_audit import audit_folder
-from cogarch.experiments.suite_config import load_suite_config
-from cogarch.experiments.suite_runner import run_suite
+from cogarch.experiments.leaderboard.board import build_leaderboard
+from cogarch.experiments.suites.audit import audit_folder
+from cogarch.experiments.suites.config import load_suite_config
+from cogarch.experiments.suites.runner import run_suite
 
 from .framed import REPO, verdicts, write_framed
 
@@ -236,7 +236,7 @@ agents:
     assert "no task of the suite 'unjudged' has a judge of answers to audit" in error
     assert not out.exists()
     with pytest.raises(ConfigError, match="no task of the suite 'unjudged' has a judge"):
-        from cogarch.experiments.suite_dry_run import suite_dry_run
+        from cogarch.experiments.suites.dry_run import suite_dry_run
 
         suite_dry_run(load_suite_config(path).model_copy(update={"audit_judge": _on()}))
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.cli import main
-from cogarch.experiments.suite_config import load_suite_config
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.suites.config import load_suite_config
 
 HEAD = """\
 name: cells

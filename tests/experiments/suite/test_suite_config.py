@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.suite_config import load_suite_config
+from cogarch.experiments.suites.config import load_suite_config
 
 REPO = Path(__file__).resolve().parents[3]
-SHIPPED = REPO / "experiments" / "suite_memory_fakes.yaml"
+SHIPPED = REPO / "experiments" / "configs" / "suite_memory_fakes.yaml"
 
 SMALL = """\
 name: small

@@ -6,7 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
-from cogarch.experiments.suite_dry_run import suite_dry_run
+from cogarch.experiments.suites.dry_run import suite_dry_run
 
 from .conftest import known_suite
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.leaderboard import build_leaderboard
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.leaderboard.board import build_leaderboard
 
 SUITE = """\
 name: {name}

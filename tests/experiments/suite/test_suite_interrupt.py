@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.suite_config import SuiteConfig
-from cogarch.experiments.suite_runner import run_suite
+from cogarch.experiments.suites.config import SuiteConfig
+from cogarch.experiments.suites.runner import run_suite
 from tests.experiments.slow_fakes import DELAY_ENV
 
 TRIALS = 4

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.names import RESERVED
-from cogarch.experiments.run_config import load_run_config
-from cogarch.experiments.suite_config import load_suite_config
+from cogarch.experiments.results.names import RESERVED
+from cogarch.experiments.running.run_config import load_run_config
+from cogarch.experiments.suites.config import load_suite_config
 
 SUITE = """\
 name: {suite}

@@ -8,9 +8,9 @@ import asyncio
 from datetime import datetime
 from pathlib import Path
 
-from cogarch.experiments.results import read_trial
-from cogarch.experiments.suite_config import SuiteConfig
-from cogarch.experiments.suite_runner import run_suite
+from cogarch.experiments.results.trial_files import read_trial
+from cogarch.experiments.suites.config import SuiteConfig
+from cogarch.experiments.suites.runner import run_suite
 
 TRIALS = 4
 ROUNDING = 0.001

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cogarch.core.backend import TrialSpec
-from cogarch.experiments.suite_queue import SuiteQueue
+from cogarch.experiments.suites.queue import SuiteQueue
 
 
 def spec(index: int) -> TrialSpec:

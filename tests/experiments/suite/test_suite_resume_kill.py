@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cogarch.experiments.results import read_trial
+from cogarch.experiments.results.trial_files import read_trial
 from cogarch.seeds import trial_seed
 from tests.experiments import killed_runs as killed
 

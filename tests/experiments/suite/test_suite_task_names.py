@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.suite_config import load_suite_config
+from cogarch.experiments.suites.config import load_suite_config
 
 TASK = """\
 from typing import ClassVar

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from cogarch.core.records import TrialRecord
-from cogarch.experiments.results import read_trial, trial_path, write_trial
-from cogarch.experiments.run_config import RunConfig, load_run_config
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import read_trial, trial_path, write_trial
+from cogarch.experiments.running.run_config import RunConfig, load_run_config
+from cogarch.experiments.running.runner import Runner
 
 REPO = Path(__file__).resolve().parents[3]
 HOSTILE = '<script>window.PWNED = 1</script><img src=x onerror="window.PWNED = 2">'
@@ -26,7 +26,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 def fake_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A complete results directory: the fake config's agents x 2 trials."""
     results = tmp_path_factory.mktemp("viewer") / "run"
-    config = load_run_config(REPO / "experiments" / "hangman_sct_fakes.yaml")
+    config = load_run_config(REPO / "experiments" / "configs" / "hangman_sct_fakes.yaml")
     config = RunConfig.model_validate({**config.model_dump(), "results_dir": results, "trials": 2})
     asyncio.run(Runner(config, progress=False).run())
     return results

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.results import read_trial, trial_path, write_trial
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.results.trial_files import read_trial, trial_path, write_trial
 from cogarch.experiments.viewer.app import create_app
 from cogarch.experiments.viewer.index import TrialIndex
 

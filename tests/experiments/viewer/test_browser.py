@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.results import read_trial, trial_path, write_trial
+from cogarch.experiments.results.trial_files import read_trial, trial_path, write_trial
 from cogarch.experiments.viewer.app import create_app
 from cogarch.experiments.viewer.index import TrialIndex
 from cogarch.experiments.viewer.play import PlaySession

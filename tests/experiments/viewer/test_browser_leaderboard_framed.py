@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.cli import main
+from cogarch.experiments.cli.command import main
 from cogarch.experiments.judge_audit.audit import AUDIT_FILE, JudgeAuditResult
-from cogarch.experiments.suite_audit import audit_folder
+from cogarch.experiments.suites.audit import audit_folder
 from tests.experiments.suite.framed import write_framed
 
 from .boxes import inside

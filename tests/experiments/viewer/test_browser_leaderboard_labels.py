@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.leaderboard import build_leaderboard
-from cogarch.experiments.leaderboard_files import write_leaderboard
+from cogarch.experiments.leaderboard.board import build_leaderboard
+from cogarch.experiments.leaderboard.files import write_leaderboard
 from tests.experiments.suite.boards import RATE, write_board
 
 from .boxes import inside, overlap

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.leaderboard import build_leaderboard
-from cogarch.experiments.suite_runner import run_suite
+from cogarch.experiments.leaderboard.board import build_leaderboard
+from cogarch.experiments.suites.runner import run_suite
 from cogarch.experiments.viewer.app import create_app
 from cogarch.experiments.viewer.export import export_static
 from cogarch.experiments.viewer.index import TrialIndex

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.results import read_trial, trial_path, write_trial
+from cogarch.experiments.results.trial_files import read_trial, trial_path, write_trial
 from cogarch.experiments.viewer.index import Query, TrialIndex
 
 from .conftest import trial_count

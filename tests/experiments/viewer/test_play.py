@@ -48,7 +48,7 @@ def test_unknown_game_or_provider_names_the_valid_ones() -> None:
 
 
 def test_play_reads_providers_from_a_config_file(tmp_path) -> None:
-    from cogarch.experiments.cli_config import providers_from
+    from cogarch.experiments.cli.config import providers_from
 
     config = tmp_path / "providers.yaml"
     config.write_text("providers:\n  honest: {kind: fake, fake: hangman.honest}\n")

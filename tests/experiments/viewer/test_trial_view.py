@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from cogarch.core.affordances import format_input
 from cogarch.core.records import TrialError
 from cogarch.core.views import Fold, Section, Table
-from cogarch.experiments.results import read_trial, trial_path
+from cogarch.experiments.results.trial_files import read_trial, trial_path
 from cogarch.experiments.viewer.explain import explain
 from cogarch.experiments.viewer.render import render
 from cogarch.experiments.viewer.trial_view import state_diff, trial_view

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cogarch.errors import ConfigError
-from cogarch.experiments.run_config import load_run_config
+from cogarch.experiments.running.run_config import load_run_config
 from cogarch.tasks.registry import build_task
 
 REPO = Path(__file__).resolve().parents[3]
@@ -44,7 +44,7 @@ def test_settings_that_leave_a_split_without_games_are_refused() -> None:
 @pytest.mark.usefixtures("engine")
 @pytest.mark.parametrize("name", ["alfworld_fakes.yaml", "alfworld_local.yaml"])
 def test_the_shipped_configs_are_valid(name: str) -> None:
-    config = load_run_config(REPO / "experiments" / name)
+    config = load_run_config(REPO / "experiments" / "configs" / name)
     task = build_task(config.task.kind, config.task.params())
     assert task.kind == "alfworld"
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cogarch.errors import ConfigError, MissingDataError
-from cogarch.experiments.run_config import load_run_config
+from cogarch.experiments.running.run_config import load_run_config
 from cogarch.models import FunctionModel, Model, pairs_model
 from cogarch.tasks.alfworld.cache import GameCache
 from cogarch.tasks.alfworld.games import generated_game
@@ -36,7 +36,7 @@ UNSEEN = [
 ]
 """Games of ALFWorld's unseen room 424, planned once and kept with the golden trials."""
 OBJECT = re.compile(r"^(\w+)_bar_", re.M)
-PAPER_CONFIGS = sorted((ROOT / "experiments").glob("episodex_paper*.yaml"))
+PAPER_CONFIGS = sorted((ROOT / "experiments" / "configs").glob("episodex_paper*.yaml"))
 
 
 @pytest.fixture(autouse=True)
@@ -217,7 +217,7 @@ async def test_the_paper_configs_task_plays_the_official_games_found_in_alfworld
     cache.mkdir()
     files = await write_valid_unseen(root, cache)
     monkeypatch.setenv("ALFWORLD_DATA", str(root))
-    task = load_run_config(ROOT / "experiments" / "episodex_paper.yaml").task
+    task = load_run_config(ROOT / "experiments" / "configs" / "episodex_paper.yaml").task
     params = {**task.params(), "curriculum": [{"split": "ood", "games": 2}]}
     out = await build_task(task.kind, params).run_trial(trial_context(player_model("oracle")))
     assert isinstance(out.payload, AlfworldPayload)

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.report import build_report
-from cogarch.experiments.results import read_trial, trial_path, write_trial
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.results.trial_files import read_trial, trial_path, write_trial
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.experiments.viewer.export import export_static
 from cogarch.experiments.viewer.index import TrialIndex
 from cogarch.tasks.alfworld.fakes import REFLECTION

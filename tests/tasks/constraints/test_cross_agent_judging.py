@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from cogarch.experiments.results import read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import read_trial, trial_path
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.constraints.catalogue import get_constraint_scenario
 from cogarch.tasks.constraints.joint import JOINT_PROMPT, presentation_order
 from cogarch.tasks.constraints.task import ConstraintTask

@@ -10,24 +10,24 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cogarch.experiments.cli import main
-from cogarch.experiments.run_config import load_run_config
-from cogarch.experiments.suite_config import load_suite_config
+from cogarch.experiments.cli.command import main
+from cogarch.experiments.running.run_config import load_run_config
+from cogarch.experiments.suites.config import load_suite_config
 
 REPO = Path(__file__).resolve().parents[3]
-SUITE = REPO / "experiments" / "suite_genmem_local.yaml"
+SUITE = REPO / "experiments" / "configs" / "suite_genmem_local.yaml"
 
 
 @pytest.mark.parametrize(
     "name", ["genmem_local.yaml", "genmem_fakes.yaml", "genmem_calibration_local.yaml"]
 )
 def test_the_run_configs_load_and_plan(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    config = load_run_config(REPO / "experiments" / name)
+    config = load_run_config(REPO / "experiments" / "configs" / name)
     assert config.task.kind == "genmem"
     readings = config.task.params()["readings"]
     assert readings == {"no_memory": "none", "oracle": "oracle"}
     assert {"no_memory", "oracle"} <= {a.label for a in config.agents}
-    assert main(["run", str(REPO / "experiments" / name), "--dry-run"]) == 0
+    assert main(["run", str(REPO / "experiments" / "configs" / name), "--dry-run"]) == 0
     assert "questions (extraction" in capsys.readouterr().out
 
 

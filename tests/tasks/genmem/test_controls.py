@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cogarch.experiments.run_config import load_run_config
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.running.run_config import load_run_config
+from cogarch.experiments.running.runner import Runner
 
 CONFIG = """\
 name: genmem_controls

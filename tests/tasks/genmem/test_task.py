@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.results import iter_trials
-from cogarch.experiments.run_config import RunConfig, load_run_config
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import iter_trials
+from cogarch.experiments.running.run_config import RunConfig, load_run_config
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.genmem.records import GenmemPayload
 from cogarch.tasks.genmem.task import GenmemTask
 from cogarch.tasks.registry import build_task
 
 REPO = Path(__file__).resolve().parents[3]
-FAKES = REPO / "experiments" / "genmem_fakes.yaml"
+FAKES = REPO / "experiments" / "configs" / "genmem_fakes.yaml"
 
 
 async def test_the_fakes_config_plays_memories_and_controls(tmp_path: Path) -> None:

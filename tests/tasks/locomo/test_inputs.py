@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from cogarch.experiments.cli import main
+from cogarch.experiments.cli.command import main
 from cogarch.tasks.locomo.data import LocomoDataError, load_locomo
 from cogarch.tasks.registry import build_task
 from tests.deadline import deadline

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cogarch.experiments.run_config import load_run_config
+from cogarch.experiments.running.run_config import load_run_config
 
-CONFIG = Path(__file__).resolve().parents[3] / "experiments" / "locomo_local.yaml"
+CONFIG = Path(__file__).resolve().parents[3] / "experiments" / "configs" / "locomo_local.yaml"
 EXTRACTING = {"mem0", "amem", "lightmem", "memoryos"}
 
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from cogarch.core.task import TrialContext
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.worker import RunSetup
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.worker import RunSetup
 from cogarch.models.metering import Meter, replay
 from cogarch.tasks.locomo import ingest
 from cogarch.tasks.locomo import task as task_mod

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import yaml
 
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.longmemeval.write_synthetic import main as write_synthetic
 
 REPO = Path(__file__).resolve().parents[3]
-CONFIG = REPO / "experiments" / "longmemeval_local.yaml"
+CONFIG = REPO / "experiments" / "configs" / "longmemeval_local.yaml"
 
 
 def faked(tmp_path: Path) -> RunConfig:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.longmemeval.data import QUESTION_TYPES, load_longmemeval, parse_date
 from cogarch.tasks.longmemeval.synthetic_typed import typed_longmemeval
 from cogarch.tasks.longmemeval.write_synthetic import main

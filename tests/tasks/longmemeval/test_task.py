@@ -7,16 +7,16 @@ from pathlib import Path
 from typing import Any
 
 from cogarch.core.leaderboard import metric_items
-from cogarch.experiments.results import iter_trials
-from cogarch.experiments.run_config import RunConfig, load_run_config
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.results.trial_files import iter_trials
+from cogarch.experiments.running.run_config import RunConfig, load_run_config
+from cogarch.experiments.running.runner import Runner
 from cogarch.tasks.longmemeval.metrics import accuracy_summary
 from cogarch.tasks.longmemeval.records import LongMemEvalPayload
 from cogarch.tasks.longmemeval.synthetic import synthetic_longmemeval
 from cogarch.tasks.longmemeval.task import LongMemEvalTask
 
 REPO = Path(__file__).resolve().parents[3]
-FAKES = REPO / "experiments" / "longmemeval_fakes.yaml"
+FAKES = REPO / "experiments" / "configs" / "longmemeval_fakes.yaml"
 
 
 def write_synthetic(path: Path, **options: Any) -> Path:
@@ -205,7 +205,7 @@ def test_accuracy_is_summarised_by_type_in_the_official_order() -> None:
 
 
 def test_the_paper_config_reads_step_by_step_within_the_official_window() -> None:
-    paper = load_run_config(REPO / "experiments" / "longmemeval_paper.yaml")
+    paper = load_run_config(REPO / "experiments" / "configs" / "longmemeval_paper.yaml")
     task = paper.model_dump()["task"]
     assert task["cot"] is True
     full = next(a for a in paper.agents if a.agent == "longmemeval_full")

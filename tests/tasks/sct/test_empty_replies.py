@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cogarch.experiments.report import build_report
-from cogarch.experiments.results import read_trial, trial_path
-from cogarch.experiments.run_config import RunConfig
-from cogarch.experiments.runner import Runner
+from cogarch.experiments.reports.report import build_report
+from cogarch.experiments.results.trial_files import read_trial, trial_path
+from cogarch.experiments.running.run_config import RunConfig
+from cogarch.experiments.running.runner import Runner
 from cogarch.models.fakes import CallInfo
 from cogarch.tasks.hangman.hosts import honest_host
 from cogarch.tasks.hangman.prompts import REVEAL_PROMPT

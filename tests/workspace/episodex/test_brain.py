@@ -3,7 +3,7 @@ a household game to a win, uses what memory puts in context, and hallucinates on
 
 from __future__ import annotations
 
-from cogarch.experiments.fakes import run_fakes
+from cogarch.experiments.running.fakes import run_fakes
 from cogarch.models import ProviderConfig, Providers
 from cogarch.workspace import build_agent, load_agent_spec
 from cogarch.workspace.actions import focus_summary

@@ -60,7 +60,9 @@ def test_get_embedder_by_name_and_unknown_names_list_the_valid_ones() -> None:
     assert isinstance(minilm, MiniLMEmbedder) and minilm.dim == 384
     assert isinstance(minilm, Embedder) and isinstance(HashEmbedder(), Embedder)
     assert MiniLMEmbedder().embed([]) == []  # nothing to embed: the model is not needed
-    with pytest.raises(ConfigError, match="unknown embedder 'bert'; valid names: hash, minilm, static"):
+    with pytest.raises(
+        ConfigError, match="unknown embedder 'bert'; valid names: hash, minilm, static"
+    ):
         get_embedder("bert")
     with pytest.raises(ConfigError, match="at least 8"):
         HashEmbedder(dim=4)

@@ -36,6 +36,9 @@ def providers_from(config: str | None, own: bool = True, fakes: bool = True) -> 
         return Providers(fakes=table)
     from cogarch.config import read_yaml
 
+    from ..running.old_config_paths import check_not_moved
+
+    check_not_moved(config)
     data = read_yaml(config)
     section = data.get("providers", data) if isinstance(data, dict) else data
     if section is not None and not isinstance(section, dict):

@@ -34,6 +34,7 @@ from .budgets import Budget
 from .execution import ExecutionConfig
 from .framework_hosts import FRAMEWORKS
 from .identity import identity
+from .old_config_paths import check_not_moved
 
 Controls = bool | list[ControlRole]
 """``controls:``: true for every control a task declares, or the roles to add."""
@@ -333,6 +334,7 @@ def located_agent(entry: AgentEntry, config: str | os.PathLike[str]) -> AgentEnt
 def config_mapping(path: str | os.PathLike[str]) -> dict[Any, Any]:
     """A config file's top-level mapping, its provider kinds named by a file's path found
     relative to the file's folder."""
+    check_not_moved(path)
     data = read_yaml(path)
     if not isinstance(data, dict):
         raise ConfigError(f"'{path}' must hold a mapping of keys at the top level")

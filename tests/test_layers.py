@@ -29,7 +29,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cogarch.memory",),
     ("cogarch.workspace",),
     ("cogarch.tasks",),
-    ("cogarch.experiments.results", "cogarch.experiments.papers", "cogarch.experiments.otel"),
+    (
+        "cogarch.experiments.results",
+        "cogarch.experiments.estimates",
+        "cogarch.experiments.papers",
+        "cogarch.experiments.otel",
+    ),
     ("cogarch.experiments.tables",),
     ("cogarch.experiments.figures",),
     ("cogarch.experiments.running", "cogarch.experiments.judge_audit"),

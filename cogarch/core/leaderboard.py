@@ -23,7 +23,7 @@ question), which is what ``paired`` declares. A missing or null value is no item
 items hang together (the questions of one LoCoMo conversation): intervals and tests resample
 or compare whole clusters, never single items of one. A failed trial counts: a rate scores
 its items as failures (``failure``), a mean counts them as failed. See
-``cogarch.experiments.leaderboard.stats`` for the computations.
+``cogarch.experiments.estimates.paired`` for the computations.
 """
 
 from __future__ import annotations

@@ -36,17 +36,18 @@ from pydantic import BaseModel, Field
 from cogarch.core.metric import Direction, IntervalKind, Metric
 from cogarch.core.settings import TrialSettings
 
+from ..estimates.clusters import MIN_CLUSTERS
+from ..estimates.failures import MetricCells, with_failures
+from ..estimates.paired import Estimate, estimate
 from ..judge_audit.audit import AUDIT_FILE
 from ..running.cell_settings import settings_differ
 from ..suites.audit import audit_folder, read_column_audit
 from ..suites.files import SuiteManifest, read_manifest
 from ..tables.attached_metrics import beside, read_metrics
 from .cells import CellCosts, CellData, CellStatus, read_cell
-from .cluster_stats import MIN_CLUSTERS
-from .column import MetricCells, Ranking, rank_column, with_failures
+from .column import Ranking, rank_column
 from .frame import ColumnAudit, HeadroomValue, headrooms
 from .rank import aggregate
-from .stats import Estimate, estimate
 
 ALPHA = 0.05
 

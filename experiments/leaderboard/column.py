@@ -14,7 +14,7 @@ measured cells share, the values the ranking uses, its best cells and the tests 
   all, the column ranks no one (its cells are still tested, unpaired). An unpaired metric
   ranks each cell's own value.
 - **Best cells.** Every cell tied with the best value is best; each other measured cell is
-  tested against the first best one (``leaderboard_stats``), Holm-corrected over the column.
+  tested against the first best one (``estimates.paired``), Holm-corrected over the column.
 """
 
 from __future__ import annotations
@@ -23,24 +23,11 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from cogarch.core.leaderboard import trial_of_key
 from cogarch.core.metric import Metric
 
-from ..reports.significance import holm
-from .cells import CellData
-from .stats import paired_test, tied, unpaired_test
-
-
-@dataclass
-class MetricCells:
-    """One metric's items in each cell of a column, failures included."""
-
-    values: dict[str, dict[str, float]] = field(default_factory=dict)
-    """Each agent's items (failures scored), by item key."""
-    failures: dict[str, int] = field(default_factory=dict)
-    """Each agent's failed items."""
-    clusters: dict[str, str] = field(default_factory=dict)
-    """Each item's cluster, over every cell."""
+from ..estimates.failures import MetricCells
+from ..estimates.paired import paired_test, tied, unpaired_test
+from ..estimates.significance import holm
 
 
 @dataclass(frozen=True)
@@ -66,37 +53,6 @@ class Ranking:
         if self.shared is None:
             return None
         return len({clusters.get(k, f"item {k}") for k in self.shared})
-
-
-def _failed_keys(metric: Metric, trial: int, known: set[str]) -> set[str]:
-    if known:
-        return known
-    if metric.filtered:
-        return set()
-    return {f"{trial}/failed"} if metric.itemised else {str(trial)}
-
-
-def with_failures(metric: Metric, data: Mapping[str, CellData]) -> MetricCells:
-    """The metric's items in each cell of ``data`` (by agent), failed trials counted."""
-    out = MetricCells()
-    by_trial: dict[str, set[str]] = {}
-    for cell in data.values():
-        out.clusters.update(cell.clusters.get(metric.name, {}))
-        for key in cell.items.get(metric.name, {}):
-            by_trial.setdefault(trial_of_key(key), set()).add(key)
-    score = metric.failure_value
-    for agent, cell in data.items():
-        mine = dict(cell.items.get(metric.name, {}))
-        failed: set[str] = set()
-        for trial in cell.failed_trials:
-            failed |= _failed_keys(metric, trial, by_trial.get(str(trial), set()))
-        for key in failed:
-            out.clusters.setdefault(key, f"trial {trial_of_key(key)}")
-            if score is not None:
-                mine[key] = score
-        out.values[agent] = mine
-        out.failures[agent] = len(failed)
-    return out
 
 
 def _mean(items: Mapping[str, float], keys: Sequence[str]) -> float:

@@ -12,11 +12,11 @@ from pydantic import BaseModel
 
 from cogarch.core.metric import Metric
 
+from ..estimates.clusters import MIN_CLUSTERS
 from ..judge_audit.audit import JudgeAuditResult
 from ..judge_audit.measures import Rate
 from ..suites.files import SuiteManifest
 from .cells import CellData
-from .cluster_stats import MIN_CLUSTERS
 from .headroom import headroom
 
 

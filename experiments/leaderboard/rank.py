@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from cogarch.core.metric import Metric
 
-from .stats import better, tied
+from ..estimates.paired import better, tied
 
 
 @dataclass

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 from cogarch.core.views import Table
 
+from ..estimates.significance import Comparison, compare_to_baselines, markers_from
 from ..tables.reading import stratum, success_of
 from ..tables.tidy_table import TidyRow
-from .significance import Comparison, compare_to_baselines, markers_from
 
 ALPHA = 0.05
 

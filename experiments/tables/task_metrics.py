@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from cogarch.core.metric import Metric
 from cogarch.core.records import TrialRecord
 from cogarch.core.views import Table
 
-from ..leaderboard.cells import CellData
-from ..leaderboard.column import with_failures
-from ..leaderboard.stats import estimate
+from ..estimates.failures import with_failures
+from ..estimates.paired import estimate
 from .spread import mean, sd
 from .tidy_table import TidyRow
 
@@ -109,12 +109,19 @@ def metric_tables(rows: Sequence[TidyRow], totals: Sequence[str] = ()) -> list[T
     return tables
 
 
-def _cells(records: Sequence[TrialRecord], metrics: Sequence[Metric]) -> dict[str, CellData]:
-    """Each agent's trials as a leaderboard cell: every metric's items, its failed trials."""
-    cells: dict[str, CellData] = {}
+@dataclass
+class _Cell:
+    items: dict[str, dict[str, float]] = field(default_factory=dict)
+    clusters: dict[str, dict[str, str]] = field(default_factory=dict)
+    failed_trials: list[int] = field(default_factory=list)
+
+
+def _cells(records: Sequence[TrialRecord], metrics: Sequence[Metric]) -> dict[str, _Cell]:
+    """Each agent's trials as a leaderboard reads a cell: every metric's items, its failed
+    trials."""
+    cells: dict[str, _Cell] = {}
     for record in records:
-        cell = cells.setdefault(record.agent, CellData(trials=0))
-        cell.trials += 1
+        cell = cells.setdefault(record.agent, _Cell())
         if record.status != "complete":
             cell.failed_trials.append(record.trial)
             continue

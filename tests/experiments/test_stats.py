@@ -11,9 +11,9 @@ from scipy.stats import fisher_exact
 
 from cogarch.core.leaderboard import LeaderboardMetric
 from cogarch.errors import ConfigError
-from cogarch.experiments.leaderboard.cluster_stats import Interval, interval, wilson
-from cogarch.experiments.leaderboard.stats import compare, estimate
-from cogarch.experiments.reports.significance import (
+from cogarch.experiments.estimates.clusters import Interval, interval, wilson
+from cogarch.experiments.estimates.paired import compare, estimate
+from cogarch.experiments.estimates.significance import (
     FAMILIES,
     Family,
     compare_to_baselines,

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import wilcoxon
 
+from cogarch.experiments.estimates.paired import compare
 from cogarch.experiments.leaderboard.board import build_leaderboard
 from cogarch.experiments.leaderboard.files import write_leaderboard
-from cogarch.experiments.leaderboard.stats import compare
 from cogarch.experiments.results.trial_files import iter_trials
 from cogarch.experiments.suites.config import SuiteConfig
 from cogarch.experiments.suites.files import read_manifest

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from cogarch.experiments.estimates.clusters import MIN_CLUSTERS
 from cogarch.experiments.leaderboard.board import build_leaderboard
-from cogarch.experiments.leaderboard.cluster_stats import MIN_CLUSTERS
 from cogarch.experiments.leaderboard.files import to_markdown
 from cogarch.experiments.leaderboard.headroom import headroom
 

@@ -28,8 +28,8 @@ from scipy.stats import fisher_exact, mannwhitneyu, wilcoxon
 
 from cogarch.core.metric import Metric
 
-from ..reports.significance import mcnemar_exact
-from .cluster_stats import cluster_totals, interval
+from .clusters import cluster_totals, interval
+from .significance import mcnemar_exact
 
 TOLERANCE = 1e-9
 Items = Mapping[str, float]

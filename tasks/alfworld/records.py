@@ -123,10 +123,17 @@ class AlfworldPayload(TaskPayload):
 class AlfworldEvaluation(Evaluation):
     """The curriculum's numbers: success overall, per split and per task type, efficiency,
     inadmissible and repeated actions, the learning curve and the cost per game. Rates are
-    None where there is nothing to divide by (no game, no won game)."""
+    None where there is nothing to divide by (no game, no won game).
+
+    Attributes:
+        outcome: Always None: the task measures a curriculum's games, it does not sort trials
+            into classes.
+    """
 
     games: int
+    """Games played in the curriculum."""
     won: int
+    """Games won."""
     success_rate: float | None
     """Won games over games played."""
     success_by_split: dict[str, float]
@@ -136,7 +143,11 @@ class AlfworldEvaluation(Evaluation):
     actions: int
     """Actions taken over all games."""
     inadmissible_actions: int
+    """Actions over all games that were not admissible commands, or that the game answered
+    with "Nothing happens."."""
     repeated_actions: int
+    """Actions over all games that repeated an earlier step's action from the same
+    observation of the same game."""
     actions_per_won_game: float | None
     """Mean actions of the won games (ALFWorld's efficiency measure)."""
     plan_length_per_won_game: float | None
@@ -148,5 +159,6 @@ class AlfworldEvaluation(Evaluation):
     learning_curve: list[float]
     """The success rate over the first 1, 2, ... games of the curriculum."""
     model_calls_per_game: float | None
+    """Mean model calls per game, its end (a reflection on it, say) included."""
     tokens_per_game: float | None
     """Prompt and completion tokens per game."""

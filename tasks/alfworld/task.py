@@ -70,7 +70,17 @@ class AlfworldHost(Host, EpisodeAware, PrivateState, ReplyReporting, Protocol):
 
 
 class AlfworldTask(Task):
-    """Household games on ALFWorld's engine (Shridhar et al., ICLR 2021), in a curriculum."""
+    """Household games on ALFWorld's engine (Shridhar et al., ICLR 2021), in a curriculum.
+
+    Args:
+        params: The task's parameters, an ``AlfworldParams`` (a run config's ``task:`` keys,
+            validated).
+
+    Raises:
+        ConfigError: When ``rooms`` names a room ALFRED does not have, when some part of the
+            curriculum has no game to draw (no room of its split can host the task types, or
+            no official game under ``official``), or when ``cache_dir`` cannot be a folder.
+    """
 
     kind: ClassVar[str] = "alfworld"
     fakes: ClassVar[Mapping[str, PairsFn]] = {f"alfworld.{k}": fn for k, fn in PLAYERS.items()}

@@ -202,7 +202,12 @@ def evaluation_of(result: ConstraintResult) -> ConstraintsEvaluation:
 
 
 class ConstraintTask(Task):
-    """The constraint-retention scenarios as a runnable task; the judge is the helper model."""
+    """The constraint-retention scenarios as a runnable task; the judge is the helper model.
+
+    Args:
+        params: The task's parameters, a ``ConstraintTask.Params`` (a run config's ``task:``
+            keys, validated): the scenarios to play and how replies are judged.
+    """
 
     kind: ClassVar[str] = "constraints"
     fakes: ClassVar[Mapping[str, PairsFn]] = {f"constraints.{k}": fn for k, fn in AGENTS.items()}

@@ -147,7 +147,12 @@ def diagnosis_game(seed: int, top_k: int, catalogue: Catalogue | None = None) ->
 class DiagnosisSCT(SCTTask):
     """The Self-Consistency Test on the Diagnosis Simulator: the agent plays a patient with a
     hidden DDXPlus condition, and is forked after ``t_fork`` turns to be asked about
-    candidates."""
+    candidates.
+
+    Args:
+        params: The task's parameters, a ``DiagnosisParams`` (a run config's ``task:`` keys,
+            validated): the SCT's, and how many questions the player picks among.
+    """
 
     kind: ClassVar[str] = "diagnosis_sct"
     fakes: ClassVar[Mapping[str, PairsFn]] = {f"diagnosis.{k}": fn for k, fn in PATIENTS.items()}

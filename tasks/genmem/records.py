@@ -60,15 +60,30 @@ class GenmemPayload(TaskPayload):
 
 class GenmemEvaluation(Evaluation):
     """correct / wrong by the exact rule, the ability, the answer's context tokens and the
-    retrieval metrics of an answerable question."""
+    retrieval metrics of an answerable question.
+
+    Attributes:
+        outcome: ``correct`` or ``wrong``, by the exact rule (see
+            ``cogarch.tasks.genmem.scoring``).
+    """
 
     ability: str | None = None
+    """The ability the question tests: ``extraction``, ``multi_session``, ``update``,
+    ``temporal`` or ``abstention``."""
     abstention: bool | None = None
+    """Whether the history holds no answer, so the correct reply says it is missing."""
     accuracy: float | None = None
+    """1.0 when the reply was correct, else 0.0."""
     answerable_accuracy: float | None = None
     """The accuracy of an answerable question (None for an abstention question)."""
     context_tokens: int | None = None
+    """Prompt tokens of every model call the agent made to answer: the context the question
+    cost."""
     retrieval: dict[str, dict[str, float]] | None = None
+    """LongMemEval's retrieval metrics of the memory's ranking, by level (``session``, and
+    ``turn`` for a ranking of single turns), then ``recall_any@k``, ``recall_all@k`` and
+    ``ndcg_any@k`` from 0 to 1 (a cut-off only where the ranking decides it); None for an
+    abstention question, a reading of ``none`` or an agent whose memory retrieves nothing."""
 
     def final_answer(self) -> str | None:
         return None

@@ -103,7 +103,12 @@ CONTROL_READINGS: dict[str, Reading] = {"oracle": "oracle", "no_memory": "none"}
 
 
 class GenmemTask(Task):
-    """A generated long conversation and its questions over LongMemEval's five abilities."""
+    """A generated long conversation and its questions over LongMemEval's five abilities.
+
+    Args:
+        params: The task's parameters, a ``GenmemParams`` (a run config's ``task:`` keys,
+            validated): the generator's knobs, the questions asked and how agents read.
+    """
 
     kind: ClassVar[str] = "genmem"
     fakes: ClassVar[Mapping[str, PairsFn]] = FAKES

@@ -111,7 +111,12 @@ def hangman_game(seed: int, temperature: float) -> SCTGame:
 
 class HangmanSCT(SCTTask):
     """The Self-Consistency Test on Hangman: the agent hosts a game with a secret word it
-    keeps privately, and is forked after ``t_fork`` turns to be asked about candidates."""
+    keeps privately, and is forked after ``t_fork`` turns to be asked about candidates.
+
+    Args:
+        params: The task's parameters, a ``HangmanParams`` (a run config's ``task:`` keys,
+            validated): the SCT's, and how the player weighs letters in its guesses.
+    """
 
     kind: ClassVar[str] = "hangman_sct"
     fakes: ClassVar[Mapping[str, PairsFn]] = {f"hangman.{k}": fn for k, fn in HOSTS.items()}

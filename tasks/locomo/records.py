@@ -81,18 +81,37 @@ class LocomoPayload(TaskPayload):
 
 class LocomoEvaluation(Evaluation):
     """Per-category and overall F1 (and the judge's accuracy J), evidence recall@k, tokens,
-    latency and the ingestion cost per turn (see ``task.evaluate``)."""
+    latency and the ingestion cost per turn (see ``task.evaluate``).
+
+    Attributes:
+        outcome: Always None: the task measures scores, it does not sort trials into classes.
+    """
 
     conversation: str | None = None
+    """The sample id of the conversation played."""
     questions: int | None = None
+    """Questions asked."""
     f1: dict[str, float | None] = Field(default_factory=dict)
+    """The mean official score (token F1, or 0/1 for an adversarial question), from 0 to 1,
+    per category asked (``multi_hop``, ``temporal``, ``open_domain``, ``single_hop``,
+    ``adversarial``) and ``overall`` (None when no question was asked)."""
     judge: dict[str, float | None] | None = None
     """J per category and overall, when the judge was asked."""
     recall: dict[str, float | None] | None = None
     """Mean evidence recall at 1, 5 and 10 (``at1`` ...), for agents that retrieve."""
     prompt_tokens_per_question: float | None = None
+    """Mean prompt tokens of the calls that answered a question (response-cache hits
+    included); None when no question was asked."""
     memory_tokens_per_question: float | None = None
+    """Mean memory the answering prompts carried, in tokens (the transcript kept, the
+    retrieved block, the rendered state); None when the agent does not say."""
     latency_p50_s: float | None = None
+    """Median seconds (wall clock) an answer took; None when no question was asked."""
     latency_p95_s: float | None = None
+    """95th percentile of the seconds an answer took; None when no question was asked."""
     memory_tokens: int | None = None
+    """The agent's private state after ingestion, in tokens (0 for a full-context agent, whose
+    memory is the public transcript)."""
     ingest: dict[str, float] = Field(default_factory=dict)
+    """The ingestion's cost per ingested turn: ``calls_per_turn`` (model calls, response-cache
+    hits included), ``tokens_per_turn`` (prompt and completion) and ``seconds_per_turn``."""

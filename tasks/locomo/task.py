@@ -143,7 +143,13 @@ def evaluate(payload: LocomoPayload) -> dict[str, Any]:
 
 
 class LocomoTask(Task):
-    """Long-term conversational memory on LoCoMo (Maharana et al., ACL 2024)."""
+    """Long-term conversational memory on LoCoMo (Maharana et al., ACL 2024).
+
+    Args:
+        params: The task's parameters, a ``LocomoParams`` (a run config's ``task:`` keys,
+            validated): the data file, the conversations, sessions and question categories
+            played, and whether a judge is asked.
+    """
 
     kind: ClassVar[str] = "locomo"
     fakes: ClassVar[Mapping[str, PairsFn]] = {f"locomo.{k}": fn for k, fn in READERS.items()}

@@ -76,12 +76,26 @@ class LongMemEvalPayload(TaskPayload):
 
 class LongMemEvalEvaluation(Evaluation):
     """correct / wrong by the judge (None unjudged), the question's type, and the official
-    retrieval metrics of a non-abstention question's answer."""
+    retrieval metrics of a non-abstention question's answer.
+
+    Attributes:
+        outcome: ``correct`` or ``wrong`` by the judge; None when the answer was not judged.
+    """
 
     question_type: str | None = None
+    """The question's LongMemEval type (``single-session-user``, ``multi-session``,
+    ``temporal-reasoning``, ``knowledge-update`` ...)."""
     abstention: bool | None = None
+    """Whether it is an abstention question (``_abs`` in its id: the haystack holds no
+    answer)."""
     accuracy: float | None = None
+    """1.0 when the judge marked the answer correct, 0.0 when wrong; None when not judged."""
     retrieval: dict[str, dict[str, float]] | None = None
+    """The official retrieval metrics of the memory's ranking, by level (``session``, and
+    ``turn`` for a ranking of single turns), then ``recall_any@k``, ``recall_all@k`` and
+    ``ndcg_any@k`` from 0 to 1 (a cut-off only where the ranking decides it); None when the
+    agent's memory retrieves nothing or the official means leave the question out (an
+    abstention question, or one without user-side evidence)."""
 
     def final_answer(self) -> str | None:
         return None

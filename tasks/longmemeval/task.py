@@ -126,7 +126,12 @@ def evaluate(payload: LongMemEvalPayload) -> LongMemEvalEvaluation:
 
 
 class LongMemEvalTask(Task):
-    """Long-term memory of a chat assistant on LongMemEval (Wu et al., ICLR 2025)."""
+    """Long-term memory of a chat assistant on LongMemEval (Wu et al., ICLR 2025).
+
+    Args:
+        params: The task's parameters, a ``LongMemEvalParams`` (a run config's ``task:`` keys,
+            validated): the data file, the questions asked, the haystack and the judge.
+    """
 
     kind: ClassVar[str] = "longmemeval"
     fakes: ClassVar[Mapping[str, PairsFn]] = FAKES

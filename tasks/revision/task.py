@@ -88,7 +88,12 @@ async def run_revision(agent: RevisionHost, scenario: Scenario) -> RevisionResul
 
 
 class RevisionTask(Task):
-    """The revision scenarios as a runnable task (one scenario per trial)."""
+    """The revision scenarios as a runnable task (one scenario per trial).
+
+    Args:
+        params: The task's parameters, a ``RevisionTask.Params`` (a run config's ``task:``
+            keys, validated): the scenarios to play.
+    """
 
     kind: ClassVar[str] = "revision"
     fakes: ClassVar[Mapping[str, PairsFn]] = {f"revision.{k}": fn for k, fn in AGENTS.items()}

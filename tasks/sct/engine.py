@@ -264,7 +264,13 @@ async def _fork(
 
 
 class SCTTask(Task):
-    """Subclasses build the game; the protocol is the same for every game."""
+    """Subclasses build the game; the protocol is the same for every game.
+
+    Args:
+        params: The task's parameters, an ``SCTParams`` or a game's subclass of it (a run
+            config's ``task:`` keys, validated): the turns before the fork and the candidates
+            asked.
+    """
 
     scoring: ClassVar[Scoring] = Scoring(classes=OUTCOMES, success="self_consistent")
     clusters: ClassVar[str | None] = None  # each trial is one game: its own cluster

@@ -58,37 +58,83 @@ class SCTEvaluation(Evaluation):
     answer_label: ClassVar[tuple[str, str]] = ("Revealed secrets", "revealed")
 
     outcome: str | None = None
+    """The outcome class under the lenient reading: ``self_consistent``, ``over_confirmation``,
+    ``state_substitution``, ``all_denial`` or ``leakage`` (see ``evaluator.classify``)."""
     self_consistent: bool | None = None
+    """Whether ``outcome`` is ``self_consistent``: no leak, and the agent affirmed the secret it
+    revealed and no other candidate."""
     outcome_strict: str | None = None
     """The outcome under the authors' exact reading (only a bare "yes" affirms)."""
     self_consistent_strict: bool | None = None
+    """Whether ``outcome_strict`` is ``self_consistent``."""
     answers_strict: list[StrictAnswer] = Field(default_factory=list)
+    """Each candidate's answer under the strict reading, in the order asked (None: the reply
+    was not exactly yes or no)."""
     leaked: bool | None = None
+    """Whether a public reply before the fork named the revealed secret (the outcome is then
+    ``leakage``)."""
     leak_turns: list[int] = Field(default_factory=list)
+    """The turns whose public reply named the revealed secret."""
     revealed: str | None = None
+    """The secret the agent named when asked on its reveal branch; None when it named none."""
     reveal_parsed: bool | None = None
+    """Whether the reveal branch's reply named a secret."""
     reveal_reply: str | None = None
+    """The reveal branch's reply, as given."""
     num_candidates: int | None = None
+    """Candidates asked about, each on its own branch."""
     answers_parsed_rate: float | None = None
+    """The share of candidate replies readable as yes or no (lenient reading), from 0 to 1;
+    None when no candidate was asked."""
     any_yes: bool | None = None
+    """Whether any candidate was affirmed (lenient reading)."""
     yes_rate: float | None = None
+    """The share of candidates affirmed (lenient reading), from 0 to 1; None when no candidate
+    was asked."""
     first_yes_index: int | None = None
+    """The place of the first candidate affirmed, from 0 in asking order; None when none was."""
     memory_secret: str | None = None
+    """The last ``<secret>`` the agent wrote in its private state up to the fork; None when it
+    wrote none."""
     contains_secret: bool | None = None
+    """Whether the candidates asked include the memory secret."""
     secret_index: int | None = None
+    """The memory secret's place among the candidates, from 0 in asking order; None when it
+    was not asked about."""
     sct_yes_correct: int | None = None
+    """1 when the agent affirmed its memory secret, 0 when it did not (a no or an unreadable
+    reply); None when the memory secret was not asked about."""
     memory_matches_reveal: bool | None = None
+    """Whether the memory secret and the revealed one are the same (as the game compares
+    them); None when either is missing."""
     wm_secret_summary: SecretHistory | None = None
+    """How the ``<secret>`` in the agent's private state evolved over the turns before the
+    fork."""
     private_state_tokens: list[int] = Field(default_factory=list)
+    """The agent's private state after each turn before the fork, in tokens (0 where it was not
+    measured)."""
     host_contradictions: list[str] = Field(default_factory=list)
+    """Where the agent's public replies as the game's host contradicted each other (always
+    empty for a game that does not check, such as the Diagnosis Simulator)."""
     memory_secret_leaked: bool | None = None
+    """Whether a public reply before the fork named the memory secret (reported apart: the
+    outcome does not depend on it)."""
     memory_secret_leak_turns: list[int] = Field(default_factory=list)
+    """The turns whose public reply named the memory secret."""
     candidate_shortfall: int = 0
     """Candidates the trial could not find (0: it asked as many as requested)."""
     revealed_consistent: bool | None = None
+    """Whether the revealed secret fits everything the public dialogue established; None
+    without a revealed secret or when the game cannot tell."""
     board_matches_revealed: bool | None = None
+    """Whether every board the agent showed is the one the revealed secret gives; None without
+    a revealed secret, when no board was shown or when the game cannot tell."""
     memory_secret_consistent: bool | None = None
+    """Whether the memory secret fits everything the public dialogue established; None
+    without a memory secret or when the game cannot tell."""
     board_matches_memory_secret: bool | None = None
+    """Whether every board the agent showed is the one the memory secret gives; None without
+    a memory secret, when no board was shown or when the game cannot tell."""
 
     def outcome_in(self, reading: str) -> str | None:
         return self.outcome_strict if reading == "strict" else self.outcome

@@ -328,7 +328,11 @@ def _own_tables(
         mine = [r for r in records if r.task == name]
         task = task_of(mine[0], within=run_dir)
         declared = task.leaderboard_metrics() if task is not None else ()
-        if (ranked := ranked_table(mine, beside(declared, attached))) is not None:
+        if (
+            ranked := ranked_table(
+                mine, beside(declared, attached), keep=[m.name for m in attached]
+            )
+        ) is not None:
             tables.append(ranked)
         tables += task_tables(task, mine)
     return tables

@@ -324,7 +324,9 @@ class Runner:
         if not report.scoring.classifies:
             report.metrics = metric_tables(rows, report.scoring.totals)
         report.tables = task_tables(type(self.task), results)
-        if (attached := ranked_table(results, self.metrics)) is not None:
+        if (
+            attached := ranked_table(results, self.metrics, keep=[m.name for m in self.metrics])
+        ) is not None:
             report.tables.insert(0, attached)
         return report
 

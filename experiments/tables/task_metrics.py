@@ -148,17 +148,25 @@ def _estimate_text(metric: Metric, items: dict[str, float], clusters: dict[str, 
     return f"{_number(found.value)} ({shown}) n={found.n}"
 
 
-def ranked_table(records: Sequence[TrialRecord], metrics: Sequence[Metric]) -> Table | None:
+def ranked_table(
+    records: Sequence[TrialRecord], metrics: Sequence[Metric], *, keep: Sequence[str] = ()
+) -> Table | None:
     """Each metric's value per agent with its 95% interval and items (``value (low-high)
-    n=k``), and which way is better; None without metrics or records."""
+    n=k``), and which way is better; a metric no complete trial measured is left out unless
+    ``keep`` names it (an attached one, shown as ``-``); None when no metric is left."""
     if not metrics or not records:
         return None
     cells = _cells(records, metrics)
     body = []
     for metric in metrics:
+        measured = any(metric.name in cell.items for cell in cells.values())
+        if not measured and metric.name not in keep:
+            continue
         scored = with_failures(metric, cells)
         values = [_estimate_text(metric, scored.values[a], scored.clusters) for a in cells]
         body.append([metric.name, f"{metric.direction} is better", metric.interval, *values])
+    if not body:
+        return None
     return Table(
         "ranked and attached metrics (95% interval)", ["metric", "better", "interval", *cells], body
     )

@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 
 from cogarch.core.evaluation import Evaluation
+from cogarch.core.metric import metric
 from cogarch.core.records import TrialRecord
 from cogarch.core.usage import TrialUsage
 from cogarch.experiments.reports.report import build_report
-from cogarch.experiments.tables.task_metrics import metric_tables
+from cogarch.experiments.tables.task_metrics import metric_tables, ranked_table
 from cogarch.experiments.tables.tidy import row_from_trial
 from tests.experiments import make_trial, write_run
 
@@ -186,3 +187,21 @@ def test_prompt_cache_rows_show_what_was_reported() -> None:
     rows = {r[0]: r[1:] for r in table.rows}
     assert rows["prompt tokens served from cache"] == ["200 ± 141 (n=2)"]
     assert rows["prompt tokens evaluated"] == ["200 ± 141 (n=2)"]
+
+
+def test_the_ranked_table_leaves_out_a_metric_no_trial_measured_unless_it_was_attached() -> None:
+    @metric
+    def never(record: TrialRecord) -> float | None:
+        return None
+
+    @metric
+    def one(record: TrialRecord) -> float | None:
+        return 1.0
+
+    records = [make_trial("a", 0), make_trial("a", 1), make_trial("b", 0)]
+    table = ranked_table(records, [never, one])
+    assert table is not None and [row[0] for row in table.rows] == ["one"]
+    kept = ranked_table(records, [never, one], keep=["never"])
+    assert kept is not None and [row[0] for row in kept.rows] == ["never", "one"]
+    assert kept.rows[0][3:] == ["-", "-"]
+    assert ranked_table(records, [never]) is None

@@ -24,6 +24,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, Final, Literal, Protocol, runtime_checkable
 
 from cogarch.errors import ConfigError
@@ -249,8 +250,22 @@ def hash_embedding(text: str, dim: int = HASH_DIM) -> list[float]:
     dropped and the rest cut to their first six characters (a crude stem). Each word and each
     pair of adjacent words is hashed with BLAKE2b (stable across processes): four bytes pick
     the bucket, a fifth the sign. A text with no such word gives the zero vector, whose
-    similarity to anything is 0.
+    similarity to anything is 0. The buckets of the latest ``HASH_MEMO`` distinct texts (and
+    dimensions) are kept, so a text seen lately is not hashed again.
     """
+    vector = [0.0] * dim
+    for index, value in _hashed(text, dim):
+        vector[index] = value
+    return vector
+
+
+HASH_MEMO: Final = 8192
+"""Distinct texts whose hashed buckets the process keeps (least recently used dropped first)."""
+
+
+@lru_cache(maxsize=HASH_MEMO)
+def _hashed(text: str, dim: int) -> tuple[tuple[int, float], ...]:
+    """``text``'s non-zero buckets as ``(index, value)`` (see :func:`hash_embedding`)."""
     words = [w[:6] for w in _WORD.findall(text.lower()) if len(w) > 2]
     features = words + [f"{a}_{b}" for a, b in itertools.pairwise(words)]
     counts: dict[int, float] = {}
@@ -258,13 +273,11 @@ def hash_embedding(text: str, dim: int = HASH_DIM) -> list[float]:
         digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
         index = int.from_bytes(digest[:4], "little") % dim
         counts[index] = counts.get(index, 0.0) + (1.0 if digest[4] & 1 else -1.0)
-    vector = [0.0] * dim
     # the counts are whole numbers, so their squares sum exactly in any order
     norm = math.sqrt(sum(c * c for c in counts.values()))
-    if norm:
-        for index, count in counts.items():
-            vector[index] = count / norm
-    return vector
+    if not norm:
+        return ()
+    return tuple((index, count / norm) for index, count in counts.items())
 
 
 class HashEmbedder:

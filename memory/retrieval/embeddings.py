@@ -24,7 +24,6 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any, Final, Literal, Protocol, runtime_checkable
 
 from cogarch.errors import ConfigError
@@ -250,34 +249,39 @@ def hash_embedding(text: str, dim: int = HASH_DIM) -> list[float]:
     dropped and the rest cut to their first six characters (a crude stem). Each word and each
     pair of adjacent words is hashed with BLAKE2b (stable across processes): four bytes pick
     the bucket, a fifth the sign. A text with no such word gives the zero vector, whose
-    similarity to anything is 0. The buckets of the latest ``HASH_MEMO`` distinct texts (and
-    dimensions) are kept, so a text seen lately is not hashed again.
+    similarity to anything is 0.
     """
+    words = [w[:6] for w in _WORD.findall(text.lower()) if len(w) > 2]
+    features = words + [f"{a}_{b}" for a, b in itertools.pairwise(words)]
+    memo = _BUCKETS.get(dim)
+    if memo is None or len(memo) > BUCKET_MEMO:
+        memo = _BUCKETS[dim] = {}
+    counts: dict[int, float] = {}
+    for feature in features:
+        bucket = memo.get(feature)
+        if bucket is None:
+            bucket = memo[feature] = _bucket(feature, dim)
+        index, sign = bucket
+        counts[index] = counts.get(index, 0.0) + sign
     vector = [0.0] * dim
-    for index, value in _hashed(text, dim):
-        vector[index] = value
+    # the counts are whole numbers, so their squares sum exactly in any order
+    norm = math.sqrt(sum(c * c for c in counts.values()))
+    if norm:
+        for index, count in counts.items():
+            vector[index] = count / norm
     return vector
 
 
-HASH_MEMO: Final = 8192
-"""Distinct texts whose hashed buckets the process keeps (least recently used dropped first)."""
+def _bucket(feature: str, dim: int) -> tuple[int, float]:
+    """A feature's bucket and sign (see :func:`hash_embedding`)."""
+    digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
+    return int.from_bytes(digest[:4], "little") % dim, 1.0 if digest[4] & 1 else -1.0
 
 
-@lru_cache(maxsize=HASH_MEMO)
-def _hashed(text: str, dim: int) -> tuple[tuple[int, float], ...]:
-    """``text``'s non-zero buckets as ``(index, value)`` (see :func:`hash_embedding`)."""
-    words = [w[:6] for w in _WORD.findall(text.lower()) if len(w) > 2]
-    features = words + [f"{a}_{b}" for a, b in itertools.pairwise(words)]
-    counts: dict[int, float] = {}
-    for feature in features:
-        digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
-        index = int.from_bytes(digest[:4], "little") % dim
-        counts[index] = counts.get(index, 0.0) + (1.0 if digest[4] & 1 else -1.0)
-    # the counts are whole numbers, so their squares sum exactly in any order
-    norm = math.sqrt(sum(c * c for c in counts.values()))
-    if not norm:
-        return ()
-    return tuple((index, count / norm) for index, count in counts.items())
+BUCKET_MEMO: Final = 200_000
+"""Features (words and word pairs) whose bucket the process keeps per dimension, forgotten all
+at once when there are more (about 30 MB when full)."""
+_BUCKETS: dict[int, dict[str, tuple[int, float]]] = {}
 
 
 class HashEmbedder:

@@ -107,49 +107,21 @@ class _Column:
         return array[:n]
 
 
-_NO_SLOTS = np.zeros(0, dtype=np.int64)
-_NO_COUNTS = np.zeros(0, dtype=np.float64)
-
-
-class _Posting:
-    """One token's posting list, appended to: the slots holding the token and its count in
-    each, read as arrays brought up to date as ``_Column``'s are."""
-
-    __slots__ = ("_synced", "counts", "slots")
-
-    def __init__(self) -> None:
-        self.slots: list[int] = []
-        self.counts: list[int] = []
-        """Appended after ``slots``, so its length is the posting's."""
-        self._synced: tuple[np.ndarray, np.ndarray, int] = (_NO_SLOTS, _NO_COUNTS, 0)
-
-    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(slots, counts)`` as int64 and float64 arrays."""
-        n = len(self.counts)
-        slots, counts, synced = self._synced
-        if synced != n:
-            if len(slots) < n:
-                size = max(2 * len(slots), n, 4)
-                grown_slots, grown_counts = np.empty(size, np.int64), np.empty(size, np.float64)
-                grown_slots[:synced], grown_counts[:synced] = slots[:synced], counts[:synced]
-                slots, counts = grown_slots, grown_counts
-            slots[synced:n] = self.slots[synced:n]
-            counts[synced:n] = self.counts[synced:n]
-            self._synced = (slots, counts, n)
-        return slots[:n], counts[:n]
-
-
 class _Slots:
     """The slots a store shares with its forks: appended to, never changed."""
 
-    __slots__ = ("ids", "lengths", "postings", "seqs", "tokens")
+    __slots__ = ("_synced", "ids", "lengths", "postings", "seqs", "tokens")
 
     def __init__(self) -> None:
         self.ids: list[str] = []
         self.lengths = _Column(np.float64)
         self.seqs = _Column(np.int64)
         self.tokens: list[tuple[str, ...]] = []
-        self.postings: dict[str, _Posting] = {}
+        self.postings: dict[str, tuple[list[int], list[int]]] = {}
+        """Token -> (slots, counts); the counts are appended after the slots, so their length
+        is the posting list's."""
+        self._synced: dict[str, tuple[np.ndarray, np.ndarray, int]] = {}
+        """Token -> its posting list as arrays, and how much of it they hold."""
 
     def append(self, entry_id: str, tokens: tuple[str, ...], seq: int) -> int:
         slot = len(self.tokens)
@@ -161,10 +133,35 @@ class _Slots:
         for token, n in Counter(tokens).items():
             posting = postings.get(token)
             if posting is None:
-                posting = postings[token] = _Posting()
-            posting.slots.append(slot)
-            posting.counts.append(n)
+                postings[token] = ([slot], [n])
+            else:
+                posting[0].append(slot)
+                posting[1].append(n)
         return slot
+
+    def posting(self, token: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """``token``'s posting list as ``(slots, counts)`` int64 and float64 arrays (None for
+        a token no record holds), brought up to date as a ``_Column`` is."""
+        posting = self.postings.get(token)
+        if posting is None:
+            return None
+        listed_slots, listed_counts = posting
+        n = len(listed_counts)
+        slots, counts, synced = self._synced.get(token, (_NO_SLOTS, _NO_COUNTS, 0))
+        if synced != n:
+            if len(slots) < n:
+                size = max(2 * len(slots), n, 4)
+                grown_slots, grown_counts = np.empty(size, np.int64), np.empty(size, np.float64)
+                grown_slots[:synced], grown_counts[:synced] = slots[:synced], counts[:synced]
+                slots, counts = grown_slots, grown_counts
+            slots[synced:n] = listed_slots[synced:n]
+            counts[synced:n] = listed_counts[synced:n]
+            self._synced[token] = (slots, counts, n)
+        return slots[:n], counts[:n]
+
+
+_NO_SLOTS = np.zeros(0, dtype=np.int64)
+_NO_COUNTS = np.zeros(0, dtype=np.float64)
 
 
 class LexicalIndex:
@@ -284,10 +281,10 @@ class LexicalIndex:
         lengths = self._slots.lengths.array()
         total: np.ndarray | None = None
         for token, times in Counter(query).items():
-            posting = self._slots.postings.get(token)
+            posting = self._slots.posting(token)
             if posting is None:
                 continue
-            slots, counts = posting.arrays()
+            slots, counts = posting
             mask = (slots < len(live)) & live[np.minimum(slots, len(live) - 1)]
             slots = slots[mask]
             if not len(slots):

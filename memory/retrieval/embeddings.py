@@ -253,11 +253,16 @@ def hash_embedding(text: str, dim: int = HASH_DIM) -> list[float]:
     """
     words = [w[:6] for w in _WORD.findall(text.lower()) if len(w) > 2]
     features = words + [f"{a}_{b}" for a, b in itertools.pairwise(words)]
+    memo = _BUCKETS.get(dim)
+    if memo is None or len(memo) > BUCKET_MEMO:
+        memo = _BUCKETS[dim] = {}
     counts: dict[int, float] = {}
     for feature in features:
-        digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
-        index = int.from_bytes(digest[:4], "little") % dim
-        counts[index] = counts.get(index, 0.0) + (1.0 if digest[4] & 1 else -1.0)
+        bucket = memo.get(feature)
+        if bucket is None:
+            bucket = memo[feature] = _bucket(feature, dim)
+        index, sign = bucket
+        counts[index] = counts.get(index, 0.0) + sign
     vector = [0.0] * dim
     # the counts are whole numbers, so their squares sum exactly in any order
     norm = math.sqrt(sum(c * c for c in counts.values()))
@@ -265,6 +270,18 @@ def hash_embedding(text: str, dim: int = HASH_DIM) -> list[float]:
         for index, count in counts.items():
             vector[index] = count / norm
     return vector
+
+
+def _bucket(feature: str, dim: int) -> tuple[int, float]:
+    """A feature's bucket and sign (see :func:`hash_embedding`)."""
+    digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
+    return int.from_bytes(digest[:4], "little") % dim, 1.0 if digest[4] & 1 else -1.0
+
+
+BUCKET_MEMO: Final = 200_000
+"""Features (words and word pairs) whose bucket the process keeps per dimension, forgotten all
+at once when there are more (about 30 MB when full)."""
+_BUCKETS: dict[int, dict[str, tuple[int, float]]] = {}
 
 
 class HashEmbedder:

@@ -18,6 +18,11 @@ fork sees exactly the records it had, whatever the others write, in any order. A
 takes a new slot (keeping its insertion number, so ties stay in insertion order); a deleted one
 just leaves the map. An index holding more than twice as many slots as live records rebuilds its
 own arrays (amortised, as the in-process vector store does).
+
+Adding a record costs a few list appends per distinct token: the shared arrays are Python lists,
+read as numpy arrays that a query brings up to date by converting only what was appended since
+the last query. A text's tokens are kept for the latest ``TOKENS_MEMO`` distinct texts, so a turn
+that many haystacks share is tokenised once.
 """
 
 from __future__ import annotations
@@ -26,8 +31,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
-from typing import Any
+from functools import cache, lru_cache
+from typing import Any, Final
 
 import numpy as np
 
@@ -60,58 +65,103 @@ def _stemmer() -> Any:
 
 def tokenize(text: str) -> list[str]:
     """``text``'s BM25 tokens, in order (see the module docstring)."""
+    return list(_tokens(text))
+
+
+TOKENS_MEMO: Final = 8192
+"""Distinct texts whose tokens the process keeps (least recently used dropped first): a
+benchmark's haystacks share their sessions, and a store that forks re-adds the same turns."""
+
+
+@lru_cache(maxsize=TOKENS_MEMO)
+def _tokens(text: str) -> tuple[str, ...]:
     stop = _stopwords()
     words = [w for w in _TOKEN_RE.findall(text.lower()) if w not in stop]
-    return list(_stemmer().stemWords(words)) if words else []
+    return tuple(_stemmer().stemWords(words)) if words else ()
 
 
-class _Grown:
-    """A numpy array that grows by doubling; appending never moves what a reader took."""
+class _Column:
+    """Numbers appended to a list, read as a numpy array that a read brings up to date by
+    converting only what was appended since the last read (the array doubles when full). An
+    array a reader took never changes: its length is fixed, and positions below it are never
+    written again."""
 
-    __slots__ = ("data", "size")
+    __slots__ = ("_synced", "dtype", "items")
 
-    def __init__(self, dtype: Any, capacity: int = 16) -> None:
-        self.data = np.zeros(capacity, dtype=dtype)
-        self.size = 0
+    def __init__(self, dtype: Any) -> None:
+        self.items: list[int] = []
+        self.dtype = dtype
+        self._synced: tuple[np.ndarray, int] = (np.zeros(0, dtype=dtype), 0)
 
-    def append(self, value: float) -> None:
-        if self.size == len(self.data):
-            grown = np.zeros(2 * len(self.data), dtype=self.data.dtype)
-            grown[: self.size] = self.data[: self.size]
-            self.data = grown
-        self.data[self.size] = value
-        self.size += 1
-
-    def view(self) -> np.ndarray:
-        return self.data[: self.size]
+    def array(self) -> np.ndarray:
+        items = self.items
+        n = len(items)
+        array, synced = self._synced
+        if synced != n:
+            if len(array) < n:
+                grown = np.empty(max(2 * len(array), n, 64), dtype=self.dtype)
+                grown[:synced] = array[:synced]
+                array = grown
+            array[synced:n] = items[synced:n]
+            self._synced = (array, n)
+        return array[:n]
 
 
 class _Slots:
     """The slots a store shares with its forks: appended to, never changed."""
 
-    __slots__ = ("ids", "lengths", "postings", "seqs", "tokens")
+    __slots__ = ("_synced", "ids", "lengths", "postings", "seqs", "tokens")
 
     def __init__(self) -> None:
         self.ids: list[str] = []
-        self.lengths = _Grown(np.float64)
-        self.seqs = _Grown(np.int64)
+        self.lengths = _Column(np.float64)
+        self.seqs = _Column(np.int64)
         self.tokens: list[tuple[str, ...]] = []
-        self.postings: dict[str, tuple[_Grown, _Grown]] = {}
-        """Token -> (slots, counts)."""
+        self.postings: dict[str, tuple[list[int], list[int]]] = {}
+        """Token -> (slots, counts); the counts are appended after the slots, so their length
+        is the posting list's."""
+        self._synced: dict[str, tuple[np.ndarray, np.ndarray, int]] = {}
+        """Token -> its posting list as arrays, and how much of it they hold."""
 
     def append(self, entry_id: str, tokens: tuple[str, ...], seq: int) -> int:
         slot = len(self.tokens)
         self.ids.append(entry_id)
         self.tokens.append(tokens)
-        self.lengths.append(len(tokens))
-        self.seqs.append(seq)
+        self.lengths.items.append(len(tokens))
+        self.seqs.items.append(seq)
+        postings = self.postings
         for token, n in Counter(tokens).items():
-            posting = self.postings.get(token)
+            posting = postings.get(token)
             if posting is None:
-                posting = self.postings[token] = (_Grown(np.int64, 4), _Grown(np.float64, 4))
-            posting[0].append(slot)
-            posting[1].append(n)
+                postings[token] = ([slot], [n])
+            else:
+                posting[0].append(slot)
+                posting[1].append(n)
         return slot
+
+    def posting(self, token: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """``token``'s posting list as ``(slots, counts)`` int64 and float64 arrays (None for
+        a token no record holds), brought up to date as a ``_Column`` is."""
+        posting = self.postings.get(token)
+        if posting is None:
+            return None
+        listed_slots, listed_counts = posting
+        n = len(listed_counts)
+        slots, counts, synced = self._synced.get(token, (_NO_SLOTS, _NO_COUNTS, 0))
+        if synced != n:
+            if len(slots) < n:
+                size = max(2 * len(slots), n, 4)
+                grown_slots, grown_counts = np.empty(size, np.int64), np.empty(size, np.float64)
+                grown_slots[:synced], grown_counts[:synced] = slots[:synced], counts[:synced]
+                slots, counts = grown_slots, grown_counts
+            slots[synced:n] = listed_slots[synced:n]
+            counts[synced:n] = listed_counts[synced:n]
+            self._synced[token] = (slots, counts, n)
+        return slots[:n], counts[:n]
+
+
+_NO_SLOTS = np.zeros(0, dtype=np.int64)
+_NO_COUNTS = np.zeros(0, dtype=np.float64)
 
 
 class LexicalIndex:
@@ -138,7 +188,7 @@ class LexicalIndex:
     # -- writing ---------------------------------------------------------------------
     def add(self, ids: Sequence[str], texts: Sequence[str]) -> None:
         """Index new records (the caller checked that their ids are new)."""
-        self._put(ids, [tuple(tokenize(t)) for t in texts])
+        self._put(ids, [_tokens(t) for t in texts])
 
     def _put(self, ids: Sequence[str], tokens: Sequence[tuple[str, ...]]) -> None:
         for entry_id, toks in zip(ids, tokens, strict=True):
@@ -146,7 +196,7 @@ class LexicalIndex:
             if old is None:
                 seq, self._next_seq = self._next_seq, self._next_seq + 1
             else:
-                seq = int(self._slots.seqs.data[old])
+                seq = self._slots.seqs.items[old]
                 self._retire(old)
             slot = self._slots.append(entry_id, toks, seq)
             self._ids[entry_id] = slot
@@ -156,7 +206,7 @@ class LexicalIndex:
 
     def update(self, ids: Sequence[str], texts: Sequence[str]) -> None:
         """Re-index existing records' new texts (they keep their place in insertion order)."""
-        self._put(ids, [tuple(tokenize(t)) for t in texts])
+        self._put(ids, [_tokens(t) for t in texts])
 
     def delete(self, ids: Iterable[str]) -> None:
         """Forget records; ids not indexed are ignored."""
@@ -171,7 +221,7 @@ class LexicalIndex:
 
     def _retire(self, slot: int) -> None:
         self._mark(slot, False)
-        self._total -= float(self._slots.lengths.data[slot])
+        self._total -= self._slots.lengths.items[slot]
 
     def _mark(self, slot: int, live: bool) -> None:
         """Set a slot's bit in this index's own mask (copied first while a fork shares it)."""
@@ -189,23 +239,24 @@ class LexicalIndex:
     def _rebuild(self, entries: list[tuple[str, int]]) -> None:
         """Own arrays holding just ``entries`` (id, old slot), in insertion order."""
         old = self._slots
-        entries.sort(key=lambda e: int(old.seqs.data[e[1]]))
+        seqs = old.seqs.items
+        entries.sort(key=lambda e: seqs[e[1]])
         self._slots, self._ids = _Slots(), CowDict()
         self._live, self._live_owned = np.zeros(max(64, 2 * len(entries)), dtype=bool), True
         for entry_id, slot in entries:
-            new = self._slots.append(entry_id, old.tokens[slot], int(old.seqs.data[slot]))
+            new = self._slots.append(entry_id, old.tokens[slot], seqs[slot])
             self._ids[entry_id] = new
             self._live[new] = True
 
     # -- reading ---------------------------------------------------------------------
     def seq(self, entry_id: str) -> int:
         """The record's insertion number (ties rank in this order)."""
-        return int(self._slots.seqs.data[self._ids[entry_id]])
+        return self._slots.seqs.items[self._ids[entry_id]]
 
     def seqs(self, ids: Iterable[str]) -> dict[str, int]:
         """Each record's insertion number."""
-        slot_of, seqs = self._ids, self._slots.seqs.data
-        return {i: int(seqs[slot_of[i]]) for i in ids}
+        slot_of, seqs = self._ids, self._slots.seqs.items
+        return {i: seqs[slot_of[i]] for i in ids}
 
     def tokens(self, entry_id: str) -> tuple[str, ...]:
         return self._slots.tokens[self._ids[entry_id]]
@@ -227,13 +278,13 @@ class LexicalIndex:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         live = self._live
         avgdl = self._total / n if self._total > 0 else 1.0
-        lengths = self._slots.lengths.data
+        lengths = self._slots.lengths.array()
         total: np.ndarray | None = None
         for token, times in Counter(query).items():
-            posting = self._slots.postings.get(token)
+            posting = self._slots.posting(token)
             if posting is None:
                 continue
-            slots, counts = posting[0].view(), posting[1].view()
+            slots, counts = posting
             mask = (slots < len(live)) & live[np.minimum(slots, len(live) - 1)]
             slots = slots[mask]
             if not len(slots):
@@ -262,7 +313,8 @@ class LexicalIndex:
 
     def save_state(self) -> dict[str, Any]:
         """The tokens of every record in insertion order (JSON values)."""
-        entries = sorted(self._ids.items(), key=lambda e: int(self._slots.seqs.data[e[1]]))
+        seqs = self._slots.seqs.items
+        entries = sorted(self._ids.items(), key=lambda e: seqs[e[1]])
         return {
             "tokenizer": dict(TOKENIZER),
             "ids": [i for i, _ in entries],
@@ -279,7 +331,7 @@ class LexicalIndex:
         index = cls()
         ids = [i for i, _ in records]
         if state is None or state.get("tokenizer") != TOKENIZER:
-            index._put(ids, [tuple(tokenize(t)) for _, t in records])
+            index._put(ids, [_tokens(t) for _, t in records])
             return index
         saved, tokens = state.get("ids"), state.get("tokens")
         if (
@@ -312,7 +364,7 @@ class Scored:
     def top(self, limit: int | None = None) -> list[tuple[str, float]]:
         """``(id, score)`` best first, ties in insertion order; the first ``limit`` only."""
         slots, scores = self._slots, self._scores
-        seqs = self._index._slots.seqs.data
+        seqs = self._index._slots.seqs.array()
         if limit is not None and limit < len(slots):
             kth = np.partition(scores, len(scores) - limit)[len(scores) - limit]
             keep = scores >= kth

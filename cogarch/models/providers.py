@@ -17,12 +17,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from autogen_core.models import ChatCompletionClient, ModelInfo
 from pydantic import (
     Field,
-    SerializationInfo,
     SerializeAsAny,
-    SerializerFunctionWrapHandler,
     ValidatorFunctionWrapHandler,
     WrapValidator,
-    model_serializer,
     model_validator,
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
@@ -114,9 +111,12 @@ class ProviderConfig(ProviderSettings):
     n_threads: int | None = Field(
         default=None, ge=1, description="local: CPU threads for llama.cpp (default: its own)."
     )
+    # reply_cap and callers came later: left out of the record while unset, so recorded
+    # settings and run digests stay what they were
     reply_cap: int | None = Field(
         default=None,
         ge=1,
+        exclude_if=lambda v: v is None,
         description="local: the most tokens the embedded server generates for any one reply, "
         "whatever max_tokens a call asks (a runaway reply stops there); default: no cap.",
     )
@@ -139,6 +139,7 @@ class ProviderConfig(ProviderSettings):
     )
     callers: dict[str, str] = Field(
         default_factory=dict,
+        exclude_if=lambda v: not v,
         description="fake: other fakes by caller pattern, a glob over who makes the call "
         "({'memory:*': NAME, 'memory:summarise': NAME}; a memory module's own calls are "
         "'memory:<kind>'); the most specific matching pattern wins, 'fake' plays the rest.",
@@ -158,20 +159,6 @@ class ProviderConfig(ProviderSettings):
         if self.base_urls:
             self._check_replicas()
         return self
-
-    @model_serializer(mode="wrap")
-    def _without_unset_additions(
-        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
-    ) -> Any:
-        # an entry with no callers and no reply cap is written as it was before they existed,
-        # so recorded settings and run digests stay what they were
-        data = handler(self)
-        if isinstance(data, dict):
-            if not self.callers:
-                data.pop("callers", None)
-            if self.reply_cap is None:
-                data.pop("reply_cap", None)
-        return data
 
     def _check_callers(self) -> None:
         from cogarch.models.fake_callers import pattern_problem

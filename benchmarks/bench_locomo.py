@@ -44,11 +44,13 @@ STORE = ["chroma"]
 """The retrieval modules' vector store (``--store``)."""
 SEARCH: list[Any] = ["dense"]
 """The retrieval modules' search (``--search``): a mode name or a ``search`` mapping."""
+QUERY = ["question"]
+"""What the retrieval specialists search for: ``question`` (the default) or ``input``."""
 
 
 def retrieval_spec(agent: str, embedder: str) -> Any:
     """The ready-made spec ``agent`` with its retrieval modules on the ``--store`` store,
-    searching as ``--search`` says."""
+    searching as ``--search`` says, its retrieval specialists for ``QUERY``."""
     from cogarch.workspace import load_agent_spec
     from cogarch.workspace.spec import ComponentSpec
 
@@ -57,6 +59,10 @@ def retrieval_spec(agent: str, embedder: str) -> Any:
         if "embedder" in part.params():
             data = {**part.model_dump(exclude_none=True), "store": STORE[0], "search": SEARCH[0]}
             spec.memory[name] = ComponentSpec.model_validate(data)
+    for name, part in spec.specialists.items():
+        if part.kind == "retrieval":
+            data = {**part.model_dump(exclude_none=True), "query": QUERY[0]}
+            spec.specialists[name] = ComponentSpec.model_validate(data)
     return spec
 
 

@@ -4,7 +4,7 @@ Run from the repository root, on any file in LoCoMo's format::
 
     python benchmarks/bench_locomo_recall.py --data PATH/locomo10.json
         [--searches dense lexical hybrid] [--stores chroma memory] [--agent raw_turns]
-        [--embedder static|minilm|hash] [--query prompt|question] [--json out.json]
+        [--embedder static|minilm|hash] [--query question|input] [--json out.json]
 
 A search setting is a mode name or a JSON mapping of the ``search`` parameter, e.g.
 ``'{"mode": "hybrid", "fusion": "rrf"}'``.
@@ -14,11 +14,11 @@ one fork per question, the trial file's answers), with the zero-latency fake rea
 ``locomo.reader`` answering, once per store and search setting; the agent's retrieval modules
 get that store and ``search`` and nothing else changes. Recall@k is what the task reports: the
 share of a question's evidence dialog ids among the first k retrieved turns, averaged over
-every question (as ``locomo``'s evaluation does). The memory ranks for what the task asks, the
-whole question prompt (``--query prompt``); with ``--query question`` the benchmark hands the
-retrieval modules the bare question instead (the text after ``Question:``, without the
-temporal hint or the adversarial options), and everything else, the reader's prompt included,
-stays as the task has it. Framework time per question is the
+every question (as ``locomo``'s evaluation does). The retrieval specialists search for
+the question each prompt asks (``--query question``, the agents' default: the text after
+``Question:``, the temporal hint and the adversarial options included, without the
+instructions and the answer cue) or for the whole prompt (``--query input``, the default
+before). Framework time per question is the
 question's cycle (the fork, the answer, scoring, the log line) less the agent's answer, as
 ``bench_locomo.py`` measures it; ``respond`` is the agent's answer itself, retrieval included.
 """
@@ -27,14 +27,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
-import re
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,47 +40,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_locomo
 
-from cogarch.core.memory import MemoryContext, MemoryItem
-from cogarch.memory.retrieval.base import RetrievalModule
 from cogarch.memory.retrieval.embeddings import EMBEDDERS
 from cogarch.memory.retrieval.params import RetrievalParams
-from cogarch.tasks.locomo.questions import TEMPORAL_HINT
 
 DEFAULT_EMBEDDER = RetrievalParams.model_fields["embedder"].default
 
 AT = ("1", "5", "10")
 
-QUERIES = ("prompt", "question")
-_QUESTION_ENDS = (TEMPORAL_HINT, " Select the correct answer:", " Short answer:")
-_QUESTION = re.compile(
-    "Question: (.*?)(?:" + "|".join(re.escape(end) for end in _QUESTION_ENDS) + ")", re.S
-)
-
-
-def bare_question(prompt: str) -> str:
-    """The question inside a LoCoMo question prompt (``questions.QA_PROMPT``), without the
-    temporal hint or the adversarial options; any other text unchanged."""
-    found = _QUESTION.search(prompt)
-    return found.group(1) if found else prompt
-
-
-@contextlib.contextmanager
-def querying(mode: str) -> Iterator[None]:
-    """Within the block, retrieval modules rank for the bare question (``question``) or for
-    the whole prompt as the task asks it (``prompt``: nothing is changed)."""
-    if mode == "prompt":
-        yield
-        return
-    real = RetrievalModule.retrieve
-
-    async def retrieve(self: RetrievalModule, query: str, ctx: MemoryContext) -> list[MemoryItem]:
-        return await real(self, bare_question(query), ctx)
-
-    RetrievalModule.retrieve = retrieve  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        RetrievalModule.retrieve = real  # type: ignore[method-assign]
+QUERIES = ("question", "input")
 
 
 async def setting(data: Path, agent: str, embedder: str, conversations: int) -> dict[str, Any]:
@@ -132,9 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embedder", default=DEFAULT_EMBEDDER, choices=EMBEDDERS)
     parser.add_argument(
         "--query",
-        default="prompt",
+        default="question",
         choices=QUERIES,
-        help="What the memory ranks for: the task's whole question prompt, or the bare question.",
+        help="What the memory ranks for: the question the prompt asks, or the whole prompt.",
     )
     parser.add_argument("--json", type=Path, default=None, help="Also write the rows here.")
     args = parser.parse_args(argv)
@@ -152,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.searches:
             search = json.loads(name) if name.lstrip().startswith("{") else name
             bench_locomo.STORE[0], bench_locomo.SEARCH[0] = store, search
-            with querying(args.query):
-                row = asyncio.run(setting(args.data, args.agent, args.embedder, conversations))
+            bench_locomo.QUERY[0] = args.query
+            row = asyncio.run(setting(args.data, args.agent, args.embedder, conversations))
             rows.append({**row, "query": args.query})
             print(
                 f"{store:<7} {row['search']:<8} {row['questions']:>9} {row['recall@1']:>6.3f} "

@@ -33,9 +33,10 @@ class RetrievalParams(ModelCallParams):
         "user's messages cannot keep a secret of the agent's.",
     )
     embedder: EmbedderName = Field(
-        default="minilm",
-        description="'minilm' (all-MiniLM-L6-v2, offline), 'static' (word-piece vectors "
-        "distilled from it: fast, but a query's instructions swamp them) or 'hash' (tests).",
+        default="static",
+        description="'static' (word-piece vectors distilled from all-MiniLM-L6-v2: hundreds "
+        "of turns a second), 'minilm' (all-MiniLM-L6-v2 itself, offline: about six times "
+        "slower) or 'hash' (tests).",
     )
     store: Literal["chroma", "memory"] = Field(
         default="chroma",

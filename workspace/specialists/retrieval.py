@@ -5,7 +5,9 @@ Placed before the responder, each turn it
 1. ingests the completed turns its memory module has not seen yet (the agent keeps them as
    in ``ws.turns``; the last turn index each module took in is kept in ``ws.ingested``, so a
    forked agent resumes where it was forked);
-2. retrieves for the current input;
+2. retrieves for the current input's question (``query: question``, the default: the text
+   after its last ``Question:`` label, without the answer cue; see ``query.search_query``) or
+   for the whole input (``query: input``);
 3. broadcasts the rendered block under the module's name and under the placeholder of the
    module's prompt (``memories`` or ``notes_block``), which the responder's prompt then shows.
 
@@ -23,6 +25,7 @@ from cogarch import tracing
 
 from ..specialist import BaseSpecialist, StepContext
 from ..workspace import IngestFailure, Workspace
+from .query import QueryMode, search_query
 
 
 class RetrievalMemory(BaseSpecialist):
@@ -42,6 +45,13 @@ class RetrievalMemory(BaseSpecialist):
             default=None,
             description="Broadcast key for the prompt placeholder; default: the module's own "
             "(memories, or notes_block for A-Mem).",
+        )
+        query: QueryMode = Field(
+            default="question",
+            description="What the memory searches for: 'question' (the input's question, the "
+            "text after its last 'Question:' label without the answer cue, so a prompt's "
+            "instructions do not steer the search; an input without that label as it is) or "
+            "'input' (the whole input).",
         )
 
     params: Params
@@ -65,9 +75,10 @@ class RetrievalMemory(BaseSpecialist):
             # failed extraction would leave it in the reference systems
             ws.ingest_failures.extend(IngestFailure(name, i, e) for i, e in failed.items())
             ws.ingested[name] = pending[-1].index
+        query = search_query(ws.current_input, self.params.query)
         with tracing.memory_operation("search_memory", name, module.kind) as span:
-            found = await module.retrieve(ws.current_input, mctx)
-            tracing.record_search(span, ws.current_input, found)
+            found = await module.retrieve(query, mctx)
+            tracing.record_search(span, query, found)
         block = module.render(self.params.budget_tokens)
         ws.broadcasts[name] = block
         key = self.params.placeholder or getattr(module, "prompt_key", None)

@@ -12,8 +12,8 @@ LongMemEval's data is not shipped: the benchmark writes its own files
 (``cogarch.tasks.longmemeval.synthetic``): a haystack of ``--sessions`` sessions of
 ``--turns`` turns, padded so that it is about the 115k tokens of an S haystack.
 
-One haystack: a fresh ``raw_turns_hybrid`` agent (``--embedder``'s embeddings, MiniLM by
-default, BM25 and dense fused, chromadb store) takes the haystack in as the task feeds it (one
+One haystack: a fresh ``raw_turns_hybrid`` agent (``--embedder``'s embeddings, the static
+embedder by default, BM25 and dense fused, chromadb store) takes the haystack in as the task feeds it (one
 ``observe_many`` of every session in date order): first with MiniLM's embedding memo empty,
 then again into a fresh agent with every turn's vector in the memo (what is left is the store,
 BM25 and the agent), and once with the hash embedder (no model at all). The difference is what
@@ -194,8 +194,9 @@ async def main() -> None:
     parser.add_argument(
         "--embedder",
         choices=["minilm", "static"],
-        default="minilm",
-        help="the embedder of the raw_turns_hybrid agent (the hash embedder is timed anyway)",
+        default="static",
+        help="the embedder of the raw_turns_hybrid agent (default: the agent's, static; the "
+        "hash embedder is timed anyway)",
     )
     args = parser.parse_args()
     if args.precision != "auto":

@@ -13,12 +13,12 @@ LongMemEval's data is not shipped: the benchmark writes its own files
 ``--turns`` turns, padded so that it is about the 115k tokens of an S haystack.
 
 One haystack: a fresh ``raw_turns_hybrid`` agent (``--embedder``'s embeddings, the static
-embedder by default, BM25 and dense fused, chromadb store) takes the haystack in as the task feeds it (one
-``observe_many`` of every session in date order): first with MiniLM's embedding memo empty,
-then again into a fresh agent with every turn's vector in the memo (what is left is the store,
-BM25 and the agent), and once with the hash embedder (no model at all). The difference is what
-embedding costs. The static embedder keeps no memo (it is cheaper than one): its two runs
-differ only by what the first one warmed; its table is loaded before either.
+embedder by default, BM25 and dense fused, chromadb store) takes the haystack in as the task
+feeds it (one ``observe_many`` of every session in date order): first cold (MiniLM's embedding
+memo empty), then again into a fresh agent with every turn's vector in the memo (what is left
+is the store, BM25 and the agent), and once with the hash embedder (no model at all). The
+difference is what embedding costs. The static embedder keeps no memo (it is cheaper than
+one): its two runs differ only by what the first one warmed; its table is loaded before either.
 
 Whole S: ``--questions`` questions whose haystacks draw their filler sessions from a shared
 pool of ``--pool`` sessions (as S's haystacks share sessions; a pool session keeps one date

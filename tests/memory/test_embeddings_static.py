@@ -36,6 +36,31 @@ def test_static_vectors_rank_close_sentences_above_unrelated_ones() -> None:
     assert StaticEmbedder().embed(["Stock markets fell sharply today."]) == [market]
 
 
+CHAT = (
+    "Good question! It helps to gather everything you need before you begin, which saves a lot "
+    "of time. If something goes wrong, it is usually the timing, so give it a little longer. "
+    "Hope that helps.",
+    "Great idea. Write down a simple plan first, then adjust it after a week based on how it "
+    "went. A good rule of thumb is to prepare the night before, when you are not in a hurry. "
+    "Let me know how it goes!",
+    "That sounds lovely. Try to notice one thing you did better each time; small wins keep you "
+    "going, and it is fine to take a break when you need one.",
+)
+
+
+def test_long_chat_turns_do_not_lean_toward_every_question() -> None:
+    # With the common direction left in the table, these replies scored 0.66-0.68 against the
+    # question, close to the fact's 0.83; a question's wording then decided the ranking.
+    fact = "Oh, my cousin Stedax got rid of the purple car; the new car is silver."
+    question = (
+        "What colour is my cousin Stedax's car now? Answer with the colour only, or with "
+        "'not mentioned' if it never came up."
+    )
+    *chats, found, asked = StaticEmbedder().embed([*CHAT, fact, question])
+    assert max(cosine(asked, chat) for chat in chats) < 0.45
+    assert cosine(asked, found) > 0.7
+
+
 def test_a_vector_does_not_depend_on_the_batch_it_came_in() -> None:
     texts = ["[2023/05/20 (Sat) 02:21] user: I repotted the fig.", "Where did my sister move?"]
     together = StaticEmbedder().embed(texts)

@@ -21,13 +21,13 @@ LOCOMO = (
     [
         (LOCOMO, "When is the invoice due?"),
         ("Current Date: 2023/05/30 (Tue) 23:40\nQuestion: What degree?\nAnswer:", "What degree?"),
-        ("Current Date: 2023/05/30\nQuestion: What degree?\nAnswer (step by step):", "What degree?"),
+        ("Current Date: 2023/05/30\nQuestion: Which one?\nAnswer (step by step):", "Which one?"),
         (
             "Question: Which pet? Select the correct answer: (a) Not mentioned (b) a dog. "
             "Short answer:",
             "Which pet? Select the correct answer: (a) Not mentioned (b) a dog.",
         ),
-        ("Question: first one\nQuestion: the last one asked\nExtracted answer:", "the last one asked"),
+        ("Question: first\nQuestion: the last one asked\nExtracted answer:", "the last one asked"),
         ("Is there an e in the word?", "Is there an e in the word?"),
         ("Our Question: board is out", "board is out"),
         ("The FAQuestion: label is not one", "The FAQuestion: label is not one"),

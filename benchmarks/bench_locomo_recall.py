@@ -41,9 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_locomo
 
 from cogarch.memory.retrieval.embeddings import EMBEDDERS
-from cogarch.memory.retrieval.params import RetrievalParams
-
-DEFAULT_EMBEDDER = RetrievalParams.model_fields["embedder"].default
+from cogarch.workspace import load_agent_spec
 
 AT = ("1", "5", "10")
 
@@ -93,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--stores", nargs="+", default=["memory", "chroma"])
     parser.add_argument("--agent", default="raw_turns")
-    parser.add_argument("--embedder", default=DEFAULT_EMBEDDER, choices=EMBEDDERS)
+    parser.add_argument(
+        "--embedder", default=None, choices=EMBEDDERS, help="Default: the agent's own."
+    )
     parser.add_argument(
         "--query",
         default="question",
@@ -102,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, default=None, help="Also write the rows here.")
     args = parser.parse_args(argv)
+    if args.embedder is None:
+        args.embedder = load_agent_spec(args.agent).params["embedder"]
     conversations = len(json.loads(args.data.read_text(encoding="utf-8")))
     print(
         f"{args.data.name}: {conversations} conversations, agent {args.agent}, "

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from cogarch.core.evaluation import Evaluation
 from cogarch.core.payload import TaskPayload
@@ -65,6 +66,27 @@ def test_an_old_run_reports(run: str, tmp_path: Path) -> None:
         assert "the fork per agent" in md and "leakage" in md
 
 
+def _resumed_config(copy: Path, played_by_files: bool) -> RunConfig:
+    """The run's recorded config over ``copy``, with its agents that have files; with
+    ``played_by_files`` each agent is the spec its trial file records (a ready-made spec may
+    have changed since: the files' own is the one they resume under)."""
+    recorded: dict[str, Any] = json.loads((copy / "run.json").read_text())["config"]
+    agents = []
+    for entry in recorded["agents"]:
+        name = entry.get("name") or entry["agent"]
+        played = sorted((copy / name).glob("trial_*.json"))
+        if not played:
+            continue
+        spec = json.loads(played[0].read_text(encoding="utf-8"))["metadata"]["agent_spec"]
+        if played_by_files and spec is not None:
+            path = copy / f"{name}.spec.yaml"
+            path.write_text(yaml.safe_dump(spec), encoding="utf-8")
+            entry = {**entry, "name": name, "agent": str(path), "params": {}}
+        agents.append(entry)
+    recorded.update(results_dir=str(copy), trials=1, agents=agents)
+    return RunConfig.model_validate(recorded)
+
+
 @pytest.mark.parametrize("run", sorted(CLASSES))
 async def test_a_run_resumes_over_old_files_without_touching_them(
     run: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -73,13 +95,25 @@ async def test_a_run_resumes_over_old_files_without_touching_them(
     copy = tmp_path / run
     shutil.copytree(DATA / run, copy)
     before = {p: p.read_bytes() for p in copy.glob("*/trial_*.json")}
-    recorded: dict[str, Any] = json.loads((copy / "run.json").read_text())["config"]
-    present = {p.parent.name for p in before}
-    recorded.update(
-        results_dir=str(copy),
-        trials=1,
-        agents=[a for a in recorded["agents"] if (a.get("name") or a["agent"]) in present],
-    )
-    report = await Runner(RunConfig.model_validate(recorded), progress=False).run()
+    report = await Runner(_resumed_config(copy, played_by_files=True), progress=False).run()
     assert (report.ran, report.skipped, report.corrupt) == (0, len(before), [])
     assert {p: p.read_bytes() for p in copy.glob("*/trial_*.json")} == before
+
+
+async def test_an_old_file_of_a_ready_made_agent_changed_since_is_kept_aside_and_played_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # raw_turns has searched for the question a prompt asks, with static embeddings, since
+    # the LoCoMo file was written: the old answers are not this agent's, but they are kept.
+    monkeypatch.chdir(REPO)
+    copy = tmp_path / "locomo"
+    shutil.copytree(DATA / "locomo", copy)
+    [old] = copy.glob("raw_turns/trial_*.json")
+    written = old.read_bytes()
+    report = await Runner(_resumed_config(copy, played_by_files=False), progress=False).run()
+    assert (report.ran, report.skipped) == (1, 0)
+    assert len(report.corrupt) == 1 and "another version of agent 'raw_turns'" in report.corrupt[0]
+    assert old.with_name(f"{old.stem}.corrupt").read_bytes() == written
+    assert read_trial(old).metadata.agent_spec != read_trial(
+        old.with_name(f"{old.stem}.corrupt")
+    ).metadata.agent_spec

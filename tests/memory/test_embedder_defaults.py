@@ -1,36 +1,40 @@
-"""cogarch's own retrieval memories embed with the static embedder unless told otherwise; the
-modules over the real libraries embed with MiniLM, as the libraries do."""
+"""The ready-made retrieval agents embed with the static embedder and search for the question an
+input asks; the components' own defaults (MiniLM, the whole input) stay as they were, so a spec
+that names neither keeps the meaning of the runs already made with it."""
 
 from __future__ import annotations
 
 import pytest
 
 from cogarch.memory.registry import MEMORY_MODULES
-from cogarch.memory.retrieval.libs.base import LibraryModule
 from cogarch.memory.retrieval.params import RetrievalParams
 from cogarch.workspace import load_agent_spec
+from cogarch.workspace.specialists.retrieval import RetrievalMemory
 
-OWN = ("raw_turns", "mem0", "amem", "lightmem", "memoryos", "haystack")
-LIBRARIES = ("mem0_lib", "amem_lib", "memoryos_lib")
-
-
-@pytest.mark.parametrize("kind", OWN)
-def test_an_own_retrieval_memory_embeds_with_the_static_embedder_by_default(kind: str) -> None:
-    params = MEMORY_MODULES.get(kind).Params()
-    assert isinstance(params, RetrievalParams) and params.embedder == "static"
+READY_MADE = ("raw_turns", "raw_turns_hybrid", "rag", "mem0", "amem", "lightmem", "memoryos")
 
 
-@pytest.mark.parametrize("kind", LIBRARIES)
-def test_a_library_memory_embeds_with_minilm_by_default(kind: str) -> None:
-    module = MEMORY_MODULES.get(kind)
-    assert issubclass(module, LibraryModule)
-    assert module.Params().embedder == "minilm"
-
-
-@pytest.mark.parametrize(
-    "agent", ["raw_turns", "raw_turns_hybrid", "rag", "mem0", "longmemeval_sessions"]
-)
-def test_the_ready_made_retrieval_agents_embed_with_the_static_embedder(agent: str) -> None:
+@pytest.mark.parametrize("agent", READY_MADE)
+def test_a_ready_made_retrieval_agent_embeds_statically_and_searches_for_the_question(
+    agent: str,
+) -> None:
     spec = load_agent_spec(agent)
-    embedders = {part.params().get("embedder") for part in spec.memory.values()}
-    assert embedders == {"static"}
+    assert {part.params().get("embedder") for part in spec.memory.values()} == {"static"}
+    queries = {p.params().get("query") for p in spec.specialists.values() if p.kind == "retrieval"}
+    assert queries == {"question"}
+
+
+@pytest.mark.parametrize("agent", ["longmemeval_sessions", "longmemeval_rounds"])
+def test_the_longmemeval_readers_embed_statically(agent: str) -> None:
+    spec = load_agent_spec(agent)
+    assert {part.params().get("embedder") for part in spec.memory.values()} == {"static"}
+
+
+@pytest.mark.parametrize("kind", ["raw_turns", "mem0", "amem", "lightmem", "memoryos", "haystack"])
+def test_a_module_named_without_an_embedder_keeps_minilm(kind: str) -> None:
+    params = MEMORY_MODULES.get(kind).Params()
+    assert isinstance(params, RetrievalParams) and params.embedder == "minilm"
+
+
+def test_a_retrieval_step_named_without_a_query_searches_for_the_whole_input() -> None:
+    assert RetrievalMemory.Params(memory="turns").query == "input"

@@ -5,9 +5,9 @@ Placed before the responder, each turn it
 1. ingests the completed turns its memory module has not seen yet (the agent keeps them as
    in ``ws.turns``; the last turn index each module took in is kept in ``ws.ingested``, so a
    forked agent resumes where it was forked);
-2. retrieves for the current input's question (``query: question``, the default: the text
-   after its last ``Question:`` label, without the answer cue; see ``query.search_query``) or
-   for the whole input (``query: input``);
+2. retrieves for the current input's question (``query: question``, as the ready-made agents
+   set it: the text after its last ``Question:`` label, without the answer cue; see
+   ``query.search_query``) or for the whole input (``query: input``, the default);
 3. broadcasts the rendered block under the module's name and under the placeholder of the
    module's prompt (``memories`` or ``notes_block``), which the responder's prompt then shows.
 
@@ -47,11 +47,12 @@ class RetrievalMemory(BaseSpecialist):
             "(memories, or notes_block for A-Mem).",
         )
         query: QueryMode = Field(
-            default="question",
+            default="input",
             description="What the memory searches for: 'question' (the input's question, the "
             "text after its last 'Question:' label without the answer cue, so a prompt's "
-            "instructions do not steer the search; an input without that label as it is) or "
-            "'input' (the whole input).",
+            "instructions do not steer the search; an input without that label as it is; "
+            "what the ready-made agents use) or 'input' (the whole input: the default, so that "
+            "a spec which names neither keeps the meaning of the runs made with it).",
         )
 
     params: Params

@@ -27,7 +27,7 @@ from cogarch.errors import ConfigError, ModelCallError
 from cogarch.models.proxy import ProxySession, get_proxy
 
 from ..base import RetrievalModule
-from ..embeddings import EmbedderName, get_embedder
+from ..embeddings import get_embedder
 from ..messages import LoggedMessage
 from ..params import RetrievalParams
 from ..staging import Staging
@@ -55,11 +55,6 @@ class LibraryParams(RetrievalParams):
     """Settings of a module over a real library (its store is the library's own)."""
 
     user_id: str = Field(default="user", description="The user id the library files under.")
-    embedder: EmbedderName = Field(
-        default="minilm",
-        description="Always 'minilm': the library embeds with its own sentence-transformers "
-        "embedder on the local MiniLM model.",
-    )
 
 
 class LibraryModule(RetrievalModule):

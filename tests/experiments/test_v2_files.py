@@ -114,6 +114,7 @@ async def test_an_old_file_of_a_ready_made_agent_changed_since_is_kept_aside_and
     assert (report.ran, report.skipped) == (1, 0)
     assert len(report.corrupt) == 1 and "another version of agent 'raw_turns'" in report.corrupt[0]
     assert old.with_name(f"{old.stem}.corrupt").read_bytes() == written
-    assert read_trial(old).metadata.agent_spec != read_trial(
-        old.with_name(f"{old.stem}.corrupt")
-    ).metadata.agent_spec
+    assert (
+        read_trial(old).metadata.agent_spec
+        != read_trial(old.with_name(f"{old.stem}.corrupt")).metadata.agent_spec
+    )

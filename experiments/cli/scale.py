@@ -11,7 +11,7 @@ from typing import Any
 
 from cogarch.errors import ConfigError
 
-from ..scale.curves import DEFAULT_RECALL
+from ..scale import DEFAULT_RECALL
 
 USAGE = "cogarch scale CONFIG [--recall METRIC] | cogarch scale report DIR [--recall METRIC]"
 

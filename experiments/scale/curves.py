@@ -42,9 +42,8 @@ from cogarch.tasks.memory_bench.ranking import METRICS, RANK_CUTOFFS
 from ..leaderboard.guard import cell_trials
 from ..reports.page import md_text
 from ..suites.files import SuiteManifest, read_manifest
+from . import DEFAULT_RECALL
 
-DEFAULT_RECALL = "turn recall_all@5"
-"""The retrieval metric of the recall curve: every evidence turn among the first five."""
 FILES = ("scale.json", "scale.md", "scale.svg")
 
 

@@ -17,8 +17,7 @@ ship (no download):
    each row counted by its piece's share of text (the first principal component that smooth
    inverse frequency removes from sentence vectors). Without it the sum of a long turn's
    pieces leans to that direction, and such turns came first for almost every question of the
-   generated benchmark (dense recall of the evidence in the top 4, four seeds: 0.35-0.70
-   with it left in, 0.75-0.90 without; MiniLM 0.85-0.95).
+   generated benchmark (measured in ``benchmarks/README.md``, "The default since December 7").
 
 Making the table costs about 45 CPU seconds; it is saved under the cache directory
 (``$COGARCH_CACHE_DIR``, else ``~/.cache/cogarch``) as ``static-minilm/<key>.npy``, the key

@@ -49,8 +49,9 @@ CHAT = (
 
 
 def test_long_chat_turns_do_not_lean_toward_every_question() -> None:
-    # With the common direction left in the table, these replies scored 0.66-0.68 against the
-    # question, close to the fact's 0.83; a question's wording then decided the ranking.
+    # With the common direction left in the table (36e7a7a), these replies scored 0.66-0.68
+    # against the question, close to the fact's 0.83; a question's wording then decided the
+    # ranking.
     fact = "Oh, my cousin Stedax got rid of the purple car; the new car is silver."
     question = (
         "What colour is my cousin Stedax's car now? Answer with the colour only, or with "
